@@ -1,0 +1,87 @@
+import Dexie, { type EntityTable } from 'dexie';
+import type { Collection, Entity, LookupsDocument, OutboxEntry, Pool, PoolTest, Site, SyncState } from '../../shared';
+
+/**
+ * A record as the tablet holds it.
+ * - `localId` (client UUID) is the key; `serverId` is set once the server acknowledged the create.
+ * - `data` is the record in the create/update request shape, as the user last saved it. Fields
+ *   that point at a parent the server may not know yet (site, collection, pool) are NOT in `data`
+ *   as IDs while unsynced: the parent is named by `parentLocalId` and resolved at send time.
+ * - `server` is the last version the server returned (null until synced / pulled).
+ * - `baseUpdated` is the server `updated` the local edits were based on (conflict detection).
+ */
+export type LocalRecord<TData, TServer> = {
+  localId: string;
+  serverId: number | null;
+  syncState: SyncState;
+  data: TData;
+  server: TServer | null;
+  baseUpdated: string | null;
+  /** localId of the parent record (site of a collection, collection of a pool, pool of a test). */
+  parentLocalId: string | null;
+  /** Local modification time (ms). */
+  updatedAt: number;
+  /** Server message when the record's entry is parked (409/422) or in conflict. */
+  problem: { code: string; message: string; fields?: { path: string; message: string }[] } | null;
+  /** Soft delete pending or done. */
+  deleted?: boolean;
+};
+
+export type SiteRow = LocalRecord<Record<string, unknown>, Site> & { code: string; name: string };
+export type CollectionRow = LocalRecord<Record<string, unknown>, Collection> & { collectionDate: string };
+export type PoolRow = LocalRecord<Record<string, unknown>, Pool>;
+export type PoolTestRow = LocalRecord<Record<string, unknown>, PoolTest>;
+
+export type LookupsRow = { key: 'lookups'; etag: string | null; document: LookupsDocument; storedAt: number };
+export type MetaRow = { key: string; value: unknown };
+
+/** Dexie table of each outbox entity. */
+export const ENTITY_TABLE: Record<Entity, 'sites' | 'collections' | 'pools' | 'poolTests'> = {
+  site: 'sites',
+  collection: 'collections',
+  pool: 'pools',
+  poolTest: 'poolTests',
+};
+
+/** Which field of a child's payload names its parent, by child entity. */
+export const PARENT_FIELD: Partial<Record<Entity, { field: string; entity: Entity }>> = {
+  collection: { field: 'site', entity: 'site' },
+  pool: { field: 'collection', entity: 'collection' },
+  poolTest: { field: 'pool', entity: 'pool' },
+};
+
+export class TraplineDb extends Dexie {
+  sites!: EntityTable<SiteRow, 'localId'>;
+  collections!: EntityTable<CollectionRow, 'localId'>;
+  pools!: EntityTable<PoolRow, 'localId'>;
+  poolTests!: EntityTable<PoolTestRow, 'localId'>;
+  outbox!: EntityTable<OutboxEntry, 'id'>;
+  lookups!: EntityTable<LookupsRow, 'key'>;
+  meta!: EntityTable<MetaRow, 'key'>;
+
+  constructor(name: string) {
+    // Strict durability: a saved record and its outbox entry survive a crash or power loss.
+    super(name, { chromeTransactionDurability: 'strict' });
+    this.version(1).stores({
+      sites: 'localId, &serverId, syncState, code, name, updatedAt',
+      collections: 'localId, &serverId, syncState, parentLocalId, collectionDate, updatedAt',
+      pools: 'localId, &serverId, syncState, parentLocalId, updatedAt',
+      poolTests: 'localId, &serverId, syncState, parentLocalId, updatedAt',
+      outbox: 'id, entity, localId, state, nextAttemptAt, createdAt',
+      lookups: 'key',
+      meta: 'key',
+    });
+  }
+}
+
+/**
+ * One database per user and agency, so a shared tablet never shows one technician's unsynced
+ * records to the next. The name holds no secret.
+ */
+export function databaseName(owner: { agencyId: number; username: string }): string {
+  return `trapline-a${owner.agencyId}-${encodeURIComponent(owner.username.toLowerCase())}`;
+}
+
+export function openUserDb(owner: { agencyId: number; username: string }): TraplineDb {
+  return new TraplineDb(databaseName(owner));
+}

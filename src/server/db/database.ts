@@ -1,0 +1,37 @@
+/**
+ * One query layer over PGlite (embedded, the default) and PostgreSQL (`DATABASE_URL`).
+ * Callers write plain SQL with `$1` placeholders; values are always bound, never concatenated.
+ */
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<{ rows: T[] }>;
+  /** Runs a script of several statements with no parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
+   * On PGlite, which runs one query at a time, transactions and queries are serialised so no
+   * other statement interleaves with an open transaction.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL error codes this code reacts to. */
+export const PG_UNIQUE_VIOLATION = '23505';
+export const PG_FOREIGN_KEY_VIOLATION = '23503';
+
+export function pgErrorCode(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
+}
+
+/** Name of the constraint a PostgreSQL error names, where it names one. */
+export function pgConstraint(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'constraint' in err
+    ? String((err as { constraint: unknown }).constraint)
+    : undefined;
+}

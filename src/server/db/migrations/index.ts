@@ -1,0 +1,5 @@
+import type { Migration } from '../migrate';
+import { recordsSchema } from './001-records';
+
+/** Every migration, in version order. Add a file per version; never edit an applied one. */
+export const MIGRATIONS: Migration[] = [recordsSchema];

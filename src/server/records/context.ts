@@ -1,0 +1,14 @@
+import type { Database } from '../db/database';
+
+/** What every route module of the records service is given. */
+export type RecordsContext = {
+  db: Database;
+  /** Lifetime of login tokens (`TRAPLINE_TOKEN_TTL_S`, default 3600). */
+  tokenTtlSeconds: number;
+  /** Addresses of proxies whose `X-Forwarded-Proto: https` is believed (contract §8). */
+  trustProxy: string[];
+  /** Honour `Idempotency-Key` (contract §9). Off only to imitate a hosted service without it. */
+  idempotency: boolean;
+  /** Clock, replaceable in tests. */
+  now: () => Date;
+};

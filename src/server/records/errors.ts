@@ -1,0 +1,37 @@
+import type { z } from 'zod';
+import { fieldsFromZod, summarizeFields, type ErrorBody, type ErrorCode, type FieldError } from '../../shared/schemas/error';
+
+/** An error with the contract's status, code and message (contract §2). Thrown anywhere in a route. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly fields?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) } };
+  }
+}
+
+export const notFound = (what = 'Record') => new ApiError(404, 'not_found', `${what} not found`);
+export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+
+/** 422 with every failing field listed. */
+export function validationFailed(fields: FieldError[], code: ErrorCode = 'validation_failed', message?: string) {
+  return new ApiError(422, code, message ?? summarizeFields(fields), fields);
+}
+
+/** Parses a body with a shared schema, or throws 422 listing every failing field. */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw validationFailed([{ path: '(body)', message: 'Send a JSON object' }]);
+  }
+  const result = schema.safeParse(body);
+  if (!result.success) throw validationFailed(fieldsFromZod(result.error));
+  return result.data;
+}

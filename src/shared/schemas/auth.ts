@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { id } from './common';
+
+export const loginRequest = z.strictObject({
+  username: z.string().trim().min(1, { message: 'Enter your username' }).max(200),
+  password: z.string().min(1, { message: 'Enter your password' }).max(1000),
+});
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+/** POST /login answer. */
+export const loginResponse = z.object({
+  token: z.string(),
+  expires_at: z.string().optional(),
+  agencies: z.array(z.object({ id, name: z.string() })).optional(),
+});
+export type LoginResponse = z.infer<typeof loginResponse>;
+
+export const ROLES = ['manager', 'technician'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** The signed-in identity the BFF hands the app. Never holds a token. */
+export const sessionInfo = z.object({
+  user: z.object({ id: id.nullable(), username: z.string(), name: z.string().nullable().optional(), role: z.enum(ROLES).optional() }),
+  agency: z.object({ id, name: z.string() }),
+  expiresAt: z.string(),
+});
+export type SessionInfo = z.infer<typeof sessionInfo>;
+
+/** GET /v1/me on the records service: who the token acts for (a Trapline extension). */
+export const whoAmI = z.object({
+  user: z.object({ id: id.nullable(), username: z.string(), name: z.string().nullable(), role: z.enum(ROLES) }),
+  agency: z.object({ id, name: z.string() }),
+  expires_at: z.string().nullable(),
+});
+export type WhoAmI = z.infer<typeof whoAmI>;

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+
+/** Internal numeric identifier: a positive integer. */
+export const id = z.number().int().positive();
+
+/** ISO 8601 date (`2026-07-14`) or date-time with an offset (`2026-07-14T06:30:00-07:00`). */
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+export const isoDateInput = z.string().refine(
+  (v) => (DATE_ONLY.test(v) || z.iso.datetime({ offset: true }).safeParse(v).success) && !Number.isNaN(Date.parse(v)),
+  { message: 'Use a date like 2026-07-14 or a date-time with offset like 2026-07-14T06:30:00-07:00' },
+);
+
+/** Dates in responses: `YYYY-MM-DDTHH:mm:ss.sssZ`. Clients accept any parseable date string. */
+export const isoDateOutput = z.string();
+
+/** Converts an input date (date-only or with offset) to the service's output form. */
+export function toIsoOutput(input: string): string {
+  return new Date(DATE_ONLY.test(input) ? `${input}T00:00:00.000Z` : input).toISOString();
+}
+
+export const optionalText = z.string().max(10_000);
+
+/** Contract §3: elevation is sent as a number, returned as a numeric string; clients accept both. */
+export const numericLoose = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).transform(Number);
+
+/**
+ * Longitude/latitude pair in WGS 84, `[longitude, latitude]` order.
+ * Contract §1: the interface's bounds are swapped; this validates longitude in [-180, 180] and
+ * latitude in [-90, 90], and names the likely swap when the pair only fits the other way round.
+ */
+export const coordinates = z
+  .tuple([z.number(), z.number()])
+  .superRefine(([lon, lat], ctx) => {
+    if (!Number.isFinite(lon) || !Number.isFinite(lat)) {
+      ctx.addIssue({ code: 'custom', message: 'Coordinates must be finite numbers' });
+      return;
+    }
+    const lonOk = lon >= -180 && lon <= 180;
+    const latOk = lat >= -90 && lat <= 90;
+    if (lonOk && latOk) return;
+    const swappedFits = lat >= -180 && lat <= 180 && lon >= -90 && lon <= 90;
+    if (swappedFits) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `Latitude ${lat} is outside -90..90: the coordinates look swapped. Send [longitude, latitude], e.g. [${lat}, ${lon}]`,
+      });
+    } else {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Longitude must be within -180..180 and latitude within -90..90 ([longitude, latitude])',
+      });
+    }
+  });
+
+export const crs = z.object({
+  type: z.literal('name'),
+  properties: z.object({ name: z.literal('EPSG:4326') }),
+});
+export const CRS_4326 = { type: 'name', properties: { name: 'EPSG:4326' } } as const;
+
+/** Shape object. `crs` appears in responses; a client echoing it back on input is tolerated. */
+export const shapeInput = z.strictObject({
+  type: z.literal('Point', { message: "Shape type must be 'Point'" }),
+  coordinates,
+  crs: crs.optional(),
+});
+export type ShapeInput = z.infer<typeof shapeInput>;
+
+export const shape = z.object({
+  type: z.literal('Point'),
+  coordinates: z.tuple([z.number(), z.number()]),
+  crs: crs.optional(),
+});
+export type Shape = z.infer<typeof shape>;
+
+/** Location sent with a collection: a shape and its coordinate precision. */
+export const locationInput = z.strictObject({
+  shape: shapeInput,
+  coordinate_precision: id,
+});
+export type LocationInput = z.infer<typeof locationInput>;
+
+/** Location record in responses (rule 5 of the interface). */
+export const location = z.object({
+  id: id.optional(),
+  table_name: z.string().optional(),
+  record_id: id.nullable().optional(),
+  agency: id.nullable().optional(),
+  shape,
+  coordinate_precision: z.union([id, z.object({ id }).loose()]).nullable().optional(),
+});
+export type Location = z.infer<typeof location>;
+
+/** A reference that is either an ID or a populated record with an `id`. */
+export const idOrRecord = z.union([id, z.object({ id }).loose()]);
+export function refId(v: number | { id: number } | null | undefined): number | null {
+  if (v == null) return null;
+  return typeof v === 'number' ? v : v.id;
+}
+
+/** Response-only fields: ignored on PUT, rejected on POST (contract §6, all records). */
+export const RESPONSE_ONLY_FIELDS = ['id', 'add_date', 'updated'] as const;

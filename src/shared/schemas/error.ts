@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** Every `error.code` the records service and the BFF answer with (contract §2, ARCHITECTURE BFF). */
+export const ERROR_CODES = [
+  'bad_request',
+  'unauthenticated',
+  'token_expired',
+  'invalid_credentials',
+  'https_required',
+  'forbidden',
+  'csrf_required',
+  'not_found',
+  'method_not_allowed',
+  'site_code_taken',
+  'collection_num_taken',
+  'pool_num_taken',
+  'idempotency_in_flight',
+  'idempotency_key_reused',
+  'payload_too_large',
+  'unsupported_media_type',
+  'validation_failed',
+  'location_required',
+  'mixed_condition_conflict',
+  'pool_count_exceeds_abundance',
+  'test_before_collection',
+  'rate_limited',
+  'reauth_required',
+  'upstream_unavailable',
+  'upstream_timeout',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const fieldError = z.object({ path: z.string(), message: z.string() });
+export type FieldError = z.infer<typeof fieldError>;
+
+/** `{ error: { code, message, fields? } }`. Codes are open-ended so unknown upstream codes parse. */
+export const errorBody = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    fields: z.array(fieldError).optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof errorBody>;
+
+/**
+ * zod issues → the contract's `fields` list: every failing field, with a dotted path
+ * (`arthropods.2.num_count`), "Required" for a missing field.
+ */
+export function fieldsFromZod(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join('.') || '(body)';
+    const missing = issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+    let message = missing ? 'Required' : issue.message;
+    if (issue.code === 'unrecognized_keys') {
+      message = `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
+    }
+    return { path, message };
+  });
+}
+
+/** One-line summary for `error.message`: the first field problem in words. */
+export function summarizeFields(fields: FieldError[]): string {
+  if (fields.length === 0) return 'The request is not valid';
+  const [first] = fields;
+  const head = first.message === 'Required' ? `${first.path} is required` : `${first.path}: ${first.message}`;
+  return fields.length > 1 ? `${head} (and ${fields.length - 1} more)` : head;
+}

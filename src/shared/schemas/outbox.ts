@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { errorBody } from './error';
+
+export const ENTITIES = ['site', 'collection', 'pool', 'poolTest'] as const;
+export type Entity = (typeof ENTITIES)[number];
+
+/** Upstream path of each entity's resource (`/v1` prefix added by the caller). */
+export const ENTITY_PATHS: Record<Entity, string> = {
+  site: '/site',
+  collection: '/arthropod/collection',
+  pool: '/arthropod/pool',
+  poolTest: '/arthropod/pool/test',
+};
+
+export const SYNC_STATES = ['draft', 'queued', 'syncing', 'synced', 'failed', 'conflict'] as const;
+export type SyncState = (typeof SYNC_STATES)[number];
+
+export const OUTBOX_OPS = ['create', 'update', 'delete'] as const;
+export type OutboxOp = (typeof OUTBOX_OPS)[number];
+
+/**
+ * A field of a payload that refers to a parent record not yet known to the server: resolved to
+ * the parent's `serverId` at send time (ARCHITECTURE, client data model).
+ */
+export const localRef = z.object({ field: z.string(), entity: z.enum(ENTITIES), localId: z.string() });
+export type LocalRef = z.infer<typeof localRef>;
+
+/** Why an entry is not being sent: retry later, parked for the user, or waiting on sign-in. */
+export const outboxError = z.object({
+  status: z.number().int().nullable(),
+  reason: z.enum(['network', 'timeout', 'server', 'rate_limited', 'reauth', 'rejected', 'conflict']),
+  body: errorBody.shape.error.nullable(),
+  at: z.number(),
+});
+export type OutboxError = z.infer<typeof outboxError>;
+
+/**
+ * One queued change. `id` is the Idempotency-Key of its POST. An entry leaves the outbox only
+ * after the server acknowledged it. Once `frozen` (sending has started) its payload never changes;
+ * later edits of the record become a new update entry.
+ */
+export const outboxEntry = z.object({
+  id: z.uuid(),
+  entity: z.enum(ENTITIES),
+  localId: z.string(),
+  op: z.enum(OUTBOX_OPS),
+  payload: z.record(z.string(), z.unknown()),
+  refs: z.array(localRef),
+  dependsOn: z.array(z.string()),
+  /** For updates: the server's `updated` the edit was based on (conflict detection). */
+  baseUpdated: z.string().nullable(),
+  /** For updates: the server values of the changed fields the edit was based on. */
+  baseValues: z.record(z.string(), z.unknown()).nullable(),
+  state: z.enum(['pending', 'sending', 'parked', 'conflict']),
+  frozen: z.boolean(),
+  attempts: z.number().int().nonnegative(),
+  nextAttemptAt: z.number(),
+  lastError: outboxError.nullable(),
+  createdAt: z.number(),
+  ownerKey: z.string(),
+});
+export type OutboxEntry = z.infer<typeof outboxEntry>;

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { id, isoDateInput, isoDateOutput, numericLoose, optionalText, shape, shapeInput } from './common';
+
+export const SITE_CODE = /^\d{6}$/;
+export const ZERO_SITE_CODE = '000000';
+export const SITE_POPULATIONS = ['Suburban', 'Urban', 'Rural'] as const;
+
+const siteFields = {
+  code: z.string().regex(SITE_CODE, { message: 'Site code must be exactly 6 digits' }),
+  name: z.string().trim().min(1, { message: 'Site name is required' }).max(200),
+  coordinate_precision: id,
+  shape: shapeInput,
+  active_date: isoDateInput,
+  deactive_date: isoDateInput,
+  address_1: optionalText,
+  address_2: optionalText,
+  city: optionalText,
+  comments: optionalText,
+  elevation: z.number().finite(),
+  postal_code: z.string().regex(/^\d{5}$/, { message: 'Postal code must be 5 digits' }),
+  region: id,
+  revision_comments: optionalText,
+  site_population: z.enum(SITE_POPULATIONS),
+  site_land_usage: z.array(id).max(50),
+  site_land_usage_custom: z.array(z.string().trim().min(1).max(200)).max(50),
+  agency: id,
+  user: id,
+};
+
+const REQUIRED = ['code', 'name', 'coordinate_precision', 'shape'] as const;
+type Req = (typeof REQUIRED)[number];
+type OptionalKeys = Exclude<keyof typeof siteFields, Req>;
+
+/** POST /v1/site. Unknown and response-only fields are rejected. */
+export const siteCreate = z.strictObject({
+  code: siteFields.code,
+  name: siteFields.name,
+  coordinate_precision: siteFields.coordinate_precision,
+  shape: siteFields.shape,
+  ...(Object.fromEntries(
+    Object.entries(siteFields)
+      .filter(([k]) => !(REQUIRED as readonly string[]).includes(k))
+      .map(([k, s]) => [k, s.nullable().optional()]),
+  ) as { [K in OptionalKeys]: z.ZodOptional<z.ZodNullable<(typeof siteFields)[K]>> }),
+});
+export type SiteCreate = z.infer<typeof siteCreate>;
+
+/**
+ * PUT /v1/site/{id}: any subset. `null` clears an optional field; required fields may not be
+ * null. Response-only fields are accepted and ignored (stripped by the service).
+ */
+export const siteUpdate = siteCreate
+  .partial()
+  .extend({
+    id: z.unknown().optional(),
+    add_date: z.unknown().optional(),
+    updated: z.unknown().optional(),
+    delete_date: z.unknown().optional(),
+  });
+export type SiteUpdate = z.infer<typeof siteUpdate>;
+
+/** A site as the service returns it (tolerant of the hosted service's variations). */
+export const site = z
+  .object({
+    id,
+    code: z.string(),
+    name: z.string(),
+    coordinate_precision: z.union([id, z.object({ id }).loose()]).nullable(),
+    shape,
+    active_date: isoDateOutput.nullable().optional(),
+    deactive_date: isoDateOutput.nullable().optional(),
+    delete_date: isoDateOutput.nullable().optional(),
+    address_1: z.string().nullable().optional(),
+    address_2: z.string().nullable().optional(),
+    city: z.string().nullable().optional(),
+    comments: z.string().nullable().optional(),
+    elevation: numericLoose.nullable().optional(),
+    postal_code: z.string().nullable().optional(),
+    region: z.union([id, z.object({ id }).loose()]).nullable().optional(),
+    revision_comments: z.string().nullable().optional(),
+    site_population: z.string().nullable().optional(),
+    site_land_usage: z.array(z.union([id, z.object({ id }).loose()])).nullable().optional(),
+    site_land_usage_custom: z.array(z.string()).nullable().optional(),
+    agency: z.union([id, z.object({ id }).loose()]),
+    user: z.union([id, z.object({ id }).loose()]).nullable().optional(),
+    add_date: isoDateOutput.optional(),
+    updated: isoDateOutput.optional(),
+  })
+  .loose();
+export type Site = z.infer<typeof site>;

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Database } from '../../../src/server/db/database';
+import { openDatabase } from '../../../src/server/db/open-database';
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database
+ * on the PostgreSQL server named by `TRAPLINE_TEST_DATABASE_URL` (CI runs the suite on both).
+ * The returned `close` drops what it created.
+ */
+export async function openTestDatabase(): Promise<Database> {
+  const adminUrl = process.env.TRAPLINE_TEST_DATABASE_URL;
+  if (!adminUrl) return openDatabase({});
+  const name = `trapline_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString() });
+  return {
+    ...db,
+    kind: db.kind,
+    query: db.query.bind(db),
+    exec: db.exec.bind(db),
+    transaction: db.transaction.bind(db),
+    async close() {
+      await db.close();
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}

@@ -1,0 +1,73 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const BFF = process.env.TRAPLINE_DEV_BFF ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [
+    react(),
+    VitePWA({
+      // The app asks before activating a new version: never reload under an open form.
+      registerType: 'prompt',
+      injectRegister: null,
+      includeAssets: ['favicon.svg', 'icons/*.png'],
+      manifest: {
+        name: 'Trapline',
+        short_name: 'Trapline',
+        description: 'Offline-first trap collections, pools and tests for vector control',
+        theme_color: '#14532d',
+        background_color: '#f8faf8',
+        display: 'standalone',
+        orientation: 'any',
+        start_url: '/',
+        scope: '/',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//],
+        cleanupOutdatedCaches: true,
+      },
+    }),
+  ],
+  build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 600 },
+  server: { proxy: { '/api': { target: BFF, changeOrigin: false } } },
+  test: {
+    // One PGlite per test file is heavy on two cores: keep the worker count modest.
+    maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: 'shared', include: ['test/shared/**/*.test.ts'], environment: 'node' } },
+      {
+        extends: true,
+        test: { name: 'server', include: ['test/server/**/*.test.ts'], environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'client',
+          include: ['test/client/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['test/client/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
