@@ -1,0 +1,81 @@
+import { errorBody, type ErrorBody } from '../../shared/schemas/error';
+
+/**
+ * The one HTTP client to the BFF. Same origin, cookie session; every request carries
+ * `X-CSRF: 1` (the BFF refuses /api requests without it).
+ */
+export type HttpResult<T = unknown> =
+  | { ok: true; status: number; body: T; headers: Headers }
+  | { ok: false; status: number; error: ErrorBody['error']; headers: Headers; retryAfterMs: number | null };
+
+/** Raised when the request never got an HTTP answer (offline, DNS, reset, aborted by timeout). */
+export class NetworkError extends Error {
+  constructor(
+    message: string,
+    readonly timedOut = false,
+  ) {
+    super(message);
+  }
+}
+
+type AuthListener = (code: 'reauth_required' | 'unauthenticated') => void;
+const authListeners = new Set<AuthListener>();
+
+/** Called whenever the BFF says the session is gone or its upstream token expired. */
+export function onAuthRequired(listener: AuthListener): () => void {
+  authListeners.add(listener);
+  return () => authListeners.delete(listener);
+}
+
+export type RequestOptions = {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Abort after this many ms (default 30 s): a hung request must not stall the queue. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+};
+
+export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const headers: Record<string, string> = { 'X-CSRF': '1', Accept: 'application/json', ...options.headers };
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method: options.method ?? 'GET',
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      credentials: 'same-origin',
+      signal,
+    });
+  } catch (err) {
+    throw new NetworkError(err instanceof Error ? err.message : String(err), timeout.aborted);
+  }
+  const text = await res.text().catch(() => '');
+  let json: unknown = undefined;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (res.ok) return { ok: true, status: res.status, body: json as T, headers: res.headers };
+  const parsed = errorBody.safeParse(json);
+  const error = parsed.success
+    ? parsed.data.error
+    : { code: res.status >= 500 ? 'upstream_unavailable' : 'bad_request', message: text.slice(0, 300) || `HTTP ${res.status}` };
+  if (res.status === 401 && (error.code === 'reauth_required' || error.code === 'unauthenticated')) {
+    for (const l of authListeners) l(error.code);
+  }
+  return { ok: false, status: res.status, error, headers: res.headers, retryAfterMs: retryAfterMs(res.headers.get('Retry-After')) };
+}
+
+/** `Retry-After` in seconds or as an HTTP date → milliseconds from now. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  const secs = Number(value);
+  if (Number.isFinite(secs)) return Math.max(0, secs * 1000);
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
