@@ -32,6 +32,6 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
     throw validationFailed([{ path: '(body)', message: 'Send a JSON object' }]);
   }
   const result = schema.safeParse(body);
-  if (!result.success) throw validationFailed(fieldsFromZod(result.error));
+  if (!result.success) throw validationFailed(fieldsFromZod(result.error, body));
   return result.data;
 }

@@ -5,10 +5,18 @@ export const id = z.number().int().positive();
 
 /** ISO 8601 date (`2026-07-14`) or date-time with an offset (`2026-07-14T06:30:00-07:00`). */
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const isoDateTime = z.iso.datetime({ offset: true });
 export const isoDateInput = z.string().refine(
-  (v) => (DATE_ONLY.test(v) || z.iso.datetime({ offset: true }).safeParse(v).success) && !Number.isNaN(Date.parse(v)),
-  { message: 'Use a date like 2026-07-14 or a date-time with offset like 2026-07-14T06:30:00-07:00' },
+  (v) => (DATE_ONLY.test(v) || isoDateTime.safeParse(v).success) && isRealCalendarDate(v.slice(0, 10)),
+  { message: 'Use a real date like 2026-07-14, or a date-time with offset like 2026-07-14T06:30:00-07:00' },
 );
+
+/** `2026-02-30` matches the pattern but is no day of the calendar. */
+function isRealCalendarDate(ymd: string): boolean {
+  const [y, m, d] = ymd.split('-').map(Number);
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
 
 /** Dates in responses: `YYYY-MM-DDTHH:mm:ss.sssZ`. Clients accept any parseable date string. */
 export const isoDateOutput = z.string();

@@ -46,18 +46,31 @@ export type ErrorBody = z.infer<typeof errorBody>;
 
 /**
  * zod issues → the contract's `fields` list: every failing field, with a dotted path
- * (`arthropods.2.num_count`), "Required" for a missing field.
+ * (`arthropods.2.num_count`), "Required" for a missing field. zod 4 does not keep the input in
+ * its issues, so a field counts as missing when its path is absent from `input` (or, without
+ * `input`, when zod says it received undefined).
  */
-export function fieldsFromZod(error: z.ZodError): FieldError[] {
+export function fieldsFromZod(error: z.ZodError, input?: unknown): FieldError[] {
   return error.issues.map((issue) => {
     const path = issue.path.map(String).join('.') || '(body)';
-    const missing = issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined;
+    const missing =
+      issue.code === 'invalid_type' &&
+      (input === undefined ? /received undefined/.test(issue.message) : valueAt(input, issue.path) === undefined);
     let message = missing ? 'Required' : issue.message;
     if (issue.code === 'unrecognized_keys') {
       message = `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
     }
     return { path, message };
   });
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v: unknown = input;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
 }
 
 /** One-line summary for `error.message`: the first field problem in words. */
