@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../../src/server/db/database';
+import { migrate } from '../../../src/server/db/migrate';
+import { openTestDatabase } from '../helpers/test-database';
+
+let db: Database;
+beforeAll(async () => {
+  db = await openTestDatabase();
+  await db.exec('create table probe (id serial primary key, n int not null)');
+});
+afterAll(() => db.close());
+
+describe('database layer', () => {
+  it('applies each migration once, however often it starts', async () => {
+    expect(await migrate(db)).toEqual([]);
+    const { rows } = await db.query<{ version: number }>('select version from schema_migration order by version');
+    expect(rows.map((r) => r.version)[0]).toBe(1);
+  });
+
+  it('rolls a failed transaction back whole: no half-written rows', async () => {
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query('insert into probe (n) values ($1)', [1]);
+        await tx.query('insert into probe (n) values ($1)', [null]);
+      }),
+    ).rejects.toThrow();
+    const { rows } = await db.query<{ c: number }>('select count(*)::int as c from probe');
+    expect(rows[0].c).toBe(0);
+  });
+
+  it('keeps concurrent transactions from interleaving (read-then-write stays consistent)', async () => {
+    await db.query('insert into probe (n) values (0)');
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        db.transaction(async (tx) => {
+          await tx.query('select pg_advisory_xact_lock(42)');
+          const { rows } = await tx.query<{ n: number }>('select max(n)::int as n from probe');
+          await tx.query('insert into probe (n) values ($1)', [rows[0].n + 1]);
+        }),
+      ),
+    );
+    const { rows } = await db.query<{ n: number; c: number }>('select max(n)::int as n, count(distinct n)::int as c from probe');
+    expect(rows[0]).toEqual({ n: 20, c: 21 });
+  });
+
+  it('binds values as parameters, never as SQL', async () => {
+    const evil = "1); drop table probe; --";
+    const { rows } = await db.query<{ v: string }>('select $1::text as v', [evil]);
+    expect(rows[0].v).toBe(evil);
+    expect((await db.query('select count(*) from probe')).rows).toHaveLength(1);
+  });
+});
