@@ -40,6 +40,7 @@ export default defineConfig({
   build: { outDir: 'dist', sourcemap: true, chunkSizeWarningLimit: 600 },
   server: { proxy: { '/api': { target: BFF, changeOrigin: false } } },
   test: {
+    reporters: ['default', './test/summary-reporter.ts'],
     // One PGlite per test file is heavy on two cores: keep the worker count modest.
     maxWorkers: 2,
     projects: [
