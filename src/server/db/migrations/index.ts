@@ -1,5 +1,6 @@
 import type { Migration } from '../migrate';
 import { recordsSchema } from './001-records';
+import { bffSchema } from './002-bff';
 
 /** Every migration, in version order. Add a file per version; never edit an applied one. */
-export const MIGRATIONS: Migration[] = [recordsSchema];
+export const MIGRATIONS: Migration[] = [recordsSchema, bffSchema];
