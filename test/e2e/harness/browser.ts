@@ -1,0 +1,101 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Flags for Debian's Chromium in a container with no network beyond loopback. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+export type Viewport = { width: number; height: number };
+export const LANDSCAPE: Viewport = { width: 1280, height: 800 };
+export const PORTRAIT: Viewport = { width: 800, height: 1280 };
+
+export type AppBrowser = {
+  context: BrowserContext;
+  /** The first tab, already at the app's start page. */
+  page: Page;
+  /** The profile directory: reopen it with `reopen()` after `close()`. */
+  profileDir: string;
+  /** Uncaught errors of every page of the context, for failure messages. */
+  pageErrors: string[];
+  /** Opens another tab of the same profile at `path`. */
+  newTab(path?: string): Promise<Page>;
+  /** Closes the browser but keeps the profile on disk (IndexedDB, service worker, cookies). */
+  close(): Promise<void>;
+  /** Starts Chromium again on the same profile and opens `path`. */
+  reopen(path?: string): Promise<void>;
+  /** Closes the browser and deletes the profile. */
+  dispose(): Promise<void>;
+};
+
+/**
+ * Launches Debian's Chromium with a fresh temporary profile (a persistent context, so the same
+ * profile can be closed and reopened) and opens the app at `baseUrl + path`.
+ * The app is served from 127.0.0.1, which Chromium treats as a secure origin: Secure cookies and
+ * the service worker work without TLS.
+ */
+export async function launchApp(
+  baseUrl: string,
+  options: { viewport?: Viewport; path?: string } = {},
+): Promise<AppBrowser> {
+  const profileDir = await mkdtemp(join(tmpdir(), 'trapline-e2e-profile-'));
+  const pageErrors: string[] = [];
+  const watch = (page: Page) => {
+    page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
+  };
+
+  const start = async (path: string) => {
+    const context = await chromium.launchPersistentContext(profileDir, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      headless: true,
+      viewport: options.viewport ?? LANDSCAPE,
+      baseURL: baseUrl,
+      serviceWorkers: 'allow',
+      locale: 'en-US',
+      timezoneId: 'America/Los_Angeles',
+    });
+    context.on('page', watch);
+    const page = context.pages()[0] ?? (await context.newPage());
+    watch(page);
+    await page.goto(path);
+    return { context, page };
+  };
+
+  const first = await start(options.path ?? '/');
+  const app: AppBrowser = {
+    context: first.context,
+    page: first.page,
+    profileDir,
+    pageErrors,
+    async newTab(path = '/') {
+      const page = await app.context.newPage();
+      await page.goto(path);
+      return page;
+    },
+    async close() {
+      await app.context.close();
+    },
+    async reopen(path = '/') {
+      const next = await start(path);
+      app.context = next.context;
+      app.page = next.page;
+    },
+    async dispose() {
+      await app.context.close().catch(() => undefined);
+      await rm(profileDir, { recursive: true, force: true });
+    },
+  };
+  return app;
+}

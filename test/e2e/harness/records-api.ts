@@ -1,0 +1,73 @@
+/**
+ * A client of the records service itself (not the BFF), used by tests to check what really
+ * reached the server and to act as another technician.
+ */
+export type ListResult<T = Record<string, unknown>> = { rows: T[]; count: number };
+
+export type RecordsApi = {
+  token: string;
+  get<T = unknown>(path: string): Promise<T>;
+  post<T = unknown>(path: string, body: unknown): Promise<{ status: number; body: T }>;
+  sites(query?: string): Promise<ListResult>;
+  collections(query?: string): Promise<ListResult>;
+  pools(query?: string): Promise<ListResult>;
+  poolTests(query?: string): Promise<ListResult>;
+};
+
+async function json(res: Response): Promise<unknown> {
+  const text = await res.text();
+  return text ? JSON.parse(text) : undefined;
+}
+
+export async function recordsLogin(
+  recordsUrl: string,
+  username: string,
+  password: string,
+): Promise<string> {
+  const res = await fetch(`${recordsUrl}/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await json(res)) as { token?: string };
+  if (!res.ok || !body?.token)
+    throw new Error(`login as ${username} failed: ${res.status} ${JSON.stringify(body)}`);
+  return body.token;
+}
+
+/** Signs in to the records service as `username` (demo-manager by default). */
+export async function recordsApi(
+  recordsUrl: string,
+  password: string,
+  username = 'demo-manager',
+): Promise<RecordsApi> {
+  const token = await recordsLogin(recordsUrl, username, password);
+  const headers = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
+  const get = async <T>(path: string): Promise<T> => {
+    const res = await fetch(`${recordsUrl}${path}`, { headers });
+    const body = await json(res);
+    if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${JSON.stringify(body)}`);
+    return body as T;
+  };
+  // Newest first, big pages: tests look for what they just created among the seeded records.
+  const list =
+    (path: string) =>
+    (query = '') =>
+      get<ListResult>(`${path}?pageSize=1000&sort=-id${query ? `&${query}` : ''}`);
+  return {
+    token,
+    get,
+    async post<T>(path: string, body: unknown) {
+      const res = await fetch(`${recordsUrl}${path}`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await json(res)) as T };
+    },
+    sites: list('/v1/site'),
+    collections: list('/v1/arthropod/collection'),
+    pools: list('/v1/arthropod/pool'),
+    poolTests: list('/v1/arthropod/pool/test'),
+  };
+}
