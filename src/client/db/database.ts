@@ -1,5 +1,14 @@
 import Dexie, { type EntityTable } from 'dexie';
-import type { Collection, Entity, LookupsDocument, OutboxEntry, Pool, PoolTest, Site, SyncState } from '../../shared';
+import type {
+  Collection,
+  Entity,
+  LookupsDocument,
+  OutboxEntry,
+  Pool,
+  PoolTest,
+  Site,
+  SyncState,
+} from '../../shared';
 
 /**
  * A record as the tablet holds it.
@@ -28,11 +37,18 @@ export type LocalRecord<TData, TServer> = {
 };
 
 export type SiteRow = LocalRecord<Record<string, unknown>, Site> & { code: string; name: string };
-export type CollectionRow = LocalRecord<Record<string, unknown>, Collection> & { collectionDate: string };
+export type CollectionRow = LocalRecord<Record<string, unknown>, Collection> & {
+  collectionDate: string;
+};
 export type PoolRow = LocalRecord<Record<string, unknown>, Pool>;
 export type PoolTestRow = LocalRecord<Record<string, unknown>, PoolTest>;
 
-export type LookupsRow = { key: 'lookups'; etag: string | null; document: LookupsDocument; storedAt: number };
+export type LookupsRow = {
+  key: 'lookups';
+  etag: string | null;
+  document: LookupsDocument;
+  storedAt: number;
+};
 export type MetaRow = { key: string; value: unknown };
 
 /** Dexie table of each outbox entity. */

@@ -6,7 +6,13 @@ import { errorBody, type ErrorBody } from '../../shared/schemas/error';
  */
 export type HttpResult<T = unknown> =
   | { ok: true; status: number; body: T; headers: Headers }
-  | { ok: false; status: number; error: ErrorBody['error']; headers: Headers; retryAfterMs: number | null };
+  | {
+      ok: false;
+      status: number;
+      error: ErrorBody['error'];
+      headers: Headers;
+      retryAfterMs: number | null;
+    };
 
 /** Raised when the request never got an HTTP answer (offline, DNS, reset, aborted by timeout). */
 export class NetworkError extends Error {
@@ -36,10 +42,17 @@ export type RequestOptions = {
   signal?: AbortSignal;
 };
 
-export async function request<T = unknown>(path: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
+export async function request<T = unknown>(
+  path: string,
+  options: RequestOptions = {},
+): Promise<HttpResult<T>> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  const headers: Record<string, string> = { 'X-CSRF': '1', Accept: 'application/json', ...options.headers };
+  const headers: Record<string, string> = {
+    'X-CSRF': '1',
+    Accept: 'application/json',
+    ...options.headers,
+  };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   let res: Response;
   try {
@@ -54,7 +67,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
     throw new NetworkError(err instanceof Error ? err.message : String(err), timeout.aborted);
   }
   const text = await res.text().catch(() => '');
-  let json: unknown = undefined;
+  let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
@@ -64,11 +77,23 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   const parsed = errorBody.safeParse(json);
   const error = parsed.success
     ? parsed.data.error
-    : { code: res.status >= 500 ? 'upstream_unavailable' : 'bad_request', message: text.slice(0, 300) || `HTTP ${res.status}` };
-  if (res.status === 401 && (error.code === 'reauth_required' || error.code === 'unauthenticated')) {
+    : {
+        code: res.status >= 500 ? 'upstream_unavailable' : 'bad_request',
+        message: text.slice(0, 300) || `HTTP ${res.status}`,
+      };
+  if (
+    res.status === 401 &&
+    (error.code === 'reauth_required' || error.code === 'unauthenticated')
+  ) {
     for (const l of authListeners) l(error.code);
   }
-  return { ok: false, status: res.status, error, headers: res.headers, retryAfterMs: retryAfterMs(res.headers.get('Retry-After')) };
+  return {
+    ok: false,
+    status: res.status,
+    error,
+    headers: res.headers,
+    retryAfterMs: retryAfterMs(res.headers.get('Retry-After')),
+  };
 }
 
 /** `Retry-After` in seconds or as an HTTP date → milliseconds from now. */

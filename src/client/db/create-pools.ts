@@ -1,0 +1,16 @@
+import type { TraplineDb } from './database';
+import type { PoolData } from './create-pool';
+import { createRecords } from './create-records';
+
+/** Saves several pools of one collection in ONE transaction: all of them or none. */
+export function createPools(
+  db: TraplineDb,
+  collectionLocalId: string,
+  pools: PoolData[],
+): Promise<string[]> {
+  return createRecords(
+    db,
+    'pool',
+    pools.map((data) => ({ data, parentLocalId: collectionLocalId })),
+  );
+}

@@ -1,0 +1,101 @@
+import type { Entity, OutboxEntry } from '../../shared';
+import { newId } from '../lib/ids';
+import { PARENT_FIELD, type TraplineDb } from './database';
+import { compact, entriesOf, indexFields, ownerKeyOf, tableOf, type AnyRow } from './record-tables';
+import { RepositoryError } from './repository-error';
+import { validateRecord } from './validate-record';
+
+export type NewRecord = {
+  /** The create payload without the parent field. */
+  data: Record<string, unknown>;
+  /** localId of the parent (site of a collection, collection of a pool, pool of a test). */
+  parentLocalId: string | null;
+};
+
+/**
+ * Writes new records of one entity and their create entries in ONE transaction (outbox rules):
+ * if anything fails, neither a record nor an entry is written. Returns the new localIds.
+ *
+ * Invariants:
+ * - the payload never holds the parent's id: the parent is named in `refs` and resolved to its
+ *   serverId at send time, even when the parent is already synced;
+ * - `dependsOn` lists the parent's entries still in the outbox, so a child is sent only after
+ *   everything about its parent was acknowledged.
+ */
+export async function createRecords(
+  db: TraplineDb,
+  entity: Entity,
+  items: NewRecord[],
+): Promise<string[]> {
+  const parent = PARENT_FIELD[entity];
+  const prepared = items.map((item) => {
+    const data = compact(item.data);
+    validateRecord(entity, 'create', data);
+    if (parent && !item.parentLocalId) {
+      throw new RepositoryError('invalid', `A ${entity} needs its ${parent.field}`, [
+        { path: parent.field, message: 'Required' },
+      ]);
+    }
+    return { ...item, data };
+  });
+  const table = tableOf(db, entity);
+  const tables = parent ? [table, tableOf(db, parent.entity), db.outbox] : [table, db.outbox];
+  return db.transaction('rw', tables, async () => {
+    const ids: string[] = [];
+    const parentDeps = new Map<string, string[]>();
+    for (const item of prepared) {
+      if (parent && item.parentLocalId && !parentDeps.has(item.parentLocalId)) {
+        const parentRow = await tableOf(db, parent.entity).get(item.parentLocalId);
+        if (!parentRow || parentRow.deleted) {
+          throw new RepositoryError(
+            'not_found',
+            `The ${parent.entity} of this ${entity} is no longer on this tablet`,
+          );
+        }
+        parentDeps.set(
+          item.parentLocalId,
+          (await entriesOf(db, item.parentLocalId)).map((e) => e.id),
+        );
+      }
+      const localId = newId();
+      const now = Date.now();
+      const row: AnyRow = {
+        localId,
+        serverId: null,
+        syncState: 'queued',
+        data: item.data,
+        server: null,
+        baseUpdated: null,
+        parentLocalId: item.parentLocalId,
+        updatedAt: now,
+        problem: null,
+        ...indexFields(entity, item.data),
+      };
+      const entry: OutboxEntry = {
+        id: newId(),
+        entity,
+        localId,
+        op: 'create',
+        payload: item.data,
+        refs:
+          parent && item.parentLocalId
+            ? [{ field: parent.field, entity: parent.entity, localId: item.parentLocalId }]
+            : [],
+        dependsOn: item.parentLocalId ? (parentDeps.get(item.parentLocalId) ?? []) : [],
+        baseUpdated: null,
+        baseValues: null,
+        state: 'pending',
+        frozen: false,
+        attempts: 0,
+        nextAttemptAt: 0,
+        lastError: null,
+        createdAt: now,
+        ownerKey: ownerKeyOf(db),
+      };
+      await table.add(row);
+      await db.outbox.add(entry);
+      ids.push(localId);
+    }
+    return ids;
+  });
+}

@@ -1,0 +1,18 @@
+import type { FieldError } from '../../shared/schemas/error';
+
+/**
+ * Why a repository refused a write. Nothing was written when one is thrown: the record and its
+ * outbox entry share one transaction.
+ */
+export class RepositoryError extends Error {
+  constructor(
+    readonly reason: 'invalid' | 'not_found' | 'has_children' | 'deleted',
+    message: string,
+    readonly fields: FieldError[] = [],
+    /** For `has_children`: the unsynced children that hold the record. */
+    readonly children: { entity: string; localId: string; label: string }[] = [],
+  ) {
+    super(message);
+    this.name = 'RepositoryError';
+  }
+}

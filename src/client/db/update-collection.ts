@@ -1,0 +1,12 @@
+import type { TraplineDb } from './database';
+import type { CollectionData } from './create-collection';
+import { updateRecord } from './update-record';
+
+/** Saves an edited collection (complete new data) following the outbox rules. */
+export function updateCollection(
+  db: TraplineDb,
+  localId: string,
+  data: CollectionData,
+): Promise<boolean> {
+  return updateRecord(db, 'collection', localId, data);
+}

@@ -1,0 +1,130 @@
+import type { Entity, OutboxEntry } from '../../shared';
+import { newId } from '../lib/ids';
+import type { TraplineDb } from './database';
+import { compact, entriesOf, indexFields, ownerKeyOf, stableJson, tableOf } from './record-tables';
+import { RepositoryError } from './repository-error';
+import { validateRecord } from './validate-record';
+
+/** The fields of `next` that differ from `current` (a field absent from `next` becomes null). */
+export function changedFields(
+  current: Record<string, unknown>,
+  next: Record<string, unknown>,
+): Record<string, unknown> {
+  const changes: Record<string, unknown> = {};
+  for (const key of new Set([...Object.keys(current), ...Object.keys(next)])) {
+    const a = current[key] ?? null;
+    const b = next[key] ?? null;
+    if (stableJson(a) !== stableJson(b)) changes[key] = b;
+  }
+  return changes;
+}
+
+/** Server value of a data field, as a base for conflict detection (ids for populated references). */
+function serverValue(server: Record<string, unknown> | null, field: string): unknown {
+  const v = server?.[field];
+  if (
+    v &&
+    typeof v === 'object' &&
+    !Array.isArray(v) &&
+    typeof (v as { id?: unknown }).id === 'number' &&
+    !('coordinates' in v)
+  ) {
+    return (v as { id: number }).id;
+  }
+  return v ?? null;
+}
+
+/** Rewrites every entry that waited on `oldId` to wait on `newId` instead (same transaction). */
+async function redirectDependents(db: TraplineDb, oldId: string, nextId: string): Promise<void> {
+  const dependents = await db.outbox.filter((e) => e.dependsOn.includes(oldId)).toArray();
+  for (const d of dependents) {
+    await db.outbox.update(d.id, {
+      dependsOn: d.dependsOn.map((id) => (id === oldId ? nextId : id)),
+    });
+  }
+}
+
+/**
+ * Saves an edit of a record (outbox rules), in ONE transaction over the record table and outbox:
+ * - create still queued and not frozen → the record's data and that entry's payload change in place;
+ * - create (or update) parked by the server → its payload is replaced under a NEW id (the server
+ *   remembers the refused body under the old Idempotency-Key), dependents follow the new id, the
+ *   problem is cleared and the entry is pending again;
+ * - create frozen (sending) or already synced → a new `update` entry with only the changed fields,
+ *   the server's `updated` and values of those fields as its base.
+ * `next` is the complete new data (create shape, without the parent field). Returns false when
+ * nothing changed (nothing is written).
+ */
+export async function updateRecord(
+  db: TraplineDb,
+  entity: Entity,
+  localId: string,
+  next: Record<string, unknown>,
+): Promise<boolean> {
+  const data = compact(next);
+  const table = tableOf(db, entity);
+  return db.transaction('rw', table, db.outbox, async () => {
+    const row = await table.get(localId);
+    if (!row) throw new RepositoryError('not_found', `This ${entity} is no longer on this tablet`);
+    if (row.deleted) throw new RepositoryError('deleted', `This ${entity} was deleted`);
+    const entries = await entriesOf(db, localId);
+    const changes = changedFields(row.data, data);
+    const parked = entries.find((e) => e.state === 'parked' && e.op !== 'delete');
+    const openCreate = entries.find((e) => e.op === 'create' && !e.frozen && e.state === 'pending');
+    if (Object.keys(changes).length === 0 && !parked) return false;
+    const now = Date.now();
+    const recordPatch = { data, updatedAt: now, ...indexFields(entity, data) };
+
+    if (openCreate && !parked) {
+      validateRecord(entity, 'create', data);
+      await db.outbox.update(openCreate.id, { payload: data });
+      await table.update(localId, recordPatch);
+      return true;
+    }
+
+    if (parked) {
+      // The fix of a refused entry: same op, new Idempotency-Key, sent afresh.
+      const payload = parked.op === 'create' ? data : { ...parked.payload, ...changes };
+      validateRecord(entity, parked.op === 'create' ? 'create' : 'update', payload);
+      const fixed: OutboxEntry = {
+        ...parked,
+        id: newId(),
+        payload,
+        state: 'pending',
+        frozen: false,
+        attempts: 0,
+        nextAttemptAt: 0,
+        lastError: null,
+      };
+      await db.outbox.delete(parked.id);
+      await db.outbox.add(fixed);
+      await redirectDependents(db, parked.id, fixed.id);
+      await table.update(localId, { ...recordPatch, problem: null, syncState: 'queued' });
+      return true;
+    }
+
+    validateRecord(entity, 'update', changes);
+    const server = (row.server ?? null) as Record<string, unknown> | null;
+    const entry: OutboxEntry = {
+      id: newId(),
+      entity,
+      localId,
+      op: 'update',
+      payload: changes,
+      refs: [],
+      dependsOn: entries.map((e) => e.id),
+      baseUpdated: (server?.updated as string | undefined) ?? null,
+      baseValues: Object.fromEntries(Object.keys(changes).map((k) => [k, serverValue(server, k)])),
+      state: 'pending',
+      frozen: false,
+      attempts: 0,
+      nextAttemptAt: 0,
+      lastError: null,
+      createdAt: now,
+      ownerKey: ownerKeyOf(db),
+    };
+    await db.outbox.add(entry);
+    await table.update(localId, { ...recordPatch, syncState: 'queued' });
+    return true;
+  });
+}

@@ -1,0 +1,8 @@
+import type { SiteCreate } from '../../shared';
+import type { TraplineDb } from './database';
+import { updateRecord } from './update-record';
+
+/** Saves an edited site (complete new data) following the outbox rules; false when nothing changed. */
+export function updateSite(db: TraplineDb, localId: string, data: SiteCreate): Promise<boolean> {
+  return updateRecord(db, 'site', localId, data);
+}

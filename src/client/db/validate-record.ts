@@ -1,0 +1,53 @@
+import type { z } from 'zod';
+import {
+  collectionCreate,
+  collectionUpdate,
+  fieldsFromZod,
+  poolCreate,
+  poolTestCreate,
+  poolTestUpdate,
+  poolUpdate,
+  siteCreate,
+  siteUpdate,
+  summarizeFields,
+  type Entity,
+} from '../../shared';
+import { PARENT_FIELD } from './database';
+import { RepositoryError } from './repository-error';
+
+const CREATE: Record<Entity, z.ZodType> = {
+  site: siteCreate,
+  collection: collectionCreate,
+  pool: poolCreate,
+  poolTest: poolTestCreate,
+};
+const UPDATE: Record<Entity, z.ZodType> = {
+  site: siteUpdate,
+  collection: collectionUpdate,
+  pool: poolUpdate,
+  poolTest: poolTestUpdate,
+};
+
+/**
+ * Checks data against the shared schema it will be sent under, before anything is written. The
+ * parent field is not in `data` (it is resolved at send time), so a placeholder id stands in.
+ */
+export function validateRecord(
+  entity: Entity,
+  op: 'create' | 'update',
+  data: Record<string, unknown>,
+): void {
+  const parent = PARENT_FIELD[entity];
+  const candidate = parent && op === 'create' ? { ...data, [parent.field]: 1 } : data;
+  const result = (op === 'create' ? CREATE : UPDATE)[entity].safeParse(candidate);
+  if (!result.success) {
+    const fields = fieldsFromZod(result.error);
+    throw new RepositoryError('invalid', summarizeFields(fields), fields);
+  }
+  if (parent && parent.field in data) {
+    throw new RepositoryError(
+      'invalid',
+      `${parent.field} is carried by the parent record, not the data`,
+    );
+  }
+}

@@ -1,0 +1,19 @@
+import { QueryClient } from '@tanstack/react-query';
+
+/**
+ * Record reads come from Dexie (live queries); TanStack Query holds the few network reads
+ * (session, config). Offline-first: never retry forever, never refetch on focus.
+ */
+export function makeQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        networkMode: 'offlineFirst',
+        retry: 1,
+        refetchOnWindowFocus: false,
+        staleTime: 60_000,
+      },
+      mutations: { networkMode: 'always' },
+    },
+  });
+}
