@@ -3,6 +3,7 @@ import type { Database } from '../db/database';
 import { ApiError } from './errors';
 import type { RecordsContext } from './context';
 import { registerRecordsRoutes } from './routes';
+import { DEFAULT_LOGIN_LIMITS, type LoginLimitOptions } from './auth/login-limits';
 
 export type RecordsOptions = {
   db: Database;
@@ -12,6 +13,7 @@ export type RecordsOptions = {
   now?: () => Date;
   logger?: FastifyServerOptions['logger'];
   https?: { cert: string | Buffer; key: string | Buffer } | null;
+  loginLimits?: Partial<LoginLimitOptions>;
 };
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -35,6 +37,7 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
     trustProxy: options.trustProxy ?? [],
     idempotency: options.idempotency ?? true,
     now: options.now ?? (() => new Date()),
+    loginLimits: { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits },
   };
   const logger =
     options.logger === undefined || options.logger === false
@@ -52,18 +55,29 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
 
   // Strict JSON: malformed → 400, any other media type on a body → 415 (contract §2).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
-    const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new ApiError(400, 'bad_request', 'The body is not valid JSON'), undefined);
-    }
-  });
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT },
+    (_req, body, done) => {
+      const text = String(body);
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(new ApiError(400, 'bad_request', 'The body is not valid JSON'), undefined);
+      }
+    },
+  );
   app.addContentTypeParser('*', (req, _payload, done) => {
     const type = String(req.headers['content-type'] ?? 'none');
-    done(new ApiError(415, 'unsupported_media_type', `Send JSON with Content-Type: application/json (got ${type})`), undefined);
+    done(
+      new ApiError(
+        415,
+        'unsupported_media_type',
+        `Send JSON with Content-Type: application/json (got ${type})`,
+      ),
+      undefined,
+    );
   });
 
   app.setErrorHandler((err, req, reply) => {
@@ -73,7 +87,11 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
     return reply.status(e.status).send(e.toBody());
   });
   app.setNotFoundHandler((req, reply) => {
-    reply.status(404).send(new ApiError(404, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}`).toBody());
+    reply
+      .status(404)
+      .send(
+        new ApiError(404, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}`).toBody(),
+      );
   });
 
   await registerRecordsRoutes(app, ctx);
@@ -88,14 +106,30 @@ export function toApiError(err: unknown): ApiError {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'payload_too_large', 'The body is larger than 1 MiB');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'unsupported_media_type', 'Send JSON with Content-Type: application/json');
+      return new ApiError(
+        415,
+        'unsupported_media_type',
+        'Send JSON with Content-Type: application/json',
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ApiError(400, 'bad_request', e.message ?? 'Bad request');
   }
-  if (err instanceof SyntaxError) return new ApiError(400, 'bad_request', 'The body is not valid JSON');
-  if (e.statusCode === 413) return new ApiError(413, 'payload_too_large', 'The body is larger than 1 MiB');
-  if (e.statusCode === 415) return new ApiError(415, 'unsupported_media_type', 'Send JSON with Content-Type: application/json');
-  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return new ApiError(400, 'bad_request', e.message ?? 'Bad request');
-  return new ApiError(500, 'internal', 'Something went wrong on the records service; the request was not applied');
+  if (err instanceof SyntaxError)
+    return new ApiError(400, 'bad_request', 'The body is not valid JSON');
+  if (e.statusCode === 413)
+    return new ApiError(413, 'payload_too_large', 'The body is larger than 1 MiB');
+  if (e.statusCode === 415)
+    return new ApiError(
+      415,
+      'unsupported_media_type',
+      'Send JSON with Content-Type: application/json',
+    );
+  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500)
+    return new ApiError(400, 'bad_request', e.message ?? 'Bad request');
+  return new ApiError(
+    500,
+    'internal',
+    'Something went wrong on the records service; the request was not applied',
+  );
 }

@@ -1,4 +1,5 @@
 import type { Database } from '../db/database';
+import type { LoginLimitOptions } from './auth/login-limits';
 
 /** What every route module of the records service is given. */
 export type RecordsContext = {
@@ -11,4 +12,6 @@ export type RecordsContext = {
   idempotency: boolean;
   /** Clock, replaceable in tests. */
   now: () => Date;
+  /** Sign-in limits (contract §7); tests may lower them. */
+  loginLimits: LoginLimitOptions;
 };

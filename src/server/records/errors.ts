@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import { fieldsFromZod, summarizeFields, type ErrorBody, type ErrorCode, type FieldError } from '../../shared/schemas/error';
+import {
+  fieldsFromZod,
+  summarizeFields,
+  type ErrorBody,
+  type ErrorCode,
+  type FieldError,
+} from '../../shared/schemas/error';
 
 /** An error with the contract's status, code and message (contract §2). Thrown anywhere in a route. */
 export class ApiError extends Error {
@@ -14,7 +20,13 @@ export class ApiError extends Error {
   }
 
   toBody(): ErrorBody {
-    return { error: { code: this.code, message: this.message, ...(this.fields ? { fields: this.fields } : {}) } };
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.fields ? { fields: this.fields } : {}),
+      },
+    };
   }
 }
 
@@ -22,7 +34,11 @@ export const notFound = (what = 'Record') => new ApiError(404, 'not_found', `${w
 export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
 
 /** 422 with every failing field listed. */
-export function validationFailed(fields: FieldError[], code: ErrorCode = 'validation_failed', message?: string) {
+export function validationFailed(
+  fields: FieldError[],
+  code: ErrorCode = 'validation_failed',
+  message?: string,
+) {
   return new ApiError(422, code, message ?? summarizeFields(fields), fields);
 }
 

@@ -1,7 +1,77 @@
-import type { onRequestHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { RecordsContext } from '../context';
+import { ApiError } from '../errors';
+import type { Role } from '../../../shared/schemas/auth';
+import type { Caller } from './types';
+import { hashToken } from './tokens';
 
-// TODO(records-core): bearer token → request.caller; 401 unauthenticated / token_expired
-export function authenticate(_ctx: RecordsContext): onRequestHookHandler {
-  return (_req, _reply, done) => done();
+/** True for `/v1` and everything under it: those paths require a token (contract §8). */
+export function isVersionedPath(url: string): boolean {
+  const path = url.split('?')[0];
+  return path === '/v1' || path.startsWith('/v1/');
+}
+
+const unauthenticated = (message: string) => new ApiError(401, 'unauthenticated', message);
+
+type TokenRow = {
+  id: number;
+  agency: number;
+  user_id: number | null;
+  kind: 'login' | 'agency';
+  expires_at: Date | string | null;
+  revoked_at: Date | string | null;
+  role: Role | null;
+  user_active: boolean | null;
+};
+
+/** Finds who a bearer token acts for, or throws the contract's 401. */
+export async function callerForToken(ctx: RecordsContext, token: string): Promise<Caller> {
+  const { rows } = await ctx.db.query<TokenRow>(
+    `select t.id, t.agency, t.user_id, t.kind, t.expires_at, t.revoked_at, u.role, u.active as user_active
+       from api_token t left join app_user u on u.id = t.user_id
+      where t.token_hash = $1`,
+    [hashToken(token)],
+  );
+  const row = rows[0];
+  if (!row || row.revoked_at !== null)
+    throw unauthenticated('The token is unknown or revoked; sign in again');
+  if (row.kind === 'login') {
+    if (row.user_id === null || row.user_active !== true)
+      throw unauthenticated('The account of this token is disabled');
+    if (row.expires_at !== null && new Date(row.expires_at).getTime() <= ctx.now().getTime()) {
+      throw new ApiError(401, 'token_expired', 'The sign-in has expired; sign in again');
+    }
+    return {
+      agencyId: row.agency,
+      userId: row.user_id,
+      role: row.role ?? 'technician',
+      tokenKind: 'login',
+      tokenId: row.id,
+    };
+  }
+  // Agency tokens act for the agency with manager rights, not as the user who made them.
+  return {
+    agencyId: row.agency,
+    userId: null,
+    role: 'manager',
+    tokenKind: 'agency',
+    tokenId: row.id,
+  };
+}
+
+export function bearerToken(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+/** onRequest hook: every `/v1` request carries a valid bearer token; sets `request.caller`. */
+export function authenticate(ctx: RecordsContext): onRequestHookHandler {
+  return async (req) => {
+    if (!isVersionedPath(req.url)) return;
+    const token = bearerToken(req);
+    if (!token) throw unauthenticated('Send Authorization: Bearer <token> (POST /login gives one)');
+    req.caller = await callerForToken(ctx, token);
+  };
 }

@@ -18,7 +18,10 @@ import poolTestRoutes from './v1/arthropod/pool/test';
  * Order of hooks on a request: transport (§8) → authentication on /v1 (§7) → idempotency on
  * POST with Idempotency-Key (§9) → the route.
  */
-export async function registerRecordsRoutes(app: FastifyInstance, ctx: RecordsContext): Promise<void> {
+export async function registerRecordsRoutes(
+  app: FastifyInstance,
+  ctx: RecordsContext,
+): Promise<void> {
   app.addHook('onRequest', requireSecureTransport(ctx));
   app.addHook('onRequest', authenticate(ctx));
   idempotency(app, ctx);

@@ -1,5 +1,47 @@
 import type { FastifyInstance } from 'fastify';
 import type { RecordsContext } from '../../../context';
+import { forbidden, notFound, validationFailed } from '../../../errors';
+import { issueAgencyToken, revokeAgencyToken } from '../../../auth/tokens';
+import type { Caller } from '../../../auth/types';
 
-// TODO(records-core): agency tokens
-export default async function agencyTokenRoutes(_app: FastifyInstance, _ctx: RecordsContext): Promise<void> {}
+function requireManager(caller: Caller): void {
+  if (caller.role !== 'manager')
+    throw forbidden('Only a manager of the agency can manage agency tokens');
+}
+
+function tokenId(raw: string): number {
+  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(id) || id < 1)
+    throw validationFailed([{ path: 'id', message: 'Token id must be a positive integer' }]);
+  return id;
+}
+
+/**
+ * POST /v1/agency/token → 201 {id, token} (the token is shown this once; only its hash is kept);
+ * DELETE /v1/agency/token/{id} revokes it. Managers (and agency tokens) only (contract §7).
+ */
+export default async function agencyTokenRoutes(
+  app: FastifyInstance,
+  ctx: RecordsContext,
+): Promise<void> {
+  app.post('/v1/agency/token', async (req, reply) => {
+    requireManager(req.caller);
+    if (req.body !== undefined && req.body !== null) {
+      const body = req.body;
+      if (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0) {
+        throw validationFailed([
+          { path: '(body)', message: 'Send no body, or an empty JSON object' },
+        ]);
+      }
+    }
+    const issued = await issueAgencyToken(ctx.db, req.caller.agencyId, req.caller.userId);
+    return reply.status(201).send({ id: issued.id, token: issued.token });
+  });
+
+  app.delete<{ Params: { id: string } }>('/v1/agency/token/:id', async (req) => {
+    requireManager(req.caller);
+    const id = tokenId(req.params.id);
+    if (!(await revokeAgencyToken(ctx.db, id, req.caller.agencyId))) throw notFound('Agency token');
+    return { id, revoked: true };
+  });
+}

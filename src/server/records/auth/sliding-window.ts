@@ -1,0 +1,44 @@
+/**
+ * In-memory sliding-window counter per key: at most `limit` events in any `windowMs`.
+ * One process only; enough for a records service behind one BFF (contract §7 login limits).
+ */
+export class SlidingWindow {
+  private readonly events = new Map<string, number[]>();
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {}
+
+  private recent(key: string, now: number): number[] {
+    const list = (this.events.get(key) ?? []).filter((t) => t > now - this.windowMs);
+    if (list.length === 0) this.events.delete(key);
+    else this.events.set(key, list);
+    return list;
+  }
+
+  /** Seconds until another event is allowed; 0 when allowed now. */
+  retryAfter(key: string, now: number): number {
+    const list = this.recent(key, now);
+    if (list.length < this.limit) return 0;
+    const oldest = list[list.length - this.limit];
+    return Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000));
+  }
+
+  record(key: string, now: number): void {
+    const list = this.recent(key, now);
+    list.push(now);
+    this.events.set(key, list);
+    // Keep memory bounded under a flood of distinct keys.
+    if (this.events.size > 100_000) {
+      for (const k of this.events.keys()) {
+        this.recent(k, now);
+        if (this.events.size <= 50_000) break;
+      }
+    }
+  }
+
+  clear(key: string): void {
+    this.events.delete(key);
+  }
+}

@@ -1,0 +1,59 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Queryable } from '../../db/database';
+
+/** 256 random bits, URL-safe. The clear token is shown once; only its sha256 is stored. */
+export function generateToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+export type IssuedToken = { id: number; token: string };
+
+/** Issues a login token for a user, valid until `expiresAt`. */
+export async function issueLoginToken(
+  db: Queryable,
+  user: { id: number; agency: number },
+  expiresAt: Date,
+): Promise<IssuedToken> {
+  const token = generateToken();
+  const { rows } = await db.query<{ id: number }>(
+    `insert into api_token (agency, user_id, kind, token_hash, expires_at) values ($1, $2, 'login', $3, $4) returning id`,
+    [user.agency, user.id, hashToken(token), expiresAt.toISOString()],
+  );
+  return { id: rows[0].id, token };
+}
+
+/** Issues a long-lived agency token (manager rights, contract §7). */
+export async function issueAgencyToken(
+  db: Queryable,
+  agencyId: number,
+  createdBy: number | null,
+): Promise<IssuedToken> {
+  const token = generateToken();
+  const { rows } = await db.query<{ id: number }>(
+    `insert into api_token (agency, user_id, kind, token_hash) values ($1, $2, 'agency', $3) returning id`,
+    [agencyId, createdBy, hashToken(token)],
+  );
+  return { id: rows[0].id, token };
+}
+
+/**
+ * Revokes an agency token of the given agency (any agency when `agencyId` is null, for the
+ * command line). Returns false when no such active token exists.
+ */
+export async function revokeAgencyToken(
+  db: Queryable,
+  tokenId: number,
+  agencyId: number | null,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `update api_token set revoked_at = now()
+      where id = $1 and kind = 'agency' and revoked_at is null and ($2::int is null or agency = $2::int)
+      returning id`,
+    [tokenId, agencyId],
+  );
+  return rows.length > 0;
+}
