@@ -1,5 +1,44 @@
 import type { FastifyInstance } from 'fastify';
+import { collectionCreate, collectionUpdate } from '../../../../../shared/schemas/collection';
 import type { RecordsContext } from '../../../context';
+import { notFound, parseBody } from '../../../errors';
+import { collectionRecords } from '../../../arthropod/collection-records';
+import { createCollection } from '../../../arthropod/create-collection';
+import { deleteCollection, updateCollection } from '../../../arthropod/update-collection';
+import { listCollections } from '../../../arthropod/list-collections';
+import { COLLECTION_POPULATE, populateCollections } from '../../../arthropod/populate-collections';
+import { populateNames } from '../../../arthropod/populate-names';
+import { recordId } from '../../../arthropod/record-id';
 
-// TODO(records-arthropod): /v1/arthropod/collection
-export default async function collectionRoutes(_app: FastifyInstance, _ctx: RecordsContext): Promise<void> {}
+type IdParams = { Params: { id: string } };
+
+/** /v1/arthropod/collection: contract §4 (lists, populate) and §6 (collections). */
+export default async function collectionRoutes(app: FastifyInstance, ctx: RecordsContext): Promise<void> {
+  app.get('/v1/arthropod/collection', async (req) => listCollections(ctx.db, req.caller, req.url));
+
+  app.get<IdParams>('/v1/arthropod/collection/:id', async (req) => {
+    const id = recordId(req.params.id, 'Collection');
+    const names = populateNames(req.url, COLLECTION_POPULATE);
+    const [record] = await collectionRecords(ctx.db, req.caller.agencyId, [id]);
+    if (!record) throw notFound('Collection');
+    await populateCollections(ctx.db, req.caller.agencyId, [record], names);
+    return record;
+  });
+
+  app.post('/v1/arthropod/collection', async (req, reply) => {
+    const body = parseBody(collectionCreate, req.body);
+    reply.status(201);
+    return createCollection(ctx.db, req.caller, body, ctx.now());
+  });
+
+  app.put<IdParams>('/v1/arthropod/collection/:id', async (req) => {
+    const id = recordId(req.params.id, 'Collection');
+    const body = parseBody(collectionUpdate, req.body);
+    return updateCollection(ctx.db, req.caller, id, body, ctx.now());
+  });
+
+  app.delete<IdParams>('/v1/arthropod/collection/:id', async (req) => {
+    const id = recordId(req.params.id, 'Collection');
+    return deleteCollection(ctx.db, req.caller, id, ctx.now());
+  });
+}

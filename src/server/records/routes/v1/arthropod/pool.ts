@@ -1,5 +1,44 @@
 import type { FastifyInstance } from 'fastify';
+import { poolCreate, poolUpdate } from '../../../../../shared/schemas/pool';
 import type { RecordsContext } from '../../../context';
+import { notFound, parseBody } from '../../../errors';
+import { createPool } from '../../../arthropod/create-pool';
+import { listPools } from '../../../arthropod/list-pools';
+import { POOL_POPULATE, populatePools } from '../../../arthropod/populate-pools';
+import { populateNames } from '../../../arthropod/populate-names';
+import { poolRecords } from '../../../arthropod/pool-records';
+import { recordId } from '../../../arthropod/record-id';
+import { deletePool, updatePool } from '../../../arthropod/update-pool';
 
-// TODO(records-arthropod): /v1/arthropod/pool
-export default async function poolRoutes(_app: FastifyInstance, _ctx: RecordsContext): Promise<void> {}
+type IdParams = { Params: { id: string } };
+
+/** /v1/arthropod/pool: contract §4 (lists, populate, `type`) and §6 (pools). */
+export default async function poolRoutes(app: FastifyInstance, ctx: RecordsContext): Promise<void> {
+  app.get('/v1/arthropod/pool', async (req) => listPools(ctx.db, req.caller, req.url));
+
+  app.get<IdParams>('/v1/arthropod/pool/:id', async (req) => {
+    const id = recordId(req.params.id, 'Pool');
+    const names = populateNames(req.url, POOL_POPULATE);
+    const [record] = await poolRecords(ctx.db, req.caller.agencyId, [id]);
+    if (!record) throw notFound('Pool');
+    await populatePools(ctx.db, req.caller.agencyId, [record], names);
+    return record;
+  });
+
+  app.post('/v1/arthropod/pool', async (req, reply) => {
+    const body = parseBody(poolCreate, req.body);
+    reply.status(201);
+    return createPool(ctx.db, req.caller, body, ctx.now());
+  });
+
+  app.put<IdParams>('/v1/arthropod/pool/:id', async (req) => {
+    const id = recordId(req.params.id, 'Pool');
+    const body = parseBody(poolUpdate, req.body);
+    return updatePool(ctx.db, req.caller, id, body, ctx.now());
+  });
+
+  app.delete<IdParams>('/v1/arthropod/pool/:id', async (req) => {
+    const id = recordId(req.params.id, 'Pool');
+    return deletePool(ctx.db, req.caller, id, ctx.now());
+  });
+}

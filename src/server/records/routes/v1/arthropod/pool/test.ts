@@ -1,5 +1,38 @@
 import type { FastifyInstance } from 'fastify';
+import { poolTestCreate, poolTestUpdate } from '../../../../../../shared/schemas/pool-test';
 import type { RecordsContext } from '../../../../context';
+import { notFound, parseBody } from '../../../../errors';
+import { listPoolTests } from '../../../../arthropod/list-pool-tests';
+import { POOL_TEST_POPULATE, populatePoolTests } from '../../../../arthropod/populate-pool-tests';
+import { populateNames } from '../../../../arthropod/populate-names';
+import { poolTestRecords } from '../../../../arthropod/pool-test-records';
+import { recordId } from '../../../../arthropod/record-id';
+import { createPoolTest, updatePoolTest } from '../../../../arthropod/write-pool-test';
 
-// TODO(records-arthropod): /v1/arthropod/pool/test
-export default async function poolTestRoutes(_app: FastifyInstance, _ctx: RecordsContext): Promise<void> {}
+type IdParams = { Params: { id: string } };
+
+/** /v1/arthropod/pool/test: contract §4 and §6 (pool tests). */
+export default async function poolTestRoutes(app: FastifyInstance, ctx: RecordsContext): Promise<void> {
+  app.get('/v1/arthropod/pool/test', async (req) => listPoolTests(ctx.db, req.caller, req.url));
+
+  app.get<IdParams>('/v1/arthropod/pool/test/:id', async (req) => {
+    const id = recordId(req.params.id, 'Pool test');
+    const names = populateNames(req.url, POOL_TEST_POPULATE);
+    const [record] = await poolTestRecords(ctx.db, req.caller.agencyId, [id]);
+    if (!record) throw notFound('Pool test');
+    await populatePoolTests(ctx.db, req.caller.agencyId, [record], names);
+    return record;
+  });
+
+  app.post('/v1/arthropod/pool/test', async (req, reply) => {
+    const body = parseBody(poolTestCreate, req.body);
+    reply.status(201);
+    return createPoolTest(ctx.db, req.caller, body, ctx.now());
+  });
+
+  app.put<IdParams>('/v1/arthropod/pool/test/:id', async (req) => {
+    const id = recordId(req.params.id, 'Pool test');
+    const body = parseBody(poolTestUpdate, req.body);
+    return updatePoolTest(ctx.db, req.caller, id, body, ctx.now());
+  });
+}

@@ -1,0 +1,74 @@
+import type { Queryable } from '../../db/database';
+import type { AbundanceInput } from '../../../shared/schemas/collection';
+import type { FieldError } from '../../../shared/schemas/error';
+import { mixedConditionConflicts } from '../../../shared/rules';
+import { validationFailed } from '../errors';
+import type { LookupRef } from './lookup-errors';
+
+/** Lookup references of abundance rows, for `lookupErrors`. */
+export function abundanceRefs(rows: AbundanceInput[]): LookupRef[] {
+  return rows.flatMap((r, i) => [
+    { path: `arthropods.${i}.species`, table: 'species' as const, id: r.species },
+    { path: `arthropods.${i}.sex`, table: 'sex' as const, id: r.sex },
+  ]);
+}
+
+/** Contract §6: F-Mixed with a specific female condition of the same species → 422. */
+export async function assertNoMixedConflict(q: Queryable, rows: AbundanceInput[]): Promise<void> {
+  if (rows.length === 0) return;
+  const { rows: sexes } = await q.query<{ id: number; name: string }>(
+    'select id, name from sex where id = any($1::int[])',
+    [[...new Set(rows.map((r) => r.sex))]],
+  );
+  const conflicts = mixedConditionConflicts(rows, sexes);
+  if (conflicts.length > 0) throw validationFailed(conflicts, 'mixed_condition_conflict');
+}
+
+/**
+ * Contract §6: the active pools of a collection may not together hold more of a species and
+ * sex than its abundance row for them (no row counts as zero). The caller holds the collection
+ * row locked (`for update`), so concurrent pool writes are checked one after the other.
+ * `extra` is the pool being written (not yet, or no longer, counted in the table).
+ */
+export async function poolOverflow(
+  q: Queryable,
+  collection: number,
+  extra: { species: number; sex: number; num_count: number; exceptPoolId: number | null } | null,
+): Promise<{ species: number; sex: number; pooled: number; counted: number } | null> {
+  const { rows } = await q.query<{ species: number; sex: number; pooled: number; counted: number }>(
+    `with pooled as (
+       select species, sex, sum(num_count)::int as n from (
+         select species, sex, num_count from pool
+          where collection = $1 and deactive_date is null and id <> $2
+         union all
+         select $3::int, $4::int, $5::int where $3::int is not null
+       ) p group by species, sex
+     )
+     select p.species, p.sex, p.n as pooled, coalesce(a.num_count, 0) as counted
+       from pooled p
+       left join abundance a on a.collection = $1 and a.deactive_date is null
+            and a.species = p.species and a.sex = p.sex
+      where p.n > coalesce(a.num_count, 0)
+      order by p.species, p.sex limit 1`,
+    [
+      collection,
+      extra?.exceptPoolId ?? 0,
+      extra?.species ?? null,
+      extra?.sex ?? null,
+      extra?.num_count ?? null,
+    ],
+  );
+  return rows[0] ?? null;
+}
+
+export function overflowError(
+  o: { pooled: number; counted: number },
+  path: string,
+  fields: FieldError[] = [],
+) {
+  const message =
+    o.counted === 0
+      ? `The collection has no count for this species and sex; add it to the collection's arthropods before pooling`
+      : `Pools would hold ${o.pooled} but the collection counted only ${o.counted} of this species and sex; lower the pool count or correct the collection`;
+  return validationFailed([{ path, message }, ...fields], 'pool_count_exceeds_abundance', message);
+}

@@ -1,0 +1,141 @@
+import type { Database, Row } from '../../db/database';
+import type { CollectionUpdate } from '../../../shared/schemas/collection';
+import { toIsoOutput } from '../../../shared/schemas/common';
+import type { FieldError } from '../../../shared/schemas/error';
+import type { Caller } from '../auth/types';
+import { notFound, validationFailed } from '../errors';
+import { assertNoMixedConflict, overflowError, poolOverflow } from './abundance-rules';
+import { agencySite, noSuchSite } from './agency-site';
+import { collectionRecords } from './collection-records';
+import { collectionNumTaken, collectionRefs } from './create-collection';
+import { isDateOnly } from './iso-date';
+import { insertLocation } from './location-record';
+import { lookupErrors } from './lookup-errors';
+import { lockNumberSeries, numberTaken } from './next-number';
+import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
+import { writeAbundance, writeLures } from './write-abundance';
+
+/** Plain columns a PUT may set, with the body field each comes from. */
+const COLUMNS = [
+  'comments',
+  'identified_by',
+  'num_trap',
+  'trap',
+  'trap_nights',
+  'trap_problem_bit',
+] as const;
+
+/**
+ * PUT /v1/arthropod/collection/{id}: sent fields change, unsent keep their values, `null` clears
+ * an optional field (contract §6). `arthropods` / `lures` replace the active sets. The row is
+ * locked for the transaction, so pool writes on this collection wait and see the new counts.
+ */
+export async function updateCollection(
+  db: Database,
+  caller: Caller,
+  id: number,
+  body: CollectionUpdate,
+  now: Date,
+): Promise<Row> {
+  assertOwnAgency(caller, body.agency);
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      'select * from collection where id = $1 and agency = $2 and deactive_date is null for update',
+      [id, caller.agencyId],
+    );
+    const current = rows[0];
+    if (!current) throw notFound('Collection');
+    assertCanUpdate(caller, current.user_id as number | null, 'collection');
+
+    const errors: FieldError[] = await lookupErrors(tx, collectionRefs(body));
+    const site = body.site != null ? await agencySite(tx, caller.agencyId, body.site) : null;
+    if (body.site != null && !site) errors.push(noSuchSite(body.site));
+    if (errors.length > 0) throw validationFailed(errors);
+    if (body.arthropods) await assertNoMixedConflict(tx, body.arthropods);
+
+    const sets: string[] = [];
+    const params: unknown[] = [id];
+    const set = (column: string, value: unknown) => {
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    for (const c of COLUMNS) if (body[c] !== undefined) set(c, body[c]);
+    if (body.collection_date != null) {
+      set('collection_date', toIsoOutput(body.collection_date));
+      if (body.collection_date_date_only === undefined) {
+        set('collection_date_date_only', isDateOnly(body.collection_date));
+      }
+    }
+    if (body.collection_date_date_only !== undefined) {
+      set('collection_date_date_only', body.collection_date_date_only ?? true);
+    }
+
+    // Number and year: the series of the (possibly new) year is locked before checking.
+    const survYear = body.surv_year ?? (current.surv_year as number);
+    const num = body.collection_num ?? (current.collection_num as number);
+    if (survYear !== current.surv_year || num !== current.collection_num) {
+      await lockNumberSeries(tx, 'collection', caller.agencyId, survYear);
+      if (await numberTaken(tx, 'collection', caller.agencyId, survYear, num, id)) {
+        throw collectionNumTaken(num, survYear);
+      }
+      set('surv_year', survYear);
+      set('collection_num', num);
+    }
+
+    // Site and location: a new location replaces the old; a new site without one brings its own.
+    if (body.site !== undefined) set('site', site?.id ?? null);
+    const point = body.location
+      ? {
+          lon: body.location.shape.coordinates[0],
+          lat: body.location.shape.coordinates[1],
+          coordinatePrecision: body.location.coordinate_precision,
+        }
+      : site && !site.isZeroSite
+        ? { lon: site.lon, lat: site.lat, coordinatePrecision: site.coordinate_precision }
+        : null;
+    if (point) set('location', await insertLocation(tx, 'collection', id, caller.agencyId, point));
+
+    set('updated', now);
+    await tx.query(`update collection set ${sets.join(', ')} where id = $1`, params);
+    // Pools always carry their collection's date, site, place and trap.
+    await tx.query(
+      `update pool p set collection_date = c.collection_date, site = c.site, location = c.location, trap = c.trap
+         from collection c where c.id = $1 and p.collection = c.id`,
+      [id],
+    );
+
+    // `null` clears the set, like any optional field.
+    if (body.arthropods !== undefined) {
+      await writeAbundance(tx, id, caller.agencyId, body.arthropods ?? [], now);
+      const overflow = await poolOverflow(tx, id, null);
+      if (overflow) throw overflowError(overflow, 'arthropods');
+    }
+    if (body.lures !== undefined) await writeLures(tx, id, caller.agencyId, body.lures ?? [], now);
+    const [record] = await collectionRecords(tx, caller.agencyId, [id]);
+    return record;
+  });
+}
+
+/** DELETE /v1/arthropod/collection/{id}: retires the collection (`deactive_date`); managers only. */
+export async function deleteCollection(
+  db: Database,
+  caller: Caller,
+  id: number,
+  now: Date,
+): Promise<Row> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      'select id from collection where id = $1 and agency = $2 for update',
+      [id, caller.agencyId],
+    );
+    if (rows.length === 0) throw notFound('Collection');
+    assertManager(caller, 'collection');
+    // Deleting twice keeps the first date: a retried delete changes nothing.
+    await tx.query(
+      `update collection set deactive_date = $2, updated = $2 where id = $1 and deactive_date is null`,
+      [id, now],
+    );
+    const [record] = await collectionRecords(tx, caller.agencyId, [id]);
+    return record;
+  });
+}

@@ -1,0 +1,141 @@
+import type { Database, Row } from '../../db/database';
+import { toIsoOutput } from '../../../shared/schemas/common';
+import type { PoolUpdate } from '../../../shared/schemas/pool';
+import type { Caller } from '../auth/types';
+import { notFound, validationFailed } from '../errors';
+import { overflowError, poolOverflow } from './abundance-rules';
+import { agencySite, noSuchSite } from './agency-site';
+import {
+  lockCollection,
+  noSuchCollection,
+  poolNumTaken,
+  poolRefs,
+  type LockedCollection,
+} from './create-pool';
+import { lookupErrors } from './lookup-errors';
+import { lockNumberSeries, numberTaken } from './next-number';
+import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
+import { poolRecords } from './pool-records';
+
+/**
+ * PUT /v1/arthropod/pool/{id}: sent fields change, unsent keep their values. Response-only
+ * fields (`primary_source`, `surv_year`, `location`, …) are ignored. Locks: collections first
+ * (in ID order), then the pool, the same order as collection updates take, so concurrent
+ * writers queue instead of deadlocking.
+ */
+export async function updatePool(
+  db: Database,
+  caller: Caller,
+  id: number,
+  body: PoolUpdate,
+  now: Date,
+): Promise<Row> {
+  assertOwnAgency(caller, body.agency);
+  return db.transaction(async (tx) => {
+    const before = await tx.query<{ collection: number | null }>(
+      'select collection from pool where id = $1 and agency = $2 and deactive_date is null',
+      [id, caller.agencyId],
+    );
+    if (before.rows.length === 0) throw notFound('Pool');
+    const targetId = body.collection !== undefined ? body.collection : before.rows[0].collection;
+    const lockIds = [
+      ...new Set([before.rows[0].collection, targetId].filter((v): v is number => v != null)),
+    ].sort((a, b) => a - b);
+    const locked = new Map<number, LockedCollection | null>();
+    for (const cid of lockIds) locked.set(cid, await lockCollection(tx, caller.agencyId, cid));
+
+    const { rows } = await tx.query('select * from pool where id = $1 for update', [id]);
+    const current = rows[0];
+    assertCanUpdate(caller, current.user_id as number | null, 'pool');
+
+    const errors = await lookupErrors(tx, poolRefs(body));
+    const collection = targetId != null ? (locked.get(targetId) ?? null) : null;
+    if (targetId != null && !collection && body.collection !== undefined)
+      errors.push(noSuchCollection(targetId));
+    const site =
+      body.site != null && !collection ? await agencySite(tx, caller.agencyId, body.site) : null;
+    if (body.site != null && !collection && !site) errors.push(noSuchSite(body.site));
+    if (errors.length > 0) throw validationFailed(errors);
+
+    const species = body.species ?? (current.species as number);
+    const sex = body.sex ?? (current.sex as number);
+    const numCount = body.num_count ?? (current.num_count as number);
+    if (collection) {
+      const overflow = await poolOverflow(tx, collection.id, {
+        species,
+        sex,
+        num_count: numCount,
+        exceptPoolId: id,
+      });
+      if (overflow) throw overflowError(overflow, 'num_count');
+    }
+
+    const survYear = collection?.surv_year ?? (current.surv_year as number);
+    const poolNum = body.pool_num ?? (current.pool_num as number);
+    if (survYear !== current.surv_year || poolNum !== current.pool_num) {
+      await lockNumberSeries(tx, 'pool', caller.agencyId, survYear);
+      if (await numberTaken(tx, 'pool', caller.agencyId, survYear, poolNum, id))
+        throw poolNumTaken(poolNum, survYear);
+    }
+    const primaryBit = body.primary_source_bit ?? (current.primary_source_bit as boolean);
+    const comments = body.comments !== undefined ? body.comments : current.comments;
+    // A pool whose (unchanged) collection was retired keeps pointing at it.
+    const collectionId =
+      collection?.id ??
+      (body.collection === undefined ? (current.collection as number | null) : null);
+
+    // A pool of a collection takes its site, place, date and trap; a standalone pool keeps its own.
+    await tx.query(
+      `update pool set collection = $2, site = $3, location = $4, surv_year = $5, pool_num = $6, num_count = $7,
+         species = $8, sex = $9, primary_source_bit = $10, primary_source = $11, comments = $12,
+         collection_date = $13, trap = $14, updated = $15
+       where id = $1`,
+      [
+        id,
+        collectionId,
+        collection ? collection.site : site ? site.id : current.site,
+        collection ? collection.location : current.location,
+        survYear,
+        poolNum,
+        numCount,
+        species,
+        sex,
+        primaryBit,
+        primaryBit && collectionId ? collectionId : null,
+        comments,
+        collection
+          ? collection.collection_date
+          : body.collection_date != null
+            ? toIsoOutput(body.collection_date)
+            : current.collection_date,
+        collection ? collection.trap : (body.trap ?? current.trap),
+        now,
+      ],
+    );
+    const [record] = await poolRecords(tx, caller.agencyId, [id]);
+    return record;
+  });
+}
+
+/** DELETE /v1/arthropod/pool/{id}: retires the pool (`deactive_date`); managers only. */
+export async function deletePool(
+  db: Database,
+  caller: Caller,
+  id: number,
+  now: Date,
+): Promise<Row> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query('select id from pool where id = $1 and agency = $2', [
+      id,
+      caller.agencyId,
+    ]);
+    if (rows.length === 0) throw notFound('Pool');
+    assertManager(caller, 'pool');
+    await tx.query(
+      'update pool set deactive_date = $2, updated = $2 where id = $1 and deactive_date is null',
+      [id, now],
+    );
+    const [record] = await poolRecords(tx, caller.agencyId, [id]);
+    return record;
+  });
+}
