@@ -1,0 +1,51 @@
+import type { ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import type { SiteCreate } from '../../../shared';
+import { createSite } from '../../db/create-site';
+import { useDb } from '../../db/db-context';
+import { updateSite } from '../../db/update-site';
+import { useLookups } from '../../db/use-lookups';
+import { SiteForm, type LocationPickerProps } from './site-form';
+import { useSite, useSites } from './use-sites';
+
+type Props = {
+  /** Edit this site; absent for a new one. */
+  localId?: string;
+  onSaved?: () => void;
+  renderPicker?: (props: LocationPickerProps) => ReactNode;
+};
+
+/** New site / Edit site: loads the record, saves through the repositories, then shows the site. */
+export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
+  const db = useDb();
+  const [, navigate] = useLocation();
+  const { lookups } = useLookups();
+  const sites = useSites();
+  const site = useSite(localId ?? '');
+  if (sites === undefined || (localId && site === undefined)) return <p>Loading…</p>;
+  if (localId && !site) return <p role="alert">This site is not on this tablet.</p>;
+
+  const save = async (data: SiteCreate) => {
+    let target = localId;
+    if (localId) await updateSite(db, localId, data);
+    else target = await createSite(db, data);
+    onSaved?.();
+    navigate(`/sites/${target}`);
+  };
+  return (
+    <section className="screen">
+      <h1>{localId ? `Edit site ${site?.code ?? ''}` : 'New site'}</h1>
+      <SiteForm
+        key={localId ?? 'new'}
+        lookups={lookups}
+        sites={sites}
+        initial={site ? (site.data as Partial<SiteCreate>) : undefined}
+        selfLocalId={localId ?? null}
+        problem={site?.problem ?? null}
+        onSubmit={save}
+        onCancel={() => history.back()}
+        renderPicker={renderPicker}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,283 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState, type ReactNode } from 'react';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { SITE_POPULATIONS, type LookupsDocument, type SiteCreate } from '../../../shared';
+import type { SiteRow } from '../../db/database';
+import { RepositoryError } from '../../db/repository-error';
+import { useDirtyForm } from '../../lib/dirty-forms';
+import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
+import { accuracyLevel, coordinateHint, precisionForAccuracy, roundCoord } from '../../lib/geo';
+import { Banner } from '../../ui/banner';
+import { errorAt } from '../../ui/error-at';
+import { Field } from '../../ui/field';
+import { ProblemBanner, type Problem } from '../../ui/problem-banner';
+import { useServerProblem } from '../../ui/use-server-problem';
+import { siteFormSchema, SITE_LABELS } from './site-schema';
+import { useGps } from './use-gps';
+
+/** What the site form lends the map picker: the pin and a way to move it. */
+export type LocationPickerProps = {
+  position: [number, number] | null;
+  onPick: (lat: number, lon: number) => void;
+};
+
+type SiteFormProps = {
+  lookups: LookupsDocument;
+  sites: readonly SiteRow[];
+  initial?: Partial<SiteCreate>;
+  selfLocalId?: string | null;
+  problem?: Problem;
+  submitLabel?: string;
+  onSubmit: (data: SiteCreate) => Promise<void>;
+  onCancel?: () => void;
+  /** The map to place the site by tapping or dragging (lazy-loaded by the app). */
+  renderPicker?: (props: LocationPickerProps) => ReactNode;
+};
+
+const EMPTY: Partial<SiteCreate> = {
+  shape: { type: 'Point', coordinates: [undefined as never, undefined as never] },
+};
+
+/** New / edit site: code, name, location (map, GPS or typed), address and surroundings. */
+export function SiteForm({
+  lookups,
+  sites,
+  initial,
+  selfLocalId = null,
+  problem = null,
+  submitLabel = 'Save site',
+  onSubmit,
+  onCancel,
+  renderPicker,
+}: SiteFormProps) {
+  const schema = useMemo(() => siteFormSchema(sites, selfLocalId), [sites, selfLocalId]);
+  const resolver = useMemo(
+    () =>
+      zodResolver(schema, { error: friendlyErrors(SITE_LABELS) }) as unknown as Resolver<
+        Partial<SiteCreate>,
+        unknown,
+        SiteCreate
+      >,
+    [schema],
+  );
+  const form = useForm<Partial<SiteCreate>, unknown, SiteCreate>({
+    resolver,
+    defaultValues: {
+      ...EMPTY,
+      ...initial,
+      shape: {
+        type: 'Point',
+        coordinates: initial?.shape?.coordinates ?? EMPTY.shape!.coordinates,
+      },
+    },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { register, handleSubmit, setValue, setError, control, formState } = form;
+  const { errors, isDirty, isSubmitting } = formState;
+  useDirtyForm('site-form', isDirty);
+  useServerProblem(problem, setError);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const gps = useGps();
+  const [lon, lat] = useWatch({ control, name: 'shape.coordinates' }) ?? [];
+  const hint = coordinateHint(asNumber(lat), asNumber(lon));
+  const position: [number, number] | null =
+    typeof lat === 'number' && typeof lon === 'number' && !Number.isNaN(lat) && !Number.isNaN(lon)
+      ? [lat, lon]
+      : null;
+
+  const place = (la: number, lo: number) => {
+    setValue('shape.coordinates.1', roundCoord(la), {
+      shouldDirty: true,
+      shouldValidate: formState.isSubmitted,
+    });
+    setValue('shape.coordinates.0', roundCoord(lo), {
+      shouldDirty: true,
+      shouldValidate: formState.isSubmitted,
+    });
+  };
+  const useMyLocation = async () => {
+    const fix = await gps.locate();
+    if (!fix) return;
+    place(fix.lat, fix.lon);
+    const precision = precisionForAccuracy(fix.accuracy, lookups.coordinate_precision);
+    if (precision) setValue('coordinate_precision', precision.id, { shouldDirty: true });
+  };
+
+  const submit = handleSubmit(async (data) => {
+    setSaveError(null);
+    try {
+      await onSubmit(data);
+    } catch (err) {
+      if (err instanceof RepositoryError) {
+        for (const f of err.fields)
+          setError(f.path as 'code', { type: 'server', message: f.message });
+        setSaveError(err.message);
+      } else
+        setSaveError(
+          `Could not save on this tablet: ${err instanceof Error ? err.message : String(err)}`,
+        );
+    }
+  });
+  const err = (path: string) => errorAt(errors, path);
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Site">
+      <ProblemBanner problem={problem} />
+      {saveError ? <Banner tone="error">{saveError}</Banner> : null}
+      <div className="form-grid">
+        <Field label="Site code" error={err('code')} hint="6 digits, unique in your agency">
+          <input inputMode="numeric" autoComplete="off" maxLength={6} {...register('code')} />
+        </Field>
+        <Field label="Site name" error={err('name')}>
+          <input autoComplete="off" {...register('name')} />
+        </Field>
+      </div>
+
+      <fieldset className="fieldset">
+        <legend>Location</legend>
+        <div className="row">
+          <button
+            type="button"
+            className="button"
+            onClick={useMyLocation}
+            disabled={gps.status === 'locating'}
+          >
+            {gps.status === 'locating' ? 'Locating…' : 'Use my location'}
+          </button>
+          {gps.fix ? (
+            <span
+              className={`accuracy accuracy-${accuracyLevel(gps.fix.accuracy)}`}
+              data-testid="gps-accuracy"
+            >
+              GPS accuracy ±{Math.round(gps.fix.accuracy)} m
+            </span>
+          ) : null}
+        </div>
+        {gps.message ? <p className="field-hint">{gps.message}</p> : null}
+        {renderPicker ? (
+          <div className="picker">{renderPicker({ position, onPick: place })}</div>
+        ) : null}
+        <div className="form-grid">
+          <Field
+            label="Latitude"
+            error={err('shape.coordinates.1') ?? err('shape.coordinates')}
+            hint={hint}
+          >
+            <input
+              inputMode="decimal"
+              autoComplete="off"
+              {...register('shape.coordinates.1', { setValueAs: asNumber })}
+            />
+          </Field>
+          <Field label="Longitude" error={err('shape.coordinates.0')}>
+            <input
+              inputMode="decimal"
+              autoComplete="off"
+              {...register('shape.coordinates.0', { setValueAs: asNumber })}
+            />
+          </Field>
+          <Field label="Coordinate precision" error={err('coordinate_precision')}>
+            <select {...register('coordinate_precision', { setValueAs: asNumber })}>
+              <option value="">Choose…</option>
+              {lookups.coordinate_precision.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        </div>
+      </fieldset>
+
+      <fieldset className="fieldset">
+        <legend>Address</legend>
+        <div className="form-grid">
+          <Field label="Address" error={err('address_1')}>
+            <input autoComplete="off" {...register('address_1', { setValueAs: asOptionalText })} />
+          </Field>
+          <Field label="Address line 2" error={err('address_2')}>
+            <input autoComplete="off" {...register('address_2', { setValueAs: asOptionalText })} />
+          </Field>
+          <Field label="City" error={err('city')}>
+            <input autoComplete="off" {...register('city', { setValueAs: asOptionalText })} />
+          </Field>
+          <Field label="Postal code" error={err('postal_code')}>
+            <input
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={5}
+              {...register('postal_code', { setValueAs: asOptionalText })}
+            />
+          </Field>
+        </div>
+      </fieldset>
+
+      <fieldset className="fieldset">
+        <legend>Surroundings</legend>
+        <div className="form-grid">
+          <Field label="Population" error={err('site_population')}>
+            <select {...register('site_population', { setValueAs: asOptionalText })}>
+              <option value="">Not set</option>
+              {SITE_POPULATIONS.map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Elevation (m)" error={err('elevation')}>
+            <input
+              inputMode="decimal"
+              autoComplete="off"
+              {...register('elevation', { setValueAs: asNumber })}
+            />
+          </Field>
+        </div>
+        {lookups.land_usage.length > 0 ? (
+          <Controller
+            control={control}
+            name="site_land_usage"
+            render={({ field }) => {
+              const selected = new Set(field.value ?? []);
+              return (
+                <fieldset className="checks">
+                  <legend>Land usage</legend>
+                  {lookups.land_usage.map((u) => (
+                    <label key={u.id} className="check">
+                      <input
+                        type="checkbox"
+                        checked={selected.has(u.id)}
+                        onChange={(e) => {
+                          const next = new Set(selected);
+                          if (e.target.checked) next.add(u.id);
+                          else next.delete(u.id);
+                          field.onChange([...next]);
+                        }}
+                      />
+                      {u.name}
+                    </label>
+                  ))}
+                </fieldset>
+              );
+            }}
+          />
+        ) : null}
+        <Field label="Comments" error={err('comments')}>
+          <textarea rows={3} {...register('comments', { setValueAs: asOptionalText })} />
+        </Field>
+      </fieldset>
+
+      <div className="form-actions">
+        {onCancel ? (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={isSubmitting}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}
