@@ -58,7 +58,12 @@ export default tseslint.config(
     (f) =>
       zone([`src/client/features/${f}/**`], [
         msg(['../../app/**', '**/client/app/**', '**/server/**'], 'features sit below app'),
-        msg(['../*/**', '!../' + f + '/**'], 'a feature never imports another feature; compose in client/app'),
+        // '../x' from a feature file is a sibling feature; '../../db', '../../lib', ... are the
+        // layers below (allowed) unless they lead back into another feature.
+        msg(
+          ['../*/**', '!../' + f + '/**', '!../../**', '../../features/**', '!../../features/' + f + '/**'],
+          'a feature never imports another feature; compose in client/app',
+        ),
       ]),
   ),
 );
