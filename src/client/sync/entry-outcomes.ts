@@ -1,0 +1,241 @@
+import type { OutboxEntry } from '../../shared';
+import { backoffDelay } from './backoff';
+import { normalizeValue } from './field-values';
+import { CHILD_ENTITY, allSyncTables, recordTable, type AnyRecordRow } from './record-tables';
+import type { SyncContext } from './sync-context';
+import type { SyncError } from './sync-error';
+
+/**
+ * The Dexie writes of each step of an entry's life. Each is ONE transaction over the record and
+ * the outbox, so a record's state and its entry never disagree, whatever crashes in between.
+ */
+
+/**
+ * Marks an entry as being sent. With `freeze`, it also fixes its payload for good (an edit made
+ * from now on becomes a new update entry). Returns the entry as stored at that moment (a
+ * repository may have edited it in place since the drain read it), or null if it left the outbox.
+ */
+export async function markSending(
+  ctx: SyncContext,
+  entryId: string,
+  freeze: boolean,
+): Promise<OutboxEntry | null> {
+  const { db } = ctx;
+  return db.transaction('rw', allSyncTables(db), async () => {
+    const entry = await db.outbox.get(entryId);
+    if (!entry || (entry.state !== 'pending' && entry.state !== 'sending')) return null;
+    const changes: Partial<OutboxEntry> = { state: 'sending' };
+    if (freeze) changes.frozen = true;
+    await db.outbox.update(entryId, changes);
+    const table = recordTable(db, entry.entity);
+    const record = await table.get(entry.localId);
+    if (record && record.syncState !== 'syncing')
+      await table.update(entry.localId, { syncState: 'syncing' });
+    return { ...entry, ...changes };
+  });
+}
+
+/**
+ * The server acknowledged the entry: store what it answered and drop the entry, together.
+ * Step order matters: the parent's serverId is written in the same transaction that removes its
+ * entry, so a child that sees the entry gone always finds the serverId.
+ */
+export async function acknowledge(
+  ctx: SyncContext,
+  entry: OutboxEntry,
+  body: unknown,
+): Promise<void> {
+  const { db } = ctx;
+  const server = isRecordBody(body) ? body : null;
+  await db.transaction('rw', allSyncTables(db), async () => {
+    await db.outbox.delete(entry.id);
+    const table = recordTable(db, entry.entity);
+    const record = await table.get(entry.localId);
+    if (!record) return;
+    if (entry.op === 'delete') {
+      await table.delete(entry.localId);
+      return;
+    }
+    const others = (await db.outbox.where('localId').equals(entry.localId).toArray()).filter(
+      (e) => e.entity === entry.entity,
+    );
+    const changes: Partial<AnyRecordRow> = { problem: null };
+    if (server) {
+      changes.server = server;
+      changes.baseUpdated = typeof server.updated === 'string' ? server.updated : null;
+    }
+    if (entry.op === 'create' && server) {
+      changes.serverId = server.id as number;
+      await absorbDuplicate(ctx, entry, record, server.id as number);
+    }
+    changes.syncState =
+      others.length === 0
+        ? 'synced'
+        : others.some((e) => e.state === 'parked')
+          ? 'failed'
+          : 'queued';
+    await table.update(entry.localId, changes);
+    if (server) await rebaseLaterUpdates(ctx, entry, others, server);
+  });
+}
+
+/**
+ * A pull may have stored the server's copy of a record whose create was applied but not yet
+ * acknowledged here (the answer was lost). Keep the local row (its localId is what children and
+ * entries refer to), drop the pulled copy and move its children over.
+ */
+async function absorbDuplicate(
+  ctx: SyncContext,
+  entry: OutboxEntry,
+  record: AnyRecordRow,
+  serverId: number,
+) {
+  const table = recordTable(ctx.db, entry.entity);
+  const duplicate = await table.where('serverId').equals(serverId).first();
+  if (!duplicate || duplicate.localId === record.localId) return;
+  await table.delete(duplicate.localId);
+  const child = CHILD_ENTITY[entry.entity];
+  if (child) {
+    await recordTable(ctx.db, child)
+      .where('parentLocalId')
+      .equals(duplicate.localId)
+      .modify({ parentLocalId: record.localId });
+  }
+}
+
+/**
+ * Later edits of the record were based on what the tablet knew before this acknowledgement.
+ * Rebase them on the server's answer so the record's own change is never taken for someone
+ * else's (a false conflict): an edit made before the create was acknowledged has no base yet; a
+ * field this entry just wrote is now based on the written value. Fields only the later edit
+ * touches keep their base, so a change by someone else to them is still detected.
+ */
+async function rebaseLaterUpdates(
+  ctx: SyncContext,
+  entry: OutboxEntry,
+  others: OutboxEntry[],
+  server: Record<string, unknown>,
+) {
+  const updated = typeof server.updated === 'string' ? server.updated : null;
+  for (const later of others) {
+    if (later.op !== 'update' || later.frozen) continue;
+    const baseValues = { ...(later.baseValues ?? {}) };
+    let baseUpdated = later.baseUpdated;
+    if (later.baseUpdated === null) {
+      baseUpdated = updated;
+      for (const field of Object.keys(later.payload))
+        baseValues[field] = normalizeValue(server[field]);
+    } else if (entry.op === 'update') {
+      for (const field of Object.keys(later.payload)) {
+        if (field in entry.payload)
+          baseValues[field] = normalizeValue(server[field] ?? entry.payload[field]);
+      }
+    } else continue;
+    await ctx.db.outbox.update(later.id, { baseUpdated, baseValues });
+  }
+}
+
+/** The server refused the change (409/422…): hold it, with the server's message, for the user. */
+export async function park(ctx: SyncContext, entry: OutboxEntry, error: SyncError): Promise<void> {
+  const { db } = ctx;
+  await db.transaction('rw', allSyncTables(db), async () => {
+    const current = await db.outbox.get(entry.id);
+    if (!current) return;
+    await db.outbox.update(entry.id, {
+      state: 'parked',
+      attempts: current.attempts + 1,
+      lastError: error.toOutboxError(ctx.now()),
+    });
+    const problem = {
+      code: error.body?.code ?? 'rejected',
+      message:
+        error.body?.message ?? `The server refused this change (HTTP ${error.status ?? '?'})`,
+      ...(error.body?.fields ? { fields: error.body.fields } : {}),
+    };
+    await recordTable(db, entry.entity).update(entry.localId, { problem, syncState: 'failed' });
+  });
+}
+
+/** A transient failure: try again after the backoff (Retry-After honoured as a minimum). */
+export async function retryLater(
+  ctx: SyncContext,
+  entry: OutboxEntry,
+  error: SyncError,
+): Promise<number> {
+  const { db } = ctx;
+  let nextAttemptAt = ctx.now();
+  await db.transaction('rw', allSyncTables(db), async () => {
+    const current = await db.outbox.get(entry.id);
+    if (!current) return;
+    const attempts = current.attempts + 1;
+    nextAttemptAt = ctx.now() + backoffDelay(attempts, ctx.backoff, ctx.random, error.retryAfterMs);
+    await db.outbox.update(entry.id, {
+      state: 'pending',
+      attempts,
+      nextAttemptAt,
+      lastError: error.toOutboxError(ctx.now()),
+    });
+    await restoreQueued(ctx, entry);
+  });
+  return nextAttemptAt;
+}
+
+/** Sign-in is needed: the entry goes back to the queue untouched (no attempt is counted). */
+export async function holdForSignIn(
+  ctx: SyncContext,
+  entry: OutboxEntry,
+  error: SyncError,
+): Promise<void> {
+  const { db } = ctx;
+  await db.transaction('rw', allSyncTables(db), async () => {
+    if (!(await db.outbox.get(entry.id))) return;
+    await db.outbox.update(entry.id, {
+      state: 'pending',
+      lastError: error.toOutboxError(ctx.now()),
+    });
+    await restoreQueued(ctx, entry);
+  });
+}
+
+async function restoreQueued(ctx: SyncContext, entry: OutboxEntry) {
+  const table = recordTable(ctx.db, entry.entity);
+  const record = await table.get(entry.localId);
+  if (record?.syncState === 'syncing') await table.update(entry.localId, { syncState: 'queued' });
+}
+
+/**
+ * Someone changed, on the server, a field this edit changes too. Nothing is sent; the user
+ * chooses field by field (resolveConflict). The server's current version is kept on the record
+ * so the choice can be shown and applied offline.
+ */
+export async function markConflict(
+  ctx: SyncContext,
+  entry: OutboxEntry,
+  server: Record<string, unknown>,
+  fields: string[],
+  error: SyncError,
+): Promise<void> {
+  const { db } = ctx;
+  await db.transaction('rw', allSyncTables(db), async () => {
+    if (!(await db.outbox.get(entry.id))) return;
+    await db.outbox.update(entry.id, {
+      state: 'conflict',
+      lastError: error.toOutboxError(ctx.now()),
+    });
+    await recordTable(db, entry.entity).update(entry.localId, {
+      server,
+      syncState: 'conflict',
+      problem: {
+        code: 'conflict',
+        message: `Changed on the server since your edit: ${fields.join(', ')}. Choose which values to keep.`,
+        fields: fields.map((path) => ({ path, message: 'Also changed on the server' })),
+      },
+    });
+  });
+}
+
+function isRecordBody(body: unknown): body is Record<string, unknown> & { id: number } {
+  return (
+    typeof body === 'object' && body !== null && typeof (body as { id?: unknown }).id === 'number'
+  );
+}

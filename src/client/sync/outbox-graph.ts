@@ -1,0 +1,93 @@
+import type { OutboxEntry } from '../../shared';
+
+const recordKey = (e: { entity: string; localId: string }) => `${e.entity}:${e.localId}`;
+
+/**
+ * Which entries must wait for which. An entry waits for:
+ * - every entry named in its dependsOn that is still in the outbox (not yet acknowledged);
+ * - the create of any parent it refers to, while that create is in the outbox;
+ * - any earlier entry of the same record (a record's changes reach the server in order).
+ */
+export function blockersOf(entry: OutboxEntry, index: OutboxIndex): string[] {
+  const blockers = entry.dependsOn.filter((id) => index.byId.has(id));
+  for (const ref of entry.refs) {
+    const parentCreate = index.createOf.get(`${ref.entity}:${ref.localId}`);
+    if (parentCreate && parentCreate !== entry.id) blockers.push(parentCreate);
+  }
+  for (const sibling of index.byRecord.get(recordKey(entry)) ?? []) {
+    if (sibling.id === entry.id) break;
+    blockers.push(sibling.id);
+  }
+  return blockers;
+}
+
+export type OutboxIndex = {
+  byId: Map<string, OutboxEntry>;
+  /** Create entry id by `entity:localId`. */
+  createOf: Map<string, string>;
+  /** Entries of each record, oldest first. */
+  byRecord: Map<string, OutboxEntry[]>;
+};
+
+export function indexOutbox(entries: OutboxEntry[]): OutboxIndex {
+  const sorted = [...entries].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  const byId = new Map(sorted.map((e) => [e.id, e]));
+  const createOf = new Map<string, string>();
+  const byRecord = new Map<string, OutboxEntry[]>();
+  for (const e of sorted) {
+    if (e.op === 'create') createOf.set(recordKey(e), e.id);
+    const list = byRecord.get(recordKey(e)) ?? [];
+    list.push(e);
+    byRecord.set(recordKey(e), list);
+  }
+  return { byId, createOf, byRecord };
+}
+
+/**
+ * Entries that cannot be sent until the user acts: those waiting, directly or through others,
+ * on a parked or conflicting entry.
+ */
+export function heldIds(entries: OutboxEntry[], index = indexOutbox(entries)): Set<string> {
+  const stuck = new Set(
+    entries.filter((e) => e.state === 'parked' || e.state === 'conflict').map((e) => e.id),
+  );
+  const held = new Set<string>();
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const e of entries) {
+      if (stuck.has(e.id) || held.has(e.id)) continue;
+      if (blockersOf(e, index).some((b) => stuck.has(b) || held.has(b))) {
+        held.add(e.id);
+        changed = true;
+      }
+    }
+  }
+  return held;
+}
+
+/** Everything that waits on the entry, directly or transitively, nearest first. */
+export function dependentsIn(entries: OutboxEntry[], entryId: string): OutboxEntry[] {
+  const index = indexOutbox(entries);
+  const waitsOn = new Map<string, OutboxEntry[]>();
+  for (const e of entries) {
+    for (const b of blockersOf(e, index)) {
+      const list = waitsOn.get(b) ?? [];
+      list.push(e);
+      waitsOn.set(b, list);
+    }
+  }
+  const seen = new Set<string>([entryId]);
+  const out: OutboxEntry[] = [];
+  const queue = [entryId];
+  while (queue.length > 0) {
+    const id = queue.shift() as string;
+    for (const dep of waitsOn.get(id) ?? []) {
+      if (seen.has(dep.id)) continue;
+      seen.add(dep.id);
+      out.push(dep);
+      queue.push(dep.id);
+    }
+  }
+  return out;
+}

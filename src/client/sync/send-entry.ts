@@ -1,0 +1,132 @@
+import { ENTITY_PATHS, type OutboxEntry } from '../../shared';
+import { request, type HttpResult } from '../lib/http';
+import { conflictingFields } from './detect-conflict';
+import { markSending } from './entry-outcomes';
+import { recordTable } from './record-tables';
+import { resolveRefs } from './resolve-refs';
+import type { SyncContext } from './sync-context';
+import { SyncError, classify } from './sync-error';
+
+export type SendOutcome =
+  | { kind: 'ack'; entry: OutboxEntry; body: unknown }
+  | { kind: 'error'; entry: OutboxEntry; error: SyncError }
+  | {
+      kind: 'conflict';
+      entry: OutboxEntry;
+      server: Record<string, unknown>;
+      fields: string[];
+      error: SyncError;
+    }
+  /** The entry left the outbox or changed state while waiting (discarded, replaced by an edit). */
+  | { kind: 'gone' };
+
+/** Runs one HTTP request and classifies what came back (a thrown NetworkError included). */
+async function call(
+  ctx: SyncContext,
+  path: string,
+  init: {
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    body?: unknown;
+    headers?: Record<string, string>;
+  },
+): Promise<{ result: HttpResult | null; error: SyncError | null }> {
+  try {
+    const result = await request(`${ctx.baseUrl}/api/v1${path}`, {
+      method: init.method,
+      body: init.body,
+      headers: { ...ctx.headers, ...init.headers },
+      timeoutMs: ctx.timeoutMs,
+    });
+    return { result, error: classify(result) };
+  } catch (err) {
+    return { result: null, error: classify(err) };
+  }
+}
+
+function rejected(message: string, field?: string): SyncError {
+  return new SyncError('rejected', null, {
+    code: 'unsendable',
+    message,
+    ...(field ? { fields: [{ path: field, message }] } : {}),
+  });
+}
+
+/**
+ * Sends one entry:
+ * - create → POST with Idempotency-Key = entry.id; frozen before the first send, so a retry
+ *   carries the same key and the same body and the server replays its first answer;
+ * - update → GET the server's record, stop on a conflict, else PUT only the changed fields;
+ * - delete → DELETE (already gone on the server counts as done).
+ */
+export async function sendEntry(ctx: SyncContext, queued: OutboxEntry): Promise<SendOutcome> {
+  const base = ENTITY_PATHS[queued.entity];
+  if (queued.op === 'create') {
+    const entry = await markSending(ctx, queued.id, true);
+    if (!entry) return { kind: 'gone' };
+    const resolved = await resolveRefs(ctx, entry);
+    if (!resolved.ok)
+      return { kind: 'error', entry, error: rejected(resolved.message, resolved.field) };
+    const { result, error } = await call(ctx, base, {
+      method: 'POST',
+      body: resolved.payload,
+      headers: { 'Idempotency-Key': entry.id },
+    });
+    return error
+      ? { kind: 'error', entry, error }
+      : { kind: 'ack', entry, body: result?.ok ? result.body : null };
+  }
+
+  const entry = await markSending(ctx, queued.id, queued.op === 'delete');
+  if (!entry) return { kind: 'gone' };
+  const record = await recordTable(ctx.db, entry.entity).get(entry.localId);
+  if (!record || record.serverId === null) {
+    return { kind: 'error', entry, error: rejected('This record was never saved to the server') };
+  }
+  const path = `${base}/${record.serverId}`;
+
+  if (entry.op === 'delete') {
+    const { result, error } = await call(ctx, path, { method: 'DELETE' });
+    if (error?.status === 404) return { kind: 'ack', entry, body: null };
+    return error
+      ? { kind: 'error', entry, error }
+      : { kind: 'ack', entry, body: result?.ok ? result.body : null };
+  }
+
+  // Step 1 of an update: what does the server hold now?
+  const current = await call(ctx, path, { method: 'GET' });
+  if (current.error) {
+    if (current.error.status === 404) {
+      return {
+        kind: 'error',
+        entry,
+        error: rejected('This record no longer exists on the server'),
+      };
+    }
+    return { kind: 'error', entry, error: current.error };
+  }
+  const server = (current.result?.ok ? current.result.body : null) as Record<
+    string,
+    unknown
+  > | null;
+  if (server) {
+    const fields = conflictingFields(entry, server);
+    if (fields.length > 0) {
+      const error = new SyncError('conflict', 409, {
+        code: 'conflict',
+        message: `Changed on the server since your edit: ${fields.join(', ')}`,
+        fields: fields.map((path) => ({ path, message: 'Also changed on the server' })),
+      });
+      return { kind: 'conflict', entry, server, fields, error };
+    }
+  }
+  // Step 2: no conflict. From here the payload is fixed.
+  const frozen = await markSending(ctx, entry.id, true);
+  if (!frozen) return { kind: 'gone' };
+  const resolved = await resolveRefs(ctx, frozen);
+  if (!resolved.ok)
+    return { kind: 'error', entry: frozen, error: rejected(resolved.message, resolved.field) };
+  const { result, error } = await call(ctx, path, { method: 'PUT', body: resolved.payload });
+  return error
+    ? { kind: 'error', entry: frozen, error }
+    : { kind: 'ack', entry: frozen, body: result?.ok ? result.body : null };
+}

@@ -1,0 +1,320 @@
+import { liveQuery } from 'dexie';
+import type { OutboxEntry } from '../../shared';
+import type { TraplineDb } from '../db/database';
+import { onAuthRequired } from '../lib/http';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
+import { dependentsOf, discardEntry } from './discard-entry';
+import { drainOutbox } from './drain-outbox';
+import { DEFAULT_PULL, pullRecords, type PullOptions } from './pull-records';
+import { resolveConflict, type ConflictChoices } from './resolve-conflict';
+import { runExclusive } from './run-exclusive';
+import type { SyncContext } from './sync-context';
+import { SyncError } from './sync-error';
+import { INITIAL_STATUS, outboxCounts, type SyncStatus } from './sync-status';
+
+export type SyncEngineOptions = {
+  /** Prefix of `/api/...`; empty (same origin) in the app. */
+  baseUrl?: string;
+  /** Extra headers on every request (a cookie when running outside a browser, e.g. a benchmark). */
+  headers?: Record<string, string>;
+  /** Entries in flight together (default 3). */
+  concurrency?: number;
+  backoff?: Partial<BackoffOptions>;
+  now?: () => number;
+  random?: () => number;
+  timeoutMs?: number;
+  /** Web Locks name: one drain at a time across the tabs of a user (default 'trapline-outbox'). */
+  lockName?: string;
+  /** BroadcastChannel name for status between tabs; null to disable. */
+  channelName?: string | null;
+  pull?: Partial<PullOptions>;
+  /** Pull after draining when the app starts, comes online, signs in again or on Sync now (default true). */
+  autoPull?: boolean;
+  /** While entries wait with no retry due (e.g. none yet tried), look again after this long (ms). */
+  idlePollMs?: number;
+};
+
+export type SyncEngine = {
+  readonly db: TraplineDb;
+  /** Installs the triggers (app start, online, visibilitychange, retry timer) and drains once. */
+  start(): void;
+  stop(): void;
+  /** Drain now (after a save, Sync now). 'manual' also skips the wait of entries backing off. */
+  requestSync(reason?: string): void;
+  /** After sign-in: un-pauses the queue and drains. */
+  resume(): void;
+  pull(): Promise<void>;
+  subscribe(fn: (status: SyncStatus) => void): () => void;
+  getStatus(): SyncStatus;
+  /** Discards an entry; its dependents too only when listed in `dependents` (else it throws). */
+  discard(entryId: string, dependents?: string[]): Promise<void>;
+  dependentsOf(entryId: string): Promise<OutboxEntry[]>;
+  resolveConflict(entryId: string, choices: ConflictChoices): Promise<void>;
+  /** Resolves once nothing more can be sent without the user (or the queue is paused). */
+  settled(): Promise<void>;
+};
+
+const PULL_REASONS = new Set(['start', 'online', 'resume', 'manual']);
+const META_LAST_SUCCESS = 'sync.lastSuccessAt';
+
+type ChannelMessage = {
+  type: 'status';
+  status: Pick<SyncStatus, 'draining' | 'progress' | 'lastSuccessAt' | 'lastPullAt' | 'paused'>;
+};
+
+export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}): SyncEngine {
+  const ctx: SyncContext = {
+    db,
+    baseUrl: options.baseUrl ?? '',
+    headers: options.headers ?? {},
+    now: options.now ?? Date.now,
+    random: options.random ?? Math.random,
+    backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
+    timeoutMs: options.timeoutMs ?? 30_000,
+  };
+  const lockName = options.lockName ?? 'trapline-outbox';
+  const concurrency = options.concurrency ?? 3;
+  const autoPull = options.autoPull ?? true;
+  const idlePollMs = options.idlePollMs ?? 60_000;
+  const pullOptions: PullOptions = { ...DEFAULT_PULL, ...options.pull };
+
+  let status: SyncStatus = { ...INITIAL_STATUS, online: isOnline() };
+  const listeners = new Set<(s: SyncStatus) => void>();
+  let inFlight: ReadonlySet<string> = new Set();
+  let cycle: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let channel: BroadcastChannel | null = null;
+  const teardown: Array<() => void> = [];
+
+  const setStatus = (patch: Partial<SyncStatus>, broadcast = false) => {
+    status = { ...status, ...patch };
+    for (const fn of listeners) fn(status);
+    if (broadcast && channel) {
+      const { draining, progress, lastSuccessAt, lastPullAt, paused } = status;
+      const message: ChannelMessage = {
+        type: 'status',
+        status: { draining, progress, lastSuccessAt, lastPullAt, paused },
+      };
+      channel.postMessage(message);
+    }
+  };
+
+  // Counts are recomputed from the outbox, coalesced: one read at a time, one more if asked meanwhile.
+  let counting: Promise<void> | null = null;
+  let countAgain = false;
+  const refreshCounts = (): Promise<void> => {
+    if (counting) {
+      countAgain = true;
+      return counting;
+    }
+    counting = (async () => {
+      do {
+        countAgain = false;
+        const entries = await db.outbox.toArray();
+        setStatus(outboxCounts(entries, inFlight));
+      } while (countAgain);
+    })().finally(() => {
+      counting = null;
+    });
+    return counting;
+  };
+
+  const pause = () => {
+    if (status.paused) return;
+    setStatus({ paused: true }, true);
+  };
+
+  const recordSuccess = (at: number) => {
+    setStatus({ lastSuccessAt: at }, true);
+  };
+
+  const scheduleTimer = (nextAttemptAt: number | null) => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (stopped || status.paused) return;
+    let delay: number | null = null;
+    if (nextAttemptAt !== null) delay = Math.max(0, nextAttemptAt - ctx.now());
+    else if (status.pending > 0) delay = idlePollMs;
+    if (delay === null) return;
+    timer = setTimeout(() => {
+      timer = null;
+      requestSync('timer');
+    }, delay);
+  };
+
+  const runCycle = async (reason: string) => {
+    let nextAttemptAt: number | null = null;
+    let sentAny = false;
+    setStatus({ draining: true, progress: null }, true);
+    try {
+      do {
+        again = false;
+        const result = await runExclusive(lockName, () =>
+          drainOutbox(ctx, {
+            concurrency,
+            shouldStop: () => stopped || status.paused,
+            onPause: pause,
+            onAcknowledged: () => {
+              sentAny = true;
+              recordSuccess(ctx.now());
+            },
+            onProgress: (progress) => setStatus({ progress }, true),
+            onInFlight: (ids) => {
+              inFlight = ids;
+              void refreshCounts();
+            },
+          }),
+        );
+        nextAttemptAt = result.nextAttemptAt;
+      } while (again && !status.paused && !stopped);
+      if (sentAny && status.lastSuccessAt !== null) {
+        await db.meta.put({ key: META_LAST_SUCCESS, value: status.lastSuccessAt });
+      }
+      if (autoPull && PULL_REASONS.has(reason) && !status.paused && !stopped && isOnline()) {
+        await pull().catch(() => undefined);
+      }
+    } finally {
+      await refreshCounts().catch(() => undefined);
+      setStatus({ draining: false, progress: null }, true);
+      scheduleTimer(nextAttemptAt);
+    }
+  };
+
+  const clearBackoff = async () => {
+    const now = ctx.now();
+    await db.outbox
+      .where('state')
+      .equals('pending')
+      // A server's Retry-After is honoured even on Sync now.
+      .filter((e) => e.nextAttemptAt > now && e.lastError?.reason !== 'rate_limited')
+      .modify({ nextAttemptAt: 0 });
+  };
+
+  function requestSync(reason = 'manual') {
+    if (stopped) return;
+    if (status.paused) return;
+    if (cycle) {
+      again = true;
+      return;
+    }
+    cycle = (async () => {
+      if (reason === 'manual') await clearBackoff();
+      await runCycle(reason);
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        cycle = null;
+        if (again && !status.paused && !stopped) requestSync('again');
+      });
+  }
+
+  async function pull() {
+    try {
+      await pullRecords(ctx, pullOptions);
+      const at = ctx.now();
+      setStatus({ lastPullAt: at, lastSuccessAt: at }, true);
+      await db.meta.put({ key: META_LAST_SUCCESS, value: at });
+    } catch (err) {
+      if (err instanceof SyncError && err.action === 'pause') pause();
+      throw err;
+    }
+  }
+
+  function isOnline() {
+    return typeof navigator === 'undefined' || navigator.onLine !== false;
+  }
+
+  const engine: SyncEngine = {
+    db,
+    start() {
+      stopped = false;
+      const onOnline = () => {
+        setStatus({ online: true });
+        requestSync('online');
+      };
+      const onOffline = () => setStatus({ online: false });
+      const onVisible = () => {
+        if (document.visibilityState === 'visible') requestSync('visible');
+      };
+      if (typeof window !== 'undefined') {
+        window.addEventListener('online', onOnline);
+        window.addEventListener('offline', onOffline);
+        teardown.push(() => window.removeEventListener('online', onOnline));
+        teardown.push(() => window.removeEventListener('offline', onOffline));
+      }
+      if (typeof document !== 'undefined') {
+        document.addEventListener('visibilitychange', onVisible);
+        teardown.push(() => document.removeEventListener('visibilitychange', onVisible));
+      }
+      teardown.push(onAuthRequired(pause));
+      // Repositories write the outbox too: keep the counts live, and drain what they queue.
+      const subscription = liveQuery(() => db.outbox.toArray()).subscribe({
+        next: (entries) => setStatus(outboxCounts(entries, inFlight)),
+        error: () => undefined,
+      });
+      teardown.push(() => subscription.unsubscribe());
+      if (options.channelName !== null && typeof BroadcastChannel !== 'undefined') {
+        channel = new BroadcastChannel(options.channelName ?? `trapline-sync:${db.name}`);
+        channel.onmessage = (event: MessageEvent<ChannelMessage>) => {
+          if (event.data?.type !== 'status') return;
+          const wasPaused = status.paused;
+          setStatus(event.data.status);
+          if (wasPaused && !event.data.status.paused) requestSync('resume');
+        };
+      }
+      void db.meta.get(META_LAST_SUCCESS).then((row) => {
+        if (typeof row?.value === 'number' && (status.lastSuccessAt ?? 0) < row.value)
+          setStatus({ lastSuccessAt: row.value });
+      });
+      setStatus({ online: isOnline() });
+      requestSync('start');
+    },
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      for (const fn of teardown.splice(0)) fn();
+      channel?.close();
+      channel = null;
+    },
+    requestSync,
+    resume() {
+      setStatus({ paused: false }, true);
+      requestSync('resume');
+    },
+    pull,
+    subscribe(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    getStatus: () => status,
+    async discard(entryId, dependents = []) {
+      await discardEntry(ctx, entryId, dependents, inFlight);
+      await refreshCounts();
+    },
+    dependentsOf: (entryId) => dependentsOf(ctx, entryId),
+    async resolveConflict(entryId, choices) {
+      await resolveConflict(ctx, entryId, choices);
+      await refreshCounts();
+      requestSync('conflict-resolved');
+    },
+    async settled() {
+      for (;;) {
+        if (cycle) await cycle;
+        await refreshCounts();
+        if (status.paused || stopped) return;
+        if (!cycle && status.pending === 0 && status.sending === 0) return;
+        if (!cycle) {
+          // Entries wait on their backoff: let the timer (or this wait) bring them round.
+          await new Promise((resolve) =>
+            setTimeout(resolve, Math.max(1, Math.min(50, (status.nextAttemptAt ?? 0) - ctx.now()))),
+          );
+          if (!cycle && !timer) requestSync('settle');
+        }
+      }
+    },
+  };
+  return engine;
+}

@@ -1,0 +1,80 @@
+import type { OutboxEntry, OutboxError } from '../../shared';
+import { heldIds } from './outbox-graph';
+
+/** What the UI shows about the outbox, at all times. */
+export type SyncStatus = {
+  /** Waiting to be sent (not held behind a parked or conflicting entry). */
+  pending: number;
+  /** Being sent right now. */
+  sending: number;
+  /** Refused by the server: the user fixes or discards them. */
+  parked: number;
+  /** Changed on the server too: the user chooses field by field. */
+  conflict: number;
+  /** Waiting on a parked or conflicting entry. */
+  held: number;
+  online: boolean;
+  /** Sign-in needed: nothing is sent until resume(). */
+  paused: boolean;
+  draining: boolean;
+  /** While draining: entries acknowledged in this drain out of those it can send. */
+  progress: { sent: number; total: number } | null;
+  /** Last time the server acknowledged an entry or a pull completed (ms epoch). */
+  lastSuccessAt: number | null;
+  lastPullAt: number | null;
+  /** When the next retry is due (ms epoch), if any entry is backing off. */
+  nextAttemptAt: number | null;
+  /** The most recent transient error (network, server, rate limit), while entries still wait. */
+  lastError: OutboxError | null;
+};
+
+export const INITIAL_STATUS: SyncStatus = {
+  pending: 0,
+  sending: 0,
+  parked: 0,
+  conflict: 0,
+  held: 0,
+  online: true,
+  paused: false,
+  draining: false,
+  progress: null,
+  lastSuccessAt: null,
+  lastPullAt: null,
+  nextAttemptAt: null,
+  lastError: null,
+};
+
+/** The outbox's share of the status: counts by state, next retry and latest transient error. */
+export function outboxCounts(
+  entries: OutboxEntry[],
+  inFlight: ReadonlySet<string>,
+): Pick<
+  SyncStatus,
+  'pending' | 'sending' | 'parked' | 'conflict' | 'held' | 'nextAttemptAt' | 'lastError'
+> {
+  const held = heldIds(entries);
+  let pending = 0;
+  let sending = 0;
+  let parked = 0;
+  let conflict = 0;
+  let nextAttemptAt: number | null = null;
+  let lastError: OutboxError | null = null;
+  for (const e of entries) {
+    if (e.state === 'parked') parked += 1;
+    else if (e.state === 'conflict') conflict += 1;
+    else if (held.has(e.id)) continue;
+    else if (inFlight.has(e.id) || e.state === 'sending') sending += 1;
+    else {
+      pending += 1;
+      if (e.nextAttemptAt > 0 && (nextAttemptAt === null || e.nextAttemptAt < nextAttemptAt))
+        nextAttemptAt = e.nextAttemptAt;
+      if (
+        e.lastError &&
+        e.lastError.reason !== 'rejected' &&
+        (!lastError || e.lastError.at > lastError.at)
+      )
+        lastError = e.lastError;
+    }
+  }
+  return { pending, sending, parked, conflict, held: held.size, nextAttemptAt, lastError };
+}

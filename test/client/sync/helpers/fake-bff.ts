@@ -1,0 +1,216 @@
+import { ENTITY_PATHS, type Entity } from '../../../../src/shared';
+
+/**
+ * The network edge of the sync tests: a fetch stub answering like the BFF in front of the records
+ * service would (ids, `updated`, Idempotency-Key replay, lists with paging, error bodies), with
+ * faults injected per request. Everything behind it is real (Dexie on fake-indexeddb, request()).
+ */
+export type FakeRequest = {
+  method: string;
+  path: string;
+  entity: Entity;
+  id: number | null;
+  key: string | null;
+  body: unknown;
+};
+
+/**
+ * What to do with a request:
+ * - 'drop-before': connection fails before the server sees it;
+ * - 'drop-after': the server applies it but the answer is lost (the client sees a network error);
+ * - { status, code?, retryAfter?, fields? }: the answer is that error and nothing is applied.
+ */
+export type Fault =
+  | 'drop-before'
+  | 'drop-after'
+  | {
+      status: number;
+      code?: string;
+      message?: string;
+      retryAfter?: string;
+      fields?: { path: string; message: string }[];
+    }
+  | null
+  | undefined;
+
+export type StoredRecord = Record<string, unknown> & { id: number; updated: string };
+
+const ENTITY_BY_PATH = new Map(
+  Object.entries(ENTITY_PATHS)
+    .sort((a, b) => b[1].length - a[1].length)
+    .map(([entity, path]) => [path, entity as Entity]),
+);
+
+export class FakeBff {
+  readonly records = new Map<Entity, Map<number, StoredRecord>>();
+  /** Successful POSTs the server applied, by Idempotency-Key. */
+  readonly appliedPosts = new Map<string, number>();
+  readonly requests: FakeRequest[] = [];
+  /** Order in which the server applied writes (Idempotency-Key or `METHOD entity/id`). */
+  readonly applied: string[] = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  fault: (req: FakeRequest) => Fault = () => null;
+  /** Runs when a write is applied (e.g. to check dependencies). */
+  onApply: (req: FakeRequest, record: StoredRecord | null) => void = () => undefined;
+  private nextId = 1;
+  private clock = Date.parse('2026-07-01T00:00:00.000Z');
+  private readonly idempotency = new Map<
+    string,
+    { body: string; status: number; response: unknown }
+  >();
+
+  constructor(readonly delayMs = 0) {
+    for (const entity of Object.keys(ENTITY_PATHS) as Entity[]) this.records.set(entity, new Map());
+  }
+
+  /** Puts a record on the server directly (as if another device had created it). */
+  seed(entity: Entity, fields: Record<string, unknown>): StoredRecord {
+    const now = this.tick();
+    const record: StoredRecord = { id: this.nextId++, ...fields, add_date: now, updated: now };
+    this.records.get(entity)!.set(record.id, record);
+    return record;
+  }
+
+  /** Changes a record on the server (as another user would), bumping `updated`. */
+  edit(entity: Entity, id: number, fields: Record<string, unknown>): StoredRecord {
+    const record = this.records.get(entity)!.get(id)!;
+    Object.assign(record, fields, { updated: this.tick() });
+    return record;
+  }
+
+  get(entity: Entity, id: number): StoredRecord | undefined {
+    return this.records.get(entity)!.get(id);
+  }
+
+  all(entity: Entity): StoredRecord[] {
+    return [...this.records.get(entity)!.values()];
+  }
+
+  postsFor(key: string): number {
+    return this.appliedPosts.get(key) ?? 0;
+  }
+
+  readonly fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
+    const url = new URL(
+      typeof input === 'string' ? input : input.toString(),
+      'http://tablet.local',
+    );
+    const method = (init.method ?? 'GET').toUpperCase();
+    const headers = new Headers(init.headers);
+    const rest = url.pathname.replace(/^\/api\/v1/, '').replace(/\/$/, '');
+    const match = /^(.*?)(?:\/(\d+))?$/.exec(rest)!;
+    const entity = ENTITY_BY_PATH.get(match[1]);
+    const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
+    if (!entity) return json(404, { error: { code: 'not_found', message: `No route ${rest}` } });
+    const req: FakeRequest = {
+      method,
+      path: url.pathname + url.search,
+      entity,
+      id: match[2] ? Number(match[2]) : null,
+      key: headers.get('Idempotency-Key'),
+      body,
+    };
+    this.requests.push(req);
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+      const fault = this.fault(req);
+      if (fault === 'drop-before') throw new TypeError('fetch failed');
+      if (fault && typeof fault === 'object') {
+        const h: Record<string, string> = fault.retryAfter
+          ? { 'Retry-After': fault.retryAfter }
+          : {};
+        const code = fault.code ?? (fault.status >= 500 ? 'upstream_unavailable' : 'rejected');
+        return json(
+          fault.status,
+          {
+            error: { code, message: fault.message ?? `HTTP ${fault.status}`, fields: fault.fields },
+          },
+          h,
+        );
+      }
+      const response = this.handle(req, url);
+      if (fault === 'drop-after') throw new TypeError('fetch failed');
+      return response;
+    } finally {
+      this.inFlight -= 1;
+    }
+  };
+
+  private handle(req: FakeRequest, url: URL): Response {
+    const table = this.records.get(req.entity)!;
+    if (req.method === 'GET' && req.id === null) return this.list(req.entity, url);
+    if (req.method === 'POST') {
+      const bodyText = JSON.stringify(req.body);
+      if (req.key) {
+        const seen = this.idempotency.get(req.key);
+        if (seen && seen.body !== bodyText) {
+          return json(422, {
+            error: { code: 'idempotency_key_reused', message: 'Key reused with another body' },
+          });
+        }
+        if (seen) return json(seen.status, seen.response);
+      }
+      const now = this.tick();
+      const record: StoredRecord = {
+        id: this.nextId++,
+        ...(req.body as object),
+        add_date: now,
+        updated: now,
+      };
+      table.set(record.id, record);
+      if (req.key) {
+        this.idempotency.set(req.key, { body: bodyText, status: 201, response: record });
+        this.appliedPosts.set(req.key, this.postsFor(req.key) + 1);
+      }
+      this.applied.push(req.key ?? `POST ${req.entity}`);
+      this.onApply(req, record);
+      return json(201, record);
+    }
+    const record = req.id === null ? undefined : table.get(req.id);
+    if (!record) return json(404, { error: { code: 'not_found', message: 'Not found' } });
+    if (req.method === 'GET') return json(200, record);
+    if (req.method === 'PUT') {
+      Object.assign(record, req.body as object, { id: record.id, updated: this.tick() });
+      this.applied.push(`PUT ${req.entity}/${record.id}`);
+      this.onApply(req, record);
+      return json(200, record);
+    }
+    if (req.method === 'DELETE') {
+      table.delete(record.id);
+      this.applied.push(`DELETE ${req.entity}/${record.id}`);
+      this.onApply(req, null);
+      return new Response(null, { status: 204 });
+    }
+    return json(405, { error: { code: 'method_not_allowed', message: 'No' } });
+  }
+
+  private list(entity: Entity, url: URL): Response {
+    const pageSize = Number(url.searchParams.get('pageSize') ?? 100);
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const updatedGt = url.searchParams.get('query[updated][$gt]');
+    const dateGte = url.searchParams.get('query[collection_date][$gte]');
+    const rows = this.all(entity)
+      .filter((r) => !updatedGt || r.updated > updatedGt)
+      .filter((r) => !dateGte || String(r.collection_date) >= dateGte)
+      .sort((a, b) => a.id - b.id);
+    return json(200, {
+      rows: rows.slice((page - 1) * pageSize, page * pageSize),
+      count: rows.length,
+    });
+  }
+
+  private tick(): string {
+    this.clock += 1000;
+    return new Date(this.clock).toISOString();
+  }
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}

@@ -1,0 +1,45 @@
+import { afterEach, vi } from 'vitest';
+import type { TraplineDb } from '../../../../src/client/db/database';
+import {
+  createSyncEngine,
+  type SyncEngine,
+  type SyncEngineOptions,
+} from '../../../../src/client/sync';
+import { FakeBff } from './fake-bff';
+import { makeDb } from './outbox-factory';
+
+const cleanups: Array<() => Promise<void> | void> = [];
+
+afterEach(async () => {
+  for (const fn of cleanups.splice(0).reverse()) await fn();
+  vi.unstubAllGlobals();
+});
+
+/** A real engine over a fresh Dexie database, its fetch answered by a FakeBff. Fast backoff. */
+export function setupEngine(
+  options: SyncEngineOptions = {},
+  delayMs = 0,
+): { db: TraplineDb; bff: FakeBff; engine: SyncEngine } {
+  const db = makeDb();
+  const bff = new FakeBff(delayMs);
+  vi.stubGlobal('fetch', bff.fetch);
+  const engine = createSyncEngine(db, {
+    autoPull: false,
+    channelName: null,
+    backoff: { baseMs: 2, capMs: 20 },
+    ...options,
+  });
+  cleanups.push(async () => {
+    engine.stop();
+    await engine.settled().catch(() => undefined);
+    db.close();
+    await db.delete();
+  });
+  return { db, bff, engine };
+}
+
+/** Drains until nothing more can be sent without the user. */
+export async function drain(engine: SyncEngine): Promise<void> {
+  engine.requestSync('test');
+  await engine.settled();
+}
