@@ -1,0 +1,209 @@
+import cookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Database } from '../db/database';
+import { appShell, isClientRoute } from './app-shell';
+import { BffError, toBffError } from './bff-error';
+import type { BffContext } from './context';
+import { IdempotencyJournal } from './idempotency-journal';
+import { infoRoutes } from './info-routes';
+import { DEFAULT_LOGIN_LIMITS, type LoginLimits } from './login-limiter';
+import { LookupCache, loadLookupCatalog, type LookupCatalog } from './lookup-cache';
+import { lookupsRoute } from './lookups-route';
+import { allowedMethods } from './proxy-allow-list';
+import { methodNotAllowed, proxyRoutes } from './proxy-routes';
+import { csrfGuard, rejectAmbiguousPath } from './request-guards';
+import { securityHeaders } from './security-headers';
+import { sessionRoutes } from './session-routes';
+import { SessionStore } from './session-store';
+import { UpstreamClient } from './upstream-client';
+
+export const BODY_LIMIT = 1024 * 1024;
+export const DEFAULT_TILE_URL = 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
+
+/** Never log credentials: these paths are replaced by "[redacted]" in every log line. */
+export const LOG_REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'headers.cookie',
+  'password',
+  'token',
+  '*.password',
+  '*.token',
+  '*.upstream_token',
+];
+
+export type BffOptions = {
+  db: Database;
+  /** Base URL of the records service (the bundled one or a hosted one). */
+  upstreamUrl: string;
+  tileUrl?: string;
+  /** The built app (dist/); null or missing → /api only. */
+  staticRoot?: string | null;
+  upstreamConnectTimeoutMs?: number;
+  upstreamTimeoutMs?: number;
+  /** How long a forwarding process owns an idempotency key; default: connect + response timeout + 5 s. */
+  journalLeaseMs?: number;
+  lookupTtlMs?: number;
+  /** Path of a catalog file or the catalog itself; default the shipped lookup-catalog.json. */
+  lookupCatalog?: string | LookupCatalog;
+  loginLimits?: Partial<LoginLimits>;
+  allowedOrigins?: string[];
+  trustProxy?: boolean | string[];
+  https?: { cert: string | Buffer; key: string | Buffer } | null;
+  logger?: FastifyServerOptions['logger'];
+  now?: () => Date;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the BFF as registered (collected through onRoute). */
+    bffRoutes: Array<{ method: string; url: string }>;
+  }
+}
+
+/** Builds the BFF (not listening). Closing it closes its upstream pool, not the database. */
+export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
+  const now = options.now ?? (() => new Date());
+  const connectTimeoutMs = options.upstreamConnectTimeoutMs ?? 5_000;
+  const responseTimeoutMs = options.upstreamTimeoutMs ?? 30_000;
+  const upstream = new UpstreamClient(options.upstreamUrl, { connectTimeoutMs, responseTimeoutMs });
+  const catalog =
+    typeof options.lookupCatalog === 'object'
+      ? options.lookupCatalog
+      : loadLookupCatalog(options.lookupCatalog);
+  const ctx: BffContext = {
+    db: options.db,
+    upstream,
+    sessions: new SessionStore(options.db),
+    journal: new IdempotencyJournal(
+      options.db,
+      options.journalLeaseMs ?? connectTimeoutMs + responseTimeoutMs + 5_000,
+      now,
+    ),
+    lookups: new LookupCache(upstream, catalog, options.lookupTtlMs ?? 300_000, now),
+    loginLimits: { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits },
+    tileUrl: options.tileUrl ?? DEFAULT_TILE_URL,
+    allowedOrigins: options.allowedOrigins ?? [],
+    now,
+  };
+
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT,
+    logger: withRedaction(options.logger),
+    trustProxy: options.trustProxy ?? false,
+    ...(options.https ? { https: options.https } : {}),
+    routerOptions: { ignoreTrailingSlash: true },
+  } as FastifyServerOptions) as unknown as FastifyInstance;
+
+  const routes: Array<{ method: string; url: string }> = [];
+  app.decorate('bffRoutes', routes);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routes.push({ method, url: r.url });
+  });
+  app.addHook('onClose', async () => {
+    await upstream.close();
+  });
+
+  // Strict JSON bodies: malformed → 400, any other media type → 415, over 1 MiB → 413.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: BODY_LIMIT },
+    (_req, body, done) => {
+      const text = String(body);
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(new BffError(400, 'bad_request', 'The body is not valid JSON'), undefined);
+      }
+    },
+  );
+  app.addContentTypeParser('*', (req, _payload, done) => {
+    const type = String(req.headers['content-type'] ?? 'none');
+    done(
+      new BffError(
+        415,
+        'unsupported_media_type',
+        `Send JSON with Content-Type: application/json (got ${type})`,
+      ),
+      undefined,
+    );
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const e = toBffError(err);
+    if (e.status >= 500) {
+      const detail = (err as { detail?: string }).detail;
+      req.log.error(
+        { code: e.code, detail, err: e.status === 500 ? err : undefined },
+        'request failed',
+      );
+    }
+    for (const [k, v] of Object.entries(e.headers ?? {})) reply.header(k, v);
+    return reply.status(e.status).send(e.toBody());
+  });
+
+  app.addHook('onRequest', rejectAmbiguousPath);
+  app.addHook('onRequest', csrfGuard(ctx.allowedOrigins));
+  await app.register(cookie);
+  await securityHeaders(app, ctx.tileUrl);
+
+  await infoRoutes(app, ctx);
+  await sessionRoutes(app, ctx);
+  await lookupsRoute(app, ctx);
+  await proxyRoutes(app, ctx);
+  const serveIndex = await appShell(app, options.staticRoot ?? null);
+
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.raw.url ?? '/';
+    if (serveIndex && isClientRoute(req.method, url)) return serveIndex(reply);
+    const path = url.split('?', 1)[0];
+    if (path.startsWith('/api/v1/')) {
+      const allow = allowedMethods(path.slice('/api'.length));
+      if (allow.length > 0) throw methodNotAllowed(req.method, path, allow);
+    }
+    throw new BffError(404, 'not_found', `Nothing at ${req.method} ${path}`);
+  });
+  return app;
+}
+
+function withRedaction(logger: BffOptions['logger']): FastifyServerOptions['logger'] {
+  if (logger === undefined || logger === false) return false;
+  if (logger === true) return { level: 'info', redact: LOG_REDACT };
+  if (typeof logger === 'object')
+    return { ...logger, redact: LOG_REDACT } as FastifyServerOptions['logger'];
+  return logger;
+}
+
+export type RunningBff = { app: FastifyInstance; url: string; close: () => Promise<void> };
+
+/**
+ * Builds and listens (port 0 → an ephemeral port). Sweeps ended sessions and old journal rows
+ * every ten minutes. `close` stops listening and the sweeper; the database stays open.
+ */
+export async function startBff(
+  options: BffOptions & { port?: number; host?: string },
+): Promise<RunningBff> {
+  const app = await buildBff(options);
+  const now = options.now ?? (() => new Date());
+  const sessions = new SessionStore(options.db);
+  const journal = new IdempotencyJournal(options.db, 0, now);
+  const sweep = () =>
+    Promise.all([sessions.sweep(now()), journal.sweep()]).catch((err) =>
+      app.log.warn({ err }, 'sweep failed'),
+    );
+  const timer = setInterval(sweep, 10 * 60_000);
+  timer.unref();
+  const address = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  return {
+    app,
+    url: address,
+    close: async () => {
+      clearInterval(timer);
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,20 @@
+import type { Database } from '../db/database';
+import type { IdempotencyJournal } from './idempotency-journal';
+import type { LoginLimits } from './login-limiter';
+import type { LookupCache } from './lookup-cache';
+import type { SessionStore } from './session-store';
+import type { UpstreamClient } from './upstream-client';
+
+/** What every BFF module is given. */
+export type BffContext = {
+  db: Database;
+  upstream: UpstreamClient;
+  sessions: SessionStore;
+  journal: IdempotencyJournal;
+  lookups: LookupCache;
+  loginLimits: LoginLimits;
+  tileUrl: string;
+  /** Extra origins allowed to change state (besides the request's own host), e.g. a TLS proxy's. */
+  allowedOrigins: string[];
+  now: () => Date;
+};

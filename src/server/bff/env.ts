@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveMs = z.coerce.number().int().positive();
+const url = z.url({ protocol: /^https?$/ });
+
+const envSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  RECORDS_PORT: port.default(8081),
+  UPSTREAM_URL: url.optional(),
+  TILE_URL: z
+    .string()
+    .regex(/^https:\/\/[^/]+\/.*\{z\}.*\{x\}.*\{y\}/, {
+      message: 'TILE_URL must be an https URL template with {z}, {x} and {y}',
+    })
+    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  TRAPLINE_DATA_DIR: z.string().min(1).default('./.trapline'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be postgres://…' })
+    .optional(),
+  TRAPLINE_LOOKUP_CATALOG: z.string().min(1).optional(),
+  TRAPLINE_UPSTREAM_CONNECT_TIMEOUT_MS: positiveMs.default(5_000),
+  TRAPLINE_UPSTREAM_TIMEOUT_MS: positiveMs.default(30_000),
+  TRAPLINE_LOOKUP_TTL_S: z.coerce.number().int().positive().default(300),
+  TRAPLINE_TOKEN_TTL_S: z.coerce.number().int().positive().default(3600),
+  TLS_CERT: z.string().min(1).optional(),
+  TLS_KEY: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type BffEnv = z.infer<typeof envSchema>;
+
+/** Thrown with every problem listed, one per line, so a bad start-up says all that is wrong. */
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment once at start-up; empty strings count as unset. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): BffEnv {
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    throw new EnvError(
+      result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`),
+    );
+  }
+  if (Boolean(result.data.TLS_CERT) !== Boolean(result.data.TLS_KEY)) {
+    throw new EnvError(['TLS_CERT and TLS_KEY must be set together']);
+  }
+  return result.data;
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { BffContext } from './context';
+
+const HEALTH_PROBE_TIMEOUT_MS = 2_000;
+const HEALTH_CACHE_MS = 5_000;
+
+/**
+ * GET /api/health: liveness (always 200 while the process serves) and whether the upstream
+ * answers HTTP at all (any status counts: a 401 proves it is up). Probes are cached briefly so a
+ * monitor polling hard does not load the upstream.
+ * GET /api/config: settings the built app reads at run time (the tile URL), no sign-in needed.
+ */
+export async function infoRoutes(app: FastifyInstance, ctx: BffContext): Promise<void> {
+  let last: { at: number; reachable: boolean } | null = null;
+  app.get('/api/health', async () => {
+    const at = ctx.now().getTime();
+    if (!last || at - last.at > HEALTH_CACHE_MS) {
+      let reachable: boolean;
+      try {
+        await ctx.upstream.request({
+          method: 'GET',
+          path: '/v1/me',
+          headers: { accept: 'application/json' },
+          timeoutMs: HEALTH_PROBE_TIMEOUT_MS,
+        });
+        reachable = true;
+      } catch {
+        reachable = false;
+      }
+      last = { at, reachable };
+    }
+    return { status: 'ok', upstream: last.reachable ? 'reachable' : 'unreachable' };
+  });
+
+  app.get('/api/config', async () => ({ tileUrl: ctx.tileUrl }));
+}

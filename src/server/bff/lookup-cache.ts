@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import {
+  LOOKUP_LISTS,
+  LOOKUP_NAMES,
+  type LookupName,
+  type LookupsDocument,
+} from '../../shared/schemas/lookups';
+import { BffError, reauthRequired } from './bff-error';
+import { parseJson } from './parse-json';
+import type { UpstreamClient } from './upstream-client';
+
+export const DEFAULT_LOOKUP_CATALOG = fileURLToPath(
+  new URL('./lookup-catalog.json', import.meta.url),
+);
+
+/** The catalog file: any subset of the lists, used where the upstream has no endpoint (404). */
+const catalogSchema = z.strictObject(
+  Object.fromEntries(LOOKUP_NAMES.map((n) => [n, z.array(LOOKUP_LISTS[n].schema).optional()])) as {
+    [K in LookupName]: z.ZodOptional<z.ZodArray<(typeof LOOKUP_LISTS)[K]['schema']>>;
+  },
+);
+export type LookupCatalog = z.infer<typeof catalogSchema>;
+
+export function loadLookupCatalog(path: string = DEFAULT_LOOKUP_CATALOG): LookupCatalog {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new Error(
+      `Lookup catalog ${path} cannot be read: ${err instanceof Error ? err.message : String(err)}`,
+      {
+        cause: err,
+      },
+    );
+  }
+  const parsed = catalogSchema.safeParse(raw);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(
+      `Lookup catalog ${path} is not valid: ${first.path.join('.')}: ${first.message}`,
+    );
+  }
+  return parsed.data;
+}
+
+export type CachedLookups = { text: string; etag: string; fetchedAtMs: number };
+
+/**
+ * GET /api/lookups documents, one per agency, fetched with a user's token and kept for `ttlMs`.
+ * The ETag hashes the lists only: a refresh that finds the same lists keeps the same document
+ * (and its fetched_at), so clients keep getting 304. One refresh per agency at a time.
+ */
+export class LookupCache {
+  private readonly byAgency = new Map<number, CachedLookups & { listsHash: string }>();
+  private readonly pending = new Map<number, Promise<CachedLookups>>();
+
+  constructor(
+    private readonly upstream: UpstreamClient,
+    private readonly catalog: LookupCatalog,
+    private readonly ttlMs: number,
+    private readonly now: () => Date,
+  ) {}
+
+  async get(agency: { id: number; name: string }, token: string): Promise<CachedLookups> {
+    const cached = this.byAgency.get(agency.id);
+    if (cached && this.now().getTime() - cached.fetchedAtMs < this.ttlMs) return cached;
+    let p = this.pending.get(agency.id);
+    if (!p) {
+      p = this.refresh(agency, token).finally(() => this.pending.delete(agency.id));
+      this.pending.set(agency.id, p);
+    }
+    try {
+      return await p;
+    } catch (err) {
+      // An unreachable upstream should not blank the app's pick lists: serve the last document.
+      if (cached && !(err instanceof BffError && err.code === 'reauth_required')) return cached;
+      throw err;
+    }
+  }
+
+  private async refresh(
+    agency: { id: number; name: string },
+    token: string,
+  ): Promise<CachedLookups> {
+    const entries = await Promise.all(
+      LOOKUP_NAMES.map(async (name) => [name, await this.fetchList(name, token)] as const),
+    );
+    const lists = Object.fromEntries(entries) as Record<LookupName, unknown[]>;
+    // The catalog cannot know this agency; make sure the signed-in agency is always listed.
+    if (!lists.agency.some((a) => (a as { id?: unknown }).id === agency.id)) {
+      lists.agency = [...lists.agency, { id: agency.id, name: agency.name }];
+    }
+    const listsText = JSON.stringify(lists);
+    const listsHash = createHash('sha256').update(listsText).digest('base64url');
+    const previous = this.byAgency.get(agency.id);
+    const nowMs = this.now().getTime();
+    if (previous && previous.listsHash === listsHash) {
+      const kept = { ...previous, fetchedAtMs: nowMs };
+      this.byAgency.set(agency.id, kept);
+      return kept;
+    }
+    const doc: LookupsDocument = {
+      fetched_at: new Date(nowMs).toISOString(),
+      ...(lists as Omit<LookupsDocument, 'fetched_at'>),
+    };
+    const text = JSON.stringify(doc);
+    const entry = { text, etag: `"${listsHash}"`, fetchedAtMs: nowMs, listsHash };
+    this.byAgency.set(agency.id, entry);
+    return entry;
+  }
+
+  private async fetchList(name: LookupName, token: string): Promise<unknown[]> {
+    const { path, schema } = LOOKUP_LISTS[name];
+    const res = await this.upstream.request({
+      method: 'GET',
+      path,
+      query: 'pageSize=1000',
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    });
+    if (res.status === 404) return this.catalog[name] ?? [];
+    if (res.status === 401) throw reauthRequired();
+    if (res.status !== 200) {
+      throw new BffError(
+        502,
+        'upstream_unavailable',
+        `The records service could not list ${name} (HTTP ${res.status})`,
+      );
+    }
+    const body = parseJson(res.body) as { rows?: unknown } | unknown[] | undefined;
+    // Tolerate {rows, count}, {rows} without count, and a bare array.
+    const rows = Array.isArray(body) ? body : Array.isArray(body?.rows) ? body.rows : null;
+    if (!rows)
+      throw new BffError(
+        502,
+        'upstream_unavailable',
+        `The records service listed ${name} in an unknown shape`,
+      );
+    // Rows that do not fit the shared schema are dropped rather than handed to the app's forms.
+    return rows.flatMap((r) => {
+      const parsed = schema.safeParse(r);
+      return parsed.success ? [parsed.data] : [];
+    });
+  }
+}

@@ -1,0 +1,46 @@
+import { LOOKUP_LISTS } from '../../shared/schemas/lookups';
+
+export type ProxyMethod = 'GET' | 'POST' | 'PUT';
+export type ProxyRoute = { method: ProxyMethod; path: string };
+
+/** Record resources the app may read, create and update (no deletes through the BFF). */
+export const RECORD_RESOURCES = [
+  '/v1/site',
+  '/v1/arthropod/collection',
+  '/v1/arthropod/pool',
+  '/v1/arthropod/pool/test',
+] as const;
+export type RecordResource = (typeof RECORD_RESOURCES)[number];
+
+/**
+ * Exactly what the browser may reach upstream, as `/v1/...` route patterns (the BFF serves each
+ * under `/api`). Anything else under /api/v1 is 404 (405 for a listed path with another method).
+ */
+export const PROXY_ALLOW_LIST: ProxyRoute[] = [
+  ...RECORD_RESOURCES.flatMap((base): ProxyRoute[] => [
+    { method: 'GET', path: base },
+    { method: 'POST', path: base },
+    { method: 'GET', path: `${base}/:id` },
+    { method: 'PUT', path: `${base}/:id` },
+  ]),
+  ...Object.values(LOOKUP_LISTS).map((l): ProxyRoute => ({ method: 'GET', path: l.path })),
+];
+
+const ID = /^[1-9]\d{0,15}$/;
+
+export function isRecordId(value: string): boolean {
+  return ID.test(value);
+}
+
+/** Methods allowed on a /v1 path, for a 405's Allow header; empty when the path is not listed. */
+export function allowedMethods(v1Path: string): ProxyMethod[] {
+  const trimmed = v1Path.length > 1 ? v1Path.replace(/\/$/, '') : v1Path;
+  return PROXY_ALLOW_LIST.filter((r) => matches(r.path, trimmed)).map((r) => r.method);
+}
+
+function matches(pattern: string, path: string): boolean {
+  const p = pattern.split('/');
+  const s = path.split('/');
+  if (p.length !== s.length) return false;
+  return p.every((seg, i) => (seg === ':id' ? isRecordId(s[i]) : seg === s[i]));
+}

@@ -1,0 +1,207 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody } from '../../shared/schemas/error';
+import { BffError, reauthRequired } from './bff-error';
+import type { BffContext } from './context';
+import { canonicalJson, parseJson } from './parse-json';
+import { PROXY_ALLOW_LIST, allowedMethods, isRecordId, type ProxyRoute } from './proxy-allow-list';
+import { findCreatedRecord } from './reconcile-create';
+import { requireSession, sessionOf } from './require-session';
+import type { StoredSession } from './session-store';
+import { UpstreamError, type UpstreamResponse } from './upstream-client';
+
+/** Idempotency keys: UUIDs in practice; any short token of safe characters is accepted. */
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,200}$/;
+
+/**
+ * `/api/v1/...`: one route per allow-listed method and path, forwarded to the upstream's `/v1/...`.
+ * This is the one place where headers are stripped and added: only Content-Type, Accept,
+ * Idempotency-Key and the query string go up, with the session's Bearer token; only Content-Type
+ * and Retry-After come back (never Set-Cookie).
+ */
+export async function proxyRoutes(app: FastifyInstance, ctx: BffContext): Promise<void> {
+  for (const route of PROXY_ALLOW_LIST) {
+    app.route({
+      method: route.method,
+      url: `/api${route.path}`,
+      preHandler: requireSession(ctx),
+      handler: (req, reply) => proxy(ctx, route, req, reply),
+    });
+  }
+}
+
+async function proxy(ctx: BffContext, route: ProxyRoute, req: FastifyRequest, reply: FastifyReply) {
+  const session = sessionOf(req);
+  const params = req.params as { id?: string };
+  if (params.id !== undefined && !isRecordId(params.id)) {
+    const path = route.path.replace(':id', params.id);
+    const allow = allowedMethods(path);
+    if (allow.length > 0) throw methodNotAllowed(req.method, path, allow);
+    throw new BffError(404, 'not_found', 'Record not found');
+  }
+  // The upstream path is rebuilt from the allow-listed pattern, never copied from the raw URL.
+  const path = params.id !== undefined ? route.path.replace(':id', params.id) : route.path;
+  const rawUrl = req.raw.url ?? '';
+  const q = rawUrl.indexOf('?');
+  const query = q >= 0 ? rawUrl.slice(q + 1) : '';
+  const hasBody = route.method !== 'GET';
+  if (hasBody && (req.body === undefined || req.body === null)) {
+    throw new BffError(400, 'bad_request', 'Send the record as a JSON body');
+  }
+  const body = hasBody ? JSON.stringify(req.body) : undefined;
+  const key = headerValue(req.headers['idempotency-key']);
+  if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+    throw new BffError(
+      400,
+      'bad_request',
+      'Idempotency-Key must be a UUID (letters, digits, dashes)',
+    );
+  }
+  const headers: Record<string, string> = {
+    accept: headerValue(req.headers.accept) ?? 'application/json',
+    authorization: `Bearer ${session.token}`,
+  };
+  if (hasBody) headers['content-type'] = 'application/json';
+  if (key !== undefined) headers['idempotency-key'] = key;
+  const forward = () => ctx.upstream.request({ method: route.method, path, query, headers, body });
+
+  if (route.method !== 'POST' || key === undefined) {
+    return send(ctx, session, reply, await forward());
+  }
+  return idempotentCreate(ctx, session, reply, { path, key, body: body ?? '', forward });
+}
+
+/** Step numbers follow the journal protocol in idempotency-journal.ts. */
+async function idempotentCreate(
+  ctx: BffContext,
+  session: StoredSession,
+  reply: FastifyReply,
+  req: { path: string; key: string; body: string; forward: () => Promise<UpstreamResponse> },
+) {
+  const agencyId = session.info.agency.id;
+  const canonical = canonicalJson(parseJson(req.body));
+  // Step 1: the key is recorded before anything goes upstream.
+  const claim = await ctx.journal.claim({
+    agencyId,
+    key: req.key,
+    method: 'POST',
+    path: req.path,
+    body: canonical,
+  });
+  switch (claim.kind) {
+    case 'replay':
+      reply.header('idempotent-replayed', 'true');
+      return send(ctx, session, reply, {
+        status: claim.entry.status ?? 200,
+        contentType: claim.entry.contentType ?? 'application/json',
+        retryAfter: undefined,
+        body: claim.entry.response ?? '',
+      });
+    case 'key_reused':
+      throw new BffError(
+        422,
+        'idempotency_key_reused',
+        'This Idempotency-Key was already used for a different request; send a new key for a new record',
+      );
+    case 'in_flight':
+      throw new BffError(
+        409,
+        'idempotency_in_flight',
+        'The same request is still being processed; try again in a moment',
+        { 'retry-after': '1' },
+      );
+    case 'reconcile':
+    case 'forward':
+      break;
+  }
+  const { attempt } = claim;
+  // Step 3: a forwarded-but-unanswered key: does the upstream already hold the record?
+  if (claim.kind === 'reconcile') {
+    let found: Record<string, unknown> | null;
+    try {
+      found = await findCreatedRecord(
+        ctx.upstream,
+        session.token,
+        req.path,
+        req.body,
+        claim.entry.forwardedAt,
+      );
+    } catch (err) {
+      await ctx.journal.abandon(agencyId, req.key, attempt);
+      throw err;
+    }
+    if (found) {
+      const answer = {
+        status: 201,
+        contentType: 'application/json; charset=utf-8',
+        retryAfter: undefined,
+        body: JSON.stringify(found),
+      };
+      await ctx.journal.answer(agencyId, req.key, attempt, answer);
+      reply.header('idempotent-replayed', 'true');
+      return send(ctx, session, reply, answer);
+    }
+  }
+  // Step 2: forward, then record the answer, or leave the outcome open for reconciliation.
+  let res: UpstreamResponse;
+  try {
+    res = await req.forward();
+  } catch (err) {
+    if (err instanceof UpstreamError && !err.delivered)
+      await ctx.journal.release(agencyId, req.key, attempt);
+    else await ctx.journal.abandon(agencyId, req.key, attempt);
+    throw err;
+  }
+  if (isFinalAnswer(res)) await ctx.journal.answer(agencyId, req.key, attempt, res);
+  else if (res.status >= 500) await ctx.journal.abandon(agencyId, req.key, attempt);
+  else await ctx.journal.release(agencyId, req.key, attempt);
+  return send(ctx, session, reply, res);
+}
+
+/**
+ * Answers worth replaying: success, and 4xx that judge the request itself. Not: 401 (the token),
+ * 408/429 (try later), 409 idempotency_in_flight (upstream still busy), 5xx (outcome unknown).
+ */
+function isFinalAnswer(res: UpstreamResponse): boolean {
+  if (res.status >= 200 && res.status < 300) return true;
+  if (res.status < 400 || res.status >= 500) return false;
+  if (res.status === 401 || res.status === 408 || res.status === 429) return false;
+  return !(res.status === 409 && upstreamErrorCode(res) === 'idempotency_in_flight');
+}
+
+/** Upstream answer → browser answer: 2xx and 4xx pass unchanged; 401 → reauth; 5xx → 502. */
+async function send(
+  ctx: BffContext,
+  session: StoredSession,
+  reply: FastifyReply,
+  res: UpstreamResponse,
+) {
+  if (res.status === 401) {
+    await ctx.sessions.expireToken(session.idHash, ctx.now());
+    throw reauthRequired();
+  }
+  if (res.status >= 500 || res.status < 200 || (res.status >= 300 && res.status < 400)) {
+    throw new BffError(
+      502,
+      'upstream_unavailable',
+      'The records service had a problem and did not confirm this request; it will be sent again',
+    );
+  }
+  if (res.retryAfter) reply.header('retry-after', res.retryAfter);
+  reply.header('content-type', res.contentType ?? 'application/json; charset=utf-8');
+  return reply.status(res.status).send(res.body);
+}
+
+export function methodNotAllowed(method: string, path: string, allow: string[]) {
+  return new BffError(405, 'method_not_allowed', `${method} is not allowed on ${path}`, {
+    allow: allow.join(', '),
+  });
+}
+
+function upstreamErrorCode(res: UpstreamResponse): string | undefined {
+  const parsed = errorBody.safeParse(parseJson(res.body));
+  return parsed.success ? parsed.data.error.code : undefined;
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}

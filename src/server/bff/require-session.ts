@@ -1,0 +1,39 @@
+import type { FastifyRequest } from 'fastify';
+import { reauthRequired, unauthenticated } from './bff-error';
+import type { BffContext } from './context';
+import { SESSION_COOKIE, type StoredSession } from './session-store';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in session, set by `requireSession`. */
+    bffSession?: StoredSession;
+  }
+}
+
+/**
+ * preHandler for every /api route that acts for a user: no cookie or an unknown / ended session →
+ * 401 unauthenticated; a known session whose upstream token has expired → 401 reauth_required
+ * (the app keeps its queue and asks for the password again).
+ */
+export function requireSession(ctx: BffContext) {
+  return async (req: FastifyRequest) => {
+    const session = await currentSession(ctx, req);
+    if (!session) throw unauthenticated();
+    if (session.tokenExpiresAt.getTime() <= ctx.now().getTime()) throw reauthRequired();
+    req.bffSession = session;
+  };
+}
+
+export async function currentSession(
+  ctx: BffContext,
+  req: FastifyRequest,
+): Promise<StoredSession | null> {
+  const id = req.cookies[SESSION_COOKIE];
+  if (!id || id.length > 200) return null;
+  return ctx.sessions.find(id, ctx.now());
+}
+
+export function sessionOf(req: FastifyRequest): StoredSession {
+  if (!req.bffSession) throw unauthenticated();
+  return req.bffSession;
+}

@@ -1,0 +1,49 @@
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/** Origin(s) of the map tiles for the CSP, from a template like https://{s}.tile.example.org/{z}/{x}/{y}.png. */
+export function tileSources(tileUrl: string): string[] {
+  const match = /^(https?):\/\/([^/]+)/.exec(tileUrl);
+  if (!match) return [];
+  const host = match[2].replace(/\{s\}/g, '*');
+  return [`${match[1]}://${host}`];
+}
+
+/**
+ * Security headers on every answer: a CSP with no inline scripts, map tiles as the only outside
+ * origin, no framing; no referrer; geolocation for this origin only; HSTS only over TLS (sending
+ * it over plain HTTP on loopback would be ignored at best, and wrong behind a misconfigured proxy).
+ */
+export async function securityHeaders(app: FastifyInstance, tileUrl: string): Promise<void> {
+  const tiles = tileSources(tileUrl);
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // Leaflet positions tiles and markers with inline style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', ...tiles],
+        connectSrc: ["'self'", ...tiles],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    referrerPolicy: { policy: 'no-referrer' },
+    hsts: false,
+    // Tiles come from another origin without CORP headers; COEP would block them.
+    crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('permissions-policy', 'geolocation=(self)');
+    if (req.protocol === 'https')
+      reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+  });
+}

@@ -1,0 +1,139 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { loginRequest, loginResponse, whoAmI, type SessionInfo } from '../../shared/schemas/auth';
+import { fieldsFromZod, summarizeFields } from '../../shared/schemas/error';
+import { BffError } from './bff-error';
+import { parseJson } from './parse-json';
+import type { BffContext } from './context';
+import { WindowLimiter } from './login-limiter';
+import { currentSession, requireSession, sessionOf } from './require-session';
+import { SESSION_COOKIE } from './session-store';
+
+/** Contract §7 gives login tokens one hour; used when the upstream states no expiry. */
+const DEFAULT_TOKEN_LIFETIME_MS = 3600_000;
+
+const COOKIE_OPTIONS = {
+  path: '/',
+  httpOnly: true,
+  // Always Secure: browsers accept it on http://localhost and 127.0.0.1 (loopback is trustworthy).
+  secure: true,
+  sameSite: 'strict',
+} as const;
+
+/** POST / GET / DELETE /api/session. */
+export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Promise<void> {
+  const nowMs = () => ctx.now().getTime();
+  const byUsername = new WindowLimiter(
+    ctx.loginLimits.failuresPerUsername,
+    ctx.loginLimits.windowMs,
+    nowMs,
+  );
+  const byAddress = new WindowLimiter(
+    ctx.loginLimits.attemptsPerAddress,
+    ctx.loginLimits.windowMs,
+    nowMs,
+  );
+
+  app.post('/api/session', async (req, reply) => {
+    const parsed = loginRequest.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      const fields = fieldsFromZod(parsed.error);
+      throw new BffError(422, 'validation_failed', summarizeFields(fields), undefined, fields);
+    }
+    const { username, password } = parsed.data;
+    const userKey = username.toLowerCase();
+    const wait = Math.max(
+      byAddress.retryAfterSeconds(req.ip),
+      byUsername.retryAfterSeconds(userKey),
+    );
+    if (wait > 0) throw rateLimited(wait);
+    byAddress.hit(req.ip);
+
+    const login = await ctx.upstream.request({
+      method: 'POST',
+      path: '/login',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ username, password }),
+    });
+    if (login.status !== 200 && login.status !== 201) {
+      if (login.status === 429) throw rateLimited(Number(login.retryAfter) || 60);
+      if (login.status >= 500) throw upstreamFailed();
+      byUsername.hit(userKey);
+      throw new BffError(401, 'invalid_credentials', 'Wrong username or password');
+    }
+    const granted = loginResponse.safeParse(parseJson(login.body));
+    if (!granted.success)
+      throw upstreamFailed('The records service answered the sign-in with something unexpected');
+    const info = await identify(ctx, username, granted.data);
+
+    // A sign-in always makes a new session id (no fixation); the previous one of this browser ends.
+    const previous = req.cookies[SESSION_COOKIE];
+    if (previous && previous.length <= 200) await ctx.sessions.delete(previous);
+    const id = await ctx.sessions.create(granted.data.token, info);
+    reply.setCookie(SESSION_COOKIE, id, COOKIE_OPTIONS);
+    return info;
+  });
+
+  app.get('/api/session', { preHandler: requireSession(ctx) }, async (req) => sessionOf(req).info);
+
+  app.delete('/api/session', async (req: FastifyRequest, reply: FastifyReply) => {
+    const session = await currentSession(ctx, req);
+    const id = req.cookies[SESSION_COOKIE];
+    if (session && id) await ctx.sessions.delete(id);
+    reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS);
+    return reply.status(204).send();
+  });
+}
+
+/**
+ * Who the token acts for: GET /v1/me where the upstream has it (a Trapline extension), else the
+ * username and the first agency of the login answer (the public service's shape).
+ */
+async function identify(
+  ctx: BffContext,
+  username: string,
+  login: { token: string; expires_at?: string; agencies?: Array<{ id: number; name: string }> },
+): Promise<SessionInfo> {
+  const me = await ctx.upstream.request({
+    method: 'GET',
+    path: '/v1/me',
+    headers: { authorization: `Bearer ${login.token}`, accept: 'application/json' },
+  });
+  const fallbackExpiry = () =>
+    login.expires_at && !Number.isNaN(Date.parse(login.expires_at))
+      ? new Date(login.expires_at).toISOString()
+      : new Date(ctx.now().getTime() + DEFAULT_TOKEN_LIFETIME_MS).toISOString();
+  if (me.status === 200) {
+    const who = whoAmI.safeParse(parseJson(me.body));
+    if (who.success) {
+      const exp = who.data.expires_at;
+      return {
+        user: who.data.user,
+        agency: who.data.agency,
+        expiresAt:
+          exp && !Number.isNaN(Date.parse(exp)) ? new Date(exp).toISOString() : fallbackExpiry(),
+      };
+    }
+  } else if (me.status >= 500) {
+    throw upstreamFailed();
+  }
+  const agency = login.agencies?.[0];
+  if (!agency) {
+    throw upstreamFailed('The records service did not say which agency this account belongs to');
+  }
+  return { user: { id: null, username }, agency, expiresAt: fallbackExpiry() };
+}
+
+function rateLimited(seconds: number) {
+  return new BffError(
+    429,
+    'rate_limited',
+    `Too many sign-in attempts: wait ${seconds} s and try again`,
+    { 'retry-after': String(seconds) },
+  );
+}
+
+function upstreamFailed(
+  message = 'The records service could not sign you in right now; try again shortly',
+) {
+  return new BffError(502, 'upstream_unavailable', message);
+}

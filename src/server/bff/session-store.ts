@@ -1,0 +1,107 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '../db/database';
+import type { SessionInfo } from '../../shared/schemas/auth';
+
+export const SESSION_COOKIE = '__Host-trapline';
+
+/** A row of bff_session. The upstream token never leaves the server. */
+export type StoredSession = {
+  idHash: string;
+  token: string;
+  tokenExpiresAt: Date;
+  info: SessionInfo;
+};
+
+/** The cookie holds 256 random bits; only their SHA-256 is stored, so a database leak gives no cookie. */
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export function hashSessionId(id: string): string {
+  return createHash('sha256').update(id).digest('hex');
+}
+
+type SessionRow = {
+  id_hash: string;
+  upstream_token: string;
+  token_expires_at: Date | string;
+  user_id: number | null;
+  username: string;
+  user_name: string | null;
+  role: string | null;
+  agency_id: number;
+  agency_name: string;
+};
+
+export class SessionStore {
+  constructor(
+    private readonly db: Database,
+    /** How long a row outlives its token, so an expired sign-in says reauth_required, not unknown. */
+    private readonly graceMs = 12 * 3600_000,
+  ) {}
+
+  /** Stores a new session and returns the raw id for the cookie (the only place it exists). */
+  async create(token: string, info: SessionInfo): Promise<string> {
+    const id = newSessionId();
+    const expires = new Date(info.expiresAt);
+    await this.db.query(
+      `insert into bff_session (id_hash, upstream_token, token_expires_at, user_id, username, user_name, role,
+         agency_id, agency_name, ends_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        hashSessionId(id),
+        token,
+        expires,
+        info.user.id,
+        info.user.username,
+        info.user.name ?? null,
+        info.user.role ?? null,
+        info.agency.id,
+        info.agency.name,
+        new Date(expires.getTime() + this.graceMs),
+      ],
+    );
+    return id;
+  }
+
+  async find(id: string, now: Date): Promise<StoredSession | null> {
+    const { rows } = await this.db.query<SessionRow>(
+      'select * from bff_session where id_hash = $1 and ends_at > $2',
+      [hashSessionId(id), now],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    const tokenExpiresAt = new Date(row.token_expires_at);
+    return {
+      idHash: row.id_hash,
+      token: row.upstream_token,
+      tokenExpiresAt,
+      info: {
+        user: {
+          id: row.user_id,
+          username: row.username,
+          name: row.user_name,
+          ...(row.role === 'manager' || row.role === 'technician' ? { role: row.role } : {}),
+        },
+        agency: { id: row.agency_id, name: row.agency_name },
+        expiresAt: tokenExpiresAt.toISOString(),
+      },
+    };
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.query('delete from bff_session where id_hash = $1', [hashSessionId(id)]);
+  }
+
+  /** The upstream refused the token before its stated expiry (revoked, clock skew): stop using it. */
+  async expireToken(idHash: string, now: Date): Promise<void> {
+    await this.db.query(
+      'update bff_session set token_expires_at = least(token_expires_at, $2) where id_hash = $1',
+      [idHash, now],
+    );
+  }
+
+  async sweep(now: Date): Promise<void> {
+    await this.db.query('delete from bff_session where ends_at <= $1', [now]);
+  }
+}
