@@ -1,0 +1,92 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Database } from '../../../src/server/db/database';
+import { openDatabase } from '../../../src/server/db/open-database';
+import { startBff, type RunningBff } from '../../../src/server/bff/app';
+import { buildRecords } from '../../../src/server/records/app';
+import { seedDemoAgencies } from '../../../src/server/records/seed/seed-demo-agencies';
+import { seedLookups } from '../../../src/server/records/seed/seed-lookups';
+import { startFaultProxy, type FaultProxy } from './fault-proxy';
+import { DIST_DIR } from './paths';
+import { countRequests, type RequestCounter } from './request-counter';
+
+/** Password of every seeded account in the e2e stack. */
+export const E2E_PASSWORD = 'e2e-password-field-tablet';
+
+/**
+ * Tiles point at a closed loopback port: the machine has no internet, and a refused connection
+ * fails at once where a DNS lookup might hang. The map must work without tiles either way.
+ */
+export const E2E_TILE_URL = 'https://127.0.0.1:9/{z}/{x}/{y}.png';
+
+export type StackOptions = {
+  /** Lifetime of upstream login tokens (default one hour). */
+  tokenTtlSeconds?: number;
+  /** Put a fault-injecting TCP proxy between the BFF and the records service. */
+  faultProxy?: boolean;
+  /** Keep the embedded database in a temp directory (default in memory). */
+  onDisk?: boolean;
+};
+
+export type Stack = {
+  /** The BFF, which serves the built app and /api: open this in the browser. */
+  appUrl: string;
+  /** The records service itself (for the API client and for counting). */
+  recordsUrl: string;
+  password: string;
+  /** Requests that reached the records service. */
+  records: RequestCounter;
+  proxy: FaultProxy | null;
+  db: Database;
+  recordsApp: FastifyInstance;
+  bff: RunningBff;
+  stop(): Promise<void>;
+};
+
+/**
+ * The whole system in this process on ephemeral ports: the records service on embedded
+ * PostgreSQL (PGlite) seeded with lookups and the demo accounts, and the BFF serving dist/ with
+ * the records service (or the fault proxy in front of it) as its upstream. Both share one
+ * database, as `npm start` does. Call `stop()` in afterAll.
+ */
+export async function startStack(options: StackOptions = {}): Promise<Stack> {
+  const dataDir = options.onDisk ? await mkdtemp(join(tmpdir(), 'trapline-e2e-data-')) : undefined;
+  const db = await openDatabase({ dataDir });
+  await seedLookups(db);
+  await seedDemoAgencies(db, { password: E2E_PASSWORD });
+
+  const recordsApp = await buildRecords({ db, tokenTtlSeconds: options.tokenTtlSeconds });
+  const recordsUrl = await recordsApp.listen({ port: 0, host: '127.0.0.1' });
+  const records = countRequests(recordsApp.server);
+  const proxy = options.faultProxy ? await startFaultProxy(recordsUrl) : null;
+
+  const bff = await startBff({
+    db,
+    upstreamUrl: proxy?.url ?? recordsUrl,
+    staticRoot: DIST_DIR,
+    tileUrl: E2E_TILE_URL,
+    // Short upstream timeouts: a lost answer must turn into a retry within a test's patience.
+    upstreamConnectTimeoutMs: 2_000,
+    upstreamTimeoutMs: 10_000,
+  });
+
+  return {
+    appUrl: bff.url,
+    recordsUrl,
+    password: E2E_PASSWORD,
+    records,
+    proxy,
+    db,
+    recordsApp,
+    bff,
+    async stop() {
+      await bff.close();
+      await proxy?.close();
+      await recordsApp.close();
+      await db.close();
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
