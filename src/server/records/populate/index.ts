@@ -1,0 +1,26 @@
+/**
+ * Populate helpers for lookups and accounts (contract §4 shapes), shared by every resource.
+ *
+ * - `loadShapes(db, kind, ids)` → Map id → shape, one query.
+ * - `populateRefs(db, records, field, kind)` replaces `record[field]` (id or id array) by shapes
+ *   in place, e.g. `await populateRefs(db, rows, 'trap', 'trap')`,
+ *   `await populateRefs(db, rows, 'user', 'user')` → `{id, username, name}` (never a hash).
+ * - `listActive(db, kind)`: the active entries of a lookup (the `/v1/<lookup>` lists).
+ * - `unknownLookupIds(db, kind, ids)`: ids that are unknown or inactive → your 422 naming the field.
+ *
+ * Kinds and shapes: species `{id, full_name, display_name, type}`, sex `{id, name, type}`,
+ * trap `{id, acronym, name, presence}`, lure `{id, code, description, weight}`,
+ * agency `{id, code, name, state_acronym, region}`, region `{id, name, namelsad, type, geoid,
+ * parent}`, user `{id, username, name}`, coordinate_precision `{id, name, meters}`,
+ * land_usage `{id, name}`, test_method `{id, name, acronym, sensitivity}`,
+ * test_target `{id, acronym, name, vector, icd_10}`, test_status `{id, name, description}`.
+ */
+export {
+  SHAPES,
+  listActive,
+  loadShapes,
+  populateRefs,
+  unknownLookupIds,
+  type Shape,
+  type ShapeKind,
+} from './lookup-shapes';

@@ -1,0 +1,68 @@
+import type { Queryable } from '../../db/database';
+import type { FieldError } from '../../../shared/schemas/error';
+import type { SiteCreate } from '../../../shared/schemas/site';
+import { ApiError, validationFailed } from '../errors';
+import { unknownLookupIds } from '../populate';
+import { siteUsingCode } from './site-store';
+
+/** Unknown or inactive lookup ids in a site body → 422 naming each field (contract §5). */
+export async function checkSiteLookups(db: Queryable, input: Partial<SiteCreate>): Promise<void> {
+  const fields: FieldError[] = [];
+  if (input.coordinate_precision != null) {
+    const bad = await unknownLookupIds(db, 'coordinate_precision', [input.coordinate_precision]);
+    if (bad.length)
+      fields.push({
+        path: 'coordinate_precision',
+        message: `Unknown coordinate precision ${bad[0]}`,
+      });
+  }
+  if (input.region != null) {
+    const bad = await unknownLookupIds(db, 'region', [input.region]);
+    if (bad.length) fields.push({ path: 'region', message: `Unknown region ${bad[0]}` });
+  }
+  if (input.site_land_usage != null) {
+    const bad = new Set(await unknownLookupIds(db, 'land_usage', input.site_land_usage));
+    input.site_land_usage.forEach((id, i) => {
+      if (bad.has(id))
+        fields.push({ path: `site_land_usage.${i}`, message: `Unknown land usage ${id}` });
+    });
+  }
+  if (fields.length) throw validationFailed(fields);
+}
+
+/** A site stops being used after it started: deactive_date on or after active_date. */
+export function checkSiteDates(activeDate: unknown, deactiveDate: unknown): void {
+  if (typeof activeDate !== 'string' || typeof deactiveDate !== 'string') return;
+  if (Date.parse(deactiveDate) < Date.parse(activeDate)) {
+    throw validationFailed([
+      { path: 'deactive_date', message: 'The deactive date is before the active date' },
+    ]);
+  }
+}
+
+/** 409 site_code_taken when another site keeps the code in use (call under lockSiteCode). */
+export async function assertCodeFree(
+  tx: Queryable,
+  agencyId: number,
+  code: string,
+  activeFrom: string,
+  exceptId: number | null,
+): Promise<void> {
+  const using = await siteUsingCode(tx, agencyId, code, activeFrom, exceptId);
+  if (using) {
+    throw new ApiError(
+      409,
+      'site_code_taken',
+      `Site code ${code} is already used by '${using.name}' — pick another code`,
+      [{ path: 'code', message: `Already used by site ${using.id} '${using.name}'` }],
+    );
+  }
+}
+
+export async function agencyRegion(db: Queryable, agencyId: number): Promise<number | null> {
+  const { rows } = await db.query<{ region: number | null }>(
+    'select region from agency where id = $1',
+    [agencyId],
+  );
+  return rows[0]?.region ?? null;
+}

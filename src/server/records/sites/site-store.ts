@@ -1,0 +1,98 @@
+import type { Queryable } from '../../db/database';
+import { bindColumns, type SiteColumn } from './site-columns';
+import { SITE_COLUMNS, type SiteRow } from './site-row';
+
+/** A site of the agency (deleted ones too), or null: another agency's site is never found. */
+export async function findSite(
+  db: Queryable,
+  agencyId: number,
+  id: number,
+): Promise<SiteRow | null> {
+  const { rows } = await db.query<SiteRow>(
+    `select ${SITE_COLUMNS} from site s where s.id = $1 and s.agency = $2`,
+    [id, agencyId],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Serialises every create/update of one (agency, code) until the transaction ends, so the
+ * in-use check and the write that follows cannot interleave with another request's (contract
+ * §6: the rule holds under concurrent creates). Works on PGlite and PostgreSQL alike.
+ */
+export async function lockSiteCode(tx: Queryable, agencyId: number, code: string): Promise<void> {
+  await tx.query(
+    `select pg_advisory_xact_lock(hashtextextended('trapline:site-code:' || $1::text || ':' || $2::text, 0))`,
+    [agencyId, code],
+  );
+}
+
+/**
+ * The site that keeps `code` in use for a new period starting at `activeFrom` (contract §6): a
+ * live site of the agency with that code and no deactive_date, or one on/after `activeFrom`.
+ */
+export async function siteUsingCode(
+  tx: Queryable,
+  agencyId: number,
+  code: string,
+  activeFrom: string,
+  exceptId: number | null,
+): Promise<{ id: number; name: string } | null> {
+  const { rows } = await tx.query<{ id: number; name: string }>(
+    `select id, name from site
+      where agency = $1 and code = $2 and delete_date is null
+        and (deactive_date is null or deactive_date >= $3::timestamptz)
+        and ($4::int is null or id <> $4::int)
+      order by id limit 1`,
+    [agencyId, code, activeFrom, exceptId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function insertSite(
+  tx: Queryable,
+  agencyId: number,
+  userId: number | null,
+  columns: Partial<Record<SiteColumn, unknown>>,
+  now: Date,
+): Promise<SiteRow> {
+  const b = bindColumns(columns, 5);
+  const { rows } = await tx.query<{ id: number }>(
+    `insert into site (agency, user_id, add_date, updated, ${b.names.join(', ')})
+     values ($1, $2, $3, $4, ${b.placeholders.join(', ')}) returning id`,
+    [agencyId, userId, now.toISOString(), now.toISOString(), ...b.values],
+  );
+  return (await findSite(tx, agencyId, rows[0].id)) as SiteRow;
+}
+
+export async function updateSite(
+  tx: Queryable,
+  agencyId: number,
+  id: number,
+  columns: Partial<Record<SiteColumn, unknown>>,
+  now: Date,
+): Promise<SiteRow> {
+  const b = bindColumns(columns, 4);
+  const sets = ['updated = $3', ...b.names.map((n, i) => `${n} = ${b.placeholders[i]}`)];
+  await tx.query(`update site set ${sets.join(', ')} where id = $1 and agency = $2`, [
+    id,
+    agencyId,
+    now.toISOString(),
+    ...b.values,
+  ]);
+  return (await findSite(tx, agencyId, id)) as SiteRow;
+}
+
+export async function markSiteDeleted(
+  tx: Queryable,
+  agencyId: number,
+  id: number,
+  now: Date,
+): Promise<SiteRow> {
+  await tx.query('update site set delete_date = $3, updated = $3 where id = $1 and agency = $2', [
+    id,
+    agencyId,
+    now.toISOString(),
+  ]);
+  return (await findSite(tx, agencyId, id)) as SiteRow;
+}
