@@ -66,6 +66,11 @@ export async function findCreatedRecord(
     refId(a as number | { id: number } | null) === (b ?? null);
   const sameDate = (a: unknown, b: unknown) =>
     typeof a === 'string' && typeof b === 'string' && Date.parse(a) === Date.parse(toIsoOutput(b));
+  const samePoint = (a: unknown, b: unknown) => {
+    const pa = (a as { shape?: { coordinates?: unknown } } | null)?.shape?.coordinates;
+    const pb = (b as { shape?: { coordinates?: unknown } } | null)?.shape?.coordinates;
+    return pb === undefined || JSON.stringify(pa) === JSON.stringify(pb);
+  };
   const pick = (rows: Row[], match: (r: Row) => boolean) =>
     rows.filter((r) => match(r) && recent(r))[0] ?? null;
 
@@ -78,12 +83,13 @@ export async function findCreatedRecord(
     case '/v1/arthropod/collection': {
       if (b.trap == null || typeof b.collection_date !== 'string') return null;
       const rows = await list(path, { trap: b.trap, site: b.site ?? null });
+      // Without a site the service may file it under the Zero Site: match its location instead.
+      const samePlace = (r: Row) =>
+        b.site != null ? sameId(r.site, b.site) : samePoint(r.location, b.location);
       return pick(
         rows,
         (r) =>
-          sameId(r.trap, b.trap) &&
-          sameId(r.site, b.site) &&
-          sameDate(r.collection_date, b.collection_date),
+          sameId(r.trap, b.trap) && samePlace(r) && sameDate(r.collection_date, b.collection_date),
       );
     }
     case '/v1/arthropod/pool': {

@@ -39,7 +39,8 @@ export function csrfGuard(allowedOrigins: string[]) {
   return (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const path = (req.raw.url ?? '/').split('?', 1)[0];
     if (path !== '/api' && !path.startsWith('/api/')) return done();
-    if (req.method === 'GET' && (path === '/api/health' || path === '/api/health/')) return done();
+    const probe = req.method === 'GET' || req.method === 'HEAD';
+    if (probe && (path === '/api/health' || path === '/api/health/')) return done();
     const refuse = (message: string) => {
       const e = new BffError(403, 'csrf_required', message);
       reply.status(e.status).send(e.toBody());

@@ -31,6 +31,8 @@ export function appRequest(baseUrl: string) {
       accept: 'application/json',
       ...options.headers,
     };
+    // origin: '' means "send no Origin header" (a same-origin GET, or a non-browser client).
+    if (headers.origin === '') delete headers.origin;
     if (options.csrf !== false) headers['x-csrf'] = '1';
     if (options.cookie) headers.cookie = options.cookie;
     return http(`${baseUrl}${path}`, { ...options, headers });

@@ -1,6 +1,6 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 
-export type SeenRequest = { method: string; path: string; head: string };
+export type SeenRequest = { method: string; path: string; target: string; head: string };
 type Fault = 'drop' | 'hold';
 type Armed = { method: string; path: string; fault: Fault; resolve: () => void };
 
@@ -8,6 +8,8 @@ export type TcpFaultProxy = {
   url: string;
   /** Request heads (request line and headers) as the upstream received them, in order. */
   seen: SeenRequest[];
+  /** TCP connections accepted so far (keep-alive reuses them). */
+  connections(): number;
   /**
    * The next request matching is forwarded whole; its answer is then lost:
    * 'drop' destroys the connection as the answer starts (the upstream has committed),
@@ -30,7 +32,9 @@ export async function startTcpFaultProxy(targetUrl: string): Promise<TcpFaultPro
   const seen: SeenRequest[] = [];
   const armed: Armed[] = [];
   const sockets = new Set<Socket>();
+  let accepted = 0;
   const server = createServer((client) => {
+    accepted += 1;
     const upstream = connect(Number(target.port), target.hostname);
     sockets.add(client).add(upstream);
     let text = '';
@@ -41,7 +45,7 @@ export async function startTcpFaultProxy(targetUrl: string): Promise<TcpFaultPro
       REQUEST_LINE.lastIndex = parsed;
       for (let m = REQUEST_LINE.exec(text); m; m = REQUEST_LINE.exec(text)) {
         parsed = REQUEST_LINE.lastIndex;
-        const req = { method: m[1], path: m[2].split('?')[0], head: m[0] };
+        const req = { method: m[1], path: m[2].split('?')[0], target: m[2], head: m[0] };
         seen.push(req);
         const i = armed.findIndex((a) => a.method === req.method && a.path === req.path);
         if (i >= 0) fault = armed.splice(i, 1)[0];
@@ -77,6 +81,7 @@ export async function startTcpFaultProxy(targetUrl: string): Promise<TcpFaultPro
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
+    connections: () => accepted,
     arm: (method, path, fault) =>
       new Promise<void>((resolve) => armed.push({ method, path, fault, resolve })),
     close: async () => {
