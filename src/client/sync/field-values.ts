@@ -24,8 +24,9 @@ const NUMERIC = /^-?(0|[1-9]\d*)(\.\d+)?$/;
  * record becomes its id, a numeric string (elevation) a number, a UTC midnight date-time its date,
  * a lure record its lure id, an abundance row {species, sex, num_count}.
  */
-export function normalizeValue(value: unknown): unknown {
+export function normalizeValue(value: unknown, strings = true): unknown {
   if (value === undefined) return null;
+  if (typeof value === 'string' && !strings) return value;
   if (typeof value === 'string') {
     if (NUMERIC.test(value)) return Number(value);
     if (!ISO_DATE_TIME.test(value)) return value;
@@ -35,28 +36,28 @@ export function normalizeValue(value: unknown): unknown {
     // A date-only input and the service's UTC-midnight output are the same day.
     return ISO_MIDNIGHT.exec(iso)?.[1] ?? iso;
   }
-  if (Array.isArray(value)) return value.map(normalizeValue);
+  if (Array.isArray(value)) return value.map((v) => normalizeValue(v, strings));
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    if ('table_name' in obj && 'lure' in obj) return normalizeValue(obj.lure);
+    if ('table_name' in obj && 'lure' in obj) return normalizeValue(obj.lure, strings);
     if ('species' in obj && 'sex' in obj && 'num_count' in obj) {
       return {
-        species: normalizeValue(obj.species),
-        sex: normalizeValue(obj.sex),
+        species: normalizeValue(obj.species, strings),
+        sex: normalizeValue(obj.sex, strings),
         num_count: obj.num_count,
       };
     }
     if ('shape' in obj) {
       return {
-        shape: normalizeValue(obj.shape),
-        coordinate_precision: normalizeValue(obj.coordinate_precision),
+        shape: normalizeValue(obj.shape, strings),
+        coordinate_precision: normalizeValue(obj.coordinate_precision, strings),
       };
     }
     if ('type' in obj && 'coordinates' in obj)
       return { type: obj.type, coordinates: obj.coordinates };
     if ('id' in obj && typeof obj.id === 'number') return obj.id;
     const out: Record<string, unknown> = {};
-    for (const key of Object.keys(obj).sort()) out[key] = normalizeValue(obj[key]);
+    for (const key of Object.keys(obj).sort()) out[key] = normalizeValue(obj[key], strings);
     return out;
   }
   return value;
@@ -67,7 +68,7 @@ export function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(normalizeValue(a)) === JSON.stringify(normalizeValue(b));
 }
 
-/** Active abundance rows only: deactivated rows are history, not the collection's catch. */
+/** Active abundance rows and lures only: deactivated rows are history, not the current record. */
 function activeRows(value: unknown): unknown {
   if (!Array.isArray(value)) return value;
   return value.filter(
@@ -88,15 +89,12 @@ export function serverToData(
   const data: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(server)) {
     if (SERVER_ONLY.has(key) || key === parentField || value === undefined) continue;
-    if (key === 'arthropods') data[key] = normalizeValue(activeRows(value));
-    else if (key === 'lures' && Array.isArray(value)) {
-      data[key] = normalizeValue(
-        value.filter(
-          (l) => !(l && typeof l === 'object' && (l as { deactive_date?: unknown }).deactive_date),
-        ),
-      );
-    } else if (key.endsWith('_date') && typeof value === 'string') data[key] = value;
-    else data[key] = normalizeValue(value);
+    if (key === 'arthropods' || key === 'lures') {
+      data[key] = normalizeValue(activeRows(value), false);
+    } else if (key === 'elevation' && typeof value === 'string' && value.trim() !== '') {
+      // Sent as a number, returned as a numeric string (contract §3).
+      data[key] = Number(value);
+    } else data[key] = normalizeValue(value, false);
   }
   return data;
 }

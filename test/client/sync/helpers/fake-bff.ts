@@ -115,7 +115,8 @@ export class FakeBff {
     this.inFlight += 1;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     try {
-      await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+      // A negative delay answers without a timer (tests that fake timers).
+      if (this.delayMs >= 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
       const fault = this.fault(req);
       if (fault === 'drop-before') throw new TypeError('fetch failed');
       if (fault && typeof fault === 'object') {

@@ -31,7 +31,10 @@ export function setupEngine(
   });
   cleanups.push(async () => {
     engine.stop();
-    await engine.settled().catch(() => undefined);
+    await Promise.race([
+      engine.settled().catch(() => undefined),
+      new Promise((r) => setTimeout(r, 2000)),
+    ]);
     db.close();
     await db.delete();
   });
