@@ -37,14 +37,14 @@ export async function poolOverflow(
 ): Promise<{ species: number; sex: number; pooled: number; counted: number } | null> {
   const { rows } = await q.query<{ species: number; sex: number; pooled: number; counted: number }>(
     `with pooled as (
-       select species, sex, sum(num_count)::int as n from (
+       select species, sex, sum(num_count::bigint) as n from (
          select species, sex, num_count from pool
           where collection = $1 and deactive_date is null and id <> $2
          union all
          select $3::int, $4::int, $5::int where $3::int is not null
        ) p group by species, sex
      )
-     select p.species, p.sex, p.n as pooled, coalesce(a.num_count, 0) as counted
+     select p.species, p.sex, p.n::float8 as pooled, coalesce(a.num_count, 0) as counted
        from pooled p
        left join abundance a on a.collection = $1 and a.deactive_date is null
             and a.species = p.species and a.sex = p.sex
@@ -58,7 +58,8 @@ export async function poolOverflow(
       extra?.num_count ?? null,
     ],
   );
-  return rows[0] ?? null;
+  // `pooled` is summed as bigint (a sum of ints can pass the int range) and read as a number.
+  return rows[0] ? { ...rows[0], pooled: Number(rows[0].pooled) } : null;
 }
 
 export function overflowError(

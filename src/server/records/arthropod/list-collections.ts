@@ -30,7 +30,11 @@ const SPEC: ListSpec = {
 };
 
 /** GET /v1/arthropod/collection: the agency's active collections (contract §4). */
-export async function listCollections(db: Database, caller: Caller, url: string): Promise<List<unknown>> {
+export async function listCollections(
+  db: Database,
+  caller: Caller,
+  url: string,
+): Promise<List<unknown>> {
   const list = parseListQuery(url, SPEC);
   const { ids, count } = await listIds(db, SPEC, list, {
     from: 'collection c',

@@ -27,7 +27,11 @@ const SPEC: ListSpec = {
 };
 
 /** GET /v1/arthropod/pool/test: the agency's active pool tests (contract §4). */
-export async function listPoolTests(db: Database, caller: Caller, url: string): Promise<List<unknown>> {
+export async function listPoolTests(
+  db: Database,
+  caller: Caller,
+  url: string,
+): Promise<List<unknown>> {
   const list = parseListQuery(url, SPEC);
   const { ids, count } = await listIds(db, SPEC, list, {
     from: 'pool_test t',

@@ -37,7 +37,9 @@ export async function listPools(db: Database, caller: Caller, url: string): Prom
   const list = parseListQuery(url, SPEC);
   const type = list.params.get('type') ?? 'mosquito';
   if (!(SPECIES_TYPES as readonly string[]).includes(type)) {
-    throw validationFailed([{ path: 'type', message: `type must be one of ${SPECIES_TYPES.join(', ')}` }]);
+    throw validationFailed([
+      { path: 'type', message: `type must be one of ${SPECIES_TYPES.join(', ')}` },
+    ]);
   }
   const { ids, count } = await listIds(db, SPEC, list, {
     from: 'pool p left join collection c on c.id = p.collection join species s on s.id = p.species',

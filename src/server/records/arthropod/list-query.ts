@@ -42,13 +42,22 @@ export function parseListQuery(url: string, spec: ListSpec): ListQuery {
   const errors: FieldError[] = [];
   const known = (field: string, path: string) => {
     if (field in spec.fields) return true;
-    errors.push({ path, message: `Unknown field '${field}'; use one of ${Object.keys(spec.fields).join(', ')}` });
+    errors.push({
+      path,
+      message: `Unknown field '${field}'; use one of ${Object.keys(spec.fields).join(', ')}`,
+    });
     return false;
   };
 
   const page = positiveInt(params.get('page'), 1, 'page', errors);
-  const pageSize = positiveInt(params.get('pageSize') ?? params.get('page_size'), DEFAULT_PAGE_SIZE, 'pageSize', errors);
-  if (pageSize > MAX_PAGE_SIZE) errors.push({ path: 'pageSize', message: `At most ${MAX_PAGE_SIZE} rows per page` });
+  const pageSize = positiveInt(
+    params.get('pageSize') ?? params.get('page_size'),
+    DEFAULT_PAGE_SIZE,
+    'pageSize',
+    errors,
+  );
+  if (pageSize > MAX_PAGE_SIZE)
+    errors.push({ path: 'pageSize', message: `At most ${MAX_PAGE_SIZE} rows per page` });
 
   const sortRaw = params.get('sort') ?? 'id';
   const sort = { field: sortRaw.replace(/^[-+]/, ''), desc: sortRaw.startsWith('-') };
@@ -61,11 +70,16 @@ export function parseListQuery(url: string, spec: ListSpec): ListQuery {
   const text = params.get('search');
   let search: ListQuery['search'] = null;
   if (text !== null && text !== '') {
-    const textFields = Object.entries(spec.fields).filter(([, s]) => s.type === 'text').map(([f]) => f);
+    const textFields = Object.entries(spec.fields)
+      .filter(([, s]) => s.type === 'text')
+      .map(([f]) => f);
     const named = values(params, 'searchFields');
     for (const f of named) {
       if (known(f, 'searchFields') && spec.fields[f].type !== 'text') {
-        errors.push({ path: 'searchFields', message: `'${f}' is not a text field; search only ${textFields.join(', ')}` });
+        errors.push({
+          path: 'searchFields',
+          message: `'${f}' is not a text field; search only ${textFields.join(', ')}`,
+        });
       }
     }
     search = { text, fields: named.length > 0 ? named : textFields };
@@ -75,16 +89,25 @@ export function parseListQuery(url: string, spec: ListSpec): ListQuery {
   for (const [key, value] of params) {
     if (!key.startsWith('query')) continue;
     const m = QUERY_KEY.exec(key);
-    if (!m) throw new ApiError(400, 'bad_request', `Cannot read the query parameter '${key}'; use query[field][$op]=value`);
+    if (!m)
+      throw new ApiError(
+        400,
+        'bad_request',
+        `Cannot read the query parameter '${key}'; use query[field][$op]=value`,
+      );
     const [, field, second, third] = m;
     // query[f]=v → $eq; query[f][0]=a → $in (no operator); query[f][$op]=v or query[f][$op][0]=v.
     let op: string = '$eq';
     if (second !== undefined && /^\d*$/.test(second)) {
-      if (third !== undefined) throw new ApiError(400, 'bad_request', `Cannot read the query parameter '${key}'`);
+      if (third !== undefined)
+        throw new ApiError(400, 'bad_request', `Cannot read the query parameter '${key}'`);
       op = '$in';
     } else if (second !== undefined) op = second;
     if (!(OPERATORS as readonly string[]).includes(op)) {
-      errors.push({ path: `query.${field}`, message: `Unknown operator '${op}'; use one of ${OPERATORS.join(' ')}` });
+      errors.push({
+        path: `query.${field}`,
+        message: `Unknown operator '${op}'; use one of ${OPERATORS.join(' ')}`,
+      });
       continue;
     }
     if (!known(field, `query.${field}`)) continue;
@@ -106,7 +129,10 @@ export function parseListQuery(url: string, spec: ListSpec): ListQuery {
     }
     const typed = g.values.map((v) => typedValue(v, spec.fields[g.field].type));
     if (typed.some((v) => v === INVALID)) {
-      errors.push({ path, message: `Not a valid ${spec.fields[g.field].type} value for ${g.field}` });
+      errors.push({
+        path,
+        message: `Not a valid ${spec.fields[g.field].type} value for ${g.field}`,
+      });
       continue;
     }
     conditions.push({ field: g.field, op: g.op, values: typed });
@@ -125,10 +151,19 @@ export function parseListQuery(url: string, spec: ListSpec): ListQuery {
 
 function values(params: URLSearchParams, name: string): string[] {
   const re = ARRAY_KEY(name);
-  return [...params].filter(([k]) => re.test(k)).flatMap(([, v]) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+  return [...params]
+    .filter(([k]) => re.test(k))
+    .flatMap(([, v]) => v.split(','))
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
-function positiveInt(raw: string | null, fallback: number, path: string, errors: FieldError[]): number {
+function positiveInt(
+  raw: string | null,
+  fallback: number,
+  path: string,
+  errors: FieldError[],
+): number {
   if (raw === null || raw === '') return fallback;
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
     errors.push({ path, message: `${path} must be a whole number of at least 1` });

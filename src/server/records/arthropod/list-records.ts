@@ -25,7 +25,10 @@ export async function listIds(
     if (c.op === '$in') {
       const nonNull = c.values.filter((v) => v !== null);
       const parts = nonNull.map((v) => bind(v));
-      const alts = [...(parts.length ? [`${col} in (${parts.join(', ')})`] : []), ...(nonNull.length < c.values.length ? [`${col} is null`] : [])];
+      const alts = [
+        ...(parts.length ? [`${col} in (${parts.join(', ')})`] : []),
+        ...(nonNull.length < c.values.length ? [`${col} is null`] : []),
+      ];
       where.push(`(${alts.join(' or ')})`);
     } else if (c.op === '$between') {
       where.push(`${col} between ${bind(c.values[0])} and ${bind(c.values[1])}`);
@@ -38,10 +41,15 @@ export async function listIds(
   if (list.search) {
     // Case-insensitive substring: the pattern's own % and _ are escaped, then bound.
     const pattern = bind(`%${list.search.text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-    where.push(`(${list.search.fields.map((f) => `${spec.fields[f].sql} ilike ${pattern}`).join(' or ')})`);
+    where.push(
+      `(${list.search.fields.map((f) => `${spec.fields[f].sql} ilike ${pattern}`).join(' or ')})`,
+    );
   }
   const whereSql = where.length ? `where ${where.join(' and ')}` : '';
-  const { rows: counted } = await q.query<{ n: number }>(`select count(*)::int as n from ${base.from} ${whereSql}`, params);
+  const { rows: counted } = await q.query<{ n: number }>(
+    `select count(*)::int as n from ${base.from} ${whereSql}`,
+    params,
+  );
   const dir = list.sort.desc ? 'desc' : 'asc';
   const order = `${spec.fields[list.sort.field].sql} ${dir} nulls last, ${base.idColumn} ${dir}`;
   const { rows } = await q.query<{ id: number }>(

@@ -3,10 +3,23 @@ import { populateField } from './lookup-records';
 import { poolRecords } from './pool-records';
 
 /** `populate[]` names a pool test accepts (contract §4). */
-export const POOL_TEST_POPULATE = ['pool', 'method', 'target', 'status', 'test_agency', 'agency', 'user'] as const;
+export const POOL_TEST_POPULATE = [
+  'pool',
+  'method',
+  'target',
+  'status',
+  'test_agency',
+  'agency',
+  'user',
+] as const;
 
 /** Expands the named ID fields of serialised pool tests in place. */
-export async function populatePoolTests(q: Queryable, agency: number, records: Row[], names: Set<string>): Promise<void> {
+export async function populatePoolTests(
+  q: Queryable,
+  agency: number,
+  records: Row[],
+  names: Set<string>,
+): Promise<void> {
   if (records.length === 0) return;
   if (names.has('pool')) {
     const pools = await poolRecords(q, agency, [...new Set(records.map((r) => r.pool as number))]);

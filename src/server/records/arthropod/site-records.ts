@@ -6,10 +6,17 @@ import { isoDate } from './iso-date';
  * Sites by ID in their record shape, for `populate[]=site` of collections and pools (the
  * agency filter holds: a record only ever references its own agency's site).
  */
-export async function siteRecords(q: Queryable, agency: number, ids: Iterable<number | null | undefined>): Promise<Map<number, Row>> {
+export async function siteRecords(
+  q: Queryable,
+  agency: number,
+  ids: Iterable<number | null | undefined>,
+): Promise<Map<number, Row>> {
   const wanted = [...new Set([...ids].filter((v): v is number => typeof v === 'number'))];
   if (wanted.length === 0) return new Map();
-  const { rows } = await q.query('select * from site where agency = $1 and id = any($2::int[])', [agency, wanted]);
+  const { rows } = await q.query('select * from site where agency = $1 and id = any($2::int[])', [
+    agency,
+    wanted,
+  ]);
   return new Map(
     rows.map((s) => [
       s.id as number,

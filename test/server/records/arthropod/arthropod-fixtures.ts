@@ -1,6 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestRecords } from '../../helpers/records-app';
-import { PRECISION_ID, SEX_ID, SPECIES_ID, TRAP_ID } from '../../../../src/server/records/seed/lookup-data';
+import {
+  PRECISION_ID,
+  SEX_ID,
+  SPECIES_ID,
+  TRAP_ID,
+} from '../../../../src/server/records/seed/lookup-data';
 
 export { PRECISION_ID, SEX_ID, SPECIES_ID, TRAP_ID };
 
@@ -14,7 +19,10 @@ export function makeCollection(over: Record<string, unknown> = {}): Record<strin
     num_trap: 1,
     trap: TRAP_ID.co2,
     trap_nights: 1,
-    location: { shape: { type: 'Point', coordinates: SACRAMENTO }, coordinate_precision: PRECISION_ID.gps },
+    location: {
+      shape: { type: 'Point', coordinates: SACRAMENTO },
+      coordinate_precision: PRECISION_ID.gps,
+    },
     ...over,
   };
 }
@@ -28,7 +36,12 @@ export type Api = {
 
 /** Thin request helpers over `app.inject` with a bearer token. */
 export function api(t: TestRecords): Api {
-  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: unknown) =>
+  const send = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    token: string,
+    payload?: unknown,
+  ) =>
     t.app.inject({
       method,
       url,
@@ -60,7 +73,10 @@ export async function insertSite(
 }
 
 export async function zeroSiteOf(t: TestRecords, agency: number): Promise<number> {
-  const { rows } = await t.db.query<{ id: number }>(`select id from site where agency = $1 and code = '000000'`, [agency]);
+  const { rows } = await t.db.query<{ id: number }>(
+    `select id from site where agency = $1 and code = '000000'`,
+    [agency],
+  );
   return rows[0].id;
 }
 
@@ -75,7 +91,13 @@ export async function tableCounts(t: TestRecords): Promise<Record<string, number
 }
 
 /** Ensures an error answer has the contract's body: `{error: {code, message, fields?}}`. */
-export function errorOf(res: LightMyRequestResponse): { code: string; message: string; fields?: { path: string; message: string }[] } {
-  const body = res.json() as { error: { code: string; message: string; fields?: { path: string; message: string }[] } };
+export function errorOf(res: LightMyRequestResponse): {
+  code: string;
+  message: string;
+  fields?: { path: string; message: string }[];
+} {
+  const body = res.json() as {
+    error: { code: string; message: string; fields?: { path: string; message: string }[] };
+  };
   return body.error;
 }

@@ -27,7 +27,9 @@ let neighbor: string;
 beforeAll(async () => {
   t = await buildTestRecords();
   http = api(t);
-  [manager, tech, neighbor] = await Promise.all(['demo-manager', 'demo-tech', 'neighbor-manager'].map((u) => t.login(u)));
+  [manager, tech, neighbor] = await Promise.all(
+    ['demo-manager', 'demo-tech', 'neighbor-manager'].map((u) => t.login(u)),
+  );
 });
 afterAll(async () => t?.close());
 
@@ -39,7 +41,11 @@ async function create(body: Record<string, unknown>, token = manager) {
 
 describe('creating a collection', () => {
   it('returns the record with id first, defaults filled and dates in UTC with milliseconds', async () => {
-    const res = await http.post(URL, tech, makeCollection({ collection_date: '2025-08-02T06:30:00-07:00', comments: 'windy' }));
+    const res = await http.post(
+      URL,
+      tech,
+      makeCollection({ collection_date: '2025-08-02T06:30:00-07:00', comments: 'windy' }),
+    );
     expect(res.statusCode).toBe(201);
     const c = res.json();
     expect(Object.keys(c)[0]).toBe('id');
@@ -66,7 +72,11 @@ describe('creating a collection', () => {
       table_name: 'collection',
       record_id: c.id,
       agency: 1,
-      shape: { type: 'Point', coordinates: SACRAMENTO, crs: { type: 'name', properties: { name: 'EPSG:4326' } } },
+      shape: {
+        type: 'Point',
+        coordinates: SACRAMENTO,
+        crs: { type: 'name', properties: { name: 'EPSG:4326' } },
+      },
       coordinate_precision: PRECISION_ID.gps,
     });
   });
@@ -77,14 +87,20 @@ describe('creating a collection', () => {
     const other = await create(makeCollection({ collection_date: '2024-05-03' }), neighbor);
     expect(b.collection_num).toBe(a.collection_num + 1);
     expect(other.collection_num).toBe(1);
-    const explicitYear = await create(makeCollection({ collection_date: '2024-12-30', surv_year: 2023 }));
+    const explicitYear = await create(
+      makeCollection({ collection_date: '2024-12-30', surv_year: 2023 }),
+    );
     expect(explicitYear).toMatchObject({ surv_year: 2023, collection_num: 1 });
   });
 
   it('refuses an explicit collection number already used that year with 409 collection_num_taken', async () => {
     await create(makeCollection({ collection_date: '2022-06-01', collection_num: 40 }));
     const before = await tableCounts(t);
-    const res = await http.post(URL, manager, makeCollection({ collection_date: '2022-07-01', collection_num: 40 }));
+    const res = await http.post(
+      URL,
+      manager,
+      makeCollection({ collection_date: '2022-07-01', collection_num: 40 }),
+    );
     expect(res.statusCode).toBe(409);
     expect(errorOf(res).code).toBe('collection_num_taken');
     expect(await tableCounts(t)).toEqual(before);
@@ -94,7 +110,9 @@ describe('creating a collection', () => {
 
   it('gives 8 concurrent creates 8 distinct numbers', async () => {
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => http.post(URL, i % 2 ? tech : manager, makeCollection({ collection_date: '2021-04-10' }))),
+      Array.from({ length: 8 }, (_, i) =>
+        http.post(URL, i % 2 ? tech : manager, makeCollection({ collection_date: '2021-04-10' })),
+      ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(201));
     const nums = results.map((r) => r.json().collection_num).sort((a, b) => a - b);
@@ -105,14 +123,22 @@ describe('creating a collection', () => {
     const site = await insertSite(t, 1, [-121.3, 38.7], PRECISION_ID.address);
     const c = await create({ ...makeCollection({ site }), location: undefined });
     expect(c.site).toBe(site);
-    expect(c.location).toMatchObject({ table_name: 'collection', record_id: c.id, agency: 1, coordinate_precision: PRECISION_ID.address });
+    expect(c.location).toMatchObject({
+      table_name: 'collection',
+      record_id: c.id,
+      agency: 1,
+      coordinate_precision: PRECISION_ID.address,
+    });
     expect(c.location.shape.coordinates).toEqual([-121.3, 38.7]);
   });
 
   it('requires a location at the Zero Site or without a site (422 location_required)', async () => {
     const zero = await zeroSiteOf(t, 1);
     const before = await tableCounts(t);
-    for (const body of [{ ...makeCollection({ site: zero }), location: undefined }, { ...makeCollection(), location: undefined }]) {
+    for (const body of [
+      { ...makeCollection({ site: zero }), location: undefined },
+      { ...makeCollection(), location: undefined },
+    ]) {
       const res = await http.post(URL, manager, body);
       expect(res.statusCode).toBe(422);
       expect(errorOf(res).code).toBe('location_required');
@@ -127,9 +153,13 @@ describe('creating a collection', () => {
     const theirs = await insertSite(t, 2);
     const res = await http.post(URL, manager, makeCollection({ site: theirs }));
     expect(res.statusCode).toBe(422);
-    expect(errorOf(res).fields).toEqual([{ path: 'site', message: expect.stringContaining('No site') }]);
+    expect(errorOf(res).fields).toEqual([
+      { path: 'site', message: expect.stringContaining('No site') },
+    ]);
     const missing = await http.post(URL, manager, makeCollection({ site: 999999 }));
-    expect(errorOf(missing).fields?.[0].message.replace('999999', String(theirs))).toBe(errorOf(res).fields?.[0].message);
+    expect(errorOf(missing).fields?.[0].message.replace('999999', String(theirs))).toBe(
+      errorOf(res).fields?.[0].message,
+    );
   });
 
   it('names every unknown or inactive lookup id in one 422', async () => {
@@ -146,8 +176,18 @@ describe('creating a collection', () => {
     );
     expect(res.statusCode).toBe(422);
     expect(errorOf(res).code).toBe('validation_failed');
-    expect(errorOf(res).fields?.map((f) => f.path).sort()).toEqual(
-      ['arthropods.0.sex', 'arthropods.0.species', 'location.coordinate_precision', 'lures.1', 'trap'].sort(),
+    expect(
+      errorOf(res)
+        .fields?.map((f) => f.path)
+        .sort(),
+    ).toEqual(
+      [
+        'arthropods.0.sex',
+        'arthropods.0.species',
+        'location.coordinate_precision',
+        'lures.1',
+        'trap',
+      ].sort(),
     );
   });
 
@@ -162,8 +202,24 @@ describe('creating a collection', () => {
       }),
     );
     expect(c.arthropods).toEqual([
-      { id: expect.any(Number), collection: c.id, agency: 1, species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 12, deactive_date: null },
-      { id: expect.any(Number), collection: c.id, agency: 1, species: SPECIES_ID.cxTarsalis, sex: SEX_ID.male, num_count: 4, deactive_date: null },
+      {
+        id: expect.any(Number),
+        collection: c.id,
+        agency: 1,
+        species: SPECIES_ID.cxTarsalis,
+        sex: SEX_ID.fMixed,
+        num_count: 12,
+        deactive_date: null,
+      },
+      {
+        id: expect.any(Number),
+        collection: c.id,
+        agency: 1,
+        species: SPECIES_ID.cxTarsalis,
+        sex: SEX_ID.male,
+        num_count: 4,
+        deactive_date: null,
+      },
     ]);
     expect(c.lures).toEqual(
       [1, 3].map((lure) => ({
@@ -179,7 +235,12 @@ describe('creating a collection', () => {
     const dup = await http.post(
       URL,
       manager,
-      makeCollection({ arthropods: [{ species: 1, sex: 5, num_count: 1 }, { species: 1, sex: 5, num_count: 2 }] }),
+      makeCollection({
+        arthropods: [
+          { species: 1, sex: 5, num_count: 1 },
+          { species: 1, sex: 5, num_count: 2 },
+        ],
+      }),
     );
     expect(dup.statusCode).toBe(422);
   });
@@ -199,7 +260,9 @@ describe('creating a collection', () => {
     );
     expect(res.statusCode).toBe(422);
     expect(errorOf(res).code).toBe('mixed_condition_conflict');
-    expect(errorOf(res).fields).toEqual([{ path: 'arthropods.1.sex', message: expect.stringContaining('F-Mixed') }]);
+    expect(errorOf(res).fields).toEqual([
+      { path: 'arthropods.1.sex', message: expect.stringContaining('F-Mixed') },
+    ]);
     expect(await tableCounts(t)).toEqual(before);
   });
 
@@ -208,7 +271,9 @@ describe('creating a collection', () => {
     expect(res.statusCode).toBe(422);
     const paths = errorOf(res).fields?.map((f) => f.path) ?? [];
     expect(paths).toEqual(expect.arrayContaining(['collection_date', 'num_trap', 'trap_nights']));
-    expect(errorOf(res).fields?.find((f) => f.path === 'collection_date')?.message).toBe('Required');
+    expect(errorOf(res).fields?.find((f) => f.path === 'collection_date')?.message).toBe(
+      'Required',
+    );
     expect(JSON.stringify(errorOf(res).fields)).toContain('colour');
   });
 
@@ -227,7 +292,10 @@ describe('reading collections', () => {
       expect(res.statusCode).toBe(404);
       expect(errorOf(res).code).toBe('not_found');
     }
-    for (const res of [await http.put(`${URL}/${theirs.id}`, manager, { comments: 'x' }), await http.del(`${URL}/${theirs.id}`, manager)]) {
+    for (const res of [
+      await http.put(`${URL}/${theirs.id}`, manager, { comments: 'x' }),
+      await http.del(`${URL}/${theirs.id}`, manager),
+    ]) {
       expect(res.statusCode).toBe(404);
     }
   });
@@ -235,23 +303,65 @@ describe('reading collections', () => {
   it('populates every contract name with its contract shape', async () => {
     const site = await insertSite(t, 1);
     const c = await create(
-      makeCollection({ site, lures: [1], arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fUnfed, num_count: 5 }] }),
+      makeCollection({
+        site,
+        lures: [1],
+        arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fUnfed, num_count: 5 }],
+      }),
     );
-    const pool = await http.post('/v1/arthropod/pool', manager, { collection: c.id, species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fUnfed, num_count: 5 });
+    const pool = await http.post('/v1/arthropod/pool', manager, {
+      collection: c.id,
+      species: SPECIES_ID.cxTarsalis,
+      sex: SEX_ID.fUnfed,
+      num_count: 5,
+    });
     expect(pool.statusCode).toBe(201);
     const names = ['agency', 'user', 'trap', 'site', 'location', 'arthropods', 'pools', 'lures'];
-    const res = await http.get(`${URL}/${c.id}?${names.map((n) => `populate[]=${n}`).join('&')}`, manager);
+    const res = await http.get(
+      `${URL}/${c.id}?${names.map((n) => `populate[]=${n}`).join('&')}`,
+      manager,
+    );
     expect(res.statusCode).toBe(200);
     const p = res.json();
     expect(Object.keys(p)[0]).toBe('id');
-    expect(p.agency).toEqual({ id: 1, code: 'DVCD', name: 'Demo Vector Control District', state_acronym: 'CA', region: expect.any(Number) });
+    expect(p.agency).toEqual({
+      id: 1,
+      code: 'DVCD',
+      name: 'Demo Vector Control District',
+      state_acronym: 'CA',
+      region: expect.any(Number),
+    });
     expect(p.user).toEqual({ id: 1, username: 'demo-manager', name: 'Dana Whitfield' });
-    expect(p.trap).toEqual({ id: TRAP_ID.co2, acronym: 'CO2', name: expect.any(String), presence: false });
-    expect(p.site).toMatchObject({ id: site, agency: 1, code: expect.stringMatching(/^\d{6}$/), shape: { type: 'Point' } });
-    expect(p.location.coordinate_precision).toEqual({ id: PRECISION_ID.gps, name: 'GPS (< 10 m)', meters: 10 });
-    expect(p.arthropods[0].species).toEqual({ id: 1, full_name: 'Culex tarsalis', display_name: 'Cx tarsalis', type: 'mosquito' });
+    expect(p.trap).toEqual({
+      id: TRAP_ID.co2,
+      acronym: 'CO2',
+      name: expect.any(String),
+      presence: false,
+    });
+    expect(p.site).toMatchObject({
+      id: site,
+      agency: 1,
+      code: expect.stringMatching(/^\d{6}$/),
+      shape: { type: 'Point' },
+    });
+    expect(p.location.coordinate_precision).toEqual({
+      id: PRECISION_ID.gps,
+      name: 'GPS (< 10 m)',
+      meters: 10,
+    });
+    expect(p.arthropods[0].species).toEqual({
+      id: 1,
+      full_name: 'Culex tarsalis',
+      display_name: 'Cx tarsalis',
+      type: 'mosquito',
+    });
     expect(p.arthropods[0].sex).toEqual({ id: SEX_ID.fUnfed, name: 'F-Unfed', type: 'female' });
-    expect(p.lures[0].lure).toEqual({ id: 1, code: 'DRYICE', description: expect.any(String), weight: 1 });
+    expect(p.lures[0].lure).toEqual({
+      id: 1,
+      code: 'DRYICE',
+      description: expect.any(String),
+      weight: 1,
+    });
     expect(p.pools).toHaveLength(1);
     expect(p.pools[0]).toMatchObject({ id: pool.json().id, collection: c.id, num_count: 5 });
 
@@ -288,9 +398,18 @@ describe('updating a collection', () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const u = res.json();
-    expect(u).toMatchObject({ id: c.id, num_trap: 2, comments: null, identified_by: 'R. Ortiz', collection_num: c.collection_num, trap: c.trap });
+    expect(u).toMatchObject({
+      id: c.id,
+      num_trap: 2,
+      comments: null,
+      identified_by: 'R. Ortiz',
+      collection_num: c.collection_num,
+      trap: c.trap,
+    });
     expect(u.add_date).toBe(c.add_date);
-    expect(u.arthropods.map((a: { species: number; num_count: number }) => [a.species, a.num_count])).toEqual([
+    expect(
+      u.arthropods.map((a: { species: number; num_count: number }) => [a.species, a.num_count]),
+    ).toEqual([
       [SPECIES_ID.cxTarsalis, 11],
       [SPECIES_ID.aeVexans, 1],
     ]);
@@ -302,7 +421,9 @@ describe('updating a collection', () => {
       [c.id],
     );
     expect(retired).toHaveLength(3);
-    expect(retired.find((r) => r.species === SPECIES_ID.cxPipiens)?.deactive_date).toBeInstanceOf(Date);
+    expect(retired.find((r) => r.species === SPECIES_ID.cxPipiens)?.deactive_date).toBeInstanceOf(
+      Date,
+    );
     const { rows: lures } = await t.db.query<{ lure: number; deactive_date: Date | null }>(
       `select lure, deactive_date from record_lure where table_name = 'collection' and record_id = $1 order by id`,
       [c.id],
@@ -338,9 +459,18 @@ describe('updating a collection', () => {
   });
 
   it('refuses an arthropod count lower than what its pools already hold', async () => {
-    const c = await create(makeCollection({ arthropods: [{ species: 1, sex: SEX_ID.fUnfed, num_count: 10 }] }));
-    await http.post('/v1/arthropod/pool', manager, { collection: c.id, species: 1, sex: SEX_ID.fUnfed, num_count: 8 });
-    const res = await http.put(`${URL}/${c.id}`, manager, { arthropods: [{ species: 1, sex: SEX_ID.fUnfed, num_count: 5 }] });
+    const c = await create(
+      makeCollection({ arthropods: [{ species: 1, sex: SEX_ID.fUnfed, num_count: 10 }] }),
+    );
+    await http.post('/v1/arthropod/pool', manager, {
+      collection: c.id,
+      species: 1,
+      sex: SEX_ID.fUnfed,
+      num_count: 8,
+    });
+    const res = await http.put(`${URL}/${c.id}`, manager, {
+      arthropods: [{ species: 1, sex: SEX_ID.fUnfed, num_count: 5 }],
+    });
     expect(res.statusCode).toBe(422);
     expect(errorOf(res).code).toBe('pool_count_exceeds_abundance');
   });
@@ -360,7 +490,9 @@ describe('updating a collection', () => {
     const denied = await http.put(`${URL}/${managers.id}`, tech, { comments: 'not mine' });
     expect(denied.statusCode).toBe(403);
     expect(errorOf(denied).code).toBe('forbidden');
-    expect((await http.put(`${URL}/${mine.id}`, manager, { comments: 'checked' })).statusCode).toBe(200);
+    expect((await http.put(`${URL}/${mine.id}`, manager, { comments: 'checked' })).statusCode).toBe(
+      200,
+    );
   });
 });
 
@@ -387,13 +519,25 @@ describe('listing collections', () => {
     const dates = ['2030-06-01', '2030-06-03', '2030-06-02', '2030-07-15', '2030-08-20'];
     const comments = ['North ditch', 'south pond', 'Dairy NORTH', null, 'school'];
     for (let i = 0; i < dates.length; i++) {
-      ids.push((await create(makeCollection({ collection_date: dates[i], comments: comments[i], num_trap: i + 1 }))).id);
+      ids.push(
+        (
+          await create(
+            makeCollection({ collection_date: dates[i], comments: comments[i], num_trap: i + 1 }),
+          )
+        ).id,
+      );
     }
-    await create(makeCollection({ collection_date: '2030-06-01', comments: 'north of theirs' }), neighbor);
+    await create(
+      makeCollection({ collection_date: '2030-06-01', comments: 'north of theirs' }),
+      neighbor,
+    );
   });
 
   it('returns {rows, count} with count before paging, with or without a trailing slash', async () => {
-    for (const url of [`${URL}?query[surv_year]=2030&pageSize=2&page=2`, `${URL}/?query[surv_year]=2030&page_size=2&page=2`]) {
+    for (const url of [
+      `${URL}?query[surv_year]=2030&pageSize=2&page=2`,
+      `${URL}/?query[surv_year]=2030&page_size=2&page=2`,
+    ]) {
       const res = await http.get(url, manager);
       expect(res.statusCode).toBe(200);
       expect(res.json().count).toBe(5);
@@ -402,41 +546,65 @@ describe('listing collections', () => {
   });
 
   it('sorts by a field ascending or descending', async () => {
-    const res = (await http.get(`${URL}?query[surv_year]=2030&sort=-collection_date`, manager)).json();
-    expect(res.rows.map((r: { collection_date: string }) => r.collection_date.slice(0, 10))).toEqual([
-      '2030-08-20',
-      '2030-07-15',
-      '2030-06-03',
-      '2030-06-02',
-      '2030-06-01',
-    ]);
+    const res = (
+      await http.get(`${URL}?query[surv_year]=2030&sort=-collection_date`, manager)
+    ).json();
+    expect(
+      res.rows.map((r: { collection_date: string }) => r.collection_date.slice(0, 10)),
+    ).toEqual(['2030-08-20', '2030-07-15', '2030-06-03', '2030-06-02', '2030-06-01']);
   });
 
   it('searches string fields case-insensitively and only the caller’s agency', async () => {
     const res = (await http.get(`${URL}?search=north&searchFields[]=comments`, manager)).json();
-    expect(res.rows.map((r: { comments: string }) => r.comments).sort()).toEqual(['Dairy NORTH', 'North ditch']);
+    expect(res.rows.map((r: { comments: string }) => r.comments).sort()).toEqual([
+      'Dairy NORTH',
+      'North ditch',
+    ]);
     const bad = await http.get(`${URL}?search=north&searchFields[]=num_trap`, manager);
     expect(bad.statusCode).toBe(422);
   });
 
   it('filters with query operators, arrays and between', async () => {
-    const get = async (qs: string) => (await http.get(`${URL}?query[surv_year]=2030&${qs}`, manager)).json();
+    const get = async (qs: string) =>
+      (await http.get(`${URL}?query[surv_year]=2030&${qs}`, manager)).json();
     expect((await get('query[num_trap][$gte]=4')).count).toBe(2);
     expect((await get('query[num_trap][$in][0]=1&query[num_trap][$in][1]=5')).count).toBe(2);
     expect((await get('query[num_trap][0]=2&query[num_trap][1]=3')).count).toBe(2);
-    expect((await get('query[collection_date][$between][0]=2030-06-02&query[collection_date][$between][1]=2030-07-31')).count).toBe(3);
+    expect(
+      (
+        await get(
+          'query[collection_date][$between][0]=2030-06-02&query[collection_date][$between][1]=2030-07-31',
+        )
+      ).count,
+    ).toBe(3);
     expect((await get('query[collection_date][$lt]=2030-06-02')).count).toBe(1);
     expect((await get('query[num_trap][$ne]=1')).count).toBe(4);
     expect((await get(`query[agency][0]=1`)).count).toBe(5);
   });
 
   it('limits fields with fields[] keeping id first, and populates rows', async () => {
-    const res = (await http.get(`${URL}?query[surv_year]=2030&fields[]=comments&fields[]=trap&populate[]=trap&pageSize=1`, manager)).json();
-    expect(res.rows[0]).toEqual({ id: ids[0], comments: 'North ditch', trap: expect.objectContaining({ acronym: 'CO2' }) });
+    const res = (
+      await http.get(
+        `${URL}?query[surv_year]=2030&fields[]=comments&fields[]=trap&populate[]=trap&pageSize=1`,
+        manager,
+      )
+    ).json();
+    expect(res.rows[0]).toEqual({
+      id: ids[0],
+      comments: 'North ditch',
+      trap: expect.objectContaining({ acronym: 'CO2' }),
+    });
   });
 
   it('answers 422 for unknown fields, operators, sorts and page sizes over 1000', async () => {
-    for (const qs of ['query[colour]=red', 'query[num_trap][$like]=1', 'sort=colour', 'pageSize=1001', 'fields[]=colour', 'query[num_trap]=many']) {
+    for (const qs of [
+      'query[colour]=red',
+      'query[num_trap][$like]=1',
+      'sort=colour',
+      'pageSize=1001',
+      'fields[]=colour',
+      'query[num_trap]=many',
+    ]) {
       const res = await http.get(`${URL}?${qs}`, manager);
       expect(res.statusCode, qs).toBe(422);
       expect(errorOf(res).code).toBe('validation_failed');
@@ -444,12 +612,19 @@ describe('listing collections', () => {
   });
 
   it('accepts a GET that carries Content-Type: application/json and no body', async () => {
-    const res = await t.app.inject({ method: 'GET', url: URL, headers: { ...t.auth(manager), 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: URL,
+      headers: { ...t.auth(manager), 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(200);
   });
 
   it('binds values instead of concatenating them into SQL', async () => {
-    const res = await http.get(`${URL}?search=${encodeURIComponent("'; drop table collection; --")}`, manager);
+    const res = await http.get(
+      `${URL}?search=${encodeURIComponent("'; drop table collection; --")}`,
+      manager,
+    );
     expect(res.statusCode).toBe(200);
     expect(res.json().count).toBe(0);
     expect((await http.get(URL, manager)).json().count).toBeGreaterThan(0);

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { SEX_ID, SPECIES_ID, api, errorOf, makeCollection, tableCounts, type Api } from './arthropod-fixtures';
+import {
+  SEX_ID,
+  SPECIES_ID,
+  api,
+  errorOf,
+  makeCollection,
+  tableCounts,
+  type Api,
+} from './arthropod-fixtures';
 
 const TESTS = '/v1/arthropod/pool/test';
 const METHOD = { rtPcr: 1, ramp: 2, vecTest: 3 };
@@ -21,7 +29,9 @@ const clock = () => new Date(Date.UTC(2026, 7, 1) + tick++ * 1000);
 beforeAll(async () => {
   t = await buildTestRecords({ now: clock });
   http = api(t);
-  [manager, tech, neighbor] = await Promise.all(['demo-manager', 'demo-tech', 'neighbor-manager'].map((u) => t.login(u)));
+  [manager, tech, neighbor] = await Promise.all(
+    ['demo-manager', 'demo-tech', 'neighbor-manager'].map((u) => t.login(u)),
+  );
 });
 afterAll(async () => t?.close());
 
@@ -29,7 +39,10 @@ async function makePool(token = manager, collectionDate = '2026-07-14') {
   const c = await http.post(
     '/v1/arthropod/collection',
     token,
-    makeCollection({ collection_date: collectionDate, arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 50 }] }),
+    makeCollection({
+      collection_date: collectionDate,
+      arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 50 }],
+    }),
   );
   expect(c.statusCode, c.body).toBe(201);
   const p = await http.post('/v1/arthropod/pool', token, {
@@ -97,7 +110,9 @@ describe('recording a pool test', () => {
 
   it('accepts any existing agency as the testing agency, and refuses an unknown one', async () => {
     const p = await makePool();
-    expect((await http.post(TESTS, manager, testBody(p.id, { test_agency: 2 }))).statusCode).toBe(201);
+    expect((await http.post(TESTS, manager, testBody(p.id, { test_agency: 2 }))).statusCode).toBe(
+      201,
+    );
     const res = await http.post(TESTS, manager, testBody(p.id, { test_agency: 999 }));
     expect(res.statusCode).toBe(422);
     expect(errorOf(res).fields).toEqual([{ path: 'test_agency', message: expect.any(String) }]);
@@ -106,7 +121,11 @@ describe('recording a pool test', () => {
   it('requires pool, method, target, status, test_date and test_agency', async () => {
     const res = await http.post(TESTS, manager, {});
     expect(res.statusCode).toBe(422);
-    expect(errorOf(res).fields?.map((f) => f.path).sort()).toEqual(['method', 'pool', 'status', 'target', 'test_agency', 'test_date']);
+    expect(
+      errorOf(res)
+        .fields?.map((f) => f.path)
+        .sort(),
+    ).toEqual(['method', 'pool', 'status', 'target', 'test_agency', 'test_date']);
   });
 
   it('refuses a test dated before the pool’s collection (422 test_before_collection)', async () => {
@@ -117,7 +136,9 @@ describe('recording a pool test', () => {
     expect(errorOf(res).code).toBe('test_before_collection');
     expect(errorOf(res).fields?.[0].path).toBe('test_date');
     expect(await tableCounts(t)).toEqual(before);
-    expect((await http.post(TESTS, manager, testBody(p.id, { test_date: '2026-07-15' }))).statusCode).toBe(201);
+    expect(
+      (await http.post(TESTS, manager, testBody(p.id, { test_date: '2026-07-15' }))).statusCode,
+    ).toBe(201);
     const test = await addTest(p.id, { test_date: '2026-07-16' });
     const moved = await http.put(`${TESTS}/${test.id}`, manager, { test_date: '2026-07-01' });
     expect(moved.statusCode).toBe(422);
@@ -126,17 +147,33 @@ describe('recording a pool test', () => {
 
   it('refuses unknown lookups and a pool of another agency, naming each field', async () => {
     const theirs = await makePool(neighbor);
-    const res = await http.post(TESTS, manager, testBody(theirs.id, { method: 99, target: 99, status: 99 }));
+    const res = await http.post(
+      TESTS,
+      manager,
+      testBody(theirs.id, { method: 99, target: 99, status: 99 }),
+    );
     expect(res.statusCode).toBe(422);
-    expect(errorOf(res).fields?.map((f) => f.path).sort()).toEqual(['method', 'pool', 'status', 'target']);
+    expect(
+      errorOf(res)
+        .fields?.map((f) => f.path)
+        .sort(),
+    ).toEqual(['method', 'pool', 'status', 'target']);
   });
 });
 
 describe('a pool’s definitive result', () => {
   it('prefers the most sensitive method over a later test', async () => {
     const p = await makePool();
-    const pcr = await addTest(p.id, { method: METHOD.rtPcr, status: STATUS.confirmed, test_date: '2026-07-18' });
-    await addTest(p.id, { method: METHOD.vecTest, status: STATUS.negative, test_date: '2026-07-25' });
+    const pcr = await addTest(p.id, {
+      method: METHOD.rtPcr,
+      status: STATUS.confirmed,
+      test_date: '2026-07-18',
+    });
+    await addTest(p.id, {
+      method: METHOD.vecTest,
+      status: STATUS.negative,
+      test_date: '2026-07-25',
+    });
     await addTest(p.id, { method: METHOD.ramp, status: STATUS.negative, test_date: '2026-07-26' });
     const pool = (await http.get(`/v1/arthropod/pool/${p.id}`, manager)).json();
     expect(pool.result).toMatchObject({
@@ -174,17 +211,28 @@ describe('reading and updating pool tests', () => {
     const p = await makePool();
     const test = await addTest(p.id);
     const names = ['pool', 'method', 'target', 'status', 'test_agency', 'agency', 'user'];
-    const r = (await http.get(`${TESTS}/${test.id}?${names.map((n) => `populate[]=${n}`).join('&')}`, manager)).json();
+    const r = (
+      await http.get(
+        `${TESTS}/${test.id}?${names.map((n) => `populate[]=${n}`).join('&')}`,
+        manager,
+      )
+    ).json();
     expect(Object.keys(r)[0]).toBe('id');
     expect(r.pool).toMatchObject({ id: p.id, num_count: 50 });
     expect(r.method).toEqual({ id: 1, name: 'RT-PCR', acronym: 'RT-PCR', sensitivity: 3 });
     expect(r.target).toMatchObject({ id: WNV, acronym: 'WNV' });
     expect(Object.keys(r.target).sort()).toEqual(['acronym', 'icd_10', 'id', 'name', 'vector']);
-    expect(r.status).toEqual({ id: STATUS.negative, name: 'Negative', description: 'Target not detected' });
+    expect(r.status).toEqual({
+      id: STATUS.negative,
+      name: 'Negative',
+      description: 'Target not detected',
+    });
     expect(r.test_agency).toMatchObject({ id: LAB, code: 'ARBOLAB' });
     expect(r.agency).toMatchObject({ id: 1, code: 'DVCD' });
     expect(r.user).toEqual({ id: 1, username: 'demo-manager', name: 'Dana Whitfield' });
-    expect((await http.get(`${TESTS}/${test.id}?populate[]=species`, manager)).statusCode).toBe(422);
+    expect((await http.get(`${TESTS}/${test.id}?populate[]=species`, manager)).statusCode).toBe(
+      422,
+    );
   });
 
   it('lists with and without a trailing slash, only the caller’s agency', async () => {
@@ -192,7 +240,10 @@ describe('reading and updating pool tests', () => {
     await addTest(p.id, { comments: 'listing A' });
     const theirs = await makePool(neighbor);
     await addTest(theirs.id, { comments: 'listing A' }, neighbor);
-    for (const url of [`${TESTS}?search=listing`, `${TESTS}/?search=listing&searchFields[]=comments`]) {
+    for (const url of [
+      `${TESTS}?search=listing`,
+      `${TESTS}/?search=listing&searchFields[]=comments`,
+    ]) {
       const res = (await http.get(url, manager)).json();
       expect(res.count).toBe(1);
       expect(res.rows[0].pool).toBe(p.id);
@@ -202,19 +253,34 @@ describe('reading and updating pool tests', () => {
   it('keeps unsent fields on PUT, clears with null, and lets only the author or a manager edit', async () => {
     const p = await makePool();
     const test = await addTest(p.id, { value: 30, comments: 'first run' }, tech);
-    const res = await http.put(`${TESTS}/${test.id}`, tech, { status: STATUS.confirmed, value: null });
+    const res = await http.put(`${TESTS}/${test.id}`, tech, {
+      status: STATUS.confirmed,
+      value: null,
+    });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ status: STATUS.confirmed, value: null, comments: 'first run', test_date: test.test_date });
+    expect(res.json()).toMatchObject({
+      status: STATUS.confirmed,
+      value: null,
+      comments: 'first run',
+      test_date: test.test_date,
+    });
     expect(Date.parse(res.json().updated)).toBeGreaterThan(Date.parse(test.updated));
     const managers = await addTest(p.id);
-    expect((await http.put(`${TESTS}/${managers.id}`, tech, { comments: 'x' })).statusCode).toBe(403);
-    expect((await http.put(`${TESTS}/${test.id}`, manager, { comments: 'reviewed' })).statusCode).toBe(200);
+    expect((await http.put(`${TESTS}/${managers.id}`, tech, { comments: 'x' })).statusCode).toBe(
+      403,
+    );
+    expect(
+      (await http.put(`${TESTS}/${test.id}`, manager, { comments: 'reviewed' })).statusCode,
+    ).toBe(200);
     expect((await http.put(`${TESTS}/${test.id}`, manager, { method: null })).statusCode).toBe(422);
   });
 
   it('answers 404 for another agency’s pool test', async () => {
     const theirs = await addTest((await makePool(neighbor)).id, {}, neighbor);
-    for (const res of [await http.get(`${TESTS}/${theirs.id}`, manager), await http.put(`${TESTS}/${theirs.id}`, manager, { comments: 'x' })]) {
+    for (const res of [
+      await http.get(`${TESTS}/${theirs.id}`, manager),
+      await http.put(`${TESTS}/${theirs.id}`, manager, { comments: 'x' }),
+    ]) {
       expect(res.statusCode).toBe(404);
       expect(errorOf(res).code).toBe('not_found');
     }

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { SEX_ID, SPECIES_ID, TRAP_ID, api, errorOf, insertSite, makeCollection, tableCounts, type Api } from './arthropod-fixtures';
+import {
+  SEX_ID,
+  SPECIES_ID,
+  TRAP_ID,
+  api,
+  errorOf,
+  insertSite,
+  makeCollection,
+  tableCounts,
+  type Api,
+} from './arthropod-fixtures';
 
 const POOLS = '/v1/arthropod/pool';
 const COLLECTIONS = '/v1/arthropod/collection';
@@ -15,7 +25,9 @@ let neighbor: string;
 beforeAll(async () => {
   t = await buildTestRecords();
   http = api(t);
-  [manager, tech, neighbor] = await Promise.all(['demo-manager', 'demo-tech', 'neighbor-manager'].map((u) => t.login(u)));
+  [manager, tech, neighbor] = await Promise.all(
+    ['demo-manager', 'demo-tech', 'neighbor-manager'].map((u) => t.login(u)),
+  );
 });
 afterAll(async () => t?.close());
 
@@ -52,7 +64,11 @@ const tarsalis = (collectionId: number, num_count = 5) => ({
 describe('creating a pool', () => {
   it('takes site, survey year, location and collection date from the collection', async () => {
     const site = await insertSite(t, 1);
-    const c = await collection({ site, location: undefined, collection_date: '2026-07-14T06:30:00-07:00' });
+    const c = await collection({
+      site,
+      location: undefined,
+      collection_date: '2026-07-14T06:30:00-07:00',
+    });
     const p = await pool(tarsalis(c.id), tech);
     expect(Object.keys(p)[0]).toBe('id');
     expect(p).toMatchObject({
@@ -98,9 +114,17 @@ describe('creating a pool', () => {
     expect(res.statusCode).toBe(422);
     const paths = errorOf(res).fields?.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(['num_count', 'species', 'sex']));
-    const nowhere = await http.post(POOLS, manager, { species: 1, sex: SEX_ID.fUnfed, num_count: 1 });
+    const nowhere = await http.post(POOLS, manager, {
+      species: 1,
+      sex: SEX_ID.fUnfed,
+      num_count: 1,
+    });
     expect(nowhere.statusCode).toBe(422);
-    expect(errorOf(nowhere).fields?.map((f) => f.path).sort()).toEqual(['collection', 'collection_date', 'site', 'trap']);
+    expect(
+      errorOf(nowhere)
+        .fields?.map((f) => f.path)
+        .sort(),
+    ).toEqual(['collection', 'collection_date', 'site', 'trap']);
     const noBit = await http.post(POOLS, manager, {
       site: 1,
       collection_date: '2026-07-14',
@@ -115,7 +139,12 @@ describe('creating a pool', () => {
 
   it('finds the collection from site, collection date and trap when primary_source_bit is true', async () => {
     const site = await insertSite(t, 1);
-    const c = await collection({ site, location: undefined, collection_date: '2026-08-01', trap: TRAP_ID.gravid });
+    const c = await collection({
+      site,
+      location: undefined,
+      collection_date: '2026-08-01',
+      trap: TRAP_ID.gravid,
+    });
     const p = await pool({
       site,
       collection_date: '2026-08-01',
@@ -135,7 +164,12 @@ describe('creating a pool', () => {
       sex: SEX_ID.fUnfed,
       num_count: 3,
     });
-    expect(lone).toMatchObject({ collection: null, primary_source: null, site, collection_date: '2026-08-02T00:00:00.000Z' });
+    expect(lone).toMatchObject({
+      collection: null,
+      primary_source: null,
+      site,
+      collection_date: '2026-08-02T00:00:00.000Z',
+    });
     expect(lone.location).toMatchObject({ table_name: 'pool', record_id: lone.id });
   });
 
@@ -143,7 +177,11 @@ describe('creating a pool', () => {
     const theirs = await collection({}, neighbor);
     const res = await http.post(POOLS, manager, { ...tarsalis(theirs.id), species: 999 });
     expect(res.statusCode).toBe(422);
-    expect(errorOf(res).fields?.map((f) => f.path).sort()).toEqual(['collection', 'species']);
+    expect(
+      errorOf(res)
+        .fields?.map((f) => f.path)
+        .sort(),
+    ).toEqual(['collection', 'species']);
   });
 });
 
@@ -165,7 +203,9 @@ describe('pools and the collection’s abundance', () => {
 
   it('holds under concurrent pool creates', async () => {
     const c = await collection();
-    const results = await Promise.all(Array.from({ length: 8 }, () => http.post(POOLS, manager, tarsalis(c.id, 10))));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => http.post(POOLS, manager, tarsalis(c.id, 10))),
+    );
     const codes = results.map((r) => r.statusCode).sort();
     expect(codes).toEqual([201, 201, 201, 201, 201, 422, 422, 422]);
     const { rows } = await t.db.query<{ n: number }>(
@@ -203,9 +243,20 @@ describe('reading, updating and deleting pools', () => {
   it('keeps unsent fields on PUT and ignores response-only fields', async () => {
     const c = await collection();
     const p = await pool({ ...tarsalis(c.id), comments: 'cold chain ok' });
-    const res = await http.put(`${POOLS}/${p.id}`, manager, { num_count: 6, primary_source: 999, surv_year: 1999, location: null });
+    const res = await http.put(`${POOLS}/${p.id}`, manager, {
+      num_count: 6,
+      primary_source: 999,
+      surv_year: 1999,
+      location: null,
+    });
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toMatchObject({ num_count: 6, comments: 'cold chain ok', surv_year: p.surv_year, primary_source: c.id, pool_num: p.pool_num });
+    expect(res.json()).toMatchObject({
+      num_count: 6,
+      comments: 'cold chain ok',
+      surv_year: p.surv_year,
+      primary_source: c.id,
+      pool_num: p.pool_num,
+    });
   });
 
   it('lets technicians update only their own pools and only managers delete', async () => {
@@ -213,7 +264,9 @@ describe('reading, updating and deleting pools', () => {
     const techs = await pool(tarsalis(c.id, 1), tech);
     const managers = await pool(tarsalis(c.id, 1), manager);
     expect((await http.put(`${POOLS}/${techs.id}`, tech, { comments: 'x' })).statusCode).toBe(200);
-    expect((await http.put(`${POOLS}/${managers.id}`, tech, { comments: 'x' })).statusCode).toBe(403);
+    expect((await http.put(`${POOLS}/${managers.id}`, tech, { comments: 'x' })).statusCode).toBe(
+      403,
+    );
     expect((await http.del(`${POOLS}/${techs.id}`, tech)).statusCode).toBe(403);
     const del = await http.del(`${POOLS}/${techs.id}`, manager);
     expect(del.statusCode).toBe(200);
@@ -239,7 +292,9 @@ describe('reading, updating and deleting pools', () => {
     const mosquito = await pool(tarsalis(c.id, 1));
     const tick = await pool({ collection: c.id, species: TICK, sex: SEX_ID.other, num_count: 2 });
     const ids = async (qs: string) =>
-      (await http.get(`${POOLS}/?query[surv_year]=2031${qs}`, manager)).json().rows.map((r: { id: number }) => r.id);
+      (await http.get(`${POOLS}/?query[surv_year]=2031${qs}`, manager))
+        .json()
+        .rows.map((r: { id: number }) => r.id);
     expect(await ids('')).toEqual([mosquito.id]);
     expect(await ids('&type=mosquito')).toEqual([mosquito.id]);
     expect(await ids('&type=tick')).toEqual([tick.id]);
@@ -261,8 +316,23 @@ describe('reading, updating and deleting pools', () => {
       value: 28.5,
     });
     expect(test.statusCode, test.body).toBe(201);
-    const names = ['agency', 'user', 'collection', 'site', 'location', 'species', 'sex', 'trap', 'lures', 'test', 'status'];
-    const res = await http.get(`${POOLS}/${p.id}?${names.map((n) => `populate[]=${n}`).join('&')}`, manager);
+    const names = [
+      'agency',
+      'user',
+      'collection',
+      'site',
+      'location',
+      'species',
+      'sex',
+      'trap',
+      'lures',
+      'test',
+      'status',
+    ];
+    const res = await http.get(
+      `${POOLS}/${p.id}?${names.map((n) => `populate[]=${n}`).join('&')}`,
+      manager,
+    );
     expect(res.statusCode).toBe(200);
     const r = res.json();
     expect(Object.keys(r)[0]).toBe('id');
@@ -270,19 +340,40 @@ describe('reading, updating and deleting pools', () => {
     expect(r.user).toEqual({ id: 1, username: 'demo-manager', name: 'Dana Whitfield' });
     expect(r.collection).toMatchObject({ id: c.id, collection_num: c.collection_num });
     expect(r.site).toMatchObject({ id: site, shape: { type: 'Point' } });
-    expect(r.species).toEqual({ id: 1, full_name: 'Culex tarsalis', display_name: 'Cx tarsalis', type: 'mosquito' });
+    expect(r.species).toEqual({
+      id: 1,
+      full_name: 'Culex tarsalis',
+      display_name: 'Cx tarsalis',
+      type: 'mosquito',
+    });
     expect(r.sex).toEqual({ id: SEX_ID.fUnfed, name: 'F-Unfed', type: 'female' });
     expect(r.trap).toMatchObject({ id: TRAP_ID.co2, acronym: 'CO2', presence: false });
-    expect(r.lures).toEqual([expect.objectContaining({ lure: { id: 2, code: 'BGLURE', description: expect.any(String), weight: null } })]);
+    expect(r.lures).toEqual([
+      expect.objectContaining({
+        lure: { id: 2, code: 'BGLURE', description: expect.any(String), weight: null },
+      }),
+    ]);
     expect(r.test).toEqual([
       {
         id: test.json().id,
         value: 28.5,
         test_date: '2026-07-20T00:00:00.000Z',
         method: { id: 1, name: 'RT-PCR', acronym: 'RT-PCR', sensitivity: 3 },
-        target: { id: 1, acronym: 'WNV', name: expect.any(String), vector: expect.anything(), icd_10: expect.anything() },
+        target: {
+          id: 1,
+          acronym: 'WNV',
+          name: expect.any(String),
+          vector: expect.anything(),
+          icd_10: expect.anything(),
+        },
         status: { id: 1, name: expect.any(String), description: expect.anything() },
-        agency: { id: 3, code: 'ARBOLAB', name: 'Regional Arbovirus Laboratory', state_acronym: 'CA', region: expect.any(Number) },
+        agency: {
+          id: 3,
+          code: 'ARBOLAB',
+          name: 'Regional Arbovirus Laboratory',
+          state_acronym: 'CA',
+          region: expect.any(Number),
+        },
       },
     ]);
     const withoutStatus = (await http.get(`${POOLS}/${p.id}?populate[]=test`, manager)).json();

@@ -8,12 +8,16 @@ import { deleteCollection, updateCollection } from '../../../arthropod/update-co
 import { listCollections } from '../../../arthropod/list-collections';
 import { COLLECTION_POPULATE, populateCollections } from '../../../arthropod/populate-collections';
 import { populateNames } from '../../../arthropod/populate-names';
+import { assertInt4 } from '../../../arthropod/int4-errors';
 import { recordId } from '../../../arthropod/record-id';
 
 type IdParams = { Params: { id: string } };
 
 /** /v1/arthropod/collection: contract §4 (lists, populate) and §6 (collections). */
-export default async function collectionRoutes(app: FastifyInstance, ctx: RecordsContext): Promise<void> {
+export default async function collectionRoutes(
+  app: FastifyInstance,
+  ctx: RecordsContext,
+): Promise<void> {
   app.get('/v1/arthropod/collection', async (req) => listCollections(ctx.db, req.caller, req.url));
 
   app.get<IdParams>('/v1/arthropod/collection/:id', async (req) => {
@@ -27,6 +31,7 @@ export default async function collectionRoutes(app: FastifyInstance, ctx: Record
 
   app.post('/v1/arthropod/collection', async (req, reply) => {
     const body = parseBody(collectionCreate, req.body);
+    assertInt4(body);
     reply.status(201);
     return createCollection(ctx.db, req.caller, body, ctx.now());
   });
@@ -34,6 +39,7 @@ export default async function collectionRoutes(app: FastifyInstance, ctx: Record
   app.put<IdParams>('/v1/arthropod/collection/:id', async (req) => {
     const id = recordId(req.params.id, 'Collection');
     const body = parseBody(collectionUpdate, req.body);
+    assertInt4(body);
     return updateCollection(ctx.db, req.caller, id, body, ctx.now());
   });
 

@@ -7,6 +7,7 @@ import { listPools } from '../../../arthropod/list-pools';
 import { POOL_POPULATE, populatePools } from '../../../arthropod/populate-pools';
 import { populateNames } from '../../../arthropod/populate-names';
 import { poolRecords } from '../../../arthropod/pool-records';
+import { assertInt4 } from '../../../arthropod/int4-errors';
 import { recordId } from '../../../arthropod/record-id';
 import { deletePool, updatePool } from '../../../arthropod/update-pool';
 
@@ -27,6 +28,7 @@ export default async function poolRoutes(app: FastifyInstance, ctx: RecordsConte
 
   app.post('/v1/arthropod/pool', async (req, reply) => {
     const body = parseBody(poolCreate, req.body);
+    assertInt4(body);
     reply.status(201);
     return createPool(ctx.db, req.caller, body, ctx.now());
   });
@@ -34,6 +36,7 @@ export default async function poolRoutes(app: FastifyInstance, ctx: RecordsConte
   app.put<IdParams>('/v1/arthropod/pool/:id', async (req) => {
     const id = recordId(req.params.id, 'Pool');
     const body = parseBody(poolUpdate, req.body);
+    assertInt4(body);
     return updatePool(ctx.db, req.caller, id, body, ctx.now());
   });
 

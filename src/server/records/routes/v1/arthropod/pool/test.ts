@@ -6,13 +6,17 @@ import { listPoolTests } from '../../../../arthropod/list-pool-tests';
 import { POOL_TEST_POPULATE, populatePoolTests } from '../../../../arthropod/populate-pool-tests';
 import { populateNames } from '../../../../arthropod/populate-names';
 import { poolTestRecords } from '../../../../arthropod/pool-test-records';
+import { assertInt4 } from '../../../../arthropod/int4-errors';
 import { recordId } from '../../../../arthropod/record-id';
 import { createPoolTest, updatePoolTest } from '../../../../arthropod/write-pool-test';
 
 type IdParams = { Params: { id: string } };
 
 /** /v1/arthropod/pool/test: contract §4 and §6 (pool tests). */
-export default async function poolTestRoutes(app: FastifyInstance, ctx: RecordsContext): Promise<void> {
+export default async function poolTestRoutes(
+  app: FastifyInstance,
+  ctx: RecordsContext,
+): Promise<void> {
   app.get('/v1/arthropod/pool/test', async (req) => listPoolTests(ctx.db, req.caller, req.url));
 
   app.get<IdParams>('/v1/arthropod/pool/test/:id', async (req) => {
@@ -26,6 +30,7 @@ export default async function poolTestRoutes(app: FastifyInstance, ctx: RecordsC
 
   app.post('/v1/arthropod/pool/test', async (req, reply) => {
     const body = parseBody(poolTestCreate, req.body);
+    assertInt4(body, ['value']);
     reply.status(201);
     return createPoolTest(ctx.db, req.caller, body, ctx.now());
   });
@@ -33,6 +38,7 @@ export default async function poolTestRoutes(app: FastifyInstance, ctx: RecordsC
   app.put<IdParams>('/v1/arthropod/pool/test/:id', async (req) => {
     const id = recordId(req.params.id, 'Pool test');
     const body = parseBody(poolTestUpdate, req.body);
+    assertInt4(body, ['value']);
     return updatePoolTest(ctx.db, req.caller, id, body, ctx.now());
   });
 }
