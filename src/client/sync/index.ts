@@ -5,3 +5,5 @@ export { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 export { DependentsNotConfirmedError } from './discard-entry';
 export type { ConflictChoices } from './resolve-conflict';
 export { describeEntry } from './describe-entry';
+export { recordTable, type AnyRecordRow } from './record-tables';
+export { serverFieldValue, sameValue } from './field-values';

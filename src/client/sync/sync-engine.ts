@@ -193,8 +193,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   };
 
   function requestSync(reason = 'manual') {
-    if (stopped) return;
-    if (status.paused) return;
+    if (stopped || status.paused) return;
+    // Offline for sure (navigator.onLine false is reliable, true is not): the 'online' event resumes.
+    if (!isOnline()) return;
     if (cycle) {
       again = true;
       return;

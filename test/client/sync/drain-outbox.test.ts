@@ -39,7 +39,7 @@ describe('drain', () => {
   });
 
   it('sends independent entries three at a time', async () => {
-    const { db, bff, engine } = setupEngine({}, 5);
+    const { db, bff, engine } = setupEngine({}, 60);
     for (let i = 0; i < 10; i += 1) await queueCreate(db, 'site', site(i));
     await drain(engine);
     expect(bff.all('site')).toHaveLength(10);

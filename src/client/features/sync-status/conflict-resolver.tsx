@@ -1,0 +1,107 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
+import { recordTable, serverFieldValue } from '../../sync';
+import { useSyncEngine } from './sync-engine-context';
+
+const label = (field: string) => field.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+function show(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '(empty)';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+/**
+ * Field by field, the user's value against the server's, for a change that met someone else's
+ * change. Nothing is applied until every conflicting field has a choice.
+ */
+export function ConflictResolver({ entryId, onDone }: { entryId: string; onDone?: () => void }) {
+  const engine = useSyncEngine();
+  const data = useLiveQuery(async () => {
+    const entry = await engine.db.outbox.get(entryId);
+    if (!entry) return { entry: null, record: null };
+    return {
+      entry,
+      record: (await recordTable(engine.db, entry.entity).get(entry.localId)) ?? null,
+    };
+  }, [engine, entryId]);
+  const [choices, setChoices] = useState<Record<string, 'mine' | 'theirs'>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (!data) return null;
+  const { entry, record } = data;
+  if (!entry || entry.state !== 'conflict' || !record) {
+    return <p className="muted">This change has no conflict to resolve.</p>;
+  }
+  const fields =
+    record.problem?.fields?.map((f) => f.path).filter((f) => f in entry.payload) ??
+    Object.keys(entry.payload);
+  const complete = fields.every((f) => choices[f]);
+
+  const apply = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await engine.resolveConflict(entryId, choices);
+      onDone?.();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="conflict-resolver"
+      aria-label="Resolve conflict"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void apply();
+      }}
+    >
+      <p>
+        Someone changed these fields on the server after you edited them. Choose the value to keep
+        for each.
+      </p>
+      {fields.map((field) => {
+        const mine = entry.payload[field];
+        const theirs = serverFieldValue(entry.entity, record.server, field);
+        return (
+          <fieldset key={field}>
+            <legend>{label(field)}</legend>
+            <label style={{ display: 'flex', alignItems: 'center', gap: '0.5em', minHeight: 48 }}>
+              <input
+                type="radio"
+                name={`conflict-${field}`}
+                checked={choices[field] === 'mine'}
+                onChange={() => setChoices((c) => ({ ...c, [field]: 'mine' }))}
+              />
+              Mine: {show(mine)}
+            </label>
+            <label style={{ display: 'flex', alignItems: 'center', gap: '0.5em', minHeight: 48 }}>
+              <input
+                type="radio"
+                name={`conflict-${field}`}
+                checked={choices[field] === 'theirs'}
+                onChange={() => setChoices((c) => ({ ...c, [field]: 'theirs' }))}
+              />
+              Theirs (server): {show(theirs)}
+            </label>
+          </fieldset>
+        );
+      })}
+      {error ? <p role="alert">{error}</p> : null}
+      <button
+        type="submit"
+        className="button button-primary"
+        style={{ minHeight: 48 }}
+        disabled={!complete || busy}
+      >
+        Keep these values
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,102 @@
+import { formatSince } from './format-time';
+import { useSyncEngine, useSyncStatus } from './sync-engine-context';
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The outbox at a glance, always on screen: offline or not, what waits, what is being sent
+ * (with progress while draining), what needs the user, when the tablet last reached the
+ * server, and a 48 px "Sync now" button.
+ */
+export function SyncStatusBar() {
+  const engine = useSyncEngine();
+  const status = useSyncStatus();
+  const waiting = status.pending + status.held;
+  const attention = status.parked + status.conflict;
+  const { progress } = status;
+
+  let headline: string;
+  if (status.paused)
+    headline = `Sign in again to send ${plural(waiting + status.sending, 'change', 'changes')}`;
+  else if (!status.online)
+    headline =
+      waiting > 0
+        ? `Offline — ${plural(waiting, 'change', 'changes')} saved on this tablet`
+        : 'Offline — changes are saved on this tablet';
+  else if (status.draining && progress && progress.total > 0)
+    headline = `Sending… ${progress.sent} of ${progress.total} sent`;
+  else if (waiting + status.sending > 0)
+    headline = `${plural(waiting + status.sending, 'change', 'changes')} waiting to send`;
+  else headline = 'All changes sent';
+
+  return (
+    <section
+      className="sync-status-bar"
+      aria-label="Sync status"
+      data-online={status.online}
+      data-paused={status.paused}
+    >
+      <div className="sync-status-main" role="status" aria-live="polite">
+        <strong>{headline}</strong>
+        {!status.online ? <span className="sync-offline"> (no network)</span> : null}
+      </div>
+      {status.draining && progress && progress.total > 0 ? (
+        <progress
+          className="sync-progress"
+          value={progress.sent}
+          max={progress.total}
+          aria-label={`${progress.sent} of ${progress.total} sent`}
+          style={{ width: '100%', height: '0.75rem' }}
+        />
+      ) : null}
+      <ul className="sync-counts" aria-label="Changes by state">
+        <li>{plural(status.pending, 'pending', 'pending')}</li>
+        <li>{plural(status.sending, 'sending', 'sending')}</li>
+        <li data-attention={status.parked > 0}>
+          {plural(status.parked, 'needs attention', 'need attention')}
+        </li>
+        {status.conflict > 0 ? (
+          <li data-attention="true">{plural(status.conflict, 'conflict', 'conflicts')}</li>
+        ) : null}
+        {status.held > 0 ? (
+          <li>{plural(status.held, 'waiting on a fix', 'waiting on a fix')}</li>
+        ) : null}
+      </ul>
+      <p className="sync-last">
+        {status.lastSuccessAt
+          ? `Last synced ${formatSince(status.lastSuccessAt)}`
+          : 'Not synced yet on this tablet'}
+        {status.lastError && waiting > 0 && !status.paused
+          ? ` · last try: ${describeError(status.lastError.reason)}`
+          : ''}
+      </p>
+      {attention > 0 ? (
+        <p className="sync-attention">
+          {plural(attention, 'change needs', 'changes need')} your attention before it can be sent.
+        </p>
+      ) : null}
+      <button
+        type="button"
+        className="button button-primary"
+        style={{ minHeight: 48, minWidth: 48 }}
+        disabled={status.paused}
+        onClick={() => engine.requestSync('manual')}
+      >
+        Sync now
+      </button>
+    </section>
+  );
+}
+
+function describeError(reason: string): string {
+  switch (reason) {
+    case 'network':
+      return 'no connection';
+    case 'timeout':
+      return 'the server took too long';
+    case 'rate_limited':
+      return 'the server asked to wait';
+    default:
+      return 'the server was unavailable';
+  }
+}
