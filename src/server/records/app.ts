@@ -29,6 +29,26 @@ export const LOG_REDACT = [
   '*.token',
 ];
 
+/** Query parameters whose values never reach a log line (POST /login accepts credentials there). */
+const SECRET_PARAMS = /([?&](?:password|token|access_token)=)[^&]*/gi;
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_PARAMS, '$1[redacted]');
+}
+
+/** What a request log line shows: never headers (Authorization), never a secret in the URL. */
+function serializeRequest(req: {
+  method: string;
+  url: string;
+  ip?: string;
+  socket?: { remoteAddress?: string };
+}) {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    remoteAddress: req.ip ?? req.socket?.remoteAddress,
+  };
+}
+
 /** Builds the records service (not listening). The caller closes it. */
 export async function buildRecords(options: RecordsOptions): Promise<FastifyInstance> {
   const ctx: RecordsContext = {
@@ -42,9 +62,12 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
   const logger =
     options.logger === undefined || options.logger === false
       ? false
-      : options.logger === true
-        ? { level: 'info', redact: LOG_REDACT }
-        : options.logger;
+      : {
+          level: 'info',
+          ...(options.logger === true ? {} : (options.logger as object)),
+          redact: { paths: LOG_REDACT, censor: '[redacted]' },
+          serializers: { req: serializeRequest },
+        };
   const app = Fastify({
     bodyLimit: BODY_LIMIT,
     logger,
