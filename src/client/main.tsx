@@ -1,9 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/app';
+import './app/styles.css';
 
-// TODO(client): providers, router and screens (src/client/app).
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <main>Trapline</main>
+    <App />
   </StrictMode>,
 );

@@ -1,12 +1,16 @@
 import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
-import type { SiteCreate } from '../../../shared';
+import { siteCreate, type SiteCreate } from '../../../shared';
 import { createSite } from '../../db/create-site';
 import { useDb } from '../../db/db-context';
 import { updateSite } from '../../db/update-site';
 import { useLookups } from '../../db/use-lookups';
+import { mergeFormData, pickKeys } from '../../lib/merge-form-data';
 import { SiteForm, type LocationPickerProps } from './site-form';
 import { useSite, useSites } from './use-sites';
+
+/** Fields the site form edits; anything else the record holds is carried through an edit. */
+const SITE_FORM_KEYS = Object.keys(siteCreate.shape).filter((k) => k !== 'agency' && k !== 'user');
 
 type Props = {
   /** Edit this site; absent for a new one. */
@@ -27,7 +31,8 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
 
   const save = async (data: SiteCreate) => {
     let target = localId;
-    if (localId) await updateSite(db, localId, data);
+    if (localId && site)
+      await updateSite(db, localId, mergeFormData(site.data, data, SITE_FORM_KEYS));
     else target = await createSite(db, data);
     onSaved?.();
     navigate(`/sites/${target}`);
@@ -39,7 +44,7 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
         key={localId ?? 'new'}
         lookups={lookups}
         sites={sites}
-        initial={site ? (site.data as Partial<SiteCreate>) : undefined}
+        initial={site ? (pickKeys(site.data, SITE_FORM_KEYS) as Partial<SiteCreate>) : undefined}
         selfLocalId={localId ?? null}
         problem={site?.problem ?? null}
         onSubmit={save}

@@ -13,7 +13,7 @@ import { Field } from '../../ui/field';
 import { ProblemBanner, type Problem } from '../../ui/problem-banner';
 import { useServerProblem } from '../../ui/use-server-problem';
 import { siteFormSchema, SITE_LABELS } from './site-schema';
-import { useGps } from './use-gps';
+import { useGps } from '../../lib/use-gps';
 
 /** What the site form lends the map picker: the pin and a way to move it. */
 export type LocationPickerProps = {

@@ -1,0 +1,37 @@
+import type { ReactNode } from 'react';
+import { Link, useRoute } from 'wouter';
+import { SyncStatusBar } from '../features/sync-status';
+
+function NavLink({ href, children }: { href: string; children: ReactNode }) {
+  const [active] = useRoute(href === '/' ? '/' : `${href}/*?`);
+  return (
+    <Link
+      href={href}
+      className={active ? 'nav-link active' : 'nav-link'}
+      aria-current={active ? 'page' : undefined}
+    >
+      {children}
+    </Link>
+  );
+}
+
+/** Header with the sync status (always visible), the main navigation and the screen. */
+export function Layout({ banner, children }: { banner?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="app">
+      <header className="app-header">
+        <span className="brand">Trapline</span>
+        <SyncStatusBar />
+      </header>
+      {banner}
+      <main className="app-main">{children}</main>
+      <nav className="app-nav" aria-label="Main">
+        <NavLink href="/">Home</NavLink>
+        <NavLink href="/sites">Sites</NavLink>
+        <NavLink href="/collections/new">New collection</NavLink>
+        <NavLink href="/sync">Sync</NavLink>
+        <NavLink href="/settings">Settings</NavLink>
+      </nav>
+    </div>
+  );
+}

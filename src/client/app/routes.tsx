@@ -1,0 +1,196 @@
+/**
+ * Routes, and the accessible names the end-to-end tests rely on (keep them stable):
+ *
+ * /                         Home: heading "Hello, <user>", "New collection", "Sites", "Sync now",
+ *                           list "Today's collections"; counts data-testid home-pending / home-parked
+ * /sites                    heading "Sites", link "New site", search "Search sites", list "Sites",
+ *                           region "Map of sites" (lazy Leaflet)
+ * /sites/new, /:id/edit     form "Site": "Site code", "Site name", "Use my location", "Latitude",
+ *                           "Longitude", "Coordinate precision", "Address", "Address line 2", "City",
+ *                           "Postal code", "Population", "Elevation (m)", checkboxes under "Land usage",
+ *                           "Comments"; button "Save site"; region "Map: tap to place the site"
+ * /sites/:id                heading "<code> <name>", "New collection here", "Edit site",
+ *                           list "Recent collections"
+ * /collections/new?site=…   form "Collection": "Find a site" + buttons "<code> <name>" and
+ * /collections/:id/edit       "Zero Site (one-off location)", "Change site"; at the Zero Site
+ *                           "Latitude", "Longitude", "Coordinate precision"; "Collection date",
+ *                           "Date only (no time)", "Trap type", "Number of traps", "Trap nights",
+ *                           "Trap problem", checkboxes under "Lures", "Add Cx tarsalis" (quick-add),
+ *                           "Add row", "Species (row N)", "Sex (row N)", "Count (row N)",
+ *                           "Remove row N", total data-testid abundance-total, "Identified by",
+ *                           "Comments"; button "Save collection"
+ * /collections/:id          "Edit collection", "Make pools", "Delete collection", table of
+ *                           abundance, list "Pools" with "Add test result" per pool
+ * /collections/:id/pools    form "Pools": "Pool N count", "Remove pool N", "Save pools"
+ * /pools/:id/tests/new      form "Pool test": "Test method", "Target", "Result", "Test date",
+ *                           "Testing agency", "Value (Ct)", "Comments"; "Save test result"
+ * /sync                     parked and conflicting changes (sync-status feature)
+ * /settings                 "Persistent storage", "Refresh lookups", "Sign out"
+ * Sign-in screen / sheet:   "Username", "Password", button "Sign in"; sheet dialog "Sign in again"
+ * Navigation:               nav "Main" with links "Home", "Sites", "New collection", "Sync", "Settings"
+ */
+import { lazy, Suspense, useCallback, type ReactNode } from 'react';
+import { Route, Switch, useLocation } from 'wouter';
+import type { Entity } from '../../shared';
+import type { LocalRecord } from '../db/database';
+import { useDb } from '../db/db-context';
+import { CollectionDetailScreen } from '../features/collections/collection-detail-screen';
+import { CollectionFormScreen } from '../features/collections/collection-form-screen';
+import { HomeScreen } from '../features/home/home-screen';
+import { PoolTestScreen } from '../features/pool-tests/pool-test-screen';
+import { MakePoolsScreen } from '../features/pools/make-pools-screen';
+import { SettingsScreen } from '../features/settings/settings-screen';
+import { SiteDetailScreen } from '../features/sites/site-detail-screen';
+import { SiteFormScreen } from '../features/sites/site-form-screen';
+import { SiteListScreen } from '../features/sites/site-list-screen';
+import type { LocationPickerProps } from '../features/sites/site-form';
+import {
+  ConflictResolver,
+  ParkedEntries,
+  RecordSyncBadge,
+  useSyncEngine,
+  useSyncStatus,
+} from '../features/sync-status';
+import { useOnline } from '../lib/use-online';
+
+// Leaflet is its own chunk: the first screen does not wait for the map.
+const SitesMap = lazy(() => import('../features/map/sites-map'));
+const LocationPicker = lazy(() => import('../features/map/location-picker'));
+
+function MapFallback() {
+  return <div className="map map-loading">Loading map…</div>;
+}
+
+const badge = (row: LocalRecord<unknown, unknown>): ReactNode => (
+  <RecordSyncBadge state={row.syncState} />
+);
+
+function SyncScreen() {
+  const db = useDb();
+  const [, navigate] = useLocation();
+  // Fix: open the form of the refused record; records without their own form open their collection.
+  const onFix = useCallback(
+    async (entity: Entity, localId: string) => {
+      if (entity === 'site') return navigate(`/sites/${localId}/edit`);
+      if (entity === 'collection') return navigate(`/collections/${localId}/edit`);
+      const pool =
+        entity === 'pool'
+          ? await db.pools.get(localId)
+          : await db.pools.get((await db.poolTests.get(localId))?.parentLocalId ?? '');
+      navigate(pool?.parentLocalId ? `/collections/${pool.parentLocalId}` : '/');
+    },
+    [db, navigate],
+  );
+  return (
+    <section className="screen">
+      <h1>Changes to review</h1>
+      <ParkedEntries
+        onFix={(e, id) => void onFix(e, id)}
+        onResolveConflict={(id) => navigate(`/sync/conflict/${id}`)}
+      />
+    </section>
+  );
+}
+
+type RoutesProps = {
+  userName: string;
+  agencyId: number;
+  agencyName: string;
+  username: string;
+  onSignOut: () => void;
+  onRefreshLookups: () => Promise<string>;
+};
+
+export function AppRoutes({
+  userName,
+  agencyId,
+  agencyName,
+  username,
+  onSignOut,
+  onRefreshLookups,
+}: RoutesProps) {
+  const engine = useSyncEngine();
+  const status = useSyncStatus();
+  const online = useOnline();
+  const [, navigate] = useLocation();
+  const saved = useCallback(() => engine.requestSync('save'), [engine]);
+  const picker = useCallback(
+    (props: LocationPickerProps) => (
+      <Suspense fallback={<MapFallback />}>
+        <LocationPicker {...props} />
+      </Suspense>
+    ),
+    [],
+  );
+  return (
+    <Switch>
+      <Route path="/">
+        <HomeScreen
+          userName={userName}
+          pending={status.pending + status.sending}
+          parked={status.parked + status.conflict}
+          online={online}
+          onSyncNow={() => engine.requestSync('manual')}
+        />
+      </Route>
+      <Route path="/sites">
+        <SiteListScreen
+          map={
+            <Suspense fallback={<MapFallback />}>
+              <SitesMap onSelect={(id) => navigate(`/sites/${id}`)} />
+            </Suspense>
+          }
+        />
+      </Route>
+      <Route path="/sites/new">
+        <SiteFormScreen onSaved={saved} renderPicker={picker} />
+      </Route>
+      <Route path="/sites/:id/edit">
+        {(p) => <SiteFormScreen localId={p.id} onSaved={saved} renderPicker={picker} />}
+      </Route>
+      <Route path="/sites/:id">
+        {(p) => <SiteDetailScreen localId={p.id} renderBadge={badge} />}
+      </Route>
+      <Route path="/collections/new">
+        <CollectionFormScreen onSaved={saved} />
+      </Route>
+      <Route path="/collections/:id/edit">
+        {(p) => <CollectionFormScreen localId={p.id} onSaved={saved} />}
+      </Route>
+      <Route path="/collections/:id/pools">
+        {(p) => <MakePoolsScreen collectionLocalId={p.id} onSaved={saved} />}
+      </Route>
+      <Route path="/collections/:id">
+        {(p) => <CollectionDetailScreen localId={p.id} renderBadge={badge} />}
+      </Route>
+      <Route path="/pools/:id/tests/new">
+        {(p) => <PoolTestScreen poolLocalId={p.id} ownAgencyId={agencyId} onSaved={saved} />}
+      </Route>
+      <Route path="/sync">
+        <SyncScreen />
+      </Route>
+      <Route path="/sync/conflict/:id">
+        {(p) => (
+          <section className="screen">
+            <h1>Resolve a conflict</h1>
+            <ConflictResolver entryId={p.id} onDone={() => navigate('/sync')} />
+          </section>
+        )}
+      </Route>
+      <Route path="/settings">
+        <SettingsScreen
+          username={username}
+          agencyName={agencyName}
+          onSignOut={onSignOut}
+          onRefreshLookups={onRefreshLookups}
+        />
+      </Route>
+      <Route>
+        <section className="screen">
+          <h1>Not found</h1>
+          <p>This page does not exist.</p>
+        </section>
+      </Route>
+    </Switch>
+  );
+}

@@ -1,0 +1,101 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { SessionInfo } from '../../shared';
+import { openUserDb } from '../db/database';
+import { DbContext } from '../db/db-context';
+import { refreshLookups } from '../db/refresh-lookups';
+import { SignInSheet } from '../features/auth/sign-in-sheet';
+import { SyncEngineProvider } from '../features/sync-status';
+import { fetchConfig } from '../lib/app-config';
+import { onAuthRequired } from '../lib/http';
+import { ownerOf, saveIdentity } from '../lib/identity';
+import { createSyncEngine, type SyncEngine } from '../sync';
+import { Layout } from './layout';
+import { AppRoutes } from './routes';
+import { UpdateBanner } from './update-banner';
+
+const REFRESH_WORDS = {
+  updated: 'Lookups updated',
+  unchanged: 'Lookups are up to date',
+  failed: 'Could not refresh: using the saved lookups',
+} as const;
+
+/**
+ * Everything behind sign-in: the user's own database, their sync engine, lookups kept fresh, and
+ * the sign-in sheet that opens over the current screen when the server asks for the password.
+ */
+export function SignedInApp({
+  identity,
+  onIdentity,
+  onSignOut,
+}: {
+  identity: SessionInfo;
+  onIdentity: (s: SessionInfo) => void;
+  onSignOut: () => void;
+}) {
+  const owner = ownerOf(identity);
+  const { agencyId, username } = owner;
+  const db = useMemo(() => openUserDb({ agencyId, username }), [agencyId, username]);
+  const [engine, setEngine] = useState<SyncEngine | null>(null);
+  const [sheetOpen, setSheetOpen] = useState(false);
+
+  useEffect(() => {
+    // Created in the effect so that a remount (StrictMode, user switch) never shares a stopped engine.
+    const next = createSyncEngine(db);
+    next.start();
+    setEngine(next);
+    return () => {
+      next.stop();
+      setEngine(null);
+    };
+  }, [db]);
+  useEffect(() => () => db.close({ disableAutoOpen: false }), [db]);
+
+  useEffect(() => {
+    // Lookups and map config on start and whenever the network comes back; offline, the cache serves.
+    const refresh = () => {
+      void refreshLookups(db);
+      void fetchConfig();
+    };
+    refresh();
+    window.addEventListener('online', refresh);
+    return () => window.removeEventListener('online', refresh);
+  }, [db]);
+
+  useEffect(() => onAuthRequired(() => setSheetOpen(true)), []);
+
+  const signedInAgain = useCallback(
+    (session: SessionInfo) => {
+      saveIdentity(session);
+      onIdentity(session);
+      setSheetOpen(false);
+      engine?.resume();
+      void refreshLookups(db);
+    },
+    [engine, db, onIdentity],
+  );
+  const refreshNow = useCallback(async () => REFRESH_WORDS[await refreshLookups(db)], [db]);
+  if (!engine) return null;
+
+  return (
+    <DbContext.Provider value={db}>
+      <SyncEngineProvider engine={engine}>
+        <Layout banner={<UpdateBanner />}>
+          <AppRoutes
+            userName={identity.user.name ?? identity.user.username}
+            username={identity.user.username}
+            agencyId={identity.agency.id}
+            agencyName={identity.agency.name}
+            onSignOut={onSignOut}
+            onRefreshLookups={refreshNow}
+          />
+        </Layout>
+        <SignInSheet
+          open={sheetOpen}
+          username={identity.user.username}
+          onSignedIn={signedInAgain}
+          onLater={() => setSheetOpen(false)}
+        />
+      </SyncEngineProvider>
+    </DbContext.Provider>
+  );
+}

@@ -1,0 +1,59 @@
+import { sessionInfo, type LoginRequest, type SessionInfo } from '../../../shared';
+import { NetworkError, request } from '../../lib/http';
+
+export type SignInResult =
+  | { ok: true; session: SessionInfo }
+  | { ok: false; message: string; field?: 'username' | 'password' };
+
+/** Sign-in errors in words: what happened and what to do. */
+function messageFor(status: number, code: string, retryAfterMs: number | null): SignInResult {
+  if (code === 'invalid_credentials')
+    return {
+      ok: false,
+      message: 'Wrong username or password. Check both and try again.',
+      field: 'password',
+    };
+  if (code === 'rate_limited' || status === 429) {
+    const secs = retryAfterMs ? Math.ceil(retryAfterMs / 1000) : 60;
+    return {
+      ok: false,
+      message: `Too many sign-in attempts. Wait ${secs} seconds, then try again.`,
+    };
+  }
+  if (status >= 500)
+    return {
+      ok: false,
+      message:
+        'The server cannot sign you in right now. Your saved work is safe; try again in a minute.',
+    };
+  return { ok: false, message: `Sign-in failed (${code}). Try again.` };
+}
+
+/** POST /api/session: the BFF keeps the token; the app gets only who is signed in. */
+export async function signIn(credentials: LoginRequest): Promise<SignInResult> {
+  try {
+    const res = await request<unknown>('/api/session', { method: 'POST', body: credentials });
+    if (!res.ok) return messageFor(res.status, res.error.code, res.retryAfterMs);
+    const parsed = sessionInfo.safeParse(res.body);
+    if (!parsed.success)
+      return { ok: false, message: 'The server answered in an unexpected way. Try again.' };
+    return { ok: true, session: parsed.data };
+  } catch (e) {
+    if (e instanceof NetworkError)
+      return {
+        ok: false,
+        message:
+          'No connection: signing in needs the network. Your saved work stays on this tablet.',
+      };
+    throw e;
+  }
+}
+
+/** DELETE /api/session. Offline, the server session simply expires on its own. */
+export async function signOut(): Promise<void> {
+  try {
+    await request('/api/session', { method: 'DELETE', timeoutMs: 5_000 });
+  } catch {
+    // Offline sign-out: the identity is dropped locally regardless.
+  }
+}

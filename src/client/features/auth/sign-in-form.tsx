@@ -1,0 +1,62 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { loginRequest, type LoginRequest, type SessionInfo } from '../../../shared';
+import { Banner } from '../../ui/banner';
+import { Field } from '../../ui/field';
+import { signIn } from './session-api';
+
+type Props = {
+  /** When set (the session expired), the same user signs in again: the username is fixed. */
+  username?: string;
+  onSignedIn: (session: SessionInfo) => void | Promise<void>;
+};
+
+/** Username and password against the BFF; the password is never stored. */
+export function SignInForm({ username, onSignedIn }: Props) {
+  const { register, handleSubmit, formState, setError, resetField } = useForm<LoginRequest>({
+    resolver: zodResolver(loginRequest),
+    defaultValues: { username: username ?? '', password: '' },
+  });
+  const [failure, setFailure] = useState<string | null>(null);
+  const submit = handleSubmit(async (values) => {
+    setFailure(null);
+    const result = await signIn(values);
+    if (!result.ok) {
+      setFailure(result.message);
+      if (result.field === 'password') {
+        resetField('password');
+        setError('password', { type: 'server', message: 'Wrong username or password' });
+      }
+      return;
+    }
+    if (username && result.session.user.username.toLowerCase() !== username.toLowerCase()) {
+      setFailure(
+        `Signed in as ${result.session.user.username}, but this tablet session belongs to ${username}. Sign out first to switch users.`,
+      );
+      return;
+    }
+    await onSignedIn(result.session);
+  });
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Sign in">
+      {failure ? <Banner tone="error">{failure}</Banner> : null}
+      <Field label="Username" error={formState.errors.username?.message}>
+        <input
+          autoComplete="username"
+          autoCapitalize="none"
+          readOnly={Boolean(username)}
+          {...register('username')}
+        />
+      </Field>
+      <Field label="Password" error={formState.errors.password?.message}>
+        <input type="password" autoComplete="current-password" {...register('password')} />
+      </Field>
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? 'Signing in…' : 'Sign in'}
+        </button>
+      </div>
+    </form>
+  );
+}

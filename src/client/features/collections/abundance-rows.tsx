@@ -1,0 +1,149 @@
+import {
+  useFieldArray,
+  useWatch,
+  type Control,
+  type FieldErrors,
+  type UseFormRegister,
+  type UseFormSetFocus,
+} from 'react-hook-form';
+import type { LookupsDocument, Species } from '../../../shared';
+import { asNumber } from '../../lib/form-errors';
+import { errorAt } from '../../ui/error-at';
+import type { CollectionFormValues } from './collection-schema';
+import { defaultFemaleSex } from './common-species';
+
+type Props = {
+  control: Control<CollectionFormValues, unknown, unknown>;
+  register: UseFormRegister<CollectionFormValues>;
+  setFocus: UseFormSetFocus<CollectionFormValues>;
+  errors: FieldErrors<CollectionFormValues>;
+  lookups: LookupsDocument;
+  common: readonly Species[];
+};
+
+const speciesName = (s: Species) => s.display_name ?? s.full_name;
+
+/**
+ * Abundance rows: species, sex and count, one row per species and sex. Quick-add buttons for the
+ * agency's common species never create a duplicate row: they jump to the existing one.
+ */
+export function AbundanceRows({ control, register, setFocus, errors, lookups, common }: Props) {
+  const { fields, append, remove } = useFieldArray({ control, name: 'arthropods' });
+  const rows = useWatch({ control, name: 'arthropods' }) ?? [];
+  const total = rows.reduce(
+    (sum, r) =>
+      sum + (typeof r?.num_count === 'number' && !Number.isNaN(r.num_count) ? r.num_count : 0),
+    0,
+  );
+  const female = defaultFemaleSex(lookups.sex);
+  const quickAdd = (species: Species) => {
+    const existing = rows.findIndex((r) => r?.species === species.id && r?.sex === female?.id);
+    if (existing >= 0) {
+      setFocus(`arthropods.${existing}.num_count`);
+      return;
+    }
+    append(
+      { species: species.id, sex: female?.id, num_count: undefined },
+      { focusName: `arthropods.${rows.length}.num_count` },
+    );
+  };
+  const rowsError = errorAt(errors, 'arthropods');
+  return (
+    <fieldset className="fieldset">
+      <legend>Abundance</legend>
+      <div className="row wrap">
+        {common.map((s) => (
+          <button key={s.id} type="button" className="button" onClick={() => quickAdd(s)}>
+            Add {speciesName(s)}
+          </button>
+        ))}
+        <button
+          type="button"
+          className="button"
+          onClick={() => append({ species: undefined, sex: female?.id, num_count: undefined })}
+        >
+          Add row
+        </button>
+      </div>
+      {fields.length === 0 ? (
+        <p className="muted">No mosquitoes counted yet. An empty trap is saved with no rows.</p>
+      ) : null}
+      <ol className="abundance">
+        {fields.map((field, i) => {
+          const n = i + 1;
+          const err = (name: string) => errorAt(errors, `arthropods.${i}.${name}`);
+          return (
+            <li key={field.id} className="abundance-row">
+              <div className={err('species') ? 'field field-invalid' : 'field'}>
+                <label htmlFor={`${field.id}-species`}>Species (row {n})</label>
+                <select
+                  id={`${field.id}-species`}
+                  aria-invalid={err('species') ? true : undefined}
+                  {...register(`arthropods.${i}.species`, { setValueAs: asNumber })}
+                >
+                  <option value="">Choose…</option>
+                  {lookups.species.map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {speciesName(s)}
+                    </option>
+                  ))}
+                </select>
+                {err('species') ? (
+                  <p className="field-error" role="alert">
+                    {err('species')}
+                  </p>
+                ) : null}
+              </div>
+              <div className={err('sex') ? 'field field-invalid' : 'field'}>
+                <label htmlFor={`${field.id}-sex`}>Sex (row {n})</label>
+                <select
+                  id={`${field.id}-sex`}
+                  aria-invalid={err('sex') ? true : undefined}
+                  {...register(`arthropods.${i}.sex`, { setValueAs: asNumber })}
+                >
+                  <option value="">Choose…</option>
+                  {lookups.sex.map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.name}
+                    </option>
+                  ))}
+                </select>
+                {err('sex') ? (
+                  <p className="field-error" role="alert">
+                    {err('sex')}
+                  </p>
+                ) : null}
+              </div>
+              <div className={err('num_count') ? 'field field-invalid' : 'field'}>
+                <label htmlFor={`${field.id}-count`}>Count (row {n})</label>
+                <input
+                  id={`${field.id}-count`}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  aria-invalid={err('num_count') ? true : undefined}
+                  {...register(`arthropods.${i}.num_count`, { setValueAs: asNumber })}
+                />
+                {err('num_count') ? (
+                  <p className="field-error" role="alert">
+                    {err('num_count')}
+                  </p>
+                ) : null}
+              </div>
+              <button type="button" className="button button-quiet" onClick={() => remove(i)}>
+                Remove row {n}
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+      {rowsError ? (
+        <p className="field-error" role="alert">
+          {rowsError}
+        </p>
+      ) : null}
+      <p className="total" aria-live="polite">
+        Total: <strong data-testid="abundance-total">{total}</strong>
+      </p>
+    </fieldset>
+  );
+}

@@ -1,0 +1,185 @@
+import { useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { refId, type CollectionCreate, type LookupsDocument } from '../../../shared';
+import type { CollectionRow, PoolRow, PoolTestRow } from '../../db/database';
+import { useDb } from '../../db/db-context';
+import { deleteCollection } from '../../db/delete-collection';
+import { RepositoryError } from '../../db/repository-error';
+import { useLookups } from '../../db/use-lookups';
+import { formatDate } from '../../lib/dates';
+import { Banner } from '../../ui/banner';
+import { useCollection, usePoolsOf, useSiteRow } from './use-collections';
+
+type AnyRow = CollectionRow | PoolRow | PoolTestRow;
+
+const nameIn = (
+  list: readonly {
+    id: number;
+    name?: string;
+    display_name?: string | null;
+    full_name?: string;
+    acronym?: string | null;
+  }[],
+  id: unknown,
+) => {
+  const item = list.find((x) => x.id === refId(id as number));
+  return item
+    ? (item.display_name ?? item.full_name ?? item.acronym ?? item.name ?? String(item.id))
+    : `#${String(id)}`;
+};
+
+function TestLine({ test, lookups }: { test: PoolTestRow; lookups: LookupsDocument }) {
+  const d = test.data;
+  return (
+    <li>
+      {nameIn(lookups.test_target, d.target)} by {nameIn(lookups.test_method, d.method)}:{' '}
+      <strong>{nameIn(lookups.test_status, d.status)}</strong>
+      {typeof d.value === 'number' ? ` (Ct ${d.value})` : ''} ·{' '}
+      {formatDate(String(d.test_date ?? ''), true)}
+    </li>
+  );
+}
+
+/** A collection: where and when, its abundance rows, its pools and their test results. */
+export function CollectionDetailScreen({
+  localId,
+  renderBadge,
+}: {
+  localId: string;
+  renderBadge?: (row: AnyRow) => ReactNode;
+}) {
+  const db = useDb();
+  const [, navigate] = useLocation();
+  const collection = useCollection(localId);
+  const site = useSiteRow(collection?.parentLocalId ?? null);
+  const pools = usePoolsOf(localId);
+  const { lookups } = useLookups();
+  const [error, setError] = useState<string | null>(null);
+  if (collection === undefined) return <p>Loading…</p>;
+  if (collection === null) return <p role="alert">This collection is not on this tablet.</p>;
+  const data = collection.data as Partial<CollectionCreate>;
+  const rows = data.arthropods ?? [];
+  const total = rows.reduce((sum, r) => sum + r.num_count, 0);
+
+  const remove = async () => {
+    if (!window.confirm('Delete this collection? Its counts will be removed.')) return;
+    try {
+      await deleteCollection(db, localId);
+      navigate(site ? `/sites/${site.localId}` : '/');
+    } catch (e) {
+      setError(e instanceof RepositoryError ? e.message : String(e));
+    }
+  };
+  return (
+    <section className="screen">
+      <div className="screen-head">
+        <h1>
+          Collection{' '}
+          {formatDate(collection.collectionDate, data.collection_date_date_only === true)}
+        </h1>
+        {renderBadge?.(collection)}
+      </div>
+      {collection.deleted ? (
+        <Banner tone="warn">Deleted: the deletion is waiting to be sent.</Banner>
+      ) : null}
+      {error ? <Banner tone="error">{error}</Banner> : null}
+      <dl className="facts">
+        <dt>Site</dt>
+        <dd>
+          {site ? <Link href={`/sites/${site.localId}`}>{`${site.code} ${site.name}`}</Link> : '—'}
+        </dd>
+        <dt>Trap</dt>
+        <dd>
+          {nameIn(lookups.trap, data.trap)} · {data.num_trap} trap{data.num_trap === 1 ? '' : 's'} ·{' '}
+          {data.trap_nights} night
+          {data.trap_nights === 1 ? '' : 's'}
+          {data.trap_problem_bit ? ' · trap problem' : ''}
+        </dd>
+        {data.identified_by ? (
+          <>
+            <dt>Identified by</dt>
+            <dd>{data.identified_by}</dd>
+          </>
+        ) : null}
+        {data.comments ? (
+          <>
+            <dt>Comments</dt>
+            <dd>{data.comments}</dd>
+          </>
+        ) : null}
+      </dl>
+      {!collection.deleted ? (
+        <div className="row wrap">
+          <Link href={`/collections/${localId}/edit`} className="button">
+            Edit collection
+          </Link>
+          <Link href={`/collections/${localId}/pools`} className="button button-primary">
+            Make pools
+          </Link>
+          <button type="button" className="button button-danger" onClick={remove}>
+            Delete collection
+          </button>
+        </div>
+      ) : null}
+      <h2>Abundance</h2>
+      {rows.length === 0 ? (
+        <p className="muted">Nothing counted (empty trap).</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">Species</th>
+              <th scope="col">Sex</th>
+              <th scope="col">Count</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={`${r.species}:${r.sex}`}>
+                <td>{nameIn(lookups.species, r.species)}</td>
+                <td>{nameIn(lookups.sex, r.sex)}</td>
+                <td>{r.num_count}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={2}>
+                Total
+              </th>
+              <td>{total}</td>
+            </tr>
+          </tfoot>
+        </table>
+      )}
+      <h2>Pools</h2>
+      {pools && pools.length > 0 ? (
+        <ul className="list" aria-label="Pools">
+          {pools.map(({ pool, tests }) => (
+            <li key={pool.localId} className="card">
+              <div className="row wrap">
+                <strong>
+                  {nameIn(lookups.species, pool.data.species)} {nameIn(lookups.sex, pool.data.sex)}{' '}
+                  × {String(pool.data.num_count)}
+                </strong>
+                {renderBadge?.(pool)}
+                <Link href={`/pools/${pool.localId}/tests/new`} className="button">
+                  Add test result
+                </Link>
+              </div>
+              {tests.length > 0 ? (
+                <ul className="tests">
+                  {tests.map((t) => (
+                    <TestLine key={t.localId} test={t} lookups={lookups} />
+                  ))}
+                </ul>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted">No pools yet.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+import { useLocation, useSearchParams } from 'wouter';
+import { createCollection } from '../../db/create-collection';
+import { useDb } from '../../db/db-context';
+import { updateCollection } from '../../db/update-collection';
+import { useLookups } from '../../db/use-lookups';
+import { mergeFormData } from '../../lib/merge-form-data';
+import { CollectionForm, type CollectionSubmit } from './collection-form';
+import { useCollection, useRecentCollections, useSiteRows } from './use-collections';
+
+/** Fields the collection form edits; others (collection_num, surv_year...) pass through edits. */
+const COLLECTION_FORM_KEYS = [
+  'collection_date',
+  'collection_date_date_only',
+  'trap',
+  'num_trap',
+  'trap_nights',
+  'trap_problem_bit',
+  'lures',
+  'identified_by',
+  'comments',
+  'arthropods',
+  'location',
+];
+
+/** New collection (optionally at `?site=<localId>`) / Edit collection. */
+export function CollectionFormScreen({
+  localId,
+  onSaved,
+}: {
+  localId?: string;
+  onSaved?: () => void;
+}) {
+  const db = useDb();
+  const [, navigate] = useLocation();
+  const [params] = useSearchParams();
+  const { lookups } = useLookups();
+  const sites = useSiteRows();
+  const recent = useRecentCollections();
+  const existing = useCollection(localId ?? '');
+  if (sites === undefined || recent === undefined || (localId && existing === undefined))
+    return <p>Loading…</p>;
+  if (localId && !existing) return <p role="alert">This collection is not on this tablet.</p>;
+
+  const save = async ({ siteLocalId, data }: CollectionSubmit) => {
+    let target = localId;
+    if (localId && existing) {
+      if (siteLocalId !== existing.parentLocalId) {
+        throw new Error(
+          'Moving a collection to another site is not possible here: delete it and enter it again at the right site',
+        );
+      }
+      await updateCollection(db, localId, mergeFormData(existing.data, data, COLLECTION_FORM_KEYS));
+    } else target = await createCollection(db, siteLocalId, data);
+    onSaved?.();
+    navigate(`/collections/${target}`);
+  };
+  return (
+    <section className="screen">
+      <h1>{localId ? 'Edit collection' : 'New collection'}</h1>
+      <CollectionForm
+        key={localId ?? 'new'}
+        lookups={lookups}
+        sites={sites}
+        recent={recent}
+        initialSiteLocalId={existing?.parentLocalId ?? params.get('site') ?? ''}
+        initial={existing?.data}
+        problem={existing?.problem ?? null}
+        onSubmit={save}
+        onCancel={() => history.back()}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,342 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { ZERO_SITE_CODE, type LookupsDocument } from '../../../shared';
+import type { CollectionData } from '../../db/create-collection';
+import type { SiteRow } from '../../db/database';
+import { RepositoryError } from '../../db/repository-error';
+import { localDateTime, toLocalInput } from '../../lib/dates';
+import { useDirtyForm } from '../../lib/dirty-forms';
+import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
+import { precisionForAccuracy, roundCoord } from '../../lib/geo';
+import { useGps } from '../../lib/use-gps';
+import { Banner } from '../../ui/banner';
+import { errorAt } from '../../ui/error-at';
+import { Field } from '../../ui/field';
+import { ProblemBanner, type Problem } from '../../ui/problem-banner';
+import { useServerProblem } from '../../ui/use-server-problem';
+import { AbundanceRows } from './abundance-rows';
+import {
+  COLLECTION_LABELS,
+  collectionFormSchema,
+  type CollectionFormValues,
+} from './collection-schema';
+import { commonSpecies } from './common-species';
+import { SitePicker } from './site-picker';
+
+export type CollectionSubmit = { siteLocalId: string; data: CollectionData };
+
+type Props = {
+  lookups: LookupsDocument;
+  sites: readonly SiteRow[];
+  /** Local collections, for the agency's common species. */
+  recent: readonly { data: Record<string, unknown> }[];
+  initialSiteLocalId?: string;
+  initial?: Partial<CollectionData>;
+  problem?: Problem;
+  submitLabel?: string;
+  onSubmit: (value: CollectionSubmit) => Promise<void>;
+  onCancel?: () => void;
+};
+
+function defaults(
+  initial: Partial<CollectionData> | undefined,
+  siteLocalId: string,
+): CollectionFormValues {
+  const dateOnly = initial?.collection_date_date_only === true;
+  return {
+    siteLocalId,
+    collection_date: initial?.collection_date
+      ? toLocalInput(initial.collection_date, dateOnly)
+      : localDateTime(),
+    collection_date_date_only: dateOnly,
+    trap: initial?.trap ?? undefined,
+    num_trap: initial?.num_trap ?? 1,
+    trap_nights: initial?.trap_nights ?? 1,
+    trap_problem_bit: initial?.trap_problem_bit ?? false,
+    lures: initial?.lures ?? [],
+    identified_by: initial?.identified_by ?? undefined,
+    comments: initial?.comments ?? undefined,
+    arthropods: (initial?.arthropods ?? []).map((r) => ({ ...r })),
+    location: initial?.location
+      ? {
+          shape: {
+            type: 'Point',
+            coordinates: [...initial.location.shape.coordinates] as [number, number],
+          },
+          coordinate_precision: initial.location.coordinate_precision,
+        }
+      : undefined,
+  };
+}
+
+/** New / edit collection: site, when, trap, lures, who identified, and the abundance counts. */
+export function CollectionForm({
+  lookups,
+  sites,
+  recent,
+  initialSiteLocalId = '',
+  initial,
+  problem = null,
+  submitLabel = 'Save collection',
+  onSubmit,
+  onCancel,
+}: Props) {
+  const zeroIds = useMemo(
+    () => new Set(sites.filter((s) => s.code === ZERO_SITE_CODE).map((s) => s.localId)),
+    [sites],
+  );
+  const schema = useMemo(() => collectionFormSchema(lookups.sex, zeroIds), [lookups.sex, zeroIds]);
+  const resolver = useMemo(
+    () =>
+      zodResolver(schema, { error: friendlyErrors(COLLECTION_LABELS) }) as unknown as Resolver<
+        CollectionFormValues,
+        unknown,
+        CollectionFormValues
+      >,
+    [schema],
+  );
+  const form = useForm<CollectionFormValues, unknown, CollectionFormValues>({
+    resolver,
+    defaultValues: defaults(initial, initialSiteLocalId),
+    reValidateMode: 'onChange',
+  });
+  const { register, handleSubmit, control, setValue, setError, setFocus, formState } = form;
+  const { errors, isDirty, isSubmitting } = formState;
+  useDirtyForm('collection-form', isDirty);
+  // Server paths name the site as `site`; the form holds it as `siteLocalId`.
+  useServerProblem(problem, setError, (p) => (p === 'site' ? 'siteLocalId' : p));
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const siteLocalId = useWatch({ control, name: 'siteLocalId' });
+  const dateOnly = useWatch({ control, name: 'collection_date_date_only' });
+  const atZeroSite = zeroIds.has(siteLocalId);
+  const common = useMemo(() => commonSpecies(recent, lookups.species), [recent, lookups.species]);
+  const gps = useGps();
+  const err = (path: string) => errorAt(errors, path);
+
+  const toggleDateOnly = (next: boolean) => {
+    const current = form.getValues('collection_date') ?? '';
+    const day = current.slice(0, 10);
+    setValue('collection_date', next ? day : `${day}T${localDateTime().slice(11)}`, {
+      shouldDirty: true,
+    });
+    setValue('collection_date_date_only', next, { shouldDirty: true });
+  };
+  const locateTrap = async () => {
+    const fix = await gps.locate();
+    if (!fix) return;
+    const precision = precisionForAccuracy(fix.accuracy, lookups.coordinate_precision);
+    setValue(
+      'location',
+      {
+        shape: { type: 'Point', coordinates: [roundCoord(fix.lon), roundCoord(fix.lat)] },
+        coordinate_precision: precision?.id,
+      },
+      { shouldDirty: true },
+    );
+  };
+
+  const submit = handleSubmit(async (values) => {
+    setSaveError(null);
+    const {
+      siteLocalId: chosen,
+      location,
+      ...rest
+    } = values as CollectionFormValues & CollectionData;
+    const data = {
+      ...rest,
+      ...(zeroIds.has(chosen) && location ? { location } : {}),
+    } as CollectionData;
+    try {
+      await onSubmit({ siteLocalId: chosen, data });
+    } catch (e) {
+      if (e instanceof RepositoryError) {
+        for (const f of e.fields)
+          setError(f.path as 'trap', { type: 'server', message: f.message });
+        setSaveError(e.message);
+      } else
+        setSaveError(
+          `Could not save on this tablet: ${e instanceof Error ? e.message : String(e)}`,
+        );
+    }
+  });
+
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Collection">
+      <ProblemBanner problem={problem} />
+      {saveError ? <Banner tone="error">{saveError}</Banner> : null}
+      <Controller
+        control={control}
+        name="siteLocalId"
+        render={({ field }) => (
+          <SitePicker
+            sites={sites}
+            value={field.value}
+            error={err('siteLocalId')}
+            onChange={(id) => {
+              field.onChange(id);
+              if (!zeroIds.has(id)) setValue('location', undefined);
+            }}
+          />
+        )}
+      />
+      {atZeroSite ? (
+        <fieldset className="fieldset">
+          <legend>Trap location</legend>
+          <button
+            type="button"
+            className="button"
+            onClick={locateTrap}
+            disabled={gps.status === 'locating'}
+          >
+            {gps.status === 'locating' ? 'Locating…' : 'Use my location'}
+          </button>
+          {gps.message ? <p className="field-hint">{gps.message}</p> : null}
+          <div className="form-grid">
+            <Field
+              label="Latitude"
+              error={
+                err('location.shape.coordinates.1') ??
+                err('location.shape.coordinates') ??
+                err('location')
+              }
+            >
+              <input
+                inputMode="decimal"
+                autoComplete="off"
+                {...register('location.shape.coordinates.1', { setValueAs: asNumber })}
+              />
+            </Field>
+            <Field label="Longitude" error={err('location.shape.coordinates.0')}>
+              <input
+                inputMode="decimal"
+                autoComplete="off"
+                {...register('location.shape.coordinates.0', { setValueAs: asNumber })}
+              />
+            </Field>
+            <Field label="Coordinate precision" error={err('location.coordinate_precision')}>
+              <select {...register('location.coordinate_precision', { setValueAs: asNumber })}>
+                <option value="">Choose…</option>
+                {lookups.coordinate_precision.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+          <input type="hidden" value="Point" {...register('location.shape.type')} />
+        </fieldset>
+      ) : null}
+
+      <fieldset className="fieldset">
+        <legend>When and how</legend>
+        <div className="form-grid">
+          <Field label="Collection date" error={err('collection_date')}>
+            <input type={dateOnly ? 'date' : 'datetime-local'} {...register('collection_date')} />
+          </Field>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={dateOnly}
+              onChange={(e) => toggleDateOnly(e.target.checked)}
+            />
+            Date only (no time)
+          </label>
+          <Field label="Trap type" error={err('trap')}>
+            <select {...register('trap', { setValueAs: asNumber })}>
+              <option value="">Choose…</option>
+              {lookups.trap.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.acronym} — {t.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field label="Number of traps" error={err('num_trap')}>
+            <input
+              inputMode="numeric"
+              autoComplete="off"
+              {...register('num_trap', { setValueAs: asNumber })}
+            />
+          </Field>
+          <Field label="Trap nights" error={err('trap_nights')}>
+            <input
+              inputMode="numeric"
+              autoComplete="off"
+              {...register('trap_nights', { setValueAs: asNumber })}
+            />
+          </Field>
+          <label className="check">
+            <input type="checkbox" {...register('trap_problem_bit')} />
+            Trap problem
+          </label>
+        </div>
+        {lookups.lure.length > 0 ? (
+          <Controller
+            control={control}
+            name="lures"
+            render={({ field }) => {
+              const selected = new Set(field.value ?? []);
+              return (
+                <fieldset className="checks">
+                  <legend>Lures</legend>
+                  {lookups.lure.map((l) => (
+                    <label key={l.id} className="check">
+                      <input
+                        type="checkbox"
+                        checked={selected.has(l.id)}
+                        onChange={(e) => {
+                          const next = new Set(selected);
+                          if (e.target.checked) next.add(l.id);
+                          else next.delete(l.id);
+                          field.onChange([...next]);
+                        }}
+                      />
+                      {l.description ? `${l.code} (${l.description})` : l.code}
+                    </label>
+                  ))}
+                </fieldset>
+              );
+            }}
+          />
+        ) : null}
+      </fieldset>
+
+      <AbundanceRows
+        control={control}
+        register={register}
+        setFocus={setFocus}
+        errors={errors}
+        lookups={lookups}
+        common={common}
+      />
+
+      <fieldset className="fieldset">
+        <legend>Notes</legend>
+        <div className="form-grid">
+          <Field label="Identified by" error={err('identified_by')}>
+            <input
+              autoComplete="name"
+              {...register('identified_by', { setValueAs: asOptionalText })}
+            />
+          </Field>
+          <Field label="Comments" error={err('comments')}>
+            <textarea rows={3} {...register('comments', { setValueAs: asOptionalText })} />
+          </Field>
+        </div>
+      </fieldset>
+
+      <div className="form-actions">
+        {onCancel ? (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={isSubmitting}>
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,124 @@
+import { useEffect, useMemo, useState } from 'react';
+import { ZERO_SITE_CODE } from '../../../shared';
+import type { SiteRow } from '../../db/database';
+import { distanceMeters } from '../../lib/geo';
+import { useGps } from '../../lib/use-gps';
+
+const SHOWN = 12;
+
+function coordsOf(site: SiteRow): { lat: number; lon: number } | null {
+  const c = (site.data.shape as { coordinates?: [number, number] } | undefined)?.coordinates;
+  return c ? { lon: c[0], lat: c[1] } : null;
+}
+
+function distanceLabel(m: number): string {
+  return m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(1)} km`;
+}
+
+/**
+ * Choose the collection's site: nearest first when the GPS has a position, search by code or
+ * name, or the Zero Site for a one-off location.
+ */
+export function SitePicker({
+  sites,
+  value,
+  onChange,
+  error,
+}: {
+  sites: readonly SiteRow[];
+  value: string;
+  onChange: (localId: string) => void;
+  error?: string | null;
+}) {
+  const [query, setQuery] = useState('');
+  const [open, setOpen] = useState(value === '');
+  const gps = useGps();
+  const { locate } = gps;
+  useEffect(() => {
+    // Nearest-first ordering when a position is available; without one the list is by code.
+    if (open) void locate();
+  }, [open, locate]);
+  const selected = sites.find((s) => s.localId === value);
+  const zero = sites.find((s) => s.code === ZERO_SITE_CODE);
+  const candidates = useMemo(() => {
+    const q = query.trim().toLowerCase();
+    const here = gps.fix;
+    return sites
+      .filter((s) => s.code !== ZERO_SITE_CODE && !s.deleted)
+      .filter((s) => q === '' || s.code.includes(q) || s.name.toLowerCase().includes(q))
+      .map((s) => {
+        const c = coordsOf(s);
+        return { site: s, distance: here && c ? distanceMeters(here, c) : null };
+      })
+      .sort(
+        (a, b) =>
+          (a.distance ?? Infinity) - (b.distance ?? Infinity) ||
+          a.site.code.localeCompare(b.site.code),
+      )
+      .slice(0, SHOWN);
+  }, [sites, query, gps.fix]);
+
+  if (!open && selected) {
+    return (
+      <div className="field">
+        <span className="label">Site</span>
+        <div className="row">
+          <strong data-testid="chosen-site">
+            {selected.code === ZERO_SITE_CODE
+              ? 'Zero Site (one-off location)'
+              : `${selected.code} ${selected.name}`}
+          </strong>
+          <button type="button" className="button" onClick={() => setOpen(true)}>
+            Change site
+          </button>
+        </div>
+      </div>
+    );
+  }
+  const choose = (id: string) => {
+    onChange(id);
+    setOpen(false);
+    setQuery('');
+  };
+  return (
+    <fieldset className={error ? 'fieldset field-invalid' : 'fieldset'}>
+      <legend>Site</legend>
+      <div className="field">
+        <label htmlFor="site-picker-search">Find a site</label>
+        <input
+          id="site-picker-search"
+          type="search"
+          placeholder="Code or name"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </div>
+      {gps.fix ? <p className="muted">Nearest to you first</p> : null}
+      <ul className="list" aria-label="Sites to choose from">
+        {zero ? (
+          <li>
+            <button type="button" className="list-item" onClick={() => choose(zero.localId)}>
+              Zero Site (one-off location)
+            </button>
+          </li>
+        ) : null}
+        {candidates.map(({ site, distance }) => (
+          <li key={site.localId}>
+            <button type="button" className="list-item" onClick={() => choose(site.localId)}>
+              <span className="code">{site.code}</span> {site.name}
+              {distance !== null ? (
+                <span className="muted"> · {distanceLabel(distance)}</span>
+              ) : null}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {candidates.length === 0 ? <p className="muted">No site matches “{query}”.</p> : null}
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </fieldset>
+  );
+}

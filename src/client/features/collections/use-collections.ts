@@ -1,0 +1,60 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { CollectionRow, PoolRow, PoolTestRow, SiteRow } from '../../db/database';
+import { useDb } from '../../db/db-context';
+
+export function useCollection(localId: string): CollectionRow | null | undefined {
+  const db = useDb();
+  return useLiveQuery(async () => (await db.collections.get(localId)) ?? null, [db, localId]);
+}
+
+/** Recent local collections (for common species), newest first. */
+export function useRecentCollections(limit = 200): CollectionRow[] | undefined {
+  const db = useDb();
+  return useLiveQuery(
+    async () =>
+      (await db.collections.orderBy('collectionDate').reverse().limit(limit).toArray()).filter(
+        (c) => !c.deleted,
+      ),
+    [db, limit],
+  );
+}
+
+export function useSiteRows(): SiteRow[] | undefined {
+  const db = useDb();
+  return useLiveQuery(
+    async () => (await db.sites.orderBy('code').toArray()).filter((s) => !s.deleted),
+    [db],
+  );
+}
+
+export function useSiteRow(localId: string | null): SiteRow | null | undefined {
+  const db = useDb();
+  return useLiveQuery(
+    async () => (localId ? ((await db.sites.get(localId)) ?? null) : null),
+    [db, localId],
+  );
+}
+
+/** The collection's pools (not deleted) and each pool's tests. */
+export function usePoolsOf(
+  collectionLocalId: string,
+): { pool: PoolRow; tests: PoolTestRow[] }[] | undefined {
+  const db = useDb();
+  return useLiveQuery(async () => {
+    const pools = (
+      await db.pools.where('parentLocalId').equals(collectionLocalId).toArray()
+    ).filter((p) => !p.deleted);
+    const tests = pools.length
+      ? await db.poolTests
+          .where('parentLocalId')
+          .anyOf(pools.map((p) => p.localId))
+          .toArray()
+      : [];
+    return pools
+      .sort((a, b) => a.updatedAt - b.updatedAt)
+      .map((pool) => ({
+        pool,
+        tests: tests.filter((t) => t.parentLocalId === pool.localId && !t.deleted),
+      }));
+  }, [db, collectionLocalId]);
+}

@@ -1,0 +1,87 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { Link } from 'wouter';
+import { useDb } from '../../db/db-context';
+import { dayOf, formatDate, localDate } from '../../lib/dates';
+
+type Props = {
+  userName: string;
+  pending: number;
+  parked: number;
+  online: boolean;
+  onSyncNow: () => void;
+};
+
+/** Home: today's collections, what waits to be sent or fixed, Sync now. */
+export function HomeScreen({ userName, pending, parked, online, onSyncNow }: Props) {
+  const db = useDb();
+  const today = localDate();
+  const todays = useLiveQuery(async () => {
+    // Collection dates are stored as written (with offset) or as UTC from the server: compare by local day.
+    const recent = await db.collections.orderBy('collectionDate').reverse().limit(300).toArray();
+    const sites = new Map((await db.sites.toArray()).map((s) => [s.localId, s]));
+    return recent
+      .filter((c) => !c.deleted && dayOf(c.collectionDate) === today)
+      .map((c) => ({
+        collection: c,
+        site: c.parentLocalId ? sites.get(c.parentLocalId) : undefined,
+      }));
+  }, [db, today]);
+  return (
+    <section className="screen">
+      <h1>Hello, {userName}</h1>
+      <div className="tiles">
+        <div className="tile">
+          <span className="tile-number" data-testid="home-pending">
+            {pending}
+          </span>
+          <span>waiting to be sent</span>
+        </div>
+        <div className={parked > 0 ? 'tile tile-warn' : 'tile'}>
+          <span className="tile-number" data-testid="home-parked">
+            {parked}
+          </span>
+          <span>need fixing</span>
+          {parked > 0 ? <Link href="/sync">Review</Link> : null}
+        </div>
+        <div className="tile">
+          <span className={online ? 'dot dot-online' : 'dot dot-offline'} aria-hidden="true" />
+          <span>{online ? 'Online' : 'Offline: saving on this tablet'}</span>
+          <button type="button" className="button" onClick={onSyncNow} disabled={!online}>
+            Sync now
+          </button>
+        </div>
+      </div>
+      <div className="row wrap">
+        <Link href="/collections/new" className="button button-primary button-big">
+          New collection
+        </Link>
+        <Link href="/sites" className="button button-big">
+          Sites
+        </Link>
+      </div>
+      <h2>Today’s collections</h2>
+      {todays === undefined ? null : todays.length === 0 ? (
+        <p className="muted">No collections today yet.</p>
+      ) : (
+        <ul className="list" aria-label="Today's collections">
+          {todays.map(({ collection, site }) => (
+            <li key={collection.localId}>
+              <Link href={`/collections/${collection.localId}`} className="list-item">
+                {site ? `${site.code} ${site.name}` : 'Unknown site'} ·{' '}
+                {formatDate(
+                  collection.collectionDate,
+                  collection.data.collection_date_date_only === true,
+                )}
+                {collection.syncState !== 'synced' ? (
+                  <span className="tag">
+                    {collection.syncState === 'failed' ? 'needs fixing' : 'not sent'}
+                  </span>
+                ) : null}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

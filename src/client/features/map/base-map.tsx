@@ -1,0 +1,37 @@
+import 'leaflet/dist/leaflet.css';
+import type { ReactNode } from 'react';
+import { MapContainer, TileLayer } from 'react-leaflet';
+import { cachedConfig } from '../../lib/app-config';
+
+/** Sacramento: the demo agency's area, used until a site or a position gives a better centre. */
+export const DEFAULT_CENTER: [number, number] = [38.58, -121.49];
+
+/**
+ * A Leaflet map drawn on canvas (thousands of sites stay smooth). Tiles come from TILE_URL; when
+ * they fail (offline, no internet) the map keeps a neutral background and stays usable.
+ */
+export function BaseMap({
+  center,
+  zoom,
+  label,
+  children,
+}: {
+  center: [number, number];
+  zoom: number;
+  label: string;
+  children?: ReactNode;
+}) {
+  const { tileUrl } = cachedConfig();
+  return (
+    <div className="map" role="region" aria-label={label}>
+      <MapContainer center={center} zoom={zoom} preferCanvas className="map-canvas" scrollWheelZoom>
+        <TileLayer
+          url={tileUrl}
+          attribution="&copy; OpenStreetMap contributors"
+          crossOrigin="anonymous"
+        />
+        {children}
+      </MapContainer>
+    </div>
+  );
+}

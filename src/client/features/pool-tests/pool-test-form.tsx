@@ -1,0 +1,158 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import { poolTestCreate, type LookupsDocument } from '../../../shared';
+import type { PoolTestData } from '../../db/create-pool-test';
+import { RepositoryError } from '../../db/repository-error';
+import { formatDate, localDate } from '../../lib/dates';
+import { useDirtyForm } from '../../lib/dirty-forms';
+import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
+import { Banner } from '../../ui/banner';
+import { errorAt } from '../../ui/error-at';
+import { Field } from '../../ui/field';
+import { ProblemBanner, type Problem } from '../../ui/problem-banner';
+import { useServerProblem } from '../../ui/use-server-problem';
+
+const LABELS: Record<string, string> = {
+  method: 'Test method',
+  target: 'Target',
+  status: 'Result',
+  test_date: 'Test date',
+  test_agency: 'Testing agency',
+  value: 'Value (Ct)',
+  comments: 'Comments',
+};
+
+type Values = Partial<PoolTestData>;
+
+/** The shared pool test schema (pool resolved later) plus the date rule checked offline. */
+export function poolTestFormSchema(collectionDay: string | null) {
+  return poolTestCreate.omit({ pool: true }).extend({
+    test_date: poolTestCreate.shape.test_date.refine(
+      (d) => !collectionDay || d.slice(0, 10) >= collectionDay,
+      {
+        message: `The test date cannot be before the collection date (${collectionDay ? formatDate(collectionDay, true) : ''})`,
+      },
+    ),
+  });
+}
+
+type Props = {
+  lookups: LookupsDocument;
+  /** `YYYY-MM-DD` of the pool's collection: no test before it. */
+  collectionDay: string | null;
+  ownAgencyId: number | null;
+  problem?: Problem;
+  onSubmit: (data: PoolTestData) => Promise<void>;
+  onCancel?: () => void;
+};
+
+/** A pool's test result: method, target, status, date, testing agency and Ct value. */
+export function PoolTestForm({
+  lookups,
+  collectionDay,
+  ownAgencyId,
+  problem = null,
+  onSubmit,
+  onCancel,
+}: Props) {
+  const resolver = useMemo(
+    () =>
+      zodResolver(poolTestFormSchema(collectionDay), {
+        error: friendlyErrors(LABELS),
+      }) as unknown as Resolver<Values, unknown, PoolTestData>,
+    [collectionDay],
+  );
+  const form = useForm<Values, unknown, PoolTestData>({
+    resolver,
+    defaultValues: { test_date: localDate(), test_agency: ownAgencyId ?? undefined },
+    reValidateMode: 'onChange',
+  });
+  const { register, handleSubmit, formState, setError } = form;
+  useDirtyForm('pool-test-form', formState.isDirty);
+  useServerProblem(problem, setError);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const err = (p: string) => errorAt(formState.errors, p);
+  const submit = handleSubmit(async (data) => {
+    setSaveError(null);
+    try {
+      await onSubmit(data);
+    } catch (e) {
+      if (e instanceof RepositoryError)
+        for (const f of e.fields)
+          setError(f.path as 'method', { type: 'server', message: f.message });
+      setSaveError(e instanceof Error ? e.message : String(e));
+    }
+  });
+  const select = (
+    name: 'method' | 'target' | 'status' | 'test_agency',
+    options: { id: number; label: string }[],
+  ) => (
+    <select {...register(name, { setValueAs: asNumber })}>
+      <option value="">Choose…</option>
+      {options.map((o) => (
+        <option key={o.id} value={o.id}>
+          {o.label}
+        </option>
+      ))}
+    </select>
+  );
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Pool test">
+      <ProblemBanner problem={problem} />
+      {saveError ? <Banner tone="error">{saveError}</Banner> : null}
+      <div className="form-grid">
+        <Field label="Test method" error={err('method')}>
+          {select(
+            'method',
+            lookups.test_method.map((m) => ({
+              id: m.id,
+              label: m.acronym && m.acronym !== m.name ? `${m.acronym} — ${m.name}` : m.name,
+            })),
+          )}
+        </Field>
+        <Field label="Target" error={err('target')}>
+          {select(
+            'target',
+            lookups.test_target.map((t) => ({ id: t.id, label: `${t.acronym} — ${t.name}` })),
+          )}
+        </Field>
+        <Field label="Result" error={err('status')}>
+          {select(
+            'status',
+            lookups.test_status.map((s) => ({ id: s.id, label: s.name })),
+          )}
+        </Field>
+        <Field label="Test date" error={err('test_date')}>
+          <input type="date" {...register('test_date')} />
+        </Field>
+        <Field label="Testing agency" error={err('test_agency')}>
+          {select(
+            'test_agency',
+            lookups.agency.map((a) => ({ id: a.id, label: a.name })),
+          )}
+        </Field>
+        <Field label="Value (Ct)" error={err('value')}>
+          <input
+            inputMode="decimal"
+            autoComplete="off"
+            {...register('value', { setValueAs: asNumber })}
+          />
+        </Field>
+      </div>
+      <Field label="Comments" error={err('comments')}>
+        <textarea rows={3} {...register('comments', { setValueAs: asOptionalText })} />
+      </Field>
+      <div className="form-actions">
+        {onCancel ? (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancel
+          </button>
+        ) : null}
+        <button type="submit" className="button button-primary" disabled={formState.isSubmitting}>
+          Save test result
+        </button>
+      </div>
+    </form>
+  );
+}

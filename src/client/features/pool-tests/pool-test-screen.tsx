@@ -1,0 +1,55 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useLocation } from 'wouter';
+import { createPoolTest, type PoolTestData } from '../../db/create-pool-test';
+import { useDb } from '../../db/db-context';
+import { useLookups } from '../../db/use-lookups';
+import { dayOf } from '../../lib/dates';
+import { PoolTestForm } from './pool-test-form';
+
+/** New test result of a pool; returns to the pool's collection after saving. */
+export function PoolTestScreen({
+  poolLocalId,
+  ownAgencyId,
+  onSaved,
+}: {
+  poolLocalId: string;
+  ownAgencyId: number | null;
+  onSaved?: () => void;
+}) {
+  const db = useDb();
+  const [, navigate] = useLocation();
+  const { lookups } = useLookups();
+  const loaded = useLiveQuery(async () => {
+    const pool = await db.pools.get(poolLocalId);
+    const collection = pool?.parentLocalId
+      ? await db.collections.get(pool.parentLocalId)
+      : undefined;
+    return { pool: pool ?? null, collection: collection ?? null };
+  }, [db, poolLocalId]);
+  if (loaded === undefined) return <p>Loading…</p>;
+  if (!loaded.pool) return <p role="alert">This pool is not on this tablet.</p>;
+  const { pool, collection } = loaded;
+  const species = lookups.species.find((s) => s.id === pool.data.species);
+  const sex = lookups.sex.find((s) => s.id === pool.data.sex);
+  const save = async (data: PoolTestData) => {
+    await createPoolTest(db, poolLocalId, data);
+    onSaved?.();
+    navigate(collection ? `/collections/${collection.localId}` : '/');
+  };
+  return (
+    <section className="screen">
+      <h1>Test result</h1>
+      <p>
+        Pool of {String(pool.data.num_count)}{' '}
+        {species ? (species.display_name ?? species.full_name) : ''} {sex?.name ?? ''}
+      </p>
+      <PoolTestForm
+        lookups={lookups}
+        collectionDay={collection ? dayOf(collection.collectionDate) : null}
+        ownAgencyId={ownAgencyId}
+        onSubmit={save}
+        onCancel={() => history.back()}
+      />
+    </section>
+  );
+}

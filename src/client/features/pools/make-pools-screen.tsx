@@ -1,0 +1,189 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useMemo, useState } from 'react';
+import { useFieldArray, useForm, type Resolver } from 'react-hook-form';
+import { useLocation } from 'wouter';
+import { z } from 'zod';
+import { poolCreate, type AbundanceInput, type LookupsDocument } from '../../../shared';
+import { createPools } from '../../db/create-pools';
+import { useDb } from '../../db/db-context';
+import { RepositoryError } from '../../db/repository-error';
+import { useLookups } from '../../db/use-lookups';
+import { useDirtyForm } from '../../lib/dirty-forms';
+import { asNumber, friendlyErrors } from '../../lib/form-errors';
+import { Banner } from '../../ui/banner';
+import { errorAt } from '../../ui/error-at';
+import { checkPools, MAX_POOL_SIZE, proposePools, type ProposedPool } from './propose-pools';
+
+type Counted = { species: number; sex: number; num_count: number };
+type PoolsForm = { pools: Partial<ProposedPool>[] };
+
+function describer(lookups: LookupsDocument) {
+  return (species: number, sex: number) => {
+    const sp = lookups.species.find((s) => s.id === species);
+    const sx = lookups.sex.find((s) => s.id === sex);
+    return `${sp ? (sp.display_name ?? sp.full_name) : `species ${species}`} ${sx?.name ?? `sex ${sex}`}`;
+  };
+}
+
+/** The shared pool schema for each row, plus the abundance rule checked offline. */
+function poolsSchema(
+  rows: readonly Counted[],
+  existing: readonly Counted[],
+  describe: (species: number, sex: number) => string,
+) {
+  return z
+    .object({
+      pools: z
+        .array(
+          z.object({
+            species: poolCreate.shape.species,
+            sex: poolCreate.shape.sex,
+            num_count: poolCreate.shape.num_count,
+          }),
+        )
+        .min(1, { message: 'Keep at least one pool, or go back' }),
+    })
+    .superRefine((v, ctx) => {
+      for (const p of checkPools(v.pools, rows, existing, describe)) {
+        ctx.addIssue({ code: 'custom', path: ['pools', p.index, 'num_count'], message: p.message });
+      }
+    });
+}
+
+function PoolsEditor({
+  rows,
+  existing,
+  lookups,
+  onSave,
+}: {
+  rows: Counted[];
+  existing: Counted[];
+  lookups: LookupsDocument;
+  onSave: (pools: ProposedPool[]) => Promise<void>;
+}) {
+  const describe = useMemo(() => describer(lookups), [lookups]);
+  const resolver = useMemo(
+    () =>
+      zodResolver(poolsSchema(rows, existing, describe), {
+        error: friendlyErrors({ 'pools.*.num_count': 'Pool count' }),
+      }) as unknown as Resolver<PoolsForm, unknown, { pools: ProposedPool[] }>,
+    [rows, existing, describe],
+  );
+  const form = useForm<PoolsForm, unknown, { pools: ProposedPool[] }>({
+    resolver,
+    defaultValues: { pools: proposePools(rows, existing) },
+    reValidateMode: 'onChange',
+  });
+  const { control, register, handleSubmit, formState, setError } = form;
+  useDirtyForm('pools-form', formState.isDirty);
+  const { fields, remove } = useFieldArray({ control, name: 'pools' });
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const submit = handleSubmit(async ({ pools }) => {
+    setSaveError(null);
+    try {
+      await onSave(pools);
+    } catch (e) {
+      if (e instanceof RepositoryError) {
+        for (const f of e.fields)
+          setError(f.path as 'pools', { type: 'server', message: f.message });
+      }
+      setSaveError(e instanceof Error ? e.message : String(e));
+    }
+  });
+  if (fields.length === 0 && !formState.isDirty) {
+    return <p className="muted">Everything counted is already in pools.</p>;
+  }
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Pools">
+      {saveError ? <Banner tone="error">{saveError}</Banner> : null}
+      <p className="muted">
+        Pools of at most {MAX_POOL_SIZE}, proposed from the counts. Change any count before saving.
+      </p>
+      <ol className="pools">
+        {fields.map((field, i) => {
+          const n = i + 1;
+          const message = errorAt(formState.errors, `pools.${i}.num_count`);
+          return (
+            <li key={field.id} className="pool-row">
+              <span className="pool-name">
+                Pool {n}: {describe(field.species!, field.sex!)}
+              </span>
+              <div className={message ? 'field field-invalid' : 'field'}>
+                <label htmlFor={`${field.id}-count`}>Pool {n} count</label>
+                <input
+                  id={`${field.id}-count`}
+                  inputMode="numeric"
+                  aria-invalid={message ? true : undefined}
+                  {...register(`pools.${i}.num_count`, { setValueAs: asNumber })}
+                />
+                {message ? (
+                  <p className="field-error" role="alert">
+                    {message}
+                  </p>
+                ) : null}
+              </div>
+              <button type="button" className="button button-quiet" onClick={() => remove(i)}>
+                Remove pool {n}
+              </button>
+            </li>
+          );
+        })}
+      </ol>
+      {errorAt(formState.errors, 'pools') ? (
+        <p className="field-error" role="alert">
+          {errorAt(formState.errors, 'pools')}
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <button type="button" className="button" onClick={() => history.back()}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={formState.isSubmitting}>
+          Save pools
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** "Make pools": proposes pools from a collection's abundance and saves them in one transaction. */
+export function MakePoolsScreen({
+  collectionLocalId,
+  onSaved,
+}: {
+  collectionLocalId: string;
+  onSaved?: () => void;
+}) {
+  const db = useDb();
+  const [, navigate] = useLocation();
+  const { lookups } = useLookups();
+  const loaded = useLiveQuery(async () => {
+    const collection = await db.collections.get(collectionLocalId);
+    const pools = (
+      await db.pools.where('parentLocalId').equals(collectionLocalId).toArray()
+    ).filter((p) => !p.deleted);
+    return { collection: collection ?? null, pools };
+  }, [db, collectionLocalId]);
+  if (loaded === undefined) return <p>Loading…</p>;
+  if (!loaded.collection) return <p role="alert">This collection is not on this tablet.</p>;
+  const rows = ((loaded.collection.data.arthropods as AbundanceInput[] | undefined) ?? []).filter(
+    (r) => r.num_count > 0,
+  );
+  const existing = loaded.pools.map((p) => p.data as Counted);
+  const save = async (pools: ProposedPool[]) => {
+    await createPools(db, collectionLocalId, pools);
+    onSaved?.();
+    navigate(`/collections/${collectionLocalId}`);
+  };
+  return (
+    <section className="screen">
+      <h1>Make pools</h1>
+      {rows.length === 0 ? (
+        <p className="muted">This collection has no counts to pool.</p>
+      ) : (
+        <PoolsEditor rows={rows} existing={existing} lookups={lookups} onSave={save} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,101 @@
+import { useEffect, useState } from 'react';
+import { useLookups } from '../../db/use-lookups';
+import { timeAgo } from '../../lib/dates';
+import { Banner } from '../../ui/banner';
+
+type StorageInfo = { persisted: boolean | null; usage: number | null; quota: number | null };
+
+function megabytes(bytes: number | null): string {
+  return bytes === null ? 'unknown' : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+async function readStorage(): Promise<StorageInfo> {
+  const storage = typeof navigator !== 'undefined' ? navigator.storage : undefined;
+  const persisted = storage?.persisted ? await storage.persisted().catch(() => null) : null;
+  const estimate = storage?.estimate ? await storage.estimate().catch(() => null) : null;
+  return { persisted, usage: estimate?.usage ?? null, quota: estimate?.quota ?? null };
+}
+
+type Props = {
+  username: string;
+  agencyName: string;
+  onSignOut: () => void;
+  onRefreshLookups: () => Promise<string>;
+};
+
+/** Settings: storage persistence and use, lookups freshness, who is signed in, sign out. */
+export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLookups }: Props) {
+  const { storedAt } = useLookups();
+  const [storage, setStorage] = useState<StorageInfo | null>(null);
+  const [refreshing, setRefreshing] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void readStorage().then((s) => live && setStorage(s));
+    return () => {
+      live = false;
+    };
+  }, []);
+  const askPersist = async () => {
+    await navigator.storage?.persist?.().catch(() => false);
+    setStorage(await readStorage());
+  };
+  const refresh = async () => {
+    setRefreshing('Refreshing…');
+    setRefreshing(await onRefreshLookups());
+  };
+  return (
+    <section className="screen">
+      <h1>Settings</h1>
+      <h2>Storage on this tablet</h2>
+      {storage?.persisted === false ? (
+        <Banner
+          tone="warn"
+          actions={
+            <button type="button" className="button" onClick={askPersist}>
+              Keep data on this tablet
+            </button>
+          }
+        >
+          Storage is not persistent: the browser may clear unsent records when space runs low.
+          Install the app to the home screen or allow persistent storage.
+        </Banner>
+      ) : null}
+      <dl className="facts">
+        <dt>Persistent storage</dt>
+        <dd data-testid="storage-persisted">
+          {storage === null
+            ? 'checking…'
+            : storage.persisted === null
+              ? 'unknown'
+              : storage.persisted
+                ? 'Yes'
+                : 'No'}
+        </dd>
+        <dt>Used</dt>
+        <dd>
+          {megabytes(storage?.usage ?? null)} of {megabytes(storage?.quota ?? null)}
+        </dd>
+        <dt>Lookups</dt>
+        <dd data-testid="lookups-age">
+          {storedAt ? `updated ${timeAgo(storedAt)}` : 'not downloaded yet'}
+        </dd>
+      </dl>
+      <div className="row">
+        <button type="button" className="button" onClick={refresh}>
+          Refresh lookups
+        </button>
+        {refreshing ? <span role="status">{refreshing}</span> : null}
+      </div>
+      <h2>Account</h2>
+      <p>
+        Signed in as <strong>{username}</strong>, {agencyName}.
+      </p>
+      <button type="button" className="button button-danger" onClick={onSignOut}>
+        Sign out
+      </button>
+      <p className="muted">
+        Records not yet sent stay on this tablet and are sent the next time you sign in.
+      </p>
+    </section>
+  );
+}
