@@ -1,31 +1,40 @@
 import type { Database } from '../../db/database';
 import type { List } from '../../../shared/schemas/list';
 import type { Caller } from '../auth/types';
+import { applyFields, parseListQuery, runList, type ListSpec } from '../list';
 import { collectionRecords } from './collection-records';
-import { parseListQuery, type ListSpec } from './list-query';
-import { listIds, pickFields } from './list-records';
 import { COLLECTION_POPULATE, populateCollections } from './populate-collections';
 
-const SPEC: ListSpec = {
-  fields: {
-    id: { sql: 'c.id', type: 'int' },
-    agency: { sql: 'c.agency', type: 'int' },
-    user: { sql: 'c.user_id', type: 'int' },
-    site: { sql: 'c.site', type: 'int' },
-    collection_date: { sql: 'c.collection_date', type: 'date' },
-    collection_date_date_only: { sql: 'c.collection_date_date_only', type: 'bool' },
-    collection_num: { sql: 'c.collection_num', type: 'int' },
-    comments: { sql: 'c.comments', type: 'text' },
-    identified_by: { sql: 'c.identified_by', type: 'text' },
-    num_trap: { sql: 'c.num_trap', type: 'int' },
-    surv_year: { sql: 'c.surv_year', type: 'int' },
-    trap: { sql: 'c.trap', type: 'int' },
-    trap_nights: { sql: 'c.trap_nights', type: 'int' },
-    trap_problem_bit: { sql: 'c.trap_problem_bit', type: 'bool' },
-    add_date: { sql: 'c.add_date', type: 'date' },
-    updated: { sql: 'c.updated', type: 'date' },
-  },
-  outputOnly: ['location', 'lures', 'arthropods', 'pools', 'deactive_date'],
+const FIELDS: ListSpec['fields'] = {
+  id: { sql: 'c.id', type: 'int' },
+  agency: { sql: 'c.agency', type: 'int' },
+  user: { sql: 'c.user_id', type: 'int' },
+  site: { sql: 'c.site', type: 'int' },
+  collection_date: { sql: 'c.collection_date', type: 'date' },
+  collection_date_date_only: { sql: 'c.collection_date_date_only', type: 'bool' },
+  collection_num: { sql: 'c.collection_num', type: 'int' },
+  comments: { sql: 'c.comments', type: 'text' },
+  identified_by: { sql: 'c.identified_by', type: 'text' },
+  num_trap: { sql: 'c.num_trap', type: 'int' },
+  surv_year: { sql: 'c.surv_year', type: 'int' },
+  trap: { sql: 'c.trap', type: 'int' },
+  trap_nights: { sql: 'c.trap_nights', type: 'int' },
+  trap_problem_bit: { sql: 'c.trap_problem_bit', type: 'bool' },
+  add_date: { sql: 'c.add_date', type: 'date' },
+  updated: { sql: 'c.updated', type: 'date' },
+};
+
+/** GET parameters of collections: filterable fields, output fields, populate names (§4). */
+export const COLLECTION_LIST: ListSpec = {
+  fields: FIELDS,
+  outputFields: [
+    ...Object.keys(FIELDS),
+    'location',
+    'lures',
+    'arthropods',
+    'pools',
+    'deactive_date',
+  ],
   populate: COLLECTION_POPULATE,
 };
 
@@ -35,14 +44,22 @@ export async function listCollections(
   caller: Caller,
   url: string,
 ): Promise<List<unknown>> {
-  const list = parseListQuery(url, SPEC);
-  const { ids, count } = await listIds(db, SPEC, list, {
-    from: 'collection c',
-    idColumn: 'c.id',
-    where: ['c.agency = $1', 'c.deactive_date is null'],
-    params: [caller.agencyId],
-  });
-  const rows = await collectionRecords(db, caller.agencyId, ids);
-  await populateCollections(db, caller.agencyId, rows, list.populate);
-  return { rows: pickFields(rows, list.fields), count };
+  const q = parseListQuery(url, COLLECTION_LIST, { firstParam: 2 });
+  const { rows, count } = await runList<{ id: number }>(
+    db,
+    {
+      select: 'c.id',
+      from: 'collection c',
+      where: 'c.agency = $1 and c.deactive_date is null',
+      params: [caller.agencyId],
+    },
+    q,
+  );
+  const records = await collectionRecords(
+    db,
+    caller.agencyId,
+    rows.map((r) => r.id),
+  );
+  await populateCollections(db, caller.agencyId, records, q.populate);
+  return { rows: applyFields(records as { id: unknown }[], q.fields), count };
 }

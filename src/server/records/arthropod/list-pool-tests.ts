@@ -1,28 +1,30 @@
 import type { Database } from '../../db/database';
 import type { List } from '../../../shared/schemas/list';
 import type { Caller } from '../auth/types';
-import { parseListQuery, type ListSpec } from './list-query';
-import { listIds, pickFields } from './list-records';
+import { applyFields, parseListQuery, runList, type ListSpec } from '../list';
 import { POOL_TEST_POPULATE, populatePoolTests } from './populate-pool-tests';
 import { poolTestRecords } from './pool-test-records';
 
-const SPEC: ListSpec = {
-  fields: {
-    id: { sql: 't.id', type: 'int' },
-    agency: { sql: 't.agency', type: 'int' },
-    user: { sql: 't.user_id', type: 'int' },
-    pool: { sql: 't.pool', type: 'int' },
-    method: { sql: 't.method', type: 'int' },
-    target: { sql: 't.target', type: 'int' },
-    status: { sql: 't.status', type: 'int' },
-    test_date: { sql: 't.test_date', type: 'date' },
-    test_agency: { sql: 't.test_agency', type: 'int' },
-    value: { sql: 't.value', type: 'number' },
-    comments: { sql: 't.comments', type: 'text' },
-    add_date: { sql: 't.add_date', type: 'date' },
-    updated: { sql: 't.updated', type: 'date' },
-  },
-  outputOnly: ['deactive_date'],
+const FIELDS: ListSpec['fields'] = {
+  id: { sql: 't.id', type: 'int' },
+  agency: { sql: 't.agency', type: 'int' },
+  user: { sql: 't.user_id', type: 'int' },
+  pool: { sql: 't.pool', type: 'int' },
+  method: { sql: 't.method', type: 'int' },
+  target: { sql: 't.target', type: 'int' },
+  status: { sql: 't.status', type: 'int' },
+  test_date: { sql: 't.test_date', type: 'date' },
+  test_agency: { sql: 't.test_agency', type: 'int' },
+  value: { sql: 't.value', type: 'float' },
+  comments: { sql: 't.comments', type: 'text' },
+  add_date: { sql: 't.add_date', type: 'date' },
+  updated: { sql: 't.updated', type: 'date' },
+};
+
+/** GET parameters of pool tests (§4). */
+export const POOL_TEST_LIST: ListSpec = {
+  fields: FIELDS,
+  outputFields: [...Object.keys(FIELDS), 'deactive_date'],
   populate: POOL_TEST_POPULATE,
 };
 
@@ -32,14 +34,22 @@ export async function listPoolTests(
   caller: Caller,
   url: string,
 ): Promise<List<unknown>> {
-  const list = parseListQuery(url, SPEC);
-  const { ids, count } = await listIds(db, SPEC, list, {
-    from: 'pool_test t',
-    idColumn: 't.id',
-    where: ['t.agency = $1', 't.deactive_date is null'],
-    params: [caller.agencyId],
-  });
-  const rows = await poolTestRecords(db, caller.agencyId, ids);
-  await populatePoolTests(db, caller.agencyId, rows, list.populate);
-  return { rows: pickFields(rows, list.fields), count };
+  const q = parseListQuery(url, POOL_TEST_LIST, { firstParam: 2 });
+  const { rows, count } = await runList<{ id: number }>(
+    db,
+    {
+      select: 't.id',
+      from: 'pool_test t',
+      where: 't.agency = $1 and t.deactive_date is null',
+      params: [caller.agencyId],
+    },
+    q,
+  );
+  const records = await poolTestRecords(
+    db,
+    caller.agencyId,
+    rows.map((r) => r.id),
+  );
+  await populatePoolTests(db, caller.agencyId, records, q.populate);
+  return { rows: applyFields(records as { id: unknown }[], q.fields), count };
 }

@@ -3,51 +3,63 @@ import type { List } from '../../../shared/schemas/list';
 import { SPECIES_TYPES } from '../../../shared/schemas/lookups';
 import type { Caller } from '../auth/types';
 import { validationFailed } from '../errors';
-import { parseListQuery, type ListSpec } from './list-query';
-import { listIds, pickFields } from './list-records';
+import { applyFields, parseListQuery, runList, type ListSpec } from '../list';
 import { POOL_POPULATE, populatePools } from './populate-pools';
 import { poolRecords } from './pool-records';
 
-const SPEC: ListSpec = {
-  fields: {
-    id: { sql: 'p.id', type: 'int' },
-    agency: { sql: 'p.agency', type: 'int' },
-    user: { sql: 'p.user_id', type: 'int' },
-    collection: { sql: 'p.collection', type: 'int' },
-    site: { sql: 'p.site', type: 'int' },
-    surv_year: { sql: 'p.surv_year', type: 'int' },
-    pool_num: { sql: 'p.pool_num', type: 'int' },
-    num_count: { sql: 'p.num_count', type: 'int' },
-    species: { sql: 'p.species', type: 'int' },
-    sex: { sql: 'p.sex', type: 'int' },
-    primary_source_bit: { sql: 'p.primary_source_bit', type: 'bool' },
-    primary_source: { sql: 'p.primary_source', type: 'int' },
-    comments: { sql: 'p.comments', type: 'text' },
-    collection_date: { sql: 'coalesce(c.collection_date, p.collection_date)', type: 'date' },
-    trap: { sql: 'p.trap', type: 'int' },
-    add_date: { sql: 'p.add_date', type: 'date' },
-    updated: { sql: 'p.updated', type: 'date' },
-  },
-  outputOnly: ['location', 'result', 'test', 'lures', 'deactive_date'],
+const FIELDS: ListSpec['fields'] = {
+  id: { sql: 'p.id', type: 'int' },
+  agency: { sql: 'p.agency', type: 'int' },
+  user: { sql: 'p.user_id', type: 'int' },
+  collection: { sql: 'p.collection', type: 'int' },
+  site: { sql: 'p.site', type: 'int' },
+  surv_year: { sql: 'p.surv_year', type: 'int' },
+  pool_num: { sql: 'p.pool_num', type: 'int' },
+  num_count: { sql: 'p.num_count', type: 'int' },
+  species: { sql: 'p.species', type: 'int' },
+  sex: { sql: 'p.sex', type: 'int' },
+  primary_source_bit: { sql: 'p.primary_source_bit', type: 'bool' },
+  primary_source: { sql: 'p.primary_source', type: 'int' },
+  comments: { sql: 'p.comments', type: 'text' },
+  // Pools always carry their collection's date (contract §4).
+  collection_date: { sql: 'coalesce(c.collection_date, p.collection_date)', type: 'date' },
+  trap: { sql: 'p.trap', type: 'int' },
+  add_date: { sql: 'p.add_date', type: 'date' },
+  updated: { sql: 'p.updated', type: 'date' },
+};
+
+/** GET parameters of pools (§4), plus `type`. */
+export const POOL_LIST: ListSpec = {
+  fields: FIELDS,
+  outputFields: [...Object.keys(FIELDS), 'location', 'result', 'test', 'lures', 'deactive_date'],
   populate: POOL_POPULATE,
+  extraParams: ['type'],
 };
 
 /** GET /v1/arthropod/pool: the agency's active pools of one species type (default mosquito). */
 export async function listPools(db: Database, caller: Caller, url: string): Promise<List<unknown>> {
-  const list = parseListQuery(url, SPEC);
-  const type = list.params.get('type') ?? 'mosquito';
+  const q = parseListQuery(url, POOL_LIST, { firstParam: 3 });
+  const type = q.extra.type ?? 'mosquito';
   if (!(SPECIES_TYPES as readonly string[]).includes(type)) {
     throw validationFailed([
       { path: 'type', message: `type must be one of ${SPECIES_TYPES.join(', ')}` },
     ]);
   }
-  const { ids, count } = await listIds(db, SPEC, list, {
-    from: 'pool p left join collection c on c.id = p.collection join species s on s.id = p.species',
-    idColumn: 'p.id',
-    where: ['p.agency = $1', 'p.deactive_date is null', 's.type = $2'],
-    params: [caller.agencyId, type],
-  });
-  const rows = await poolRecords(db, caller.agencyId, ids);
-  await populatePools(db, caller.agencyId, rows, list.populate);
-  return { rows: pickFields(rows, list.fields), count };
+  const { rows, count } = await runList<{ id: number }>(
+    db,
+    {
+      select: 'p.id',
+      from: 'pool p left join collection c on c.id = p.collection join species s on s.id = p.species',
+      where: 'p.agency = $1 and p.deactive_date is null and s.type = $2',
+      params: [caller.agencyId, type],
+    },
+    q,
+  );
+  const records = await poolRecords(
+    db,
+    caller.agencyId,
+    rows.map((r) => r.id),
+  );
+  await populatePools(db, caller.agencyId, records, q.populate);
+  return { rows: applyFields(records as { id: unknown }[], q.fields), count };
 }

@@ -1,8 +1,9 @@
 import type { Queryable } from '../../db/database';
 import type { FieldError } from '../../../shared/schemas/error';
+import { unknownLookupIds, type ShapeKind } from '../populate';
 
-/** Lookup tables a record may reference, with the words a person sees for each. */
-const LOOKUPS = {
+/** Words a person sees for each lookup a record may reference. */
+const NAMES = {
   species: 'species',
   sex: 'sex',
   trap: 'trap type',
@@ -12,10 +13,10 @@ const LOOKUPS = {
   test_target: 'test target',
   test_status: 'test status',
   agency: 'agency',
-} as const;
-export type LookupTable = keyof typeof LOOKUPS;
+} as const satisfies Partial<Record<ShapeKind, string>>;
+export type LookupKind = keyof typeof NAMES;
 
-export type LookupRef = { path: string; table: LookupTable; id: number };
+export type LookupRef = { path: string; table: LookupKind; id: number };
 
 /**
  * Field errors for every reference to an unknown or inactive lookup entry (contract §5), one per
@@ -23,26 +24,15 @@ export type LookupRef = { path: string; table: LookupTable; id: number };
  * any existing agency may be named (an outside laboratory has one too).
  */
 export async function lookupErrors(q: Queryable, refs: LookupRef[]): Promise<FieldError[]> {
-  const byTable = new Map<LookupTable, Set<number>>();
-  for (const r of refs) {
-    const ids = byTable.get(r.table) ?? new Set<number>();
-    ids.add(r.id);
-    byTable.set(r.table, ids);
-  }
-  const known = new Map<LookupTable, Set<number>>();
-  for (const [table, ids] of byTable) {
-    // Table names come from the fixed LOOKUPS keys above, never from the request.
-    const active = table === 'agency' ? '' : ' and active';
-    const { rows } = await q.query<{ id: number }>(
-      `select id from ${table} where id = any($1::int[])${active}`,
-      [[...ids]],
-    );
-    known.set(table, new Set(rows.map((r) => r.id)));
+  const unknown = new Set<string>();
+  for (const kind of new Set(refs.map((r) => r.table))) {
+    const ids = refs.filter((r) => r.table === kind).map((r) => r.id);
+    for (const id of await unknownLookupIds(q, kind, ids)) unknown.add(`${kind}:${id}`);
   }
   return refs
-    .filter((r) => !known.get(r.table)?.has(r.id))
+    .filter((r) => unknown.has(`${r.table}:${r.id}`))
     .map((r) => ({
       path: r.path,
-      message: `No ${r.table === 'agency' ? '' : 'active '}${LOOKUPS[r.table]} with ID ${r.id}; pick one from the ${LOOKUPS[r.table]} list`,
+      message: `No ${r.table === 'agency' ? '' : 'active '}${NAMES[r.table]} with ID ${r.id}; pick one from the ${NAMES[r.table]} list`,
     }));
 }

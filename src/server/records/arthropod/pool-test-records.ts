@@ -1,6 +1,6 @@
 import type { Queryable, Row } from '../../db/database';
 import { isoDate } from './iso-date';
-import { lookupRecords } from './lookup-records';
+import { loadShapes } from '../populate';
 
 /** A pool test as the service returns it (contract §6 response fields, `id` first). */
 export function poolTestRecord(t: Row): Row {
@@ -42,24 +42,24 @@ export async function populatedTests(
   tests: Row[],
   withStatus: boolean,
 ): Promise<Row[]> {
-  const methods = await lookupRecords(
+  const methods = await loadShapes(
     q,
     'test_method',
     tests.map((t) => t.method as number),
   );
-  const targets = await lookupRecords(
+  const targets = await loadShapes(
     q,
     'test_target',
     tests.map((t) => t.target as number),
   );
   const statuses = withStatus
-    ? await lookupRecords(
+    ? await loadShapes(
         q,
         'test_status',
         tests.map((t) => t.status as number),
       )
     : new Map<number, Row>();
-  const agencies = await lookupRecords(
+  const agencies = await loadShapes(
     q,
     'agency',
     tests.map((t) => t.test_agency as number),

@@ -1,7 +1,7 @@
 import type { Queryable, Row } from '../../db/database';
-import { populateField } from './lookup-records';
+import { populateRefs } from '../populate';
 import { poolRecords } from './pool-records';
-import { siteRecords } from './site-records';
+import { populateSite } from './site-records';
 
 /** `populate[]` names a collection accepts (contract §4). */
 export const COLLECTION_POPULATE = [
@@ -15,46 +15,43 @@ export const COLLECTION_POPULATE = [
   'lures',
 ] as const;
 
-/** Expands the named ID fields of serialised collections in place. */
+/**
+ * Expands the named fields of serialised collections in place: lookups into their shapes,
+ * `site` into the site record, `location` populates its coordinate precision, `arthropods` their
+ * species and sex, `lures` the lure type of each lure record, and `pools` adds the active pools.
+ */
 export async function populateCollections(
   q: Queryable,
   agency: number,
   records: Row[],
-  names: Set<string>,
+  names: readonly string[],
 ): Promise<void> {
   if (records.length === 0) return;
-  if (names.has('agency')) await populateField(q, records, 'agency', 'agency');
-  if (names.has('user')) await populateField(q, records, 'user', 'app_user');
-  if (names.has('trap')) await populateField(q, records, 'trap', 'trap');
-  if (names.has('site')) {
-    const sites = await siteRecords(
-      q,
-      agency,
-      records.map((r) => r.site as number | null),
-    );
-    for (const r of records) if (typeof r.site === 'number') r.site = sites.get(r.site) ?? r.site;
+  const has = (n: string) => names.includes(n);
+  if (has('agency')) await populateRefs(q, records, 'agency', 'agency');
+  if (has('user')) await populateRefs(q, records, 'user', 'user');
+  if (has('trap')) await populateRefs(q, records, 'trap', 'trap');
+  if (has('site')) await populateSite(q, agency, records);
+  if (has('location')) {
+    const locations = records.map((r) => r.location as Row | null).filter((l): l is Row => !!l);
+    await populateRefs(q, locations, 'coordinate_precision', 'coordinate_precision');
   }
-  if (names.has('location')) {
-    const locations = records
-      .map((r) => r.location as Row | null)
-      .filter((l): l is Row => l !== null);
-    await populateField(q, locations, 'coordinate_precision', 'coordinate_precision');
-  }
-  if (names.has('arthropods')) {
+  if (has('arthropods')) {
     const rows = records.flatMap((r) => r.arthropods as Row[]);
-    await populateField(q, rows, 'species', 'species');
-    await populateField(q, rows, 'sex', 'sex');
+    await populateRefs(q, rows, 'species', 'species');
+    await populateRefs(q, rows, 'sex', 'sex');
   }
-  if (names.has('lures'))
-    await populateField(
+  if (has('lures')) {
+    await populateRefs(
       q,
       records.flatMap((r) => r.lures as Row[]),
       'lure',
       'lure',
     );
-  if (names.has('pools')) {
-    const { rows } = await q.query<{ id: number; collection: number }>(
-      `select id, collection from pool where collection = any($1::int[]) and agency = $2 and deactive_date is null
+  }
+  if (has('pools')) {
+    const { rows } = await q.query<{ id: number }>(
+      `select id from pool where collection = any($1::int[]) and agency = $2 and deactive_date is null
         order by id`,
       [records.map((r) => r.id), agency],
     );

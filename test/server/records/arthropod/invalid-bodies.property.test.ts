@@ -111,8 +111,11 @@ type Mutation = { drop?: string; set?: [string, unknown] };
 function mutations(
   required: string[],
   bad: Record<string, fc.Arbitrary<unknown>>,
+  rules: Mutation[],
 ): fc.Arbitrary<Mutation> {
   return fc.oneof(
+    // Well-formed bodies that break a rule of the service rather than the schema.
+    fc.constantFrom(...rules),
     fc.constantFrom(...required).map((drop) => ({ drop })),
     fc
       .constantFrom(...Object.keys(bad))
@@ -125,11 +128,15 @@ function invalidBodies(
   valid: () => Record<string, unknown>,
   required: string[],
   bad: Record<string, fc.Arbitrary<unknown>>,
+  rules: Mutation[],
 ) {
   // Mostly one mutation, so that bodies which pass parsing reach the lookup and rule checks.
   const some = fc.oneof(
-    { weight: 3, arbitrary: mutations(required, bad).map((m) => [m]) },
-    { weight: 1, arbitrary: fc.array(mutations(required, bad), { minLength: 2, maxLength: 3 }) },
+    { weight: 3, arbitrary: mutations(required, bad, rules).map((m) => [m]) },
+    {
+      weight: 1,
+      arbitrary: fc.array(mutations(required, bad, rules), { minLength: 2, maxLength: 3 }),
+    },
   );
   const mutated = some.map((ms) => {
     const body: Record<string, unknown> = valid();
@@ -246,6 +253,20 @@ describe('create endpoints under generated invalid bodies', () => {
             wrongType.filter((v) => !Array.isArray(v)),
           ),
         },
+        [
+          { drop: 'location' },
+          {
+            set: [
+              'arthropods',
+              [
+                { species: 1, sex: SEX_ID.fMixed, num_count: 1 },
+                { species: 1, sex: SEX_ID.fUnfed, num_count: 1 },
+              ],
+            ],
+          },
+          { set: ['trap', NONEXISTENT] },
+          { set: ['agency', 2] },
+        ],
       ),
       [
         '403 forbidden',
@@ -280,6 +301,12 @@ describe('create endpoints under generated invalid bodies', () => {
           trap: fc.oneof(fc.constantFrom(0, -1, 1.5), wrongType),
           agency: fc.constantFrom(2, 3, 0, 'one'),
         },
+        [
+          { set: ['num_count', 11] },
+          { set: ['sex', SEX_ID.male] },
+          { set: ['collection', NONEXISTENT] },
+          { set: ['agency', 2] },
+        ],
       ),
       ['403 forbidden', '422 validation_failed', '422 pool_count_exceeds_abundance'],
     );
@@ -312,6 +339,12 @@ describe('create endpoints under generated invalid bodies', () => {
           comments: badText,
           agency: fc.constantFrom(2, 3, 0, 'one'),
         },
+        [
+          { set: ['test_date', '2026-07-13'] },
+          { set: ['method', NONEXISTENT] },
+          { set: ['test_agency', NONEXISTENT] },
+          { set: ['agency', 2] },
+        ],
       ),
       ['403 forbidden', '422 validation_failed', '422 test_before_collection'],
     );

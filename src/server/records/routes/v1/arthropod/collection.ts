@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { collectionCreate, collectionUpdate } from '../../../../../shared/schemas/collection';
+import { applyFields, parseListQuery } from '../../../list';
 import type { RecordsContext } from '../../../context';
 import { notFound, parseBody } from '../../../errors';
 import { collectionRecords } from '../../../arthropod/collection-records';
 import { createCollection } from '../../../arthropod/create-collection';
 import { deleteCollection, updateCollection } from '../../../arthropod/update-collection';
-import { listCollections } from '../../../arthropod/list-collections';
-import { COLLECTION_POPULATE, populateCollections } from '../../../arthropod/populate-collections';
-import { populateNames } from '../../../arthropod/populate-names';
+import { COLLECTION_LIST, listCollections } from '../../../arthropod/list-collections';
+import { populateCollections } from '../../../arthropod/populate-collections';
 import { assertInt4 } from '../../../arthropod/int4-errors';
 import { recordId } from '../../../arthropod/record-id';
 
@@ -22,11 +22,11 @@ export default async function collectionRoutes(
 
   app.get<IdParams>('/v1/arthropod/collection/:id', async (req) => {
     const id = recordId(req.params.id, 'Collection');
-    const names = populateNames(req.url, COLLECTION_POPULATE);
+    const q = parseListQuery(req.url, COLLECTION_LIST);
     const [record] = await collectionRecords(ctx.db, req.caller.agencyId, [id]);
     if (!record) throw notFound('Collection');
-    await populateCollections(ctx.db, req.caller.agencyId, [record], names);
-    return record;
+    await populateCollections(ctx.db, req.caller.agencyId, [record], q.populate);
+    return applyFields([record as { id: unknown }], q.fields)[0];
   });
 
   app.post('/v1/arthropod/collection', async (req, reply) => {

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { poolCreate, poolUpdate } from '../../../../../shared/schemas/pool';
+import { applyFields, parseListQuery } from '../../../list';
 import type { RecordsContext } from '../../../context';
 import { notFound, parseBody } from '../../../errors';
 import { createPool } from '../../../arthropod/create-pool';
-import { listPools } from '../../../arthropod/list-pools';
-import { POOL_POPULATE, populatePools } from '../../../arthropod/populate-pools';
-import { populateNames } from '../../../arthropod/populate-names';
+import { POOL_LIST, listPools } from '../../../arthropod/list-pools';
+import { populatePools } from '../../../arthropod/populate-pools';
 import { poolRecords } from '../../../arthropod/pool-records';
 import { assertInt4 } from '../../../arthropod/int4-errors';
 import { recordId } from '../../../arthropod/record-id';
@@ -19,11 +19,11 @@ export default async function poolRoutes(app: FastifyInstance, ctx: RecordsConte
 
   app.get<IdParams>('/v1/arthropod/pool/:id', async (req) => {
     const id = recordId(req.params.id, 'Pool');
-    const names = populateNames(req.url, POOL_POPULATE);
+    const q = parseListQuery(req.url, POOL_LIST);
     const [record] = await poolRecords(ctx.db, req.caller.agencyId, [id]);
     if (!record) throw notFound('Pool');
-    await populatePools(ctx.db, req.caller.agencyId, [record], names);
-    return record;
+    await populatePools(ctx.db, req.caller.agencyId, [record], q.populate);
+    return applyFields([record as { id: unknown }], q.fields)[0];
   });
 
   app.post('/v1/arthropod/pool', async (req, reply) => {

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { poolTestCreate, poolTestUpdate } from '../../../../../../shared/schemas/pool-test';
+import { applyFields, parseListQuery } from '../../../../list';
 import type { RecordsContext } from '../../../../context';
 import { notFound, parseBody } from '../../../../errors';
-import { listPoolTests } from '../../../../arthropod/list-pool-tests';
-import { POOL_TEST_POPULATE, populatePoolTests } from '../../../../arthropod/populate-pool-tests';
-import { populateNames } from '../../../../arthropod/populate-names';
+import { POOL_TEST_LIST, listPoolTests } from '../../../../arthropod/list-pool-tests';
+import { populatePoolTests } from '../../../../arthropod/populate-pool-tests';
 import { poolTestRecords } from '../../../../arthropod/pool-test-records';
 import { assertInt4 } from '../../../../arthropod/int4-errors';
 import { recordId } from '../../../../arthropod/record-id';
@@ -21,11 +21,11 @@ export default async function poolTestRoutes(
 
   app.get<IdParams>('/v1/arthropod/pool/test/:id', async (req) => {
     const id = recordId(req.params.id, 'Pool test');
-    const names = populateNames(req.url, POOL_TEST_POPULATE);
+    const q = parseListQuery(req.url, POOL_TEST_LIST);
     const [record] = await poolTestRecords(ctx.db, req.caller.agencyId, [id]);
     if (!record) throw notFound('Pool test');
-    await populatePoolTests(ctx.db, req.caller.agencyId, [record], names);
-    return record;
+    await populatePoolTests(ctx.db, req.caller.agencyId, [record], q.populate);
+    return applyFields([record as { id: unknown }], q.fields)[0];
   });
 
   app.post('/v1/arthropod/pool/test', async (req, reply) => {
