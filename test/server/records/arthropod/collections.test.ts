@@ -494,6 +494,47 @@ describe('updating a collection', () => {
       200,
     );
   });
+  it('moves the location to a newly named site, and the pools follow', async () => {
+    const first = await insertSite(t, 1, [-121.1, 38.1]);
+    const second = await insertSite(t, 1, [-121.2, 38.2], PRECISION_ID.city);
+    const c = await create({
+      ...makeCollection({
+        site: first,
+        arthropods: [{ species: 1, sex: SEX_ID.male, num_count: 3 }],
+      }),
+      location: undefined,
+    });
+    const pool = await http.post('/v1/arthropod/pool', manager, {
+      collection: c.id,
+      species: 1,
+      sex: SEX_ID.male,
+      num_count: 3,
+    });
+    const res = await http.put(`${URL}/${c.id}`, manager, { site: second });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().location).toMatchObject({
+      table_name: 'collection',
+      record_id: c.id,
+      coordinate_precision: PRECISION_ID.city,
+      shape: { coordinates: [-121.2, 38.2] },
+    });
+    const p = (await http.get(`/v1/arthropod/pool/${pool.json().id}`, manager)).json();
+    expect(p.site).toBe(second);
+    expect(p.location.shape.coordinates).toEqual([-121.2, 38.2]);
+  });
+
+  it('treats an agency token as a manager with no user', async () => {
+    const issued = await http.post('/v1/agency/token', manager, {});
+    expect(issued.statusCode).toBe(201);
+    const agencyToken = issued.json().token as string;
+    const c = await create(makeCollection(), agencyToken);
+    expect(c.user).toBeNull();
+    const techs = await create(makeCollection(), tech);
+    expect((await http.put(`${URL}/${techs.id}`, agencyToken, { comments: 'ok' })).statusCode).toBe(
+      200,
+    );
+    expect((await http.del(`${URL}/${c.id}`, agencyToken)).statusCode).toBe(200);
+  });
 });
 
 describe('deleting a collection', () => {

@@ -259,6 +259,35 @@ describe('reading, updating and deleting pools', () => {
     });
   });
 
+  it('moves a pool to another collection, taking its site, place and date and its counts', async () => {
+    const siteA = await insertSite(t, 1, [-121.1, 38.1]);
+    const siteB = await insertSite(t, 1, [-121.2, 38.2]);
+    const a = await collection({ site: siteA, location: undefined, collection_date: '2026-09-01' });
+    const b = await collection({
+      site: siteB,
+      location: undefined,
+      collection_date: '2026-09-02',
+      arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fUnfed, num_count: 6 }],
+    });
+    const p = await pool(tarsalis(a.id, 7));
+    const tooMany = await http.put(`${POOLS}/${p.id}`, manager, { collection: b.id });
+    expect(tooMany.statusCode).toBe(422);
+    expect(errorOf(tooMany).code).toBe('pool_count_exceeds_abundance');
+    const res = await http.put(`${POOLS}/${p.id}`, manager, { collection: b.id, num_count: 6 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      collection: b.id,
+      primary_source: b.id,
+      site: siteB,
+      collection_date: '2026-09-02T00:00:00.000Z',
+      num_count: 6,
+    });
+    expect(res.json().location.shape.coordinates).toEqual([-121.2, 38.2]);
+    const missing = await http.put(`${POOLS}/${p.id}`, manager, { collection: 999999 });
+    expect(missing.statusCode).toBe(422);
+    expect(errorOf(missing).fields?.[0].path).toBe('collection');
+  });
+
   it('lets technicians update only their own pools and only managers delete', async () => {
     const c = await collection();
     const techs = await pool(tarsalis(c.id, 1), tech);
