@@ -102,8 +102,10 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) routes.push({ method, url: r.url });
   });
+  // By onClose every browser request has been answered, so nothing waits on the pool any more;
+  // close() would also wait out keep-alive sockets the upstream holds open.
   app.addHook('onClose', async () => {
-    await upstream.close();
+    await upstream.destroy();
   });
 
   // Strict JSON bodies: malformed → 400, any other media type → 415, over 1 MiB → 413.
@@ -203,7 +205,14 @@ export async function startBff(
     url: address,
     close: async () => {
       clearInterval(timer);
-      await app.close();
+      // Graceful: in-flight requests finish; their keep-alive connections become idle only
+      // afterwards, and server.close() closes idle connections only once, so keep closing them.
+      const reaper = setInterval(() => app.server.closeIdleConnections(), 100);
+      try {
+        await app.close();
+      } finally {
+        clearInterval(reaper);
+      }
     },
   };
 }

@@ -40,7 +40,13 @@ describe('CSRF defence over the whole route table', () => {
   it('covers every route the BFF registered (sessions, lookups, config, the proxy allow-list)', () => {
     const routes = apiRoutes();
     expect(routes.length).toBeGreaterThan(30);
-    for (const p of ['/api/session', '/api/lookups', '/api/config', '/api/v1/site', '/api/v1/arthropod/pool/test/1']) {
+    for (const p of [
+      '/api/session',
+      '/api/lookups',
+      '/api/config',
+      '/api/v1/site',
+      '/api/v1/arthropod/pool/test/1',
+    ]) {
       expect(routes.some((r) => r.path === p)).toBe(true);
     }
   });
@@ -50,13 +56,19 @@ describe('CSRF defence over the whole route table', () => {
       const res = await call(r.method, r.path, { origin: stack.url }, false);
       expect(res.status, `${r.method} ${r.path}`).toBe(403);
       if (r.method !== 'HEAD') {
-        expect(res.json(), `${r.method} ${r.path}`).toMatchObject({ error: { code: 'csrf_required' } });
+        expect(res.json(), `${r.method} ${r.path}`).toMatchObject({
+          error: { code: 'csrf_required' },
+        });
       }
     }
   });
 
   it('refuses X-CSRF values other than 1', async () => {
-    const res = await stack.api('/api/session', { cookie, csrf: false, headers: { 'x-csrf': 'true' } });
+    const res = await stack.api('/api/session', {
+      cookie,
+      csrf: false,
+      headers: { 'x-csrf': 'true' },
+    });
     expect(res.status).toBe(403);
   });
 
@@ -78,7 +90,12 @@ describe('CSRF defence over the whole route table', () => {
     ];
     for (const r of changing) {
       for (const headers of hostile) {
-        const res = await call(r.method, r.path, { ...headers, ...(headers.origin ? {} : { origin: '' }) }, true);
+        const res = await call(
+          r.method,
+          r.path,
+          { ...headers, ...(headers.origin ? {} : { origin: '' }) },
+          true,
+        );
         expect(res.status, `${r.method} ${r.path} ${JSON.stringify(headers)}`).toBe(403);
         expect(res.json()).toMatchObject({ error: { code: 'csrf_required' } });
       }
@@ -89,7 +106,12 @@ describe('CSRF defence over the whole route table', () => {
     const byOrigin = await call('DELETE', '/api/session', { origin: stack.url }, true);
     expect(byOrigin.status).toBe(204);
     cookie = await stack.signIn();
-    const byFetchMetadata = await call('DELETE', '/api/session', { origin: '', 'sec-fetch-site': 'same-origin' }, true);
+    const byFetchMetadata = await call(
+      'DELETE',
+      '/api/session',
+      { origin: '', 'sec-fetch-site': 'same-origin' },
+      true,
+    );
     expect(byFetchMetadata.status).toBe(204);
     cookie = await stack.signIn();
   });

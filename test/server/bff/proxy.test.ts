@@ -11,7 +11,9 @@ let token: string;
 beforeAll(async () => {
   stack = await startBffStack();
   cookie = await stack.signIn();
-  const { rows } = await stack.records.db.query<{ upstream_token: string }>('select upstream_token from bff_session');
+  const { rows } = await stack.records.db.query<{ upstream_token: string }>(
+    'select upstream_token from bff_session',
+  );
   token = rows[0].upstream_token;
 });
 afterAll(async () => {
@@ -31,7 +33,9 @@ describe('the allow-listed proxy', () => {
     expect(one.status).toBe(200);
     expect(one.json()).toMatchObject({ id: record.id });
     const list = await stack.api(`${COLLECTIONS}?sort=-id&pageSize=1`, { cookie });
-    expect(list.json<{ rows: Array<{ id: number }>; count: number }>().rows.map((r) => r.id)).toEqual([record.id]);
+    expect(
+      list.json<{ rows: Array<{ id: number }>; count: number }>().rows.map((r) => r.id),
+    ).toEqual([record.id]);
   });
 
   it('forwards the query string and only Content-Type, Accept, Idempotency-Key, adding the Bearer token', async () => {
@@ -65,10 +69,24 @@ describe('the allow-listed proxy', () => {
           .split('\r\n')
           .slice(1)
           .filter((l) => l !== '')
-          .map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+          .map((l) => [
+            l.slice(0, l.indexOf(':')).toLowerCase(),
+            l.slice(l.indexOf(':') + 1).trim(),
+          ]),
       );
-      const allowed = ['host', 'connection', 'content-length', 'content-type', 'accept', 'authorization', 'idempotency-key'];
-      expect(Object.keys(headers).filter((h) => !allowed.includes(h)), s.head).toEqual([]);
+      const allowed = [
+        'host',
+        'connection',
+        'content-length',
+        'content-type',
+        'accept',
+        'authorization',
+        'idempotency-key',
+      ];
+      expect(
+        Object.keys(headers).filter((h) => !allowed.includes(h)),
+        s.head,
+      ).toEqual([]);
       expect(headers.authorization).toBe(`Bearer ${token}`);
       expect(headers.cookie).toBeUndefined();
     }
@@ -93,7 +111,8 @@ describe('the allow-listed proxy', () => {
 
   it('keeps connections to the upstream alive across requests', async () => {
     const before = stack.proxy.connections();
-    for (let i = 0; i < 20; i++) expect((await stack.api(COLLECTIONS, { cookie })).status).toBe(200);
+    for (let i = 0; i < 20; i++)
+      expect((await stack.api(COLLECTIONS, { cookie })).status).toBe(200);
     expect(stack.proxy.connections() - before).toBeLessThanOrEqual(1);
   });
 
@@ -150,7 +169,9 @@ describe('paths and methods outside the allow-list', () => {
     for (const [method, path, status] of cases) {
       const res = await rawRequest(stack.url, method, path, headers());
       expect(res.status, `${method} ${path}`).toBe(status);
-      expect(JSON.parse(res.body).error.code).toBe(status === 404 ? 'not_found' : 'method_not_allowed');
+      expect(JSON.parse(res.body).error.code).toBe(
+        status === 404 ? 'not_found' : 'method_not_allowed',
+      );
     }
     expect(stack.proxy.seen.length).toBe(before);
   });
@@ -165,7 +186,11 @@ describe('paths and methods outside the allow-list', () => {
     });
     expect(form.status).toBe(415);
     expect(form.json()).toMatchObject({ error: { code: 'unsupported_media_type' } });
-    const broken = await stack.api(COLLECTIONS, { method: 'POST', cookie, body: '{"collection_date":' });
+    const broken = await stack.api(COLLECTIONS, {
+      method: 'POST',
+      cookie,
+      body: '{"collection_date":',
+    });
     expect(broken.status).toBe(400);
     expect(broken.json()).toMatchObject({ error: { code: 'bad_request' } });
     const big = await stack.api(COLLECTIONS, {
@@ -198,7 +223,9 @@ describe('upstream failures', () => {
     const impatient = await stack.startSibling({ upstreamTimeoutMs: 300 });
     const lost = stack.proxy.arm('GET', '/v1/arthropod/collection', 'hold');
     const started = Date.now();
-    const res = await http(`${impatient.url}${COLLECTIONS}`, { headers: { 'x-csrf': '1', cookie } });
+    const res = await http(`${impatient.url}${COLLECTIONS}`, {
+      headers: { 'x-csrf': '1', cookie },
+    });
     await lost;
     expect(res.status).toBe(504);
     expect(res.json()).toMatchObject({ error: { code: 'upstream_timeout' } });
