@@ -30,8 +30,8 @@ function labelFor(path: PropertyKey[] | undefined, labels: Record<string, string
 export function friendlyErrors(labels: Record<string, string>) {
   return (iss: Issue): string | undefined => {
     const label = labelFor(iss.path, labels);
-    const empty =
-      iss.input === undefined || iss.input === null || iss.input === '' || Number.isNaN(iss.input);
+    // NaN comes from a number field holding text: "must be a number", not "required".
+    const empty = iss.input === undefined || iss.input === null || iss.input === '';
     if (iss.code === 'invalid_type' && empty) return `${label} is required`;
     if (iss.code === 'invalid_type' && iss.expected === 'number')
       return `${label} must be a number`;
