@@ -277,6 +277,24 @@ describe('creating a collection', () => {
     expect(JSON.stringify(errorOf(res).fields)).toContain('colour');
   });
 
+  it('creates one collection for a create retried with the same Idempotency-Key', async () => {
+    const body = makeCollection({ collection_date: '2017-05-05', comments: 'retried' });
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: URL,
+        headers: { ...t.auth(tech), 'idempotency-key': '6f1c1f9e-4b7e-4a55-9d61-2f0c3a7b9e10' },
+        payload: body,
+      });
+    const first = await send();
+    const again = await send();
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    const { rows } = await t.db.query(`select id from collection where comments = 'retried'`);
+    expect(rows).toHaveLength(1);
+  });
+
   it('refuses a body naming another agency with 403', async () => {
     const res = await http.post(URL, manager, makeCollection({ agency: 2 }));
     expect(res.statusCode).toBe(403);
