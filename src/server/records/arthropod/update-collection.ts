@@ -82,7 +82,8 @@ export async function updateCollection(
       set('collection_num', num);
     }
 
-    // Site and location: a new location replaces the old; a new site without one brings its own.
+    // Site and location: a new location replaces the old; a newly named site without one brings
+    // its own (naming the same site again keeps a location given earlier).
     if (body.site !== undefined) set('site', site?.id ?? null);
     const point = body.location
       ? {
@@ -90,7 +91,7 @@ export async function updateCollection(
           lat: body.location.shape.coordinates[1],
           coordinatePrecision: body.location.coordinate_precision,
         }
-      : site && !site.isZeroSite
+      : site && !site.isZeroSite && site.id !== current.site
         ? { lon: site.lon, lat: site.lat, coordinatePrecision: site.coordinate_precision }
         : null;
     if (point) set('location', await insertLocation(tx, 'collection', id, caller.agencyId, point));

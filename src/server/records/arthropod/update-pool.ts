@@ -60,7 +60,11 @@ export async function updatePool(
     const species = body.species ?? (current.species as number);
     const sex = body.sex ?? (current.sex as number);
     const numCount = body.num_count ?? (current.num_count as number);
-    if (collection) {
+    // Only a change of what the pool holds, or where from, is checked against the counts.
+    const countsChange = ['collection', 'species', 'sex', 'num_count'].some(
+      (k) => body[k as keyof PoolUpdate] != null,
+    );
+    if (collection && countsChange) {
       const overflow = await poolOverflow(tx, collection.id, {
         species,
         sex,

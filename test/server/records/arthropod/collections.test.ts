@@ -539,6 +539,10 @@ describe('updating a collection', () => {
     const p = (await http.get(`/v1/arthropod/pool/${pool.json().id}`, manager)).json();
     expect(p.site).toBe(second);
     expect(p.location.shape.coordinates).toEqual([-121.2, 38.2]);
+
+    const exact = await create(makeCollection({ site: first }));
+    const same = await http.put(`${URL}/${exact.id}`, manager, { site: first, comments: 'again' });
+    expect(same.json().location).toEqual(exact.location);
   });
 
   it('treats an agency token as a manager with no user', async () => {
