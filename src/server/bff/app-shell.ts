@@ -42,7 +42,11 @@ export async function appShell(
     },
   });
   if (!existsSync(`${root}/index.html`)) return null;
-  return (reply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
+  const serveIndex = (reply: FastifyReply) =>
+    reply.header('cache-control', 'no-cache').sendFile('index.html');
+  // The root is a directory to the static handler (index: false): answer it as a client route.
+  app.get('/', (_req, reply) => serveIndex(reply));
+  return serveIndex;
 }
 
 /** A client route: a GET/HEAD outside /api whose last segment has no file extension. */

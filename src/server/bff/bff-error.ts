@@ -64,6 +64,9 @@ export function toBffError(err: unknown): BffError {
       'Send JSON with Content-Type: application/json',
     );
   }
+  // A directory or a hidden file asked of the static handler.
+  if (e.statusCode === 403 || e.statusCode === 404)
+    return new BffError(404, 'not_found', 'Not found');
   if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
     return new BffError(400, 'bad_request', 'The request is not valid');
   }

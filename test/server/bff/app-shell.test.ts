@@ -1,0 +1,153 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBff, type RunningBff } from '../../../src/server/bff/app';
+import type { Database } from '../../../src/server/db/database';
+import { openTestDatabase } from '../helpers/test-database';
+import { http } from './helpers/http';
+
+const TILE_URL = 'https://{s}.tiles.example.org/{z}/{x}/{y}.png';
+let db: Database;
+let dist: string;
+let bff: RunningBff;
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  dist = mkdtempSync(join(tmpdir(), 'trapline-dist-'));
+  mkdirSync(join(dist, 'assets'));
+  mkdirSync(join(dist, 'icons'));
+  writeFileSync(
+    join(dist, 'index.html'),
+    '<!doctype html><title>Trapline</title><script type="module" src="/assets/index-Bx1.js"></script>',
+  );
+  writeFileSync(join(dist, 'assets', 'index-Bx1.js'), 'console.log(1)');
+  writeFileSync(join(dist, 'assets', 'index-C9.css'), 'body{}');
+  writeFileSync(join(dist, 'sw.js'), 'self.x=1');
+  writeFileSync(join(dist, 'workbox-5a1b2c.js'), 'self.y=1');
+  writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Trapline"}');
+  writeFileSync(join(dist, 'icons', 'icon-192.png'), 'png');
+  bff = await startBff({
+    db,
+    upstreamUrl: 'http://127.0.0.1:9',
+    staticRoot: dist,
+    tileUrl: TILE_URL,
+  });
+});
+afterAll(async () => {
+  await bff?.close();
+  await db?.close();
+});
+
+describe('the app shell', () => {
+  it('serves hashed assets as immutable for a year', async () => {
+    for (const file of ['/assets/index-Bx1.js', '/assets/index-C9.css']) {
+      const res = await http(`${bff.url}${file}`);
+      expect(res.status, file).toBe(200);
+      expect(res.headers['cache-control'], file).toBe('public, max-age=31536000, immutable');
+    }
+  });
+
+  it('makes the browser revalidate index.html, the service worker, workbox and the manifest', async () => {
+    for (const file of ['/index.html', '/sw.js', '/workbox-5a1b2c.js', '/manifest.webmanifest']) {
+      const res = await http(`${bff.url}${file}`);
+      expect(res.status, file).toBe(200);
+      expect(res.headers['cache-control'], file).toBe('no-cache');
+    }
+  });
+
+  it('answers client routes with index.html, but not /api paths or missing files', async () => {
+    for (const route of ['/', '/sites', '/collections/new', '/pools/12/tests?tab=1']) {
+      const res = await http(`${bff.url}${route}`);
+      expect(res.status, route).toBe(200);
+      expect(res.text, route).toBe(readFileSync(join(dist, 'index.html'), 'utf8'));
+      expect(res.headers['cache-control'], route).toBe('no-cache');
+      expect(String(res.headers['content-type']), route).toMatch(/text\/html/);
+    }
+    for (const path of ['/assets/index-gone.js', '/assets/', '/icons/']) {
+      const missing = await http(`${bff.url}${path}`);
+      expect(missing.status, path).toBe(404);
+    }
+    const api = await http(`${bff.url}/api/nothing`, { headers: { 'x-csrf': '1' } });
+    expect(api.status).toBe(404);
+    expect(api.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it('tells the app the tile URL at run time', async () => {
+    const res = await http(`${bff.url}/api/config`, { headers: { 'x-csrf': '1' } });
+    expect(res.json()).toEqual({ tileUrl: TILE_URL });
+  });
+
+  it('reports liveness and an unreachable upstream on /api/health', async () => {
+    const res = await http(`${bff.url}/api/health`);
+    expect(res.status).toBe(200);
+    expect(res.json()).toEqual({ status: 'ok', upstream: 'unreachable' });
+  });
+});
+
+describe('security headers', () => {
+  it('sends a CSP without inline scripts, allowing only the tile host besides self', async () => {
+    for (const path of ['/', '/assets/index-Bx1.js', '/api/health']) {
+      const res = await http(`${bff.url}${path}`);
+      const csp = String(res.headers['content-security-policy']);
+      const directives = Object.fromEntries(
+        csp.split(';').map((d) => {
+          const [name, ...values] = d.trim().split(/\s+/);
+          return [name, values];
+        }),
+      );
+      expect(directives['script-src'], path).toEqual(["'self'"]);
+      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(directives['connect-src']).toEqual(["'self'", 'https://*.tiles.example.org']);
+      expect(directives['img-src']).toEqual(["'self'", 'data:', 'https://*.tiles.example.org']);
+      expect(directives['worker-src']).toEqual(["'self'"]);
+      expect(directives['frame-ancestors']).toEqual(["'none'"]);
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['permissions-policy']).toBe('geolocation=(self)');
+      expect(res.headers['strict-transport-security'], 'no HSTS over plain HTTP').toBeUndefined();
+    }
+  });
+
+  it('sends HSTS when served over TLS', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'trapline-tls-'));
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=localhost',
+      ],
+      { stdio: 'ignore' },
+    );
+    const tls = await startBff({
+      db,
+      upstreamUrl: 'http://127.0.0.1:9',
+      staticRoot: dist,
+      https: { cert: readFileSync(join(dir, 'cert.pem')), key: readFileSync(join(dir, 'key.pem')) },
+    });
+    const dispatcher = new Agent({ connect: { rejectUnauthorized: false } });
+    try {
+      const res = await request(`${tls.url}/`, { dispatcher });
+      await res.body.text();
+      expect(tls.url).toMatch(/^https:/);
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    } finally {
+      await dispatcher.close();
+      await tls.close();
+    }
+  });
+});
