@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collection, listOf, pool, poolTest } from '../../../../src/shared';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 import {
   SEX_ID,
@@ -284,5 +285,36 @@ describe('reading and updating pool tests', () => {
       expect(res.statusCode).toBe(404);
       expect(errorOf(res).code).toBe('not_found');
     }
+  });
+});
+
+describe('what the app reads', () => {
+  it('parses every record, list and populated record with the shared schemas', async () => {
+    const p = await makePool();
+    const test = await addTest(p.id);
+    const c = (await http.get(`/v1/arthropod/pool/${p.id}`, manager)).json().collection;
+    const all = (names: string[]) => names.map((n) => `populate[]=${n}`).join('&');
+    expect(
+      collection.safeParse((await http.get(`/v1/arthropod/collection/${c}`, manager)).json())
+        .success,
+    ).toBe(true);
+    const populatedCollection = await http.get(
+      `/v1/arthropod/collection/${c}?${all(['agency', 'user', 'trap', 'location', 'arthropods', 'pools', 'lures'])}`,
+      manager,
+    );
+    expect(collection.safeParse(populatedCollection.json()).error).toBeUndefined();
+    const pools = await http.get(
+      `/v1/arthropod/pool?${all(['species', 'sex', 'test', 'status'])}`,
+      manager,
+    );
+    expect(listOf(pool).safeParse(pools.json()).error).toBeUndefined();
+    const tests = await http.get(
+      `${TESTS}?${all(['pool', 'method', 'target', 'status'])}`,
+      manager,
+    );
+    expect(listOf(poolTest).safeParse(tests.json()).error).toBeUndefined();
+    expect(poolTest.safeParse(test).success).toBe(true);
+    const collections = await http.get('/v1/arthropod/collection', manager);
+    expect(listOf(collection).safeParse(collections.json()).error).toBeUndefined();
   });
 });
