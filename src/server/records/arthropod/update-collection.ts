@@ -1,4 +1,4 @@
-import type { Database, Row } from '../../db/database';
+import type { Database, Queryable, Row } from '../../db/database';
 import type { CollectionUpdate } from '../../../shared/schemas/collection';
 import { toIsoOutput } from '../../../shared/schemas/common';
 import type { FieldError } from '../../../shared/schemas/error';
@@ -105,6 +105,7 @@ export async function updateCollection(
       [id],
     );
 
+    if (body.collection_date != null) await assertTestsNotBefore(tx, id, body.collection_date);
     // `null` clears the set, like any optional field.
     if (body.arthropods !== undefined) {
       await writeAbundance(tx, id, caller.agencyId, body.arthropods ?? [], now);
@@ -139,4 +140,26 @@ export async function deleteCollection(
     const [record] = await collectionRecords(tx, caller.agencyId, [id]);
     return record;
   });
+}
+
+/**
+ * Contract §6 seen from the other side: moving a collection's date past a test of one of its
+ * pools would date that test before its collection (compared by UTC day, as on test create).
+ */
+async function assertTestsNotBefore(
+  tx: Queryable,
+  collection: number,
+  date: string,
+): Promise<void> {
+  const { rows } = await tx.query<{ test_date: Date }>(
+    `select t.test_date from pool_test t join pool p on p.id = t.pool
+      where p.collection = $1 and p.deactive_date is null and t.deactive_date is null
+        and (t.test_date at time zone 'UTC')::date < ($2::timestamptz at time zone 'UTC')::date
+      order by t.test_date limit 1`,
+    [collection, toIsoOutput(date)],
+  );
+  if (rows.length === 0) return;
+  const day = new Date(rows[0].test_date).toISOString().slice(0, 10);
+  const message = `A pool of this collection was tested on ${day}, before the new collection date; check the dates`;
+  throw validationFailed([{ path: 'collection_date', message }], 'test_before_collection', message);
 }

@@ -146,6 +146,22 @@ describe('recording a pool test', () => {
     expect(errorOf(moved).code).toBe('test_before_collection');
   });
 
+  it('refuses moving a collection’s date past a test of its pools', async () => {
+    const p = await makePool(manager, '2026-07-10');
+    await addTest(p.id, { test_date: '2026-07-12' });
+    const c = (await http.get(`/v1/arthropod/pool/${p.id}`, manager)).json().collection;
+    const late = await http.put(`/v1/arthropod/collection/${c}`, manager, {
+      collection_date: '2026-07-13',
+    });
+    expect(late.statusCode).toBe(422);
+    expect(errorOf(late).code).toBe('test_before_collection');
+    expect(errorOf(late).fields?.[0].path).toBe('collection_date');
+    const ok = await http.put(`/v1/arthropod/collection/${c}`, manager, {
+      collection_date: '2026-07-12',
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+
   it('refuses unknown lookups and a pool of another agency, naming each field', async () => {
     const theirs = await makePool(neighbor);
     const res = await http.post(
