@@ -121,6 +121,17 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     return counting;
   };
 
+  // While draining, counts follow at most every 100 ms: re-reading the outbox after every send
+  // would cost more than the sends. The end of each drain refreshes them exactly.
+  let countTimer: ReturnType<typeof setTimeout> | null = null;
+  const scheduleCounts = () => {
+    if (countTimer) return;
+    countTimer = setTimeout(() => {
+      countTimer = null;
+      void refreshCounts().catch(() => undefined);
+    }, 100);
+  };
+
   const pause = () => {
     if (status.paused) return;
     setStatus({ paused: true }, true);
@@ -163,7 +174,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
             onProgress: (progress) => setStatus({ progress }, true),
             onInFlight: (ids) => {
               inFlight = ids;
-              void refreshCounts();
+              scheduleCounts();
             },
           }),
         );
@@ -276,6 +287,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
+      if (countTimer) clearTimeout(countTimer);
+      countTimer = null;
       for (const fn of teardown.splice(0)) fn();
       channel?.close();
       channel = null;
