@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { TraplineDb } from '../../../src/client/db/database';
+import { createSyncEngine, type SyncEngine } from '../../../src/client/sync';
+import { FakeBff } from './helpers/fake-bff';
+import { makeDb, queueCreate, site } from './helpers/outbox-factory';
+
+const open: Array<{ engine: SyncEngine; db: TraplineDb }> = [];
+
+afterEach(async () => {
+  for (const { engine, db } of open.splice(0)) {
+    engine.stop();
+    await engine.settled();
+    db.close();
+  }
+  vi.unstubAllGlobals();
+});
+
+/** A second "tab": another engine over another connection to the same user database. */
+function tab(name: string, channelName: string | null = null) {
+  const db = new TraplineDb(name);
+  const engine = createSyncEngine(db, {
+    autoPull: false,
+    channelName,
+    backoff: { baseMs: 2, capMs: 20 },
+  });
+  open.push({ engine, db });
+  return { db, engine };
+}
+
+describe('several tabs', () => {
+  it('runs one drain at a time: two tabs asking together send each entry once', async () => {
+    const first = makeDb();
+    const bff = new FakeBff(10);
+    vi.stubGlobal('fetch', bff.fetch);
+    const keys: string[] = [];
+    for (let i = 0; i < 12; i += 1) keys.push((await queueCreate(first, 'site', site(i))).entryId);
+    first.close();
+    const a = tab(first.name);
+    const b = tab(first.name);
+
+    a.engine.requestSync('manual');
+    b.engine.requestSync('manual');
+    await Promise.all([a.engine.settled(), b.engine.settled()]);
+
+    expect(bff.requests).toHaveLength(12);
+    for (const key of keys) expect(bff.postsFor(key)).toBe(1);
+    expect(bff.maxInFlight).toBeLessThanOrEqual(3);
+    expect(await a.db.outbox.count()).toBe(0);
+  });
+
+  it('shows the draining tab’s progress and last sync time in the other tabs', async () => {
+    const first = makeDb();
+    const bff = new FakeBff(5);
+    vi.stubGlobal('fetch', bff.fetch);
+    for (let i = 0; i < 4; i += 1) await queueCreate(first, 'site', site(i));
+    first.close();
+    const channel = `trapline-sync-test-${first.name}`;
+    const a = tab(first.name, channel);
+    const b = tab(first.name, channel);
+    const seen: boolean[] = [];
+    b.engine.subscribe((s) => seen.push(s.draining));
+    // a takes the outbox lock first; b waits for it, and by then a has sent everything.
+    a.engine.start();
+    b.engine.start();
+    await a.engine.settled();
+    await b.engine.settled();
+    await vi.waitFor(() =>
+      expect(b.engine.getStatus().lastSuccessAt).toBe(a.engine.getStatus().lastSuccessAt),
+    );
+    expect(a.engine.getStatus().lastSuccessAt).not.toBeNull();
+    expect(seen).toContain(true);
+    expect(bff.requests).toHaveLength(4);
+  });
+});
