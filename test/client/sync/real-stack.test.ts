@@ -1,0 +1,244 @@
+// @vitest-environment node
+/**
+ * The engine against the real BFF and records service (PGlite in memory, real HTTP on port 0):
+ * no fetch stub. Checks what a stub cannot: the payloads the engine builds are the ones the
+ * records service accepts, its refusals park with its own words, conflicts and pulls work on
+ * real `updated` values.
+ */
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { TraplineDb } from '../../../src/client/db/database';
+import { createSyncEngine, type SyncEngine } from '../../../src/client/sync';
+import type { Database } from '../../../src/server/db/database';
+import { openDatabase } from '../../../src/server/db/open-database';
+import { startBff, type RunningBff } from '../../../src/server/bff/app';
+import { buildRecords } from '../../../src/server/records/app';
+import {
+  METHOD_ID,
+  PRECISION_ID,
+  SEX_ID,
+  SPECIES_ID,
+  STATUS_ID,
+  TARGET_ID,
+  TRAP_ID,
+} from '../../../src/server/records/seed/lookup-data';
+import { seedDemoAgencies } from '../../../src/server/records/seed/seed-demo-agencies';
+import { seedLookups } from '../../../src/server/records/seed/seed-lookups';
+import type { FastifyInstance } from 'fastify';
+import { queueCreate, queueUpdate, storeSynced } from './helpers/outbox-factory';
+
+const PASSWORD = 'sync-real-stack-password';
+let db: Database;
+let records: FastifyInstance;
+let bff: RunningBff;
+let headers: Record<string, string>;
+let agencyId: number;
+const tablets: Array<{ engine: SyncEngine; tablet: TraplineDb }> = [];
+
+beforeAll(async () => {
+  db = await openDatabase({});
+  await seedLookups(db);
+  await seedDemoAgencies(db, { password: PASSWORD });
+  records = await buildRecords({ db });
+  const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
+  bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null, logger: false });
+  const res = await fetch(`${bff.url}/api/session`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-CSRF': '1', Origin: bff.url },
+    body: JSON.stringify({ username: 'demo-tech', password: PASSWORD }),
+  });
+  expect(res.status).toBe(200);
+  agencyId = ((await res.json()) as { agency: { id: number } }).agency.id;
+  const cookie = res.headers
+    .getSetCookie()
+    .map((c) => c.split(';', 1)[0])
+    .join('; ');
+  // What a browser adds by itself on a same-origin request.
+  headers = { Cookie: cookie, Origin: bff.url, 'Sec-Fetch-Site': 'same-origin' };
+}, 60_000);
+
+afterEach(async () => {
+  for (const { engine, tablet } of tablets.splice(0)) {
+    engine.stop();
+    tablet.close();
+    await tablet.delete();
+  }
+});
+
+afterAll(async () => {
+  await bff?.close();
+  await records?.close();
+  await db?.close();
+});
+
+function tablet() {
+  const t = new TraplineDb(`trapline-real-${crypto.randomUUID()}`);
+  const engine = createSyncEngine(t, {
+    baseUrl: bff.url,
+    headers,
+    autoPull: false,
+    channelName: null,
+  });
+  tablets.push({ engine, tablet: t });
+  return { db: t, engine };
+}
+
+async function api<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${bff.url}/api/v1${path}`, {
+    method,
+    headers: { ...headers, 'X-CSRF': '1', ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as T };
+}
+
+let codeSeq = 0;
+const siteData = () => ({
+  code: String(810000 + (codeSeq += 1)),
+  name: `Sync site ${codeSeq}`,
+  coordinate_precision: PRECISION_ID.gps,
+  shape: { type: 'Point', coordinates: [-121.49, 38.58] },
+});
+const today = new Date().toISOString().slice(0, 10);
+
+describe('sync engine against the real BFF and records service', () => {
+  it('sends a site, its collection, a pool and a pool test, in order, each created once', async () => {
+    const { db: t, engine } = tablet();
+    const s = await queueCreate(t, 'site', siteData());
+    const c = await queueCreate(
+      t,
+      'collection',
+      {
+        collection_date: today,
+        num_trap: 1,
+        trap: TRAP_ID.co2,
+        trap_nights: 1,
+        arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
+      },
+      s.localId,
+    );
+    const p = await queueCreate(
+      t,
+      'pool',
+      { num_count: 25, species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed },
+      c.localId,
+    );
+    await queueCreate(
+      t,
+      'poolTest',
+      {
+        method: METHOD_ID.rtPcr,
+        target: TARGET_ID.wnv,
+        status: STATUS_ID.negative,
+        test_date: today,
+        test_agency: agencyId,
+      },
+      p.localId,
+    );
+
+    engine.requestSync('test');
+    await engine.settled();
+
+    expect(await t.outbox.toArray()).toEqual([]);
+    const siteRow = (await t.sites.get(s.localId))!;
+    const collectionRow = (await t.collections.get(c.localId))!;
+    const poolRow = (await t.pools.get(p.localId))!;
+    const testRow = (await t.poolTests.toArray())[0];
+    expect([siteRow, collectionRow, poolRow, testRow].map((r) => r.syncState)).toEqual([
+      'synced',
+      'synced',
+      'synced',
+      'synced',
+    ]);
+    const collection = await api<{ site: number }>(
+      'GET',
+      `/arthropod/collection/${collectionRow.serverId}`,
+    );
+    expect(collection.body.site).toBe(siteRow.serverId);
+    const pool = await api<{ collection: number }>('GET', `/arthropod/pool/${poolRow.serverId}`);
+    expect(pool.body.collection).toBe(collectionRow.serverId);
+    const test = await api<{ pool: number }>('GET', `/arthropod/pool/test/${testRow.serverId}`);
+    expect(test.body.pool).toBe(poolRow.serverId);
+  });
+
+  it('parks a site whose code is taken, with the service’s message, and sends the rest', async () => {
+    const taken = siteData();
+    expect((await api('POST', '/site', taken)).status).toBe(201);
+    const { db: t, engine } = tablet();
+    const dup = await queueCreate(t, 'site', { ...taken, name: 'Second try' });
+    const ok = await queueCreate(t, 'site', siteData());
+    engine.requestSync('test');
+    await engine.settled();
+
+    expect((await t.outbox.get(dup.entryId))?.state).toBe('parked');
+    const row = await t.sites.get(dup.localId);
+    expect(row?.syncState).toBe('failed');
+    expect(row?.problem?.code).toBe('site_code_taken');
+    expect(row?.problem?.message).toContain(taken.code);
+    expect((await t.sites.get(ok.localId))?.syncState).toBe('synced');
+  });
+
+  it('detects a conflict on a real record and sends the user’s choice', async () => {
+    const created = await api<Record<string, unknown> & { id: number; updated: string }>(
+      'POST',
+      '/site',
+      {
+        ...siteData(),
+        comments: 'dry ditch',
+      },
+    );
+    const { db: t, engine } = tablet();
+    const localId = await storeSynced(t, 'site', created.body, {});
+    const entryId = await queueUpdate(t, 'site', localId, { comments: 'standing water' });
+    expect(
+      (await api('PUT', `/site/${created.body.id}`, { comments: 'pump installed' })).status,
+    ).toBe(200);
+
+    engine.requestSync('test');
+    await engine.settled();
+    expect((await t.outbox.get(entryId))?.state).toBe('conflict');
+
+    await engine.resolveConflict(entryId, { comments: 'mine' });
+    await engine.settled();
+    expect((await api<{ comments: string }>('GET', `/site/${created.body.id}`)).body.comments).toBe(
+      'standing water',
+    );
+    expect(await t.sites.get(localId)).toMatchObject({ syncState: 'synced' });
+  });
+
+  it('pulls the agency’s sites and recent collections, then only what changed', async () => {
+    const host = await api<{ id: number }>('POST', '/site', siteData());
+    const recentCollection = {
+      collection_date: today,
+      num_trap: 1,
+      trap: TRAP_ID.co2,
+      trap_nights: 1,
+      site: host.body.id,
+    };
+    expect((await api('POST', '/arthropod/collection', recentCollection)).status).toBe(201);
+    const { db: t, engine } = tablet();
+    await engine.pull();
+    const all = await api<{ count: number }>('GET', '/site?pageSize=1');
+    expect(await t.sites.count()).toBe(all.body.count);
+    const recent = await api<{ count: number }>(
+      'GET',
+      `/arthropod/collection?pageSize=1&query[collection_date][$gte]=${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}`,
+    );
+    expect(recent.body.count).toBeGreaterThan(0);
+    expect(await t.collections.count()).toBe(recent.body.count);
+    const pulled = (await t.collections.toArray()).find((c) => c.server?.site === host.body.id);
+    const hostRow = await t.sites.where('serverId').equals(host.body.id).first();
+    expect(pulled?.parentLocalId).toBe(hostRow?.localId);
+
+    const added = await api<{ id: number }>('POST', '/site', siteData());
+    await engine.pull();
+    expect(await t.sites.count()).toBe(all.body.count + 1);
+    expect(await t.sites.where('serverId').equals(added.body.id).first()).toMatchObject({
+      syncState: 'synced',
+    });
+  });
+});
