@@ -37,6 +37,7 @@ export async function securityHeaders(app: FastifyInstance, tileUrl: string): Pr
       },
     },
     referrerPolicy: { policy: 'no-referrer' },
+    frameguard: { action: 'deny' },
     hsts: false,
     // Tiles come from another origin without CORP headers; COEP would block them.
     crossOriginEmbedderPolicy: false,

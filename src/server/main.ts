@@ -1,0 +1,166 @@
+/**
+ * `npm start`: builds the app if dist/ is missing, starts the records service (unless
+ * UPSTREAM_URL names another one), then the BFF, and prints where to go and how to sign in.
+ * The BFF shares the records service's database (its own tables) so that on PostgreSQL several
+ * BFF processes share sessions and the idempotency journal.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startBff, type RunningBff } from './bff/app';
+import { EnvError, parseEnv, type BffEnv } from './bff/env';
+import type { Database } from './db/database';
+import { openDatabase } from './db/open-database';
+import { EnvError as RecordsEnvError, parseRecordsEnv } from './records/env';
+import { describeDemoCredentials, startRecordsServer, type RunningRecords } from './records/server';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export type RunningStack = {
+  bff: RunningBff;
+  records: RunningRecords | null;
+  /** Human lines to print once: URL and demo sign-in. */
+  banner: string;
+  close(): Promise<void>;
+};
+
+/** Runs `vite build` (the local binary, not npx, so its PID is ours) when dist/index.html is missing. */
+export async function buildAppIfMissing(): Promise<void> {
+  if (existsSync(join(ROOT, 'dist', 'index.html'))) return;
+  console.log('Building the app (first start) …');
+  const child = spawn(join(ROOT, 'node_modules', '.bin', 'vite'), ['build'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
+  const code = await new Promise<number | null>((done) => child.on('exit', done));
+  if (code !== 0) throw new Error(`vite build failed (exit ${code})`);
+}
+
+/** Starts records service (unless UPSTREAM_URL) and BFF. `staticRoot: null` serves /api only (dev). */
+export async function startStack(
+  env: BffEnv,
+  options: { staticRoot: string | null },
+): Promise<RunningStack> {
+  let records: RunningRecords | null = null;
+  let db: Database;
+  let upstreamUrl: string;
+  if (env.UPSTREAM_URL) {
+    db = await openDatabase(
+      env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.TRAPLINE_DATA_DIR },
+    );
+    upstreamUrl = env.UPSTREAM_URL;
+  } else {
+    // The records service stays on loopback HTTP beside the BFF: TLS, if any, is the BFF's.
+    const recordsEnv = { ...parseRecordsEnv(process.env), TLS_CERT: undefined, TLS_KEY: undefined };
+    records = await startRecordsServer(recordsEnv, { logger: { level: env.LOG_LEVEL } });
+    db = records.db;
+    upstreamUrl = records.url;
+  }
+  let bff: RunningBff;
+  try {
+    bff = await startBff({
+      db,
+      upstreamUrl,
+      tileUrl: env.TILE_URL,
+      staticRoot: options.staticRoot,
+      upstreamConnectTimeoutMs: env.TRAPLINE_UPSTREAM_CONNECT_TIMEOUT_MS,
+      upstreamTimeoutMs: env.TRAPLINE_UPSTREAM_TIMEOUT_MS,
+      lookupTtlMs: env.TRAPLINE_LOOKUP_TTL_S * 1000,
+      lookupCatalog: env.TRAPLINE_LOOKUP_CATALOG,
+      https:
+        env.TLS_CERT && env.TLS_KEY
+          ? { cert: readFileSync(env.TLS_CERT), key: readFileSync(env.TLS_KEY) }
+          : null,
+      logger: { level: env.LOG_LEVEL },
+      port: env.PORT,
+      host: env.HOST,
+    });
+  } catch (err) {
+    if (records) await records.close();
+    else await db.close();
+    throw err;
+  }
+  const lines = [`Trapline is running at ${bff.url}`];
+  if (records?.demoCredentials) lines.push(describeDemoCredentials(records.demoCredentials));
+  else if (records) {
+    lines.push(
+      'Demo accounts: demo-manager, demo-tech (password from TRAPLINE_DEMO_PASSWORD, or in ' +
+        `${join(env.TRAPLINE_DATA_DIR, 'demo-credentials.txt')} from the first start)`,
+    );
+  } else lines.push(`Sign in with your account on ${env.UPSTREAM_URL}`);
+  let closed: Promise<void> | null = null;
+  return {
+    bff,
+    records,
+    banner: lines.join('\n'),
+    close() {
+      // Once: a signal and the dev server's exit may both ask.
+      closed ??= (async () => {
+        await bff.close();
+        if (records) await records.close();
+        else await db.close();
+      })();
+      return closed;
+    },
+  };
+}
+
+/** Stops on SIGTERM/SIGINT: in-flight requests finish, then the database closes. A second signal exits at once. */
+export function closeOnSignals(close: () => Promise<void>): void {
+  let closing = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) process.exit(1);
+    closing = true;
+    console.log(`${signal}: shutting down …`);
+    close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}
+
+/** Parses both environments, printing every problem and exiting 1 when anything is wrong. */
+export function loadEnvOrExit(): BffEnv {
+  const problems: string[] = [];
+  let env: BffEnv | undefined;
+  try {
+    env = parseEnv();
+  } catch (err) {
+    if (!(err instanceof EnvError)) throw err;
+    problems.push(...err.problems);
+  }
+  if (!process.env.UPSTREAM_URL) {
+    try {
+      parseRecordsEnv(process.env);
+    } catch (err) {
+      if (!(err instanceof RecordsEnvError)) throw err;
+      problems.push(...err.problems.filter((p) => !problems.includes(p)));
+    }
+  }
+  if (!env || problems.length > 0) {
+    console.error(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    process.exit(1);
+  }
+  return env;
+}
+
+async function main(): Promise<void> {
+  const env = loadEnvOrExit();
+  await buildAppIfMissing();
+  const stack = await startStack(env, { staticRoot: join(ROOT, 'dist') });
+  closeOnSignals(stack.close);
+  console.log(`\n${stack.banner}\n`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
+}

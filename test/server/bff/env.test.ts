@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { EnvError, parseEnv } from '../../../src/server/bff/env';
+
+describe('parseEnv', () => {
+  it('gives the documented defaults for an empty environment', () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({
+      PORT: 8080,
+      HOST: '127.0.0.1',
+      RECORDS_PORT: 8081,
+      TILE_URL: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      TRAPLINE_DATA_DIR: './.trapline',
+      TRAPLINE_UPSTREAM_CONNECT_TIMEOUT_MS: 5000,
+      TRAPLINE_UPSTREAM_TIMEOUT_MS: 30000,
+    });
+    expect(env.UPSTREAM_URL).toBeUndefined();
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it('reads numbers and URLs, and treats empty values as unset', () => {
+    const env = parseEnv({
+      PORT: '0',
+      UPSTREAM_URL: 'https://records.example.org/api',
+      DATABASE_URL: '',
+      TRAPLINE_UPSTREAM_TIMEOUT_MS: '1500',
+    });
+    expect(env.PORT).toBe(0);
+    expect(env.UPSTREAM_URL).toBe('https://records.example.org/api');
+    expect(env.DATABASE_URL).toBeUndefined();
+    expect(env.TRAPLINE_UPSTREAM_TIMEOUT_MS).toBe(1500);
+  });
+
+  it('lists every problem at once', () => {
+    let error: unknown;
+    try {
+      parseEnv({
+        PORT: 'eighty',
+        UPSTREAM_URL: 'ftp://x',
+        TILE_URL: 'http://tiles/{z}',
+        TRAPLINE_UPSTREAM_TIMEOUT_MS: '-1',
+      });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(EnvError);
+    const problems = (error as EnvError).problems.join('\n');
+    for (const name of ['PORT', 'UPSTREAM_URL', 'TILE_URL', 'TRAPLINE_UPSTREAM_TIMEOUT_MS'])
+      expect(problems).toContain(name);
+    expect((error as EnvError).message).toMatch(/^Invalid environment:\n  - /);
+  });
+
+  it('needs TLS_CERT and TLS_KEY together', () => {
+    expect(() => parseEnv({ TLS_CERT: '/etc/cert.pem' })).toThrow(/TLS_CERT and TLS_KEY/);
+  });
+});
