@@ -46,7 +46,7 @@ describe('parseEnv', () => {
     const problems = (error as EnvError).problems.join('\n');
     for (const name of ['PORT', 'UPSTREAM_URL', 'TILE_URL', 'TRAPLINE_UPSTREAM_TIMEOUT_MS'])
       expect(problems).toContain(name);
-    expect((error as EnvError).message).toMatch(/^Invalid environment:\n  - /);
+    expect((error as EnvError).message).toMatch(/^Invalid environment:\n {2}- /);
   });
 
   it('needs TLS_CERT and TLS_KEY together', () => {
