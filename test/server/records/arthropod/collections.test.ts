@@ -628,8 +628,11 @@ describe('listing collections', () => {
   });
 
   it('filters with query operators, arrays and between', async () => {
-    const get = async (qs: string) =>
-      (await http.get(`${URL}?query[surv_year]=2030&${qs}`, manager)).json();
+    const get = async (qs: string) => {
+      const res = await http.get(`${URL}?query[surv_year]=2030&${qs}`, manager);
+      expect(res.statusCode, `${qs} → ${res.body}`).toBe(200);
+      return res.json() as { rows: { comments: string | null }[]; count: number };
+    };
     expect((await get('query[num_trap][$gte]=4')).count).toBe(2);
     expect((await get('query[num_trap][$in][0]=1&query[num_trap][$in][1]=5')).count).toBe(2);
     expect((await get('query[num_trap][0]=2&query[num_trap][1]=3')).count).toBe(2);
