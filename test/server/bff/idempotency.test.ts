@@ -3,7 +3,7 @@ import { IdempotencyJournal } from '../../../src/server/bff/idempotency-journal'
 import { canonicalJson } from '../../../src/server/bff/parse-json';
 import { startBffStack, type BffStack } from './helpers/bff-stack';
 import { appRequest } from './helpers/bff-stack';
-import { makeCollection } from './helpers/record-bodies';
+import { makeCollection, makeSite } from './helpers/record-bodies';
 
 const COLLECTIONS = '/api/v1/arthropod/collection';
 
@@ -90,6 +90,37 @@ for (const recordsIdempotency of [true, false]) {
       const third = await create(body, key);
       expect(third.json()).toEqual(retry.json());
       expect(await collectionsOn(stack, body.collection_date)).toBe(1);
+    });
+
+    it('finds a site by code and a pool by collection, species, sex and count after lost answers', async () => {
+      const site = makeSite();
+      const siteKey = crypto.randomUUID();
+      const postSite = () =>
+        stack.api('/api/v1/site', { method: 'POST', cookie, headers: { 'idempotency-key': siteKey }, body: site });
+      const lostSite = stack.proxy.arm('POST', '/v1/site', 'drop');
+      expect((await postSite()).status).toBe(502);
+      await lostSite;
+      const siteRetry = await postSite();
+      expect(siteRetry.status).toBe(201);
+      const siteId = siteRetry.json<{ id: number }>().id;
+      const sites = await stack.records.db.query('select id from site where code = $1', [site.code]);
+      expect(sites.rows).toEqual([{ id: siteId }]);
+
+      const collection = (await create(makeCollection({ site: siteId, location: undefined }), crypto.randomUUID())).json<{
+        id: number;
+      }>();
+      const pool = { collection: collection.id, species: 1, sex: 4, num_count: 5 };
+      const poolKey = crypto.randomUUID();
+      const postPool = () =>
+        stack.api('/api/v1/arthropod/pool', { method: 'POST', cookie, headers: { 'idempotency-key': poolKey }, body: pool });
+      const lostPool = stack.proxy.arm('POST', '/v1/arthropod/pool', 'drop');
+      expect((await postPool()).status).toBe(502);
+      await lostPool;
+      const poolRetry = await postPool();
+      expect(poolRetry.status).toBe(201);
+      expect(poolRetry.json()).toMatchObject({ num_count: 5 });
+      const pools = await stack.records.db.query('select id from pool where collection = $1', [collection.id]);
+      expect(pools.rows).toHaveLength(1);
     });
 
     it('answers 409 idempotency_in_flight to a duplicate while the first is still upstream', async () => {
