@@ -119,6 +119,13 @@ describe('creating a collection', () => {
     expect(nums).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
+  it('lets only one of two concurrent creates claim the same explicit number', async () => {
+    const body = makeCollection({ collection_date: '2020-02-02', collection_num: 9 });
+    const [a, b] = await Promise.all([http.post(URL, manager, body), http.post(URL, tech, body)]);
+    expect([a.statusCode, b.statusCode].sort()).toEqual([201, 409]);
+    expect(errorOf(a.statusCode === 409 ? a : b).code).toBe('collection_num_taken');
+  });
+
   it('takes the location from the site when none is sent', async () => {
     const site = await insertSite(t, 1, [-121.3, 38.7], PRECISION_ID.address);
     const c = await create({ ...makeCollection({ site }), location: undefined });
