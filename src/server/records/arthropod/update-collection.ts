@@ -3,7 +3,7 @@ import type { CollectionUpdate } from '../../../shared/schemas/collection';
 import { toIsoOutput } from '../../../shared/schemas/common';
 import type { FieldError } from '../../../shared/schemas/error';
 import type { Caller } from '../auth/types';
-import { notFound, validationFailed } from '../errors';
+import { ApiError, notFound, validationFailed } from '../errors';
 import { assertNoMixedConflict, overflowError, poolOverflow } from './abundance-rules';
 import { agencySite, noSuchSite } from './agency-site';
 import { collectionRecords } from './collection-records';
@@ -105,6 +105,7 @@ export async function updateCollection(
       [id],
     );
 
+    if (survYear !== current.surv_year) await movePoolsToYear(tx, id, caller.agencyId, survYear);
     if (body.collection_date != null) await assertTestsNotBefore(tx, id, body.collection_date);
     // `null` clears the set, like any optional field.
     if (body.arthropods !== undefined) {
@@ -162,4 +163,34 @@ async function assertTestsNotBefore(
   const day = new Date(rows[0].test_date).toISOString().slice(0, 10);
   const message = `A pool of this collection was tested on ${day}, before the new collection date; check the dates`;
   throw validationFailed([{ path: 'collection_date', message }], 'test_before_collection', message);
+}
+
+/**
+ * Pools take their survey year from their collection; their numbers must stay unique in the new
+ * year (409 pool_num_taken otherwise). The pool series of that year is locked first, as on create.
+ */
+async function movePoolsToYear(tx: Queryable, collection: number, agency: number, year: number) {
+  await lockNumberSeries(tx, 'pool', agency, year);
+  const { rows } = await tx.query<{ pool_num: number }>(
+    `select p.pool_num from pool p
+      where p.collection = $1 and exists (
+        select 1 from pool q where q.agency = $2 and q.surv_year = $3 and q.pool_num = p.pool_num
+           and q.id <> p.id and q.collection is distinct from $1)
+      order by p.pool_num limit 1`,
+    [collection, agency, year],
+  );
+  if (rows[0]) {
+    throw new ApiError(
+      409,
+      'pool_num_taken',
+      `Pool number ${rows[0].pool_num} of this collection is already used in ${year}; renumber that pool first`,
+      [
+        {
+          path: 'surv_year',
+          message: `Pool number ${rows[0].pool_num} is already used in ${year}`,
+        },
+      ],
+    );
+  }
+  await tx.query('update pool set surv_year = $2 where collection = $1', [collection, year]);
 }

@@ -240,6 +240,23 @@ describe('reading, updating and deleting pools', () => {
     expect(listed.rows[0].collection_date).toBe('2026-06-03T00:00:00.000Z');
   });
 
+  it('follows its collection into another survey year, keeping pool numbers unique', async () => {
+    const c = await collection({ collection_date: '2032-03-03', collection_num: 50 });
+    const p = await pool({ ...tarsalis(c.id, 1), pool_num: 5 });
+    const res = await http.put(`${COLLECTIONS}/${c.id}`, manager, { surv_year: 2033 });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await http.get(`${POOLS}/${p.id}`, manager)).json()).toMatchObject({
+      surv_year: 2033,
+      pool_num: 5,
+    });
+    const other = await collection({ collection_date: '2034-03-03' });
+    await pool({ ...tarsalis(other.id, 1), pool_num: 5 });
+    const clash = await http.put(`${COLLECTIONS}/${c.id}`, manager, { surv_year: 2034 });
+    expect(clash.statusCode).toBe(409);
+    expect(errorOf(clash).code).toBe('pool_num_taken');
+    expect((await http.get(`${COLLECTIONS}/${c.id}`, manager)).json().surv_year).toBe(2033);
+  });
+
   it('keeps unsent fields on PUT and ignores response-only fields', async () => {
     const c = await collection();
     const p = await pool({ ...tarsalis(c.id), comments: 'cold chain ok' });
