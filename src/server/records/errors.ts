@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { unstorableStrings } from './storable';
 import {
   fieldsFromZod,
   summarizeFields,
@@ -48,6 +49,10 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
     throw validationFailed([{ path: '(body)', message: 'Send a JSON object' }]);
   }
   const result = schema.safeParse(body);
-  if (!result.success) throw validationFailed(fieldsFromZod(result.error, body));
+  // Text PostgreSQL refuses (NUL) is a 422 here, never a 500 at insert time.
+  const unstorable = unstorableStrings(body);
+  if (!result.success)
+    throw validationFailed([...fieldsFromZod(result.error, body), ...unstorable]);
+  if (unstorable.length > 0) throw validationFailed(unstorable);
   return result.data;
 }

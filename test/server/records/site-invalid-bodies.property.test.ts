@@ -145,6 +145,19 @@ const mutations: fc.Arbitrary<(b: Body) => unknown>[] = [
       fc.boolean(),
     )
     .map((v) => () => v),
+  // Valid for the schemas, refused by PostgreSQL: must still be a 422, never a 500.
+  fc
+    .constantFrom(2 ** 31, Number.MAX_SAFE_INTEGER)
+    .map((v) => (b: Body) => ({ ...b, coordinate_precision: v })),
+  fc
+    .constantFrom(2 ** 31, Number.MAX_SAFE_INTEGER)
+    .map((v) => (b: Body) => ({ ...b, region: v, site_land_usage: [1, v] })),
+  fc
+    .constantFrom('name', 'city', 'comments', 'address_1')
+    .map((k) => (b: Body) => ({ ...b, [k]: 'Pond\u0000edge' })),
+  fc
+    .constantFrom('0000-01-01', '0000-06-30T12:00:00Z')
+    .map((d) => (b: Body) => ({ ...b, active_date: d })),
   fc.constantFrom('{', '{"code":', '[1,', 'nul', '{"a":1}}').map((raw) => () => ({ __raw: raw })),
 ];
 

@@ -113,6 +113,27 @@ describe('creating a site', () => {
     ]);
   });
 
+  it('answers 422, never 500, for values PostgreSQL cannot store: NUL text, ids beyond int, year 0000', async () => {
+    const before = await siteCount();
+    const res = await post(
+      tech,
+      makeSite({
+        name: 'Pond\u0000edge',
+        coordinate_precision: 2 ** 31,
+        active_date: '0000-01-01',
+      }),
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.fields.map((f: { path: string }) => f.path)).toContain('name');
+    const ids = await post(tech, makeSite({ coordinate_precision: Number.MAX_SAFE_INTEGER }));
+    expect(ids.statusCode).toBe(422);
+    expect(ids.json().error.fields[0].path).toBe('coordinate_precision');
+    const year0 = await post(tech, makeSite({ active_date: '0000-01-01' }));
+    expect(year0.statusCode).toBe(422);
+    expect(year0.json().error.fields[0].path).toBe('active_date');
+    expect(await siteCount()).toBe(before);
+  });
+
   it("refuses a body naming another agency with 403, and takes the caller's agency otherwise", async () => {
     const res = await post(tech, makeSite({ agency: 2 }));
     expect(res.statusCode).toBe(403);

@@ -1,6 +1,7 @@
 import { validationFailed } from '../errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../shared/schemas/list';
-import { isoDateInput, toIsoOutput } from '../../../shared/schemas/common';
+import { isoDateInput } from '../../../shared/schemas/common';
+import { storableDate } from '../storable';
 import type { FieldError } from '../../../shared/schemas/error';
 import type { ListField, ListFieldType, ListQuery, ListSpec } from './list-spec';
 import {
@@ -58,9 +59,9 @@ function convert(value: string, type: ListFieldType, path: string): unknown {
       return n;
     }
     case 'date': {
-      if (!isoDateInput.safeParse(value).success)
-        throw problem(path, `"${value}" is not a date like 2026-07-14`);
-      return toIsoOutput(value);
+      const iso = isoDateInput.safeParse(value).success ? storableDate(value) : null;
+      if (iso === null) throw problem(path, `"${value}" is not a date like 2026-07-14`);
+      return iso;
     }
     case 'bool': {
       if (['true', '1'].includes(value)) return true;
@@ -68,6 +69,7 @@ function convert(value: string, type: ListFieldType, path: string): unknown {
       throw problem(path, `"${value}" is not true or false`);
     }
     case 'text':
+      if (value.includes('\u0000')) throw problem(path, 'Text may not contain a NUL character');
       return value;
   }
 }
@@ -204,6 +206,7 @@ export function parseListQuery(
     const search = tree.search;
     if (search !== undefined && typeof search !== 'string')
       throw problem('search', 'search must be one string');
+    if (search?.includes('\u0000')) throw problem('search', 'Text may not contain a NUL character');
     if (search) {
       const names =
         searchFields.length > 0

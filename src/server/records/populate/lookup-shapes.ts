@@ -1,4 +1,5 @@
 import type { Queryable, Row } from '../../db/database';
+import { isInt4Id } from '../storable';
 
 /**
  * Populated shapes of contract §4, by kind: the table and the columns a populated reference
@@ -35,7 +36,9 @@ export async function loadShapes(
   kind: ShapeKind,
   ids: Iterable<number | null | undefined>,
 ): Promise<Map<number, Shape>> {
-  const wanted = [...new Set([...ids].filter((v): v is number => typeof v === 'number'))];
+  const wanted = [
+    ...new Set([...ids].filter((v): v is number => typeof v === 'number' && isInt4Id(v))),
+  ];
   if (wanted.length === 0) return new Map();
   const { table, columns } = SHAPES[kind];
   const { rows } = await db.query(
@@ -90,12 +93,13 @@ export async function unknownLookupIds(
   kind: ShapeKind,
   ids: readonly number[],
 ): Promise<number[]> {
-  if (ids.length === 0) return [];
+  const storable = ids.filter(isInt4Id);
+  if (storable.length === 0) return [...ids];
   const { table } = SHAPES[kind];
   const hasActive = !['agency', 'region', 'user'].includes(kind);
   const { rows } = await db.query<{ id: number }>(
     `select id from ${table} where id = any($1::int[])${hasActive ? ' and active' : ''}`,
-    [[...new Set(ids)]],
+    [[...new Set(storable)]],
   );
   const found = new Set(rows.map((r) => Number(r.id)));
   return ids.filter((id) => !found.has(id));

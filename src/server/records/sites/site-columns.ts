@@ -1,4 +1,5 @@
-import { toIsoOutput } from '../../../shared/schemas/common';
+import { storableDate } from '../storable';
+import { validationFailed } from '../errors';
 import type { SiteCreate } from '../../../shared/schemas/site';
 
 /** Writable site columns and the cast of their bound value. Names are constants, never input. */
@@ -24,7 +25,10 @@ const CASTS = {
 } as const;
 export type SiteColumn = keyof typeof CASTS;
 
-/** Columns of the fields present in a (partial) site body; `null` clears. agency/user are not here. */
+/**
+ * Columns of the fields present in a (partial) site body; `null` clears. agency/user are not here.
+ * Throws 422 for a date PostgreSQL cannot store.
+ */
 export function siteColumns(input: Partial<SiteCreate>): Partial<Record<SiteColumn, unknown>> {
   const out: Partial<Record<SiteColumn, unknown>> = {};
   for (const [key, value] of Object.entries(input)) {
@@ -34,7 +38,15 @@ export function siteColumns(input: Partial<SiteCreate>): Partial<Record<SiteColu
       out.lon = lon;
       out.lat = lat;
     } else if (key === 'active_date' || key === 'deactive_date') {
-      out[key] = value === null ? null : toIsoOutput(value as string);
+      if (value === null) out[key] = null;
+      else {
+        const iso = storableDate(value as string);
+        if (iso === null)
+          throw validationFailed([
+            { path: key, message: 'Use a date between years 0001 and 9999' },
+          ]);
+        out[key] = iso;
+      }
     } else if (key in CASTS) {
       out[key as SiteColumn] = value;
     }
