@@ -64,17 +64,30 @@ export class IdempotencyJournal {
     const bodyHash = IdempotencyJournal.hash(req.method, req.path, req.body);
     const attempt = randomUUID();
     const lease = new Date(now.getTime() + this.leaseMs);
-    await this.db.query(
-      'delete from bff_idempotency where agency_id = $1 and idem_key = $2 and created_at < $3',
-      [req.agencyId, req.key, new Date(now.getTime() - JOURNAL_RETENTION_MS)],
-    );
+    // One statement: a new key is inserted; a key older than the retention is replaced as if absent.
     const inserted = await this.db.query(
       `insert into bff_idempotency (agency_id, idem_key, method, path, body_hash, body, state, attempt, lease_until,
          created_at, forwarded_at)
        values ($1, $2, $3, $4, $5, $6, 'forwarded', $7, $8, $9, $9)
-       on conflict (agency_id, idem_key) do nothing
+       on conflict (agency_id, idem_key) do update set
+         method = excluded.method, path = excluded.path, body_hash = excluded.body_hash, body = excluded.body,
+         state = 'forwarded', attempt = excluded.attempt, lease_until = excluded.lease_until,
+         status = null, content_type = null, response = null,
+         created_at = excluded.created_at, forwarded_at = excluded.forwarded_at, answered_at = null
+       where bff_idempotency.created_at < $10
        returning idem_key`,
-      [req.agencyId, req.key, req.method, req.path, bodyHash, req.body, attempt, lease, now],
+      [
+        req.agencyId,
+        req.key,
+        req.method,
+        req.path,
+        bodyHash,
+        req.body,
+        attempt,
+        lease,
+        now,
+        new Date(now.getTime() - JOURNAL_RETENTION_MS),
+      ],
     );
     if (inserted.rows.length === 1) return { kind: 'forward', attempt };
 

@@ -96,30 +96,46 @@ for (const recordsIdempotency of [true, false]) {
       const site = makeSite();
       const siteKey = crypto.randomUUID();
       const postSite = () =>
-        stack.api('/api/v1/site', { method: 'POST', cookie, headers: { 'idempotency-key': siteKey }, body: site });
+        stack.api('/api/v1/site', {
+          method: 'POST',
+          cookie,
+          headers: { 'idempotency-key': siteKey },
+          body: site,
+        });
       const lostSite = stack.proxy.arm('POST', '/v1/site', 'drop');
       expect((await postSite()).status).toBe(502);
       await lostSite;
       const siteRetry = await postSite();
       expect(siteRetry.status).toBe(201);
       const siteId = siteRetry.json<{ id: number }>().id;
-      const sites = await stack.records.db.query('select id from site where code = $1', [site.code]);
+      const sites = await stack.records.db.query('select id from site where code = $1', [
+        site.code,
+      ]);
       expect(sites.rows).toEqual([{ id: siteId }]);
 
-      const collection = (await create(makeCollection({ site: siteId, location: undefined }), crypto.randomUUID())).json<{
+      const collection = (
+        await create(makeCollection({ site: siteId, location: undefined }), crypto.randomUUID())
+      ).json<{
         id: number;
       }>();
       const pool = { collection: collection.id, species: 1, sex: 4, num_count: 5 };
       const poolKey = crypto.randomUUID();
       const postPool = () =>
-        stack.api('/api/v1/arthropod/pool', { method: 'POST', cookie, headers: { 'idempotency-key': poolKey }, body: pool });
+        stack.api('/api/v1/arthropod/pool', {
+          method: 'POST',
+          cookie,
+          headers: { 'idempotency-key': poolKey },
+          body: pool,
+        });
       const lostPool = stack.proxy.arm('POST', '/v1/arthropod/pool', 'drop');
       expect((await postPool()).status).toBe(502);
       await lostPool;
       const poolRetry = await postPool();
       expect(poolRetry.status).toBe(201);
       expect(poolRetry.json()).toMatchObject({ num_count: 5 });
-      const pools = await stack.records.db.query('select id from pool where collection = $1', [collection.id]);
+      const pools = await stack.records.db.query('select id from pool where collection = $1', [
+        collection.id,
+      ]);
       expect(pools.rows).toHaveLength(1);
     });
 

@@ -1,0 +1,153 @@
+/**
+ * Cost of the BFF on the busiest write: POST of a collection (three abundance rows and a lure)
+ * straight at the records service vs through the BFF (cookie session, CSRF check, session lookup,
+ * header rewrite, keep-alive pool), and through the BFF with an Idempotency-Key (journal row
+ * before and answer after). Same run, same file-backed PGlite, loopback only, autocannon with
+ * 10 connections for 5 s each.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { startBff } from '../../src/server/bff/app';
+import { openDatabase } from '../../src/server/db/open-database';
+import { buildRecords } from '../../src/server/records/app';
+import {
+  PRECISION_ID,
+  SEX_ID,
+  SPECIES_ID,
+  TRAP_ID,
+} from '../../src/server/records/seed/lookup-data';
+import { seedDemoAgencies } from '../../src/server/records/seed/seed-demo-agencies';
+import { seedLookups } from '../../src/server/records/seed/seed-lookups';
+import type { BenchRow } from './run';
+
+const PASSWORD = 'bench-password';
+const DURATION_S = 5;
+const CONNECTIONS = 10;
+
+type Run = { rps: number; p50: number; p99: number; failed: number };
+
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  withKey: boolean,
+  duration = DURATION_S,
+): Promise<Run> {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers,
+    body,
+    connections: CONNECTIONS,
+    duration,
+    ...(withKey
+      ? {
+          requests: [
+            {
+              setupRequest: (req) => ({
+                ...req,
+                headers: { ...req.headers, 'idempotency-key': randomUUID() },
+              }),
+            },
+          ],
+        }
+      : {}),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors,
+  };
+}
+
+export async function benchBffProxy(): Promise<BenchRow[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'trapline-bff-bench-'));
+  const db = await openDatabase({ dataDir: dir });
+  await seedLookups(db);
+  await seedDemoAgencies(db, { password: PASSWORD });
+  const records = await buildRecords({ db });
+  const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
+  const bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null });
+  try {
+    const login = await fetch(`${recordsUrl}/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'demo-tech', password: PASSWORD }),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const direct = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const session = await fetch(`${bff.url}/api/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf': '1', origin: bff.url },
+      body: JSON.stringify({ username: 'demo-tech', password: PASSWORD }),
+    });
+    const cookie = (session.headers.get('set-cookie') ?? '').split(';', 1)[0];
+    const viaBff = { cookie, 'x-csrf': '1', origin: bff.url, 'content-type': 'application/json' };
+    const site = await fetch(`${recordsUrl}/v1/site`, {
+      method: 'POST',
+      headers: direct,
+      body: JSON.stringify({
+        code: '700002',
+        name: 'Bench site',
+        coordinate_precision: PRECISION_ID.gps,
+        shape: { type: 'Point', coordinates: [-121.49, 38.58] },
+      }),
+    });
+    const siteId = ((await site.json()) as { id: number }).id;
+    const body = JSON.stringify({
+      collection_date: '2026-07-14T06:30:00-07:00',
+      num_trap: 1,
+      trap: TRAP_ID.co2,
+      trap_nights: 1,
+      site: siteId,
+      lures: [1],
+      arthropods: [
+        { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 42 },
+        { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.male, num_count: 7 },
+        { species: SPECIES_ID.cxPipiens, sex: SEX_ID.fMixed, num_count: 12 },
+      ],
+    });
+    const directUrl = `${recordsUrl}/v1/arthropod/collection`;
+    const bffUrl = `${bff.url}/api/v1/arthropod/collection`;
+    // Warm both paths (JIT, connection pools) before measuring.
+    await load(directUrl, direct, body, false, 1);
+    await load(bffUrl, viaBff, body, false, 1);
+    const d = await load(directUrl, direct, body, false);
+    const p = await load(bffUrl, viaBff, body, false);
+    const k = await load(bffUrl, viaBff, body, true);
+    return [
+      { name: 'POST collection direct to records: throughput', value: d.rps, unit: 'req/s' },
+      { name: 'POST collection direct to records: p99 latency', value: d.p99, unit: 'ms' },
+      { name: 'POST collection through BFF: throughput', value: p.rps, unit: 'req/s' },
+      { name: 'POST collection through BFF: p99 latency', value: p.p99, unit: 'ms' },
+      {
+        name: 'POST collection through BFF + Idempotency-Key: throughput',
+        value: k.rps,
+        unit: 'req/s',
+      },
+      {
+        name: 'POST collection through BFF + Idempotency-Key: p99 latency',
+        value: k.p99,
+        unit: 'ms',
+      },
+      { name: 'BFF / direct throughput ratio', value: p.rps / d.rps, unit: 'x' },
+      { name: 'BFF / direct p99 latency ratio', value: p.p99 / d.p99, unit: 'x' },
+      { name: 'BFF + key / direct throughput ratio', value: k.rps / d.rps, unit: 'x' },
+      { name: 'BFF + key / direct p99 latency ratio', value: k.p99 / d.p99, unit: 'x' },
+      {
+        name: 'non-2xx or errors (all runs)',
+        value: d.failed + p.failed + k.failed,
+        unit: 'responses',
+      },
+    ];
+  } finally {
+    await bff.close();
+    await records.close();
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
