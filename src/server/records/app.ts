@@ -3,6 +3,7 @@ import type { Database } from '../db/database';
 import { ApiError } from './errors';
 import type { RecordsContext } from './context';
 import { registerRecordsRoutes } from './routes';
+import { scheduleHousekeeping } from './housekeeping';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimitOptions } from './auth/login-limits';
 
 export type RecordsOptions = {
@@ -118,6 +119,7 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
   });
 
   await registerRecordsRoutes(app, ctx);
+  scheduleHousekeeping(app, ctx);
   return app;
 }
 
