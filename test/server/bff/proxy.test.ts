@@ -109,6 +109,14 @@ describe('the allow-listed proxy', () => {
     expect(missing.json()).toMatchObject({ error: { code: 'not_found' } });
   });
 
+  it('accepts a GET that carries Content-Type: application/json and no body (as the R client sends)', async () => {
+    const res = await stack.api(COLLECTIONS, {
+      cookie,
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(res.status).toBe(200);
+  });
+
   it('keeps connections to the upstream alive across requests', async () => {
     const before = stack.proxy.connections();
     for (let i = 0; i < 20; i++)

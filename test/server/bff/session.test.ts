@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSessionId } from '../../../src/server/bff/session-store';
 import { TEST_PASSWORD } from '../helpers/records-app';
 import { startBffStack, type BffStack } from './helpers/bff-stack';
-import { cookieFrom } from './helpers/http';
+import { cookieFrom, http } from './helpers/http';
 
 let stack: BffStack;
 beforeAll(async () => {
@@ -102,6 +102,24 @@ describe('POST /api/session', () => {
     expect(limited.status).toBe(429);
     expect(limited.json()).toMatchObject({ error: { code: 'rate_limited' } });
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+  });
+});
+
+describe('sign-in attempts per client address', () => {
+  it('answers 429 once one address has used its attempts for the minute, right or wrong', async () => {
+    const strict = await stack.startSibling({ loginLimits: { attemptsPerAddress: 3 } });
+    const attempt = (password: string) =>
+      http(`${strict.url}/api/session`, {
+        method: 'POST',
+        headers: { 'x-csrf': '1', origin: strict.url },
+        body: { username: 'demo-manager', password },
+      });
+    expect((await attempt('wrong')).status).toBe(401);
+    expect((await attempt(TEST_PASSWORD)).status).toBe(200);
+    expect((await attempt(TEST_PASSWORD)).status).toBe(200);
+    const limited = await attempt(TEST_PASSWORD);
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
   });
 });
 
