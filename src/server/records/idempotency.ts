@@ -14,6 +14,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyClaim: Claim | null;
   }
+  interface FastifyContextConfig {
+    /** false: never store or replay this route's answer (it holds a secret). */
+    idempotency?: boolean;
+  }
 }
 
 /** JSON with object keys sorted, so the same body in another key order hashes the same. */
@@ -63,6 +67,9 @@ export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
 
   app.addHook('preHandler', async (req, reply) => {
     if (req.method !== 'POST' || !isVersionedPath(req.url) || !req.caller) return;
+    // Routes whose answer is a secret (a new agency token) opt out: it must never be stored.
+    if ((req.routeOptions.config as { idempotency?: boolean } | undefined)?.idempotency === false)
+      return;
     const header = req.headers['idempotency-key'];
     if (header === undefined) return;
     const key = Array.isArray(header) ? header[0] : header;

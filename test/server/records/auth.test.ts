@@ -207,6 +207,21 @@ describe('agency tokens', () => {
     expect(after.json().error.code).toBe('unauthenticated');
   });
 
+  it('never stores the clear agency token, even when the POST carries an Idempotency-Key', async () => {
+    const manager = await t.login('demo-manager');
+    const send = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/agency/token',
+        headers: { ...t.auth(manager), 'idempotency-key': 'agency-token-key-1' },
+      });
+    const first = (await send()).json();
+    const second = (await send()).json();
+    expect(second.id).not.toBe(first.id);
+    const stored = await t.db.query('select response::text as r from idempotency_key');
+    expect(stored.rows.some((row) => String(row.r).includes(first.token))).toBe(false);
+  });
+
   it('refuses a technician with 403 forbidden', async () => {
     const tech = await t.login('demo-tech');
     const res = await t.app.inject({

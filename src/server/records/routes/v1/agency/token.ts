@@ -24,7 +24,8 @@ export default async function agencyTokenRoutes(
   app: FastifyInstance,
   ctx: RecordsContext,
 ): Promise<void> {
-  app.post('/v1/agency/token', async (req, reply) => {
+  // A replayed answer would have to store the clear token: this route opts out of idempotency.
+  app.post('/v1/agency/token', { config: { idempotency: false } }, async (req, reply) => {
     requireManager(req.caller);
     if (req.body !== undefined && req.body !== null) {
       const body = req.body;
