@@ -190,9 +190,11 @@ export async function benchSyncDrain(): Promise<BenchRow[]> {
       autoPull: false,
     });
     const engineStart = performance.now();
-    engine.requestSync('bench');
+    // start(): as in the app, with the live outbox query that feeds the status bar.
+    engine.start();
     await engine.settled();
     const engineMs = performance.now() - engineStart;
+    engine.stop();
     const left = await tablet.outbox.count();
     const afterEngine = await countCollections(bff.url, headers);
 

@@ -26,8 +26,13 @@ export type DrainResult = {
 /**
  * Sends every sendable entry of the outbox, `concurrency` at a time.
  * Invariant: an entry is sent only when every entry it waits on (blockersOf) has left the outbox,
- * which happens only once the server acknowledged it. The outbox is re-read after every finished
- * send, so entries saved meanwhile join the same drain.
+ * which happens only once the server acknowledged it.
+ * The drain works from a snapshot of the outbox that it keeps up to date with its own outcomes
+ * (an acknowledged entry leaves it, a parked one is parked in it). Other writers only add entries
+ * or replace refused ones, so the snapshot never shows a dependency as acknowledged when it is
+ * not; it is re-read whenever a free slot cannot be filled from it, and always before the drain
+ * ends, so entries saved meanwhile join the same drain. Re-reading after every send would cost
+ * more than the sends.
  */
 export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<DrainResult> {
   const inFlight = new Map<string, Promise<void>>();
@@ -35,25 +40,46 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
   let paused = false;
   // Entries whose handling threw (e.g. storage failure): not retried within this drain.
   const broken = new Set<string>();
+  let snapshot = new Map<string, OutboxEntry>();
+  let fresh = false;
+  const reload = async () => {
+    // Oldest first, so the per-iteration index sorts an already sorted list.
+    const entries = await ctx.db.outbox.orderBy('createdAt').toArray();
+    snapshot = new Map(entries.map((e) => [e.id, e]));
+    fresh = true;
+  };
+  const patch = (id: string, changes: Partial<OutboxEntry> | null) => {
+    const current = snapshot.get(id);
+    if (!current) return;
+    if (changes === null) snapshot.delete(id);
+    else snapshot.set(id, { ...current, ...changes });
+  };
 
   const run = (entry: OutboxEntry) => {
     const task = (async () => {
       const outcome = await sendEntry(ctx, entry);
-      if (outcome.kind === 'gone') return;
+      if (outcome.kind === 'gone') {
+        patch(entry.id, null);
+        return;
+      }
       if (outcome.kind === 'ack') {
         await acknowledge(ctx, outcome.entry, outcome.body);
+        patch(entry.id, null);
         sent += 1;
         hooks.onAcknowledged(outcome.entry);
       } else if (outcome.kind === 'conflict') {
         await markConflict(ctx, outcome.entry, outcome.server, outcome.fields, outcome.error);
+        patch(entry.id, { state: 'conflict' });
       } else if (outcome.error.action === 'pause') {
         paused = true;
         await holdForSignIn(ctx, outcome.entry, outcome.error);
         hooks.onPause(outcome.error);
       } else if (outcome.error.action === 'park') {
         await park(ctx, outcome.entry, outcome.error);
+        patch(entry.id, { state: 'parked' });
       } else {
-        await retryLater(ctx, outcome.entry, outcome.error);
+        const nextAttemptAt = await retryLater(ctx, outcome.entry, outcome.error);
+        patch(entry.id, { state: 'pending', nextAttemptAt });
       }
     })()
       .catch(async (err: unknown) => {
@@ -73,8 +99,9 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
     hooks.onInFlight(new Set(inFlight.keys()));
   };
 
+  await reload();
   for (;;) {
-    const entries = await ctx.db.outbox.toArray();
+    const entries = [...snapshot.values()];
     const index = indexOutbox(entries);
     const now = ctx.now();
     const held = heldIds(entries, index);
@@ -95,8 +122,17 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
         if (inFlight.size >= hooks.concurrency) break;
         run(entry);
       }
+      // A free slot and nothing to fill it with from the snapshot: look for entries saved since.
+      if (inFlight.size < hooks.concurrency && !fresh) {
+        await reload();
+        continue;
+      }
     }
     if (inFlight.size === 0) {
+      if (!fresh) {
+        await reload();
+        continue;
+      }
       const waiting = remaining.filter(
         (e) => blockersOf(e, index).length === 0 && e.nextAttemptAt > now,
       );
@@ -106,5 +142,6 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
     }
     // A failed task is already recorded in the outbox; the race only wakes the loop.
     await Promise.race([...inFlight.values()].map((p) => p.catch(() => undefined)));
+    fresh = false;
   }
 }

@@ -1,4 +1,4 @@
-import { liveQuery } from 'dexie';
+import { Dexie, type ObservabilitySet } from 'dexie';
 import type { OutboxEntry } from '../../shared';
 import type { TraplineDb } from '../db/database';
 import { onAuthRequired } from '../lib/http';
@@ -261,12 +261,16 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         teardown.push(() => document.removeEventListener('visibilitychange', onVisible));
       }
       teardown.push(onAuthRequired(pause));
-      // Repositories write the outbox too: keep the counts live, and drain what they queue.
-      const subscription = liveQuery(() => db.outbox.toArray()).subscribe({
-        next: (entries) => setStatus(outboxCounts(entries, inFlight)),
-        error: () => undefined,
-      });
-      teardown.push(() => subscription.unsubscribe());
+      // Repositories (and other tabs) write the outbox too: recount after any change to it.
+      // Dexie's mutation event costs nothing until it fires, unlike a live query re-reading the
+      // whole outbox after every write; recounts are throttled (scheduleCounts).
+      const outboxPart = `idb://${db.name}/outbox/`;
+      const onMutated = (parts: ObservabilitySet) => {
+        if (Object.keys(parts).some((key) => key.startsWith(outboxPart))) scheduleCounts();
+      };
+      Dexie.on.storagemutated.subscribe(onMutated);
+      teardown.push(() => Dexie.on.storagemutated.unsubscribe(onMutated));
+      void refreshCounts().catch(() => undefined);
       if (options.channelName !== null && typeof BroadcastChannel !== 'undefined') {
         channel = new BroadcastChannel(options.channelName ?? `trapline-sync:${db.name}`);
         channel.onmessage = (event: MessageEvent<ChannelMessage>) => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { deleteEntry } from './helpers/outbox-entry';
 import { collection, pool, queueCreate, site } from './helpers/outbox-factory';
 import { drain, setupEngine } from './helpers/setup-engine';
@@ -44,6 +44,24 @@ describe('drain', () => {
     await drain(engine);
     expect(bff.all('site')).toHaveLength(10);
     expect(bff.maxInFlight).toBe(3);
+  });
+
+  it('sends entries saved while a drain is running in that same drain', async () => {
+    const { db, bff, engine } = setupEngine({}, 30);
+    for (let i = 0; i < 4; i += 1) await queueCreate(db, 'site', site(i));
+    let added = false;
+    bff.onApply = () => {
+      if (added) return;
+      added = true;
+      void queueCreate(db, 'site', site(10)).then((s) =>
+        queueCreate(db, 'collection', collection(), s.localId),
+      );
+    };
+    engine.requestSync('test');
+    await vi.waitFor(() => expect(bff.all('collection')).toHaveLength(1));
+    await engine.settled();
+    expect(bff.all('site')).toHaveLength(5);
+    expect(engine.getStatus().pending).toBe(0);
   });
 
   it('sends the POST with the entry id as Idempotency-Key and a frozen payload', async () => {
