@@ -1,0 +1,39 @@
+import type { Database } from '../../db/database';
+import type { SiteCreate } from '../../../shared/schemas/site';
+import type { Caller } from '../auth/types';
+import { forbidden } from '../errors';
+import { siteColumns } from './site-columns';
+import { agencyRegion, assertCodeFree, checkSiteDates, checkSiteLookups } from './site-rules';
+import { insertSite, lockSiteCode } from './site-store';
+import type { SiteRow } from './site-row';
+
+/** A site body may name only the caller's own agency (contract §6: else 403). */
+export function assertOwnAgency(caller: Caller, agency: number | null | undefined): void {
+  if (agency != null && agency !== caller.agencyId) {
+    throw forbidden('A site can only be written for your own agency');
+  }
+}
+
+/**
+ * Creates a site in one transaction: lookups checked, region defaulted to the agency's, then the
+ * code-in-use rule checked and the row inserted while holding the (agency, code) lock.
+ */
+export async function createSite(
+  db: Database,
+  caller: Caller,
+  body: SiteCreate,
+  now: Date,
+): Promise<SiteRow> {
+  assertOwnAgency(caller, body.agency);
+  return db.transaction(async (tx) => {
+    await checkSiteLookups(tx, body);
+    const columns = siteColumns(body);
+    if (columns.region == null) columns.region = await agencyRegion(tx, caller.agencyId);
+    checkSiteDates(columns.active_date, columns.deactive_date);
+    await lockSiteCode(tx, caller.agencyId, body.code);
+    // A site without an active_date starts being used now.
+    const activeFrom = (columns.active_date as string | null | undefined) ?? now.toISOString();
+    await assertCodeFree(tx, caller.agencyId, body.code, activeFrom, null);
+    return insertSite(tx, caller.agencyId, caller.userId, columns, now);
+  });
+}

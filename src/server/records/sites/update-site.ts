@@ -1,0 +1,55 @@
+import type { Database } from '../../db/database';
+import { ZERO_SITE_CODE, type SiteUpdate } from '../../../shared/schemas/site';
+import { canUpdate, type Caller } from '../auth/types';
+import { forbidden, notFound, validationFailed } from '../errors';
+import { assertOwnAgency } from './create-site';
+import { isoOrNull } from './serialize-site';
+import { siteColumns } from './site-columns';
+import { assertCodeFree, checkSiteDates, checkSiteLookups } from './site-rules';
+import { findSite, lockSiteCode, updateSite } from './site-store';
+import type { SiteRow } from './site-row';
+
+/**
+ * Partial update (contract §6): unsent fields keep their values, null clears an optional field,
+ * response-only fields are ignored. Technicians change only their own sites. The Zero Site keeps
+ * its code. A change of code or of the active period re-checks the code-in-use rule under the lock.
+ */
+export async function updateSiteRecord(
+  db: Database,
+  caller: Caller,
+  id: number,
+  parsed: SiteUpdate,
+  now: Date,
+): Promise<SiteRow> {
+  const { id: _id, add_date: _a, updated: _u, delete_date: _d, ...body } = parsed;
+  assertOwnAgency(caller, body.agency);
+  return db.transaction(async (tx) => {
+    const existing = await findSite(tx, caller.agencyId, id);
+    if (!existing || existing.delete_date !== null) throw notFound('Site');
+    if (!canUpdate(caller, existing.user_id)) {
+      throw forbidden('Only a manager or the technician who created this site can change it');
+    }
+    const isZeroSite = existing.code === ZERO_SITE_CODE;
+    if (isZeroSite && body.code !== undefined && body.code !== ZERO_SITE_CODE) {
+      throw validationFailed([{ path: 'code', message: 'The Zero Site keeps code 000000' }]);
+    }
+    await checkSiteLookups(tx, body);
+    const columns = siteColumns(body);
+    const activeDate =
+      columns.active_date !== undefined ? columns.active_date : isoOrNull(existing.active_date);
+    const deactiveDate =
+      columns.deactive_date !== undefined
+        ? columns.deactive_date
+        : isoOrNull(existing.deactive_date);
+    checkSiteDates(activeDate, deactiveDate);
+    const affectsCode =
+      body.code !== undefined || body.active_date !== undefined || body.deactive_date !== undefined;
+    if (affectsCode && !isZeroSite) {
+      const code = body.code ?? existing.code;
+      await lockSiteCode(tx, caller.agencyId, code);
+      const activeFrom = (activeDate as string | null) ?? new Date(existing.add_date).toISOString();
+      await assertCodeFree(tx, caller.agencyId, code, activeFrom, id);
+    }
+    return updateSite(tx, caller.agencyId, id, columns, now);
+  });
+}
