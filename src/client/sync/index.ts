@@ -1,3 +1,15 @@
+/**
+ * The outbox sync engine. Compose it once per signed-in user (its database is per user):
+ *
+ *   const engine = createSyncEngine(openUserDb(owner));
+ *   engine.start();                 // app start: drains, then pulls sites and recent collections
+ *   engine.requestSync('save');     // after a repository saved a record and its outbox entry
+ *   engine.requestSync();           // "Sync now" (also skips backoff waits, not Retry-After)
+ *   engine.resume();                // after the user signed in again (a 401 paused the queue)
+ *   engine.stop();                  // sign-out
+ *
+ * and give it to <SyncEngineProvider engine={engine}> (features/sync-status).
+ */
 export { createSyncEngine, type SyncEngine, type SyncEngineOptions } from './sync-engine';
 export { INITIAL_STATUS, type SyncStatus } from './sync-status';
 export { SyncError, classify, type SyncErrorReason, type SyncErrorAction } from './sync-error';

@@ -208,6 +208,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     // Offline for sure (navigator.onLine false is reliable, true is not): the 'online' event resumes.
     if (!isOnline()) return;
     if (cycle) {
+      // Picked up by the next pass of the running cycle, which re-reads the outbox.
+      if (reason === 'manual') void clearBackoff().catch(() => undefined);
       again = true;
       return;
     }
