@@ -40,6 +40,12 @@ describe('POST /login', () => {
     expect(res.json().token).toBeTypeOf('string');
   });
 
+  it('accepts the username in any letter case (tablet keyboards capitalise)', async () => {
+    const res = await login({ username: 'Demo-Tech', password: TEST_PASSWORD });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().agencies[0].id).toBe(1);
+  });
+
   it('stores only a sha256 of the token and an scrypt hash of the password', async () => {
     const { token } = (await login({ username: 'demo-manager', password: TEST_PASSWORD })).json();
     const tokens = await t.db.query<{ token_hash: string }>('select token_hash from api_token');

@@ -39,7 +39,9 @@ export default async function loginRoutes(
     const { rows } = await ctx.db.query<UserRow>(
       `select u.id, u.agency, u.password_hash, a.name as agency_name
          from app_user u join agency a on a.id = u.agency
-        where lower(u.username) = lower($1) and u.active`,
+        where lower(u.username) = lower($1) and u.active
+        order by (u.username = $1) desc, u.id
+        limit 1`,
       [username],
     );
     const user = rows[0];
