@@ -139,6 +139,16 @@ for (const recordsIdempotency of [true, false]) {
       expect(pools.rows).toHaveLength(1);
     });
 
+    it('creates one record when the same key arrives many times at once', async () => {
+      const body = makeCollection();
+      const key = crypto.randomUUID();
+      const answers = await Promise.all(Array.from({ length: 6 }, () => create(body, key)));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+      expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+      expect(await collectionsOn(stack, body.collection_date)).toBe(1);
+    });
+
     it('answers 409 idempotency_in_flight to a duplicate while the first is still upstream', async () => {
       const body = makeCollection();
       const key = crypto.randomUUID();
