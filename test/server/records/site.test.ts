@@ -280,6 +280,26 @@ describe('updating a site', () => {
     expect(res.json().error.code).toBe('site_code_taken');
   });
 
+  it('answers 409 when reopening an old site whose code a later site now uses', async () => {
+    const old = (
+      await post(tech, makeSite({ active_date: '2021-04-01', deactive_date: '2022-10-31' }))
+    ).json();
+    const current = await post(tech, makeSite({ code: old.code, active_date: '2023-04-01' }));
+    expect(current.statusCode).toBe(201);
+    const reopened = await put(tech, old.id, { deactive_date: null });
+    expect(reopened.statusCode).toBe(409);
+    expect(reopened.json().error.code).toBe('site_code_taken');
+  });
+
+  it('rejects a deactive date before the active date', async () => {
+    const res = await post(
+      tech,
+      makeSite({ active_date: '2026-05-01', deactive_date: '2026-04-01' }),
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error.fields[0].path).toBe('deactive_date');
+  });
+
   it("lets a technician change only the sites they created; a manager any of the agency's", async () => {
     const managers = (await post(manager, makeSite())).json();
     const denied = await put(tech, managers.id, { name: 'Not mine' });
@@ -301,6 +321,10 @@ describe('deleting a site', () => {
     const listed = (await get(manager, `/v1/site?query[id]=${created.id}`)).json();
     expect(listed).toEqual({ rows: [], count: 0 });
     expect((await put(manager, created.id, { name: 'x' })).statusCode).toBe(404);
+    // Still readable by id, showing when it was deleted.
+    expect((await get(manager, `/v1/site/${created.id}`)).json().delete_date).toBe(
+      res.json().delete_date,
+    );
     // Its code is free again.
     expect((await post(tech, makeSite({ code: created.code }))).statusCode).toBe(201);
   });
