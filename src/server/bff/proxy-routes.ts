@@ -78,6 +78,7 @@ async function idempotentCreate(
   req: { path: string; key: string; body: string; forward: () => Promise<UpstreamResponse> },
 ) {
   const agencyId = session.info.agency.id;
+  // Hashed in canonical form: the same record with its keys in another order is the same request.
   const canonical = canonicalJson(parseJson(req.body));
   // Step 1: the key is recorded before anything goes upstream.
   const claim = await ctx.journal.claim({

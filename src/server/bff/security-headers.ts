@@ -44,6 +44,11 @@ export async function securityHeaders(app: FastifyInstance, tileUrl: string): Pr
   });
   app.addHook('onSend', async (req, reply) => {
     reply.header('permissions-policy', 'geolocation=(self)');
+    // API answers carry one agency's records: no shared or browser HTTP cache keeps them unless
+    // a route says otherwise (lookups revalidate with their ETag).
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
+    }
     if (req.protocol === 'https')
       reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
   });

@@ -31,6 +31,7 @@ describe('the allow-listed proxy', () => {
     expect(record.collection_date).toBe(`${body.collection_date as string}T00:00:00.000Z`);
     const one = await stack.api(`${COLLECTIONS}/${record.id}`, { cookie });
     expect(one.status).toBe(200);
+    expect(one.headers['cache-control']).toBe('no-store');
     expect(one.json()).toMatchObject({ id: record.id });
     const list = await stack.api(`${COLLECTIONS}?sort=-id&pageSize=1`, { cookie });
     expect(
