@@ -43,7 +43,7 @@ async function proxy(ctx: BffContext, route: ProxyRoute, req: FastifyRequest, re
   const rawUrl = req.raw.url ?? '';
   const q = rawUrl.indexOf('?');
   const query = q >= 0 ? rawUrl.slice(q + 1) : '';
-  const hasBody = route.method !== 'GET';
+  const hasBody = route.method === 'POST' || route.method === 'PUT';
   if (hasBody && (req.body === undefined || req.body === null)) {
     throw new BffError(400, 'bad_request', 'Send the record as a JSON body');
   }
