@@ -1,5 +1,6 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import axe from 'axe-core';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -183,5 +184,34 @@ describe('ConflictResolver', () => {
       syncState: 'synced',
       data: { city: 'Woodland' },
     });
+  });
+});
+
+describe('accessibility', () => {
+  it('the status bar, a parked entry and a conflict form have no axe violations', async () => {
+    const { db, bff, engine } = setupEngine();
+    const server = bff.seed('site', { ...site(1), comments: 'dry ditch' });
+    const localId = await storeSynced(db, 'site', server, { ...site(1), comments: 'dry ditch' });
+    const entryId = await queueUpdate(db, 'site', localId, { comments: 'standing water' });
+    bff.edit('site', server.id, { comments: 'pump installed' });
+    await queueCreate(db, 'site', site(2));
+    bff.fault = (req) =>
+      req.method === 'POST'
+        ? { status: 422, code: 'validation_failed', message: 'name is required' }
+        : null;
+    await drain(engine);
+    const { container } = withEngine(
+      engine,
+      <>
+        <SyncStatusBar />
+        <ParkedEntries onFix={() => undefined} onResolveConflict={() => undefined} />
+        <ConflictResolver entryId={entryId} />
+        <RecordSyncBadge state="failed" />
+      </>,
+    );
+    await screen.findByText('name is required');
+    await screen.findByText('Mine: standing water');
+    const results = await axe.run(container, { rules: { 'color-contrast': { enabled: false } } });
+    expect(results.violations.map((v) => `${v.id}: ${v.help}`)).toEqual([]);
   });
 });
