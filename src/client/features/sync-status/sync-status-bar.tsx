@@ -1,4 +1,5 @@
 import { formatSince } from './format-time';
+import './sync-status.css';
 import { useSyncEngine, useSyncStatus } from './sync-engine-context';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
@@ -50,9 +51,9 @@ export function SyncStatusBar() {
         />
       ) : null}
       <ul className="sync-counts" aria-label="Changes by state">
-        <li>{plural(status.pending, 'pending', 'pending')}</li>
-        <li>{plural(status.sending, 'sending', 'sending')}</li>
-        <li data-attention={status.parked > 0}>
+        <li data-zero={status.pending === 0}>{plural(status.pending, 'pending', 'pending')}</li>
+        <li data-zero={status.sending === 0}>{plural(status.sending, 'sending', 'sending')}</li>
+        <li data-attention={status.parked > 0} data-zero={status.parked === 0}>
           {plural(status.parked, 'needs attention', 'need attention')}
         </li>
         {status.conflict > 0 ? (
@@ -77,7 +78,7 @@ export function SyncStatusBar() {
       ) : null}
       <button
         type="button"
-        className="button button-primary"
+        className="sync-now"
         style={{ minHeight: 48, minWidth: 48 }}
         disabled={status.paused}
         onClick={() => engine.requestSync('manual')}
