@@ -1,9 +1,9 @@
 import { LOOKUP_LISTS } from '../../shared/schemas/lookups';
 
-export type ProxyMethod = 'GET' | 'POST' | 'PUT';
+export type ProxyMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type ProxyRoute = { method: ProxyMethod; path: string };
 
-/** Record resources the app may read, create and update (no deletes through the BFF). */
+/** Record resources the app may read, create and update. */
 export const RECORD_RESOURCES = [
   '/v1/site',
   '/v1/arthropod/collection',
@@ -11,6 +11,7 @@ export const RECORD_RESOURCES = [
   '/v1/arthropod/pool/test',
 ] as const;
 export type RecordResource = (typeof RECORD_RESOURCES)[number];
+const DELETABLE_RESOURCES = ['/v1/site', '/v1/arthropod/collection', '/v1/arthropod/pool'] as const;
 
 /**
  * Exactly what the browser may reach upstream, as `/v1/...` route patterns (the BFF serves each
@@ -23,6 +24,9 @@ export const PROXY_ALLOW_LIST: ProxyRoute[] = [
     { method: 'GET', path: `${base}/:id` },
     { method: 'PUT', path: `${base}/:id` },
   ]),
+  // The sync engine sends the deletes a manager queues on the tablet (the upstream refuses
+  // them for technicians). Pool tests have no delete upstream.
+  ...DELETABLE_RESOURCES.map((base): ProxyRoute => ({ method: 'DELETE', path: `${base}/:id` })),
   ...Object.values(LOOKUP_LISTS).map((l): ProxyRoute => ({ method: 'GET', path: l.path })),
 ];
 

@@ -9,7 +9,7 @@ export type UpstreamResponse = {
 };
 
 export type UpstreamRequest = {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path below the upstream base, starting with `/` (e.g. `/v1/site/4`). */
   path: string;
   /** Raw query string without `?`, forwarded as the browser sent it. */

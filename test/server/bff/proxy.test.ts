@@ -170,8 +170,8 @@ describe('paths and methods outside the allow-list', () => {
       ['GET', '/api/v1/arthropod/collection/0', 404],
       ['GET', '/api/v1/arthropod/collection/1/extra', 404],
       ['GET', '/api/login', 404],
-      ['DELETE', '/api/v1/arthropod/collection/1', 405],
-      ['DELETE', '/api/v1/site/1', 405],
+      ['DELETE', '/api/v1/arthropod/pool/test/1', 405],
+      ['DELETE', '/api/v1/arthropod/collection', 405],
       ['POST', '/api/v1/species', 405],
       ['PUT', '/api/v1/arthropod/pool/test', 405],
     ];
@@ -183,6 +183,26 @@ describe('paths and methods outside the allow-list', () => {
       );
     }
     expect(stack.proxy.seen.length).toBe(before);
+  });
+
+  it('forwards deletes the app queues: a technician hears the upstream refusal, a manager retires the record', async () => {
+    const created = await stack.api(COLLECTIONS, {
+      method: 'POST',
+      cookie,
+      body: makeCollection(),
+    });
+    const { id } = created.json<{ id: number }>();
+    const asTech = await stack.api(`${COLLECTIONS}/${id}`, { method: 'DELETE', cookie });
+    expect(asTech.status).toBe(403);
+    expect(asTech.json()).toMatchObject({ error: { code: 'forbidden' } });
+    const managerCookie = await stack.signIn('demo-manager');
+    const asManager = await stack.api(`${COLLECTIONS}/${id}`, {
+      method: 'DELETE',
+      cookie: managerCookie,
+    });
+    expect(asManager.status).toBe(200);
+    const list = await stack.api(`${COLLECTIONS}?pageSize=1000`, { cookie: managerCookie });
+    expect(list.json<{ rows: Array<{ id: number }> }>().rows.map((r) => r.id)).not.toContain(id);
   });
 
   it('accepts JSON bodies only, up to 1 MiB, with the contract error body', async () => {
