@@ -21,7 +21,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   {
@@ -32,38 +35,78 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
-  zone(['src/shared/**'], [
-    msg(['**/client/**', '**/server/**'], 'shared imports zod only'),
-  ]),
+  zone(['src/shared/**'], [msg(['**/client/**', '**/server/**'], 'shared imports zod only')]),
   zone(['src/client/**'], [msg(['**/server/**'], 'client never imports server')]),
   zone(['src/server/**'], [msg(['**/client/**'], 'server never imports client')]),
-  zone(['src/server/records/**'], [
-    msg(['**/bff/**', '**/server/main*'], 'records and bff talk HTTP only'),
-  ]),
-  zone(['src/server/bff/**'], [
-    msg(['**/records/**', '**/server/main*'], 'records and bff talk HTTP only'),
-  ]),
-  zone(['src/client/ui/**', 'src/client/lib/**'], [
-    msg(['**/client/db/**', '**/client/sync/**', '**/client/features/**', '**/client/app/**', '**/server/**'],
-      'ui and lib are leaves'),
-  ]),
-  zone(['src/client/db/**'], [
-    msg(['**/client/sync/**', '**/client/features/**', '**/client/app/**', '**/server/**'],
-      'db imports only shared, lib'),
-  ]),
-  zone(['src/client/sync/**'], [
-    msg(['**/client/features/**', '**/client/app/**', '**/server/**'], 'sync sits below features'),
-  ]),
-  ...['auth', 'sites', 'collections', 'pools', 'pool-tests', 'map', 'sync-status', 'settings', 'home'].map(
-    (f) =>
-      zone([`src/client/features/${f}/**`], [
+  zone(
+    ['src/server/records/**'],
+    [msg(['**/bff/**', '**/server/main*'], 'records and bff talk HTTP only')],
+  ),
+  zone(
+    ['src/server/bff/**'],
+    [msg(['**/records/**', '**/server/main*'], 'records and bff talk HTTP only')],
+  ),
+  zone(
+    ['src/client/ui/**', 'src/client/lib/**'],
+    [
+      msg(
+        [
+          '**/client/db/**',
+          '**/client/sync/**',
+          '**/client/features/**',
+          '**/client/app/**',
+          '**/server/**',
+        ],
+        'ui and lib are leaves',
+      ),
+    ],
+  ),
+  zone(
+    ['src/client/db/**'],
+    [
+      msg(
+        ['**/client/sync/**', '**/client/features/**', '**/client/app/**', '**/server/**'],
+        'db imports only shared, lib',
+      ),
+    ],
+  ),
+  zone(
+    ['src/client/sync/**'],
+    [
+      msg(
+        ['**/client/features/**', '**/client/app/**', '**/server/**'],
+        'sync sits below features',
+      ),
+    ],
+  ),
+  ...[
+    'auth',
+    'sites',
+    'collections',
+    'pools',
+    'pool-tests',
+    'map',
+    'sync-status',
+    'settings',
+    'home',
+  ].map((f) =>
+    zone(
+      [`src/client/features/${f}/**`],
+      [
         msg(['../../app/**', '**/client/app/**', '**/server/**'], 'features sit below app'),
         // '../x' from a feature file is a sibling feature; '../../db', '../../lib', ... are the
         // layers below (allowed) unless they lead back into another feature.
         msg(
-          ['../*/**', '!../' + f + '/**', '!../../**', '../../features/**', '!../../features/' + f + '/**'],
+          [
+            '../*/**',
+            '!../' + f + '/**',
+            '!../../**',
+            '../../features/**',
+            '!../../features/' + f + '/**',
+          ],
           'a feature never imports another feature; compose in client/app',
         ),
-      ]),
+      ],
+    ),
   ),
 );

@@ -10,11 +10,16 @@ type SexLookup = { id: number; name: string };
  */
 export function mixedConditionConflicts(rows: Row[], sexes: SexLookup[]): FieldError[] {
   const nameOf = new Map(sexes.map((s) => [s.id, s.name]));
-  const mixedSpecies = new Set(rows.filter((r) => nameOf.get(r.sex) === MIXED_FEMALE_CONDITION).map((r) => r.species));
+  const mixedSpecies = new Set(
+    rows.filter((r) => nameOf.get(r.sex) === MIXED_FEMALE_CONDITION).map((r) => r.species),
+  );
   const errors: FieldError[] = [];
   rows.forEach((r, i) => {
     const name = nameOf.get(r.sex) ?? '';
-    if (mixedSpecies.has(r.species) && (SPECIFIC_FEMALE_CONDITIONS as readonly string[]).includes(name)) {
+    if (
+      mixedSpecies.has(r.species) &&
+      (SPECIFIC_FEMALE_CONDITIONS as readonly string[]).includes(name)
+    ) {
       errors.push({
         path: `arthropods.${i}.sex`,
         message: `${name} cannot be combined with ${MIXED_FEMALE_CONDITION} for the same species; count them all as ${MIXED_FEMALE_CONDITION} or split every female by condition`,

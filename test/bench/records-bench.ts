@@ -13,7 +13,12 @@ import { openDatabase } from '../../src/server/db/open-database';
 import { buildRecords } from '../../src/server/records/app';
 import { seedDemoAgencies } from '../../src/server/records/seed/seed-demo-agencies';
 import { seedLookups } from '../../src/server/records/seed/seed-lookups';
-import { PRECISION_ID, SEX_ID, SPECIES_ID, TRAP_ID } from '../../src/server/records/seed/lookup-data';
+import {
+  PRECISION_ID,
+  SEX_ID,
+  SPECIES_ID,
+  TRAP_ID,
+} from '../../src/server/records/seed/lookup-data';
 import type { BenchRow } from './run';
 
 const PASSWORD = 'bench-password';
@@ -67,10 +72,26 @@ async function measure(db: Database, label: string): Promise<BenchRow[]> {
     });
     const non2xx = result.non2xx + result.errors;
     return [
-      { name: `records POST collection, ${label}: throughput`, value: result.requests.average, unit: 'req/s' },
-      { name: `records POST collection, ${label}: p50 latency`, value: result.latency.p50, unit: 'ms' },
-      { name: `records POST collection, ${label}: p99 latency`, value: result.latency.p99, unit: 'ms' },
-      { name: `records POST collection, ${label}: non-2xx or errors`, value: non2xx, unit: 'responses' },
+      {
+        name: `records POST collection, ${label}: throughput`,
+        value: result.requests.average,
+        unit: 'req/s',
+      },
+      {
+        name: `records POST collection, ${label}: p50 latency`,
+        value: result.latency.p50,
+        unit: 'ms',
+      },
+      {
+        name: `records POST collection, ${label}: p99 latency`,
+        value: result.latency.p99,
+        unit: 'ms',
+      },
+      {
+        name: `records POST collection, ${label}: non-2xx or errors`,
+        value: non2xx,
+        unit: 'responses',
+      },
     ];
   } finally {
     await app.close();

@@ -29,9 +29,11 @@ for (const file of files) {
   }
 }
 
-const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2));
+const fmt = (v: number) =>
+  Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2);
 const width = Math.max(10, ...rows.map((r) => r.name.length));
 console.log(`\n${'figure'.padEnd(width)}  ${'value'.padStart(10)}  unit`);
 console.log(`${'-'.repeat(width)}  ${'-'.repeat(10)}  ----`);
-for (const r of rows) console.log(`${r.name.padEnd(width)}  ${fmt(r.value).padStart(10)}  ${r.unit}`);
+for (const r of rows)
+  console.log(`${r.name.padEnd(width)}  ${fmt(r.value).padStart(10)}  ${r.unit}`);
 process.exit(0);

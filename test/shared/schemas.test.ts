@@ -15,10 +15,17 @@ import {
 } from '../../src/shared';
 
 const sacramento = { type: 'Point' as const, coordinates: [-121.49, 38.58] as [number, number] };
-const validSite = { code: '104233', name: 'Putah Creek N', coordinate_precision: 1, shape: sacramento };
+const validSite = {
+  code: '104233',
+  name: 'Putah Creek N',
+  coordinate_precision: 1,
+  shape: sacramento,
+};
 
 function messages(result: { success: boolean; error?: unknown }, input?: unknown) {
-  return result.success ? [] : fieldsFromZod(result.error as never, input).map((f) => `${f.path}: ${f.message}`);
+  return result.success
+    ? []
+    : fieldsFromZod(result.error as never, input).map((f) => `${f.path}: ${f.message}`);
 }
 
 describe('coordinates (contract §1: the interface swapped the bounds)', () => {
@@ -47,13 +54,20 @@ describe('coordinates (contract §1: the interface swapped the bounds)', () => {
 describe('site schema', () => {
   it('lists every failing field, with "Required" for missing ones', () => {
     const fields = fieldsFromZod(siteCreate.safeParse({}).error!, {});
-    expect(fields.map((f) => f.path).sort()).toEqual(['code', 'coordinate_precision', 'name', 'shape']);
+    expect(fields.map((f) => f.path).sort()).toEqual([
+      'code',
+      'coordinate_precision',
+      'name',
+      'shape',
+    ]);
     expect(fields.every((f) => f.message === 'Required')).toBe(true);
     expect(summarizeFields(fields)).toMatch(/is required \(and 3 more\)/);
   });
 
   it('rejects a code that is not six digits and a postal code that is not five', () => {
-    const msgs = messages(siteCreate.safeParse({ ...validSite, code: '12345', postal_code: '9581' }));
+    const msgs = messages(
+      siteCreate.safeParse({ ...validSite, code: '12345', postal_code: '9581' }),
+    );
     expect(msgs).toContain('code: Site code must be exactly 6 digits');
     expect(msgs).toContain('postal_code: Postal code must be 5 digits');
   });
@@ -74,15 +88,24 @@ describe('collection schema', () => {
 
   it('accepts a date or a date-time with offset, not a bare local time', () => {
     expect(collectionCreate.safeParse(base).success).toBe(true);
-    expect(collectionCreate.safeParse({ ...base, collection_date: '2026-07-14T06:30:00-07:00' }).success).toBe(true);
-    expect(collectionCreate.safeParse({ ...base, collection_date: '2026-07-14T06:30:00' }).success).toBe(false);
-    expect(collectionCreate.safeParse({ ...base, collection_date: '2026-02-30' }).success).toBe(false);
+    expect(
+      collectionCreate.safeParse({ ...base, collection_date: '2026-07-14T06:30:00-07:00' }).success,
+    ).toBe(true);
+    expect(
+      collectionCreate.safeParse({ ...base, collection_date: '2026-07-14T06:30:00' }).success,
+    ).toBe(false);
+    expect(collectionCreate.safeParse({ ...base, collection_date: '2026-02-30' }).success).toBe(
+      false,
+    );
   });
 
   it('requires at least one trap and one trap night, in whole numbers', () => {
     const input = { ...base, num_trap: 0, trap_nights: 1.5 };
     const msgs = messages(collectionCreate.safeParse(input), input);
-    expect(msgs).toEqual(['num_trap: At least 1 trap', 'trap_nights: Trap nights must be a whole number']);
+    expect(msgs).toEqual([
+      'num_trap: At least 1 trap',
+      'trap_nights: Trap nights must be a whole number',
+    ]);
   });
 
   it('refuses two abundance rows for the same species and sex', () => {
@@ -91,7 +114,9 @@ describe('collection schema', () => {
       { species: 1, sex: 4, num_count: 3 },
     ];
     const msgs = messages(collectionCreate.safeParse({ ...base, arthropods: rows }));
-    expect(msgs).toEqual(['arthropods.1.sex: Row 2 repeats the species and sex of row 1; add the counts into one row']);
+    expect(msgs).toEqual([
+      'arthropods.1.sex: Row 2 repeats the species and sex of row 1; add the counts into one row',
+    ]);
   });
 
   it('takes the survey year from the date as written', () => {
@@ -122,17 +147,28 @@ describe('F-Mixed rule', () => {
 
 describe('pool schema', () => {
   it('needs a collection, or site, date and trap with primary_source_bit', () => {
-    expect(poolCreate.safeParse({ collection: 3, num_count: 5, species: 1, sex: 1 }).success).toBe(true);
-    expect(messages(poolCreate.safeParse({ num_count: 5, species: 1, sex: 1 }))).toContain('collection: collection is required');
-    const byTrap = { num_count: 5, species: 1, sex: 1, site: 2, collection_date: '2026-07-14', trap: 1 };
+    expect(poolCreate.safeParse({ collection: 3, num_count: 5, species: 1, sex: 1 }).success).toBe(
+      true,
+    );
+    expect(messages(poolCreate.safeParse({ num_count: 5, species: 1, sex: 1 }))).toContain(
+      'collection: collection is required',
+    );
+    const byTrap = {
+      num_count: 5,
+      species: 1,
+      sex: 1,
+      site: 2,
+      collection_date: '2026-07-14',
+      trap: 1,
+    };
     expect(messages(poolCreate.safeParse(byTrap))[0]).toMatch(/primary_source_bit must be true/);
     expect(poolCreate.safeParse({ ...byTrap, primary_source_bit: true }).success).toBe(true);
   });
 
   it('holds at least one specimen', () => {
-    expect(messages(poolCreate.safeParse({ collection: 3, num_count: 0, species: 1, sex: 1 }))).toEqual([
-      'num_count: A pool holds at least 1',
-    ]);
+    expect(
+      messages(poolCreate.safeParse({ collection: 3, num_count: 0, species: 1, sex: 1 })),
+    ).toEqual(['num_count: A pool holds at least 1']);
   });
 });
 
@@ -143,7 +179,12 @@ describe('tolerated variations', () => {
   });
 
   it('reads lures as IDs or as lure records', () => {
-    expect(lureTypeIds([{ id: 9, lure: 3 }, { id: 10, lure: { id: 4 } }])).toEqual([3, 4]);
+    expect(
+      lureTypeIds([
+        { id: 9, lure: 3 },
+        { id: 10, lure: { id: 4 } },
+      ]),
+    ).toEqual([3, 4]);
     expect(lureTypeIds([3, 4])).toEqual([3, 4]);
   });
 

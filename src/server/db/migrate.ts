@@ -7,7 +7,10 @@ export type Migration = { version: number; name: string; sql: string };
  * Applies every migration not yet applied, in version order, each in its own transaction.
  * An advisory lock keeps several processes sharing one PostgreSQL from migrating at once.
  */
-export async function migrate(db: Database, migrations: Migration[] = MIGRATIONS): Promise<number[]> {
+export async function migrate(
+  db: Database,
+  migrations: Migration[] = MIGRATIONS,
+): Promise<number[]> {
   await db.query(
     `create table if not exists schema_migration (version int primary key, name text not null, applied_at timestamptz not null default now())`,
   );
@@ -15,10 +18,15 @@ export async function migrate(db: Database, migrations: Migration[] = MIGRATIONS
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     const did = await db.transaction(async (tx) => {
       await tx.query('select pg_advisory_xact_lock(727274)');
-      const { rows } = await tx.query('select 1 from schema_migration where version = $1', [m.version]);
+      const { rows } = await tx.query('select 1 from schema_migration where version = $1', [
+        m.version,
+      ]);
       if (rows.length > 0) return false;
       await tx.exec(m.sql);
-      await tx.query('insert into schema_migration (version, name) values ($1, $2)', [m.version, m.name]);
+      await tx.query('insert into schema_migration (version, name) values ($1, $2)', [
+        m.version,
+        m.name,
+      ]);
       return true;
     });
     if (did) applied.push(m.version);

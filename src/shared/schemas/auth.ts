@@ -20,7 +20,12 @@ export type Role = (typeof ROLES)[number];
 
 /** The signed-in identity the BFF hands the app. Never holds a token. */
 export const sessionInfo = z.object({
-  user: z.object({ id: id.nullable(), username: z.string(), name: z.string().nullable().optional(), role: z.enum(ROLES).optional() }),
+  user: z.object({
+    id: id.nullable(),
+    username: z.string(),
+    name: z.string().nullable().optional(),
+    role: z.enum(ROLES).optional(),
+  }),
   agency: z.object({ id, name: z.string() }),
   expiresAt: z.string(),
 });
@@ -28,7 +33,12 @@ export type SessionInfo = z.infer<typeof sessionInfo>;
 
 /** GET /v1/me on the records service: who the token acts for (a Trapline extension). */
 export const whoAmI = z.object({
-  user: z.object({ id: id.nullable(), username: z.string(), name: z.string().nullable(), role: z.enum(ROLES) }),
+  user: z.object({
+    id: id.nullable(),
+    username: z.string(),
+    name: z.string().nullable(),
+    role: z.enum(ROLES),
+  }),
   agency: z.object({ id, name: z.string() }),
   expires_at: z.string().nullable(),
 });

@@ -1,30 +1,44 @@
 import { z } from 'zod';
-import { id, idOrRecord, isoDateInput, isoDateOutput, location, locationInput, optionalText } from './common';
+import {
+  id,
+  idOrRecord,
+  isoDateInput,
+  isoDateOutput,
+  location,
+  locationInput,
+  optionalText,
+} from './common';
 import { lureRecord } from './lure';
 
 /** One abundance row: how many of a species and sex a trap caught. */
 export const abundanceInput = z.strictObject({
   species: id,
   sex: id,
-  num_count: z.number().int({ message: 'Count must be a whole number' }).min(0, { message: 'Count cannot be negative' }),
+  num_count: z
+    .number()
+    .int({ message: 'Count must be a whole number' })
+    .min(0, { message: 'Count cannot be negative' }),
 });
 export type AbundanceInput = z.infer<typeof abundanceInput>;
 
 /** At most one row per (species, sex): a second row would double-count the same catch. */
-const uniqueAbundance = z.array(abundanceInput).max(500).superRefine((rows, ctx) => {
-  const seen = new Map<string, number>();
-  rows.forEach((r, i) => {
-    const key = `${r.species}:${r.sex}`;
-    const first = seen.get(key);
-    if (first !== undefined) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [i, 'sex'],
-        message: `Row ${i + 1} repeats the species and sex of row ${first + 1}; add the counts into one row`,
-      });
-    } else seen.set(key, i);
+const uniqueAbundance = z
+  .array(abundanceInput)
+  .max(500)
+  .superRefine((rows, ctx) => {
+    const seen = new Map<string, number>();
+    rows.forEach((r, i) => {
+      const key = `${r.species}:${r.sex}`;
+      const first = seen.get(key);
+      if (first !== undefined) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [i, 'sex'],
+          message: `Row ${i + 1} repeats the species and sex of row ${first + 1}; add the counts into one row`,
+        });
+      } else seen.set(key, i);
+    });
   });
-});
 
 export const abundance = z
   .object({
@@ -61,9 +75,15 @@ const nullableOptional = Object.fromEntries(
 /** POST /v1/arthropod/collection. */
 export const collectionCreate = z.strictObject({
   collection_date: isoDateInput,
-  num_trap: z.number().int({ message: 'Number of traps must be a whole number' }).min(1, { message: 'At least 1 trap' }),
+  num_trap: z
+    .number()
+    .int({ message: 'Number of traps must be a whole number' })
+    .min(1, { message: 'At least 1 trap' }),
   trap: id,
-  trap_nights: z.number().int({ message: 'Trap nights must be a whole number' }).min(1, { message: 'At least 1 trap night' }),
+  trap_nights: z
+    .number()
+    .int({ message: 'Trap nights must be a whole number' })
+    .min(1, { message: 'At least 1 trap night' }),
   ...nullableOptional,
 });
 export type CollectionCreate = z.infer<typeof collectionCreate>;
@@ -95,7 +115,10 @@ export const collection = z
     surv_year: z.number().nullable().optional(),
     agency: idOrRecord,
     user: idOrRecord.nullable().optional(),
-    lures: z.array(z.union([id, lureRecord])).nullable().optional(),
+    lures: z
+      .array(z.union([id, lureRecord]))
+      .nullable()
+      .optional(),
     arthropods: z.array(abundance).nullable().optional(),
     add_date: isoDateOutput.optional(),
     updated: isoDateOutput.optional(),

@@ -6,10 +6,16 @@ export const id = z.number().int().positive();
 /** ISO 8601 date (`2026-07-14`) or date-time with an offset (`2026-07-14T06:30:00-07:00`). */
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const isoDateTime = z.iso.datetime({ offset: true });
-export const isoDateInput = z.string().refine(
-  (v) => (DATE_ONLY.test(v) || isoDateTime.safeParse(v).success) && isRealCalendarDate(v.slice(0, 10)),
-  { message: 'Use a real date like 2026-07-14, or a date-time with offset like 2026-07-14T06:30:00-07:00' },
-);
+export const isoDateInput = z
+  .string()
+  .refine(
+    (v) =>
+      (DATE_ONLY.test(v) || isoDateTime.safeParse(v).success) && isRealCalendarDate(v.slice(0, 10)),
+    {
+      message:
+        'Use a real date like 2026-07-14, or a date-time with offset like 2026-07-14T06:30:00-07:00',
+    },
+  );
 
 /** `2026-02-30` matches the pattern but is no day of the calendar. */
 function isRealCalendarDate(ymd: string): boolean {
@@ -29,36 +35,37 @@ export function toIsoOutput(input: string): string {
 export const optionalText = z.string().max(10_000);
 
 /** Contract §3: elevation is sent as a number, returned as a numeric string; clients accept both. */
-export const numericLoose = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)]).transform(Number);
+export const numericLoose = z
+  .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/)])
+  .transform(Number);
 
 /**
  * Longitude/latitude pair in WGS 84, `[longitude, latitude]` order.
  * Contract §1: the interface's bounds are swapped; this validates longitude in [-180, 180] and
  * latitude in [-90, 90], and names the likely swap when the pair only fits the other way round.
  */
-export const coordinates = z
-  .tuple([z.number(), z.number()])
-  .superRefine(([lon, lat], ctx) => {
-    if (!Number.isFinite(lon) || !Number.isFinite(lat)) {
-      ctx.addIssue({ code: 'custom', message: 'Coordinates must be finite numbers' });
-      return;
-    }
-    const lonOk = lon >= -180 && lon <= 180;
-    const latOk = lat >= -90 && lat <= 90;
-    if (lonOk && latOk) return;
-    const swappedFits = lat >= -180 && lat <= 180 && lon >= -90 && lon <= 90;
-    if (swappedFits) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `Latitude ${lat} is outside -90..90: the coordinates look swapped. Send [longitude, latitude], e.g. [${lat}, ${lon}]`,
-      });
-    } else {
-      ctx.addIssue({
-        code: 'custom',
-        message: 'Longitude must be within -180..180 and latitude within -90..90 ([longitude, latitude])',
-      });
-    }
-  });
+export const coordinates = z.tuple([z.number(), z.number()]).superRefine(([lon, lat], ctx) => {
+  if (!Number.isFinite(lon) || !Number.isFinite(lat)) {
+    ctx.addIssue({ code: 'custom', message: 'Coordinates must be finite numbers' });
+    return;
+  }
+  const lonOk = lon >= -180 && lon <= 180;
+  const latOk = lat >= -90 && lat <= 90;
+  if (lonOk && latOk) return;
+  const swappedFits = lat >= -180 && lat <= 180 && lon >= -90 && lon <= 90;
+  if (swappedFits) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `Latitude ${lat} is outside -90..90: the coordinates look swapped. Send [longitude, latitude], e.g. [${lat}, ${lon}]`,
+    });
+  } else {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'Longitude must be within -180..180 and latitude within -90..90 ([longitude, latitude])',
+    });
+  }
+});
 
 export const crs = z.object({
   type: z.literal('name'),
@@ -95,7 +102,10 @@ export const location = z.object({
   record_id: id.nullable().optional(),
   agency: id.nullable().optional(),
   shape,
-  coordinate_precision: z.union([id, z.object({ id }).loose()]).nullable().optional(),
+  coordinate_precision: z
+    .union([id, z.object({ id }).loose()])
+    .nullable()
+    .optional(),
 });
 export type Location = z.infer<typeof location>;
 

@@ -55,7 +55,9 @@ export function fieldsFromZod(error: z.ZodError, input?: unknown): FieldError[] 
     const path = issue.path.map(String).join('.') || '(body)';
     const missing =
       issue.code === 'invalid_type' &&
-      (input === undefined ? /received undefined/.test(issue.message) : valueAt(input, issue.path) === undefined);
+      (input === undefined
+        ? /received undefined/.test(issue.message)
+        : valueAt(input, issue.path) === undefined);
     let message = missing ? 'Required' : issue.message;
     if (issue.code === 'unrecognized_keys') {
       message = `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
@@ -77,6 +79,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 export function summarizeFields(fields: FieldError[]): string {
   if (fields.length === 0) return 'The request is not valid';
   const [first] = fields;
-  const head = first.message === 'Required' ? `${first.path} is required` : `${first.path}: ${first.message}`;
+  const head =
+    first.message === 'Required' ? `${first.path} is required` : `${first.path}: ${first.message}`;
   return fields.length > 1 ? `${head} (and ${fields.length - 1} more)` : head;
 }

@@ -4,24 +4,75 @@ import { id } from './common';
 export const SPECIES_TYPES = ['mosquito', 'tick', 'nontick'] as const;
 export const SEX_TYPES = ['female', 'male', 'other'] as const;
 
-export const species = z.object({ id, full_name: z.string(), display_name: z.string().nullable().optional(), type: z.string() }).loose();
+export const species = z
+  .object({
+    id,
+    full_name: z.string(),
+    display_name: z.string().nullable().optional(),
+    type: z.string(),
+  })
+  .loose();
 /** `type` is female / male / other; `name` the condition such as F-Gravid. */
 export const sex = z.object({ id, name: z.string(), type: z.string() }).loose();
-export const trap = z.object({ id, acronym: z.string(), name: z.string(), presence: z.boolean().nullable().optional() }).loose();
-export const lure = z.object({ id, code: z.string(), description: z.string().nullable().optional(), weight: z.union([z.number(), z.string()]).nullable().optional() }).loose();
-export const coordinatePrecision = z.object({ id, name: z.string(), meters: z.number().nullable().optional() }).loose();
+export const trap = z
+  .object({
+    id,
+    acronym: z.string(),
+    name: z.string(),
+    presence: z.boolean().nullable().optional(),
+  })
+  .loose();
+export const lure = z
+  .object({
+    id,
+    code: z.string(),
+    description: z.string().nullable().optional(),
+    weight: z.union([z.number(), z.string()]).nullable().optional(),
+  })
+  .loose();
+export const coordinatePrecision = z
+  .object({ id, name: z.string(), meters: z.number().nullable().optional() })
+  .loose();
 export const landUsage = z.object({ id, name: z.string() }).loose();
 export const region = z
-  .object({ id, name: z.string(), namelsad: z.string().nullable().optional(), type: z.string().nullable().optional(), geoid: z.string().nullable().optional(), parent: id.nullable().optional() })
+  .object({
+    id,
+    name: z.string(),
+    namelsad: z.string().nullable().optional(),
+    type: z.string().nullable().optional(),
+    geoid: z.string().nullable().optional(),
+    parent: id.nullable().optional(),
+  })
   .loose();
 export const agency = z
-  .object({ id, code: z.string().nullable().optional(), name: z.string(), state_acronym: z.string().nullable().optional(), region: z.union([id, region]).nullable().optional() })
+  .object({
+    id,
+    code: z.string().nullable().optional(),
+    name: z.string(),
+    state_acronym: z.string().nullable().optional(),
+    region: z.union([id, region]).nullable().optional(),
+  })
   .loose();
-export const testMethod = z.object({ id, name: z.string(), acronym: z.string().nullable().optional(), sensitivity: z.number().nullable().optional() }).loose();
+export const testMethod = z
+  .object({
+    id,
+    name: z.string(),
+    acronym: z.string().nullable().optional(),
+    sensitivity: z.number().nullable().optional(),
+  })
+  .loose();
 export const testTarget = z
-  .object({ id, acronym: z.string(), name: z.string(), vector: z.string().nullable().optional(), icd_10: z.string().nullable().optional() })
+  .object({
+    id,
+    acronym: z.string(),
+    name: z.string(),
+    vector: z.string().nullable().optional(),
+    icd_10: z.string().nullable().optional(),
+  })
   .loose();
-export const testStatus = z.object({ id, name: z.string(), description: z.string().nullable().optional() }).loose();
+export const testStatus = z
+  .object({ id, name: z.string(), description: z.string().nullable().optional() })
+  .loose();
 
 export type Species = z.infer<typeof species>;
 export type Sex = z.infer<typeof sex>;

@@ -16,6 +16,10 @@ export const lureRecord = z
 export type LureRecord = z.infer<typeof lureRecord>;
 
 /** Lure type IDs of a collection, whichever of the two tolerated shapes the service sent. */
-export function lureTypeIds(lures: ReadonlyArray<number | LureRecord> | null | undefined): number[] {
-  return (lures ?? []).map((l) => (typeof l === 'number' ? l : typeof l.lure === 'number' ? l.lure : l.lure.id));
+export function lureTypeIds(
+  lures: ReadonlyArray<number | LureRecord> | null | undefined,
+): number[] {
+  return (lures ?? []).map((l) =>
+    typeof l === 'number' ? l : typeof l.lure === 'number' ? l.lure : l.lure.id,
+  );
 }

@@ -22,13 +22,25 @@ export type OutboxOp = (typeof OUTBOX_OPS)[number];
  * A field of a payload that refers to a parent record not yet known to the server: resolved to
  * the parent's `serverId` at send time (ARCHITECTURE, client data model).
  */
-export const localRef = z.object({ field: z.string(), entity: z.enum(ENTITIES), localId: z.string() });
+export const localRef = z.object({
+  field: z.string(),
+  entity: z.enum(ENTITIES),
+  localId: z.string(),
+});
 export type LocalRef = z.infer<typeof localRef>;
 
 /** Why an entry is not being sent: retry later, parked for the user, or waiting on sign-in. */
 export const outboxError = z.object({
   status: z.number().int().nullable(),
-  reason: z.enum(['network', 'timeout', 'server', 'rate_limited', 'reauth', 'rejected', 'conflict']),
+  reason: z.enum([
+    'network',
+    'timeout',
+    'server',
+    'rate_limited',
+    'reauth',
+    'rejected',
+    'conflict',
+  ]),
   body: errorBody.shape.error.nullable(),
   at: z.number(),
 });

@@ -7,7 +7,10 @@ import { id, idOrRecord, isoDateInput, isoDateOutput, location, optionalText } f
  */
 const poolFields = z.strictObject({
   collection: id.nullable().optional(),
-  num_count: z.number().int({ message: 'Pool count must be a whole number' }).min(1, { message: 'A pool holds at least 1' }),
+  num_count: z
+    .number()
+    .int({ message: 'Pool count must be a whole number' })
+    .min(1, { message: 'A pool holds at least 1' }),
   species: id,
   sex: id,
   pool_num: z.number().int().positive().nullable().optional(),
@@ -24,7 +27,11 @@ export const poolCreate = poolFields.superRefine((p, ctx) => {
   if (p.collection != null) return;
   const missing = (['site', 'collection_date', 'trap'] as const).filter((k) => p[k] == null);
   for (const k of missing) {
-    ctx.addIssue({ code: 'custom', path: [k], message: `${k} is required when the pool names no collection` });
+    ctx.addIssue({
+      code: 'custom',
+      path: [k],
+      message: `${k} is required when the pool names no collection`,
+    });
   }
   if (missing.length === 0 && p.primary_source_bit !== true) {
     ctx.addIssue({

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { id, isoDateInput, isoDateOutput, numericLoose, optionalText, shape, shapeInput } from './common';
+import {
+  id,
+  isoDateInput,
+  isoDateOutput,
+  numericLoose,
+  optionalText,
+  shape,
+  shapeInput,
+} from './common';
 
 export const SITE_CODE = /^\d{6}$/;
 export const ZERO_SITE_CODE = '000000';
@@ -49,14 +57,12 @@ export type SiteCreate = z.infer<typeof siteCreate>;
  * PUT /v1/site/{id}: any subset. `null` clears an optional field; required fields may not be
  * null. Response-only fields are accepted and ignored (stripped by the service).
  */
-export const siteUpdate = siteCreate
-  .partial()
-  .extend({
-    id: z.unknown().optional(),
-    add_date: z.unknown().optional(),
-    updated: z.unknown().optional(),
-    delete_date: z.unknown().optional(),
-  });
+export const siteUpdate = siteCreate.partial().extend({
+  id: z.unknown().optional(),
+  add_date: z.unknown().optional(),
+  updated: z.unknown().optional(),
+  delete_date: z.unknown().optional(),
+});
 export type SiteUpdate = z.infer<typeof siteUpdate>;
 
 /** A site as the service returns it (tolerant of the hosted service's variations). */
@@ -76,13 +82,22 @@ export const site = z
     comments: z.string().nullable().optional(),
     elevation: numericLoose.nullable().optional(),
     postal_code: z.string().nullable().optional(),
-    region: z.union([id, z.object({ id }).loose()]).nullable().optional(),
+    region: z
+      .union([id, z.object({ id }).loose()])
+      .nullable()
+      .optional(),
     revision_comments: z.string().nullable().optional(),
     site_population: z.string().nullable().optional(),
-    site_land_usage: z.array(z.union([id, z.object({ id }).loose()])).nullable().optional(),
+    site_land_usage: z
+      .array(z.union([id, z.object({ id }).loose()]))
+      .nullable()
+      .optional(),
     site_land_usage_custom: z.array(z.string()).nullable().optional(),
     agency: z.union([id, z.object({ id }).loose()]),
-    user: z.union([id, z.object({ id }).loose()]).nullable().optional(),
+    user: z
+      .union([id, z.object({ id }).loose()])
+      .nullable()
+      .optional(),
     add_date: isoDateOutput.optional(),
     updated: isoDateOutput.optional(),
   })

@@ -13,7 +13,9 @@ afterAll(() => db.close());
 describe('database layer', () => {
   it('applies each migration once, however often it starts', async () => {
     expect(await migrate(db)).toEqual([]);
-    const { rows } = await db.query<{ version: number }>('select version from schema_migration order by version');
+    const { rows } = await db.query<{ version: number }>(
+      'select version from schema_migration order by version',
+    );
     expect(rows.map((r) => r.version)[0]).toBe(1);
   });
 
@@ -39,12 +41,14 @@ describe('database layer', () => {
         }),
       ),
     );
-    const { rows } = await db.query<{ n: number; c: number }>('select max(n)::int as n, count(distinct n)::int as c from probe');
+    const { rows } = await db.query<{ n: number; c: number }>(
+      'select max(n)::int as n, count(distinct n)::int as c from probe',
+    );
     expect(rows[0]).toEqual({ n: 20, c: 21 });
   });
 
   it('binds values as parameters, never as SQL', async () => {
-    const evil = "1); drop table probe; --";
+    const evil = '1); drop table probe; --';
     const { rows } = await db.query<{ v: string }>('select $1::text as v', [evil]);
     expect(rows[0].v).toBe(evil);
     expect((await db.query('select count(*) from probe')).rows).toHaveLength(1);
