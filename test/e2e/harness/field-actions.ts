@@ -1,0 +1,176 @@
+import { expect } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+
+/**
+ * What a technician does in the app, driven by the accessible names documented at the top of
+ * src/client/app/routes.tsx (labels, button and link text), never by CSS classes.
+ */
+
+export type User = { username: string; password: string };
+
+/** Waits until `locator` is visible (Playwright's own wait, with a readable failure). */
+export async function visible(locator: Locator, timeout = 15_000): Promise<Locator> {
+  await locator.first().waitFor({ state: 'visible', timeout });
+  return locator;
+}
+
+/** Signs in on the sign-in screen and waits for the home screen. */
+export async function signIn(page: Page, user: User): Promise<void> {
+  const form = page.getByRole('form', { name: 'Sign in' });
+  await visible(form);
+  await form.getByLabel('Username').fill(user.username);
+  await form.getByLabel('Password').fill(user.password);
+  await form.getByRole('button', { name: 'Sign in' }).click();
+  await visible(page.getByRole('heading', { name: /^Hello,/ }), 30_000);
+}
+
+/** Signs in again in the "Sign in again" sheet that opens over the current screen. */
+export async function signInAgain(page: Page, password: string): Promise<void> {
+  const sheet = page.getByRole('dialog', { name: 'Sign in again' });
+  await visible(sheet, 30_000);
+  await sheet.getByLabel('Password').fill(password);
+  await sheet.getByRole('button', { name: 'Sign in' }).click();
+  await sheet.waitFor({ state: 'hidden', timeout: 30_000 });
+}
+
+/** Follows a link of the main navigation. */
+export async function navigate(
+  page: Page,
+  name: 'Home' | 'Sites' | 'New collection' | 'Sync' | 'Settings',
+) {
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name, exact: true })
+    .click();
+}
+
+/** The local id at the end of the current URL path (`/sites/<localId>`, `/collections/<localId>`). */
+export function localIdFromUrl(page: Page, prefix: '/sites/' | '/collections/'): string {
+  const path = new URL(page.url()).pathname;
+  expect(path.startsWith(prefix), `expected to be on ${prefix}…, at ${path}`).toBe(true);
+  return path.slice(prefix.length).split('/')[0];
+}
+
+export type NewSite = { code: string; name: string };
+
+/**
+ * Sites → New site, places the site by tapping the middle of the map (tiles never load here:
+ * the map must still take taps), then code, name and coordinate precision; Save site.
+ * Returns the new site's local id (from the site page it lands on).
+ */
+export async function createSiteByMap(page: Page, site: NewSite): Promise<string> {
+  await navigate(page, 'Sites');
+  await page.getByRole('link', { name: 'New site' }).click();
+  const form = page.getByRole('form', { name: 'Site' });
+  await visible(form);
+  const map = page.getByRole('region', { name: 'Map: tap to place the site' });
+  await visible(map.locator('.leaflet-container'));
+  const box = await map.boundingBox();
+  if (!box) throw new Error('the map has no size');
+  await page.mouse.click(box.x + box.width / 2 + 17, box.y + box.height / 2 - 11);
+  await expect.poll(() => form.getByLabel('Latitude').inputValue()).not.toBe('');
+  await expect.poll(() => form.getByLabel('Longitude').inputValue()).not.toBe('');
+  await form.getByLabel('Site code').fill(site.code);
+  await form.getByLabel('Site name').fill(site.name);
+  const precision = form.getByLabel('Coordinate precision');
+  if ((await precision.inputValue()) === '') await precision.selectOption({ index: 1 });
+  await form.getByRole('button', { name: 'Save site' }).click();
+  await visible(page.getByRole('heading', { name: `${site.code} ${site.name}` }));
+  return localIdFromUrl(page, '/sites/');
+}
+
+/** Types the site form's fields for a site placed by coordinates (no map tap). */
+export async function createSiteByCoordinates(
+  page: Page,
+  site: NewSite & { lat: number; lon: number },
+): Promise<string> {
+  await navigate(page, 'Sites');
+  await page.getByRole('link', { name: 'New site' }).click();
+  const form = page.getByRole('form', { name: 'Site' });
+  await visible(form);
+  await form.getByLabel('Site code').fill(site.code);
+  await form.getByLabel('Site name').fill(site.name);
+  await form.getByLabel('Latitude').fill(String(site.lat));
+  await form.getByLabel('Longitude').fill(String(site.lon));
+  await form.getByLabel('Coordinate precision').selectOption({ index: 1 });
+  await form.getByRole('button', { name: 'Save site' }).click();
+  await visible(page.getByRole('heading', { name: `${site.code} ${site.name}` }));
+  return localIdFromUrl(page, '/sites/');
+}
+
+export type AbundanceRow = { species: string; sex: string; count: number };
+
+/**
+ * From a site's page: New collection here, trap type, abundance rows (Add row, species, sex,
+ * count); Save collection. Returns the collection's local id (from the page it lands on).
+ */
+export async function createCollectionAtSite(
+  page: Page,
+  rows: AbundanceRow[],
+  comments?: string,
+): Promise<string> {
+  await page.getByRole('link', { name: 'New collection here' }).click();
+  const form = page.getByRole('form', { name: 'Collection' });
+  await fillCollection(form, rows, comments);
+  await form.getByRole('button', { name: 'Save collection' }).click();
+  await visible(page.getByRole('link', { name: 'Make pools' }));
+  return localIdFromUrl(page, '/collections/');
+}
+
+/** Fills an open collection form: trap type, abundance rows, comments (does not save). */
+export async function fillCollection(
+  form: Locator,
+  rows: AbundanceRow[],
+  comments?: string,
+): Promise<void> {
+  await visible(form);
+  await form.getByLabel('Trap type').selectOption({ index: 1 });
+  for (const [i, row] of rows.entries()) {
+    const n = i + 1;
+    await form.getByRole('button', { name: 'Add row' }).click();
+    await form.getByLabel(`Species (row ${n})`).selectOption({ label: row.species });
+    await form.getByLabel(`Sex (row ${n})`).selectOption({ label: row.sex });
+    await form.getByLabel(`Count (row ${n})`).fill(String(row.count));
+  }
+  if (comments !== undefined) await form.getByLabel('Comments').fill(comments);
+}
+
+/** On a collection's page: Make pools, accept the proposal, Save pools; back on the collection. */
+export async function makePools(page: Page): Promise<void> {
+  await page.getByRole('link', { name: 'Make pools' }).click();
+  const form = page.getByRole('form', { name: 'Pools' });
+  await visible(form);
+  await form.getByRole('button', { name: 'Save pools' }).click();
+  await visible(page.getByRole('list', { name: 'Pools' }));
+}
+
+/** Local date `days` from today as YYYY-MM-DD, in the browser's time zone. */
+export async function browserDate(page: Page, days = 0): Promise<string> {
+  return page.evaluate((d) => {
+    const t = new Date(Date.now() + d * 86_400_000);
+    return `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, '0')}-${String(t.getDate()).padStart(2, '0')}`;
+  }, days);
+}
+
+/**
+ * On a collection's page: Add test result on the first pool; RT-PCR, WNV, the given result, a
+ * test date the day after the collection, Ct value; Save test result.
+ */
+export async function recordPoolTest(page: Page, result = 'Negative', ct = 36.5): Promise<void> {
+  await page
+    .getByRole('list', { name: 'Pools' })
+    .getByRole('link', { name: 'Add test result' })
+    .first()
+    .click();
+  const form = page.getByRole('form', { name: 'Pool test' });
+  await visible(form);
+  await form.getByLabel('Test method').selectOption({ label: 'RT-PCR' });
+  await form.getByLabel('Target').selectOption({ index: 1 });
+  await form.getByLabel('Result').selectOption({ label: result });
+  await form.getByLabel('Test date').fill(await browserDate(page, 1));
+  const agency = form.getByLabel('Testing agency');
+  if ((await agency.inputValue()) === '') await agency.selectOption({ index: 1 });
+  await form.getByLabel('Value (Ct)').fill(String(ct));
+  await form.getByRole('button', { name: 'Save test result' }).click();
+  await form.waitFor({ state: 'detached', timeout: 15_000 });
+}
