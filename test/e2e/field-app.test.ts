@@ -125,7 +125,7 @@ describe('field app in Chromium', () => {
     const collections = (await api.collections(`query[site]=${site.id}`)).rows;
     expect(collections).toHaveLength(1);
     const pools = (await api.pools(`query[collection]=${collections[0].id}`)).rows;
-    expect(pools.map((p) => p.num_count).sort((a, b) => a - b)).toEqual([3, 7, 12, 50]);
+    expect(pools.map((p) => Number(p.num_count)).sort((a, b) => a - b)).toEqual([3, 7, 12, 50]);
   });
 
   it('after going offline and reloading, shows all of it, served by the service worker', async () => {
