@@ -35,13 +35,8 @@ import type { Entity } from '../../shared';
 import type { LocalRecord } from '../db/database';
 import { useDb } from '../db/db-context';
 import { CollectionDetailScreen } from '../features/collections/collection-detail-screen';
-import { CollectionFormScreen } from '../features/collections/collection-form-screen';
 import { HomeScreen } from '../features/home/home-screen';
-import { PoolTestScreen } from '../features/pool-tests/pool-test-screen';
-import { MakePoolsScreen } from '../features/pools/make-pools-screen';
-import { SettingsScreen } from '../features/settings/settings-screen';
 import { SiteDetailScreen } from '../features/sites/site-detail-screen';
-import { SiteFormScreen } from '../features/sites/site-form-screen';
 import { SiteListScreen } from '../features/sites/site-list-screen';
 import type { LocationPickerProps } from '../features/sites/site-form';
 import {
@@ -52,6 +47,26 @@ import {
   useSyncStatus,
 } from '../features/sync-status';
 import { useOnline } from '../lib/use-online';
+
+// Forms and settings load on first use (the service worker precaches every chunk, so they
+// open offline too): the first screen a technician sees waits only for what it shows.
+const CollectionFormScreen = lazy(() =>
+  import('../features/collections/collection-form-screen').then((m) => ({
+    default: m.CollectionFormScreen,
+  })),
+);
+const SiteFormScreen = lazy(() =>
+  import('../features/sites/site-form-screen').then((m) => ({ default: m.SiteFormScreen })),
+);
+const MakePoolsScreen = lazy(() =>
+  import('../features/pools/make-pools-screen').then((m) => ({ default: m.MakePoolsScreen })),
+);
+const PoolTestScreen = lazy(() =>
+  import('../features/pool-tests/pool-test-screen').then((m) => ({ default: m.PoolTestScreen })),
+);
+const SettingsScreen = lazy(() =>
+  import('../features/settings/settings-screen').then((m) => ({ default: m.SettingsScreen })),
+);
 
 // Leaflet is its own chunk: the first screen does not wait for the map.
 const SitesMap = lazy(() => import('../features/map/sites-map'));
@@ -123,74 +138,76 @@ export function AppRoutes({
     [],
   );
   return (
-    <Switch>
-      <Route path="/">
-        <HomeScreen
-          userName={userName}
-          pending={status.pending + status.sending}
-          parked={status.parked + status.conflict}
-          online={online}
-          onSyncNow={() => engine.requestSync('manual')}
-        />
-      </Route>
-      <Route path="/sites">
-        <SiteListScreen
-          map={
-            <Suspense fallback={<MapFallback />}>
-              <SitesMap onSelect={(id) => navigate(`/sites/${id}`)} />
-            </Suspense>
-          }
-        />
-      </Route>
-      <Route path="/sites/new">
-        <SiteFormScreen onSaved={saved} renderPicker={picker} />
-      </Route>
-      <Route path="/sites/:id/edit">
-        {(p) => <SiteFormScreen localId={p.id} onSaved={saved} renderPicker={picker} />}
-      </Route>
-      <Route path="/sites/:id">
-        {(p) => <SiteDetailScreen localId={p.id} renderBadge={badge} />}
-      </Route>
-      <Route path="/collections/new">
-        <CollectionFormScreen onSaved={saved} />
-      </Route>
-      <Route path="/collections/:id/edit">
-        {(p) => <CollectionFormScreen localId={p.id} onSaved={saved} />}
-      </Route>
-      <Route path="/collections/:id/pools">
-        {(p) => <MakePoolsScreen collectionLocalId={p.id} onSaved={saved} />}
-      </Route>
-      <Route path="/collections/:id">
-        {(p) => <CollectionDetailScreen localId={p.id} renderBadge={badge} />}
-      </Route>
-      <Route path="/pools/:id/tests/new">
-        {(p) => <PoolTestScreen poolLocalId={p.id} ownAgencyId={agencyId} onSaved={saved} />}
-      </Route>
-      <Route path="/sync">
-        <SyncScreen />
-      </Route>
-      <Route path="/sync/conflict/:id">
-        {(p) => (
+    <Suspense fallback={<p className="screen">Loading…</p>}>
+      <Switch>
+        <Route path="/">
+          <HomeScreen
+            userName={userName}
+            pending={status.pending + status.sending}
+            parked={status.parked + status.conflict}
+            online={online}
+            onSyncNow={() => engine.requestSync('manual')}
+          />
+        </Route>
+        <Route path="/sites">
+          <SiteListScreen
+            map={
+              <Suspense fallback={<MapFallback />}>
+                <SitesMap onSelect={(id) => navigate(`/sites/${id}`)} />
+              </Suspense>
+            }
+          />
+        </Route>
+        <Route path="/sites/new">
+          <SiteFormScreen onSaved={saved} renderPicker={picker} />
+        </Route>
+        <Route path="/sites/:id/edit">
+          {(p) => <SiteFormScreen localId={p.id} onSaved={saved} renderPicker={picker} />}
+        </Route>
+        <Route path="/sites/:id">
+          {(p) => <SiteDetailScreen localId={p.id} renderBadge={badge} />}
+        </Route>
+        <Route path="/collections/new">
+          <CollectionFormScreen onSaved={saved} />
+        </Route>
+        <Route path="/collections/:id/edit">
+          {(p) => <CollectionFormScreen localId={p.id} onSaved={saved} />}
+        </Route>
+        <Route path="/collections/:id/pools">
+          {(p) => <MakePoolsScreen collectionLocalId={p.id} onSaved={saved} />}
+        </Route>
+        <Route path="/collections/:id">
+          {(p) => <CollectionDetailScreen localId={p.id} renderBadge={badge} />}
+        </Route>
+        <Route path="/pools/:id/tests/new">
+          {(p) => <PoolTestScreen poolLocalId={p.id} ownAgencyId={agencyId} onSaved={saved} />}
+        </Route>
+        <Route path="/sync">
+          <SyncScreen />
+        </Route>
+        <Route path="/sync/conflict/:id">
+          {(p) => (
+            <section className="screen">
+              <h1>Resolve a conflict</h1>
+              <ConflictResolver entryId={p.id} onDone={() => navigate('/sync')} />
+            </section>
+          )}
+        </Route>
+        <Route path="/settings">
+          <SettingsScreen
+            username={username}
+            agencyName={agencyName}
+            onSignOut={onSignOut}
+            onRefreshLookups={onRefreshLookups}
+          />
+        </Route>
+        <Route>
           <section className="screen">
-            <h1>Resolve a conflict</h1>
-            <ConflictResolver entryId={p.id} onDone={() => navigate('/sync')} />
+            <h1>Not found</h1>
+            <p>This page does not exist.</p>
           </section>
-        )}
-      </Route>
-      <Route path="/settings">
-        <SettingsScreen
-          username={username}
-          agencyName={agencyName}
-          onSignOut={onSignOut}
-          onRefreshLookups={onRefreshLookups}
-        />
-      </Route>
-      <Route>
-        <section className="screen">
-          <h1>Not found</h1>
-          <p>This page does not exist.</p>
-        </section>
-      </Route>
-    </Switch>
+        </Route>
+      </Switch>
+    </Suspense>
   );
 }
