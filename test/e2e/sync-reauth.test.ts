@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAppBuilt } from './harness/build-app';
+import { launchApp, type AppBrowser } from './harness/browser';
+import {
+  createCollectionAtSite,
+  createSiteByMap,
+  fillCollection,
+  makePools,
+  signIn,
+  signInAgain,
+  visible,
+} from './harness/field-actions';
+import { recordsApi } from './harness/records-api';
+import { startStack, type Stack } from './harness/stack';
+import { outbox, outboxEmpties, PATHS, postsTo, refId } from './harness/sync-checks';
+
+/** Upstream token lifetime: long enough to sign in and sync one site, short enough to wait out. */
+const TOKEN_TTL_SECONDS = 12;
+
+// The upstream token runs out while changes wait: the queue stops, the app asks for the
+// password over whatever the technician is doing, and after signing in everything goes,
+// without losing what was typed in the open form.
+describe('sync: the upstream token expires while changes wait', () => {
+  let stack: Stack;
+  let app: AppBrowser;
+
+  beforeAll(async () => {
+    await ensureAppBuilt();
+    stack = await startStack({ tokenTtlSeconds: TOKEN_TTL_SECONDS });
+    app = await launchApp(stack.appUrl);
+  });
+
+  afterAll(async () => {
+    await app?.dispose();
+    await stack?.stop();
+  });
+
+  it('pauses the queue, asks for the password over a half-filled form, then sends it all and keeps the form', async () => {
+    const page = app.page;
+    await signIn(page, { username: 'demo-tech', password: stack.password });
+    const expiresAt = await page.evaluate(async () => {
+      const res = await fetch('/api/session', { headers: { 'X-CSRF': '1' } });
+      return Date.parse(((await res.json()) as { expiresAt: string }).expiresAt);
+    });
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+
+    // The first record of the day goes while the token is good.
+    await createSiteByMap(page, { code: '742001', name: 'Token Marsh' });
+    await outboxEmpties(page);
+    const sitePath = new URL(page.url()).pathname;
+
+    // Out of coverage: a collection and its pools queue up.
+    await app.context.setOffline(true);
+    await createCollectionAtSite(page, [{ species: 'Cx pipiens', sex: 'F-Mixed', count: 30 }]);
+    await makePools(page);
+    const queued = (await outbox(page)).length;
+    expect(queued).toBe(2);
+
+    // A second collection, half filled, stays open on screen.
+    await page.goto(sitePath);
+    await page.getByRole('link', { name: 'New collection here' }).click();
+    const form = page.getByRole('form', { name: 'Collection' });
+    await fillCollection(
+      form,
+      [{ species: 'Cx tarsalis', sex: 'F-Mixed', count: 41 }],
+      'Half done',
+    );
+
+    // The token runs out (a wait for the clock, not for the app).
+    await expect
+      .poll(() => Date.now(), { timeout: (TOKEN_TTL_SECONDS + 5) * 1000, interval: 500 })
+      .toBeGreaterThan(expiresAt + 500);
+    const sentBefore = stack.records.requests.length;
+
+    await app.context.setOffline(false);
+    const sheet = page.getByRole('dialog', { name: 'Sign in again' });
+    await visible(sheet, 30_000);
+
+    // Paused: nothing was created upstream, nothing left the outbox, the bar says why.
+    await visible(page.getByRole('status').getByText(/^Sign in again to send 2 changes/));
+    expect(postsTo(stack, PATHS.collection, sentBefore)).toBe(0);
+    expect(postsTo(stack, PATHS.pool, sentBefore)).toBe(0);
+    expect((await outbox(page)).length).toBe(queued);
+    await expect(form.getByLabel('Comments').inputValue()).resolves.toBe('Half done');
+
+    await signInAgain(page, stack.password);
+    await outboxEmpties(page);
+
+    const api = await recordsApi(stack.recordsUrl, stack.password);
+    const [site] = (await api.sites('query[code]=742001')).rows;
+    const collections = (await api.collections(`query[site]=${String(site.id)}`)).rows;
+    expect(collections).toHaveLength(1);
+    expect(refId(collections[0].site)).toBe(Number(site.id));
+    const pools = (await api.pools(`query[collection]=${String(collections[0].id)}`)).rows;
+    expect(pools.map((p) => Number(p.num_count))).toEqual([30]);
+
+    // The form is still open and holds what was typed; saving it sends it too.
+    await visible(form);
+    await expect(form.getByLabel('Comments').inputValue()).resolves.toBe('Half done');
+    await expect(form.getByLabel('Count (row 1)').inputValue()).resolves.toBe('41');
+    await form.getByRole('button', { name: 'Save collection' }).click();
+    await visible(page.getByRole('link', { name: 'Make pools' }));
+    await outboxEmpties(page);
+    const after = (await api.collections(`query[site]=${String(site.id)}`)).rows;
+    expect(after.map((c) => c.comments)).toContain('Half done');
+    expect(after).toHaveLength(2);
+  });
+});
