@@ -1,5 +1,6 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { useStrictJsonBodies } from '../http/strict-json-bodies';
 import type { Database } from '../db/database';
 import { appShell, isClientRoute } from './app-shell';
 import { BffError, toBffError } from './bff-error';
@@ -109,31 +110,11 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   });
 
   // Strict JSON bodies: malformed → 400, any other media type → 415, over 1 MiB → 413.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string', bodyLimit: BODY_LIMIT },
-    (_req, body, done) => {
-      const text = String(body);
-      if (text.trim() === '') return done(null, undefined);
-      try {
-        done(null, JSON.parse(text));
-      } catch {
-        done(new BffError(400, 'bad_request', 'The body is not valid JSON'), undefined);
-      }
-    },
+  useStrictJsonBodies(
+    app,
+    BODY_LIMIT,
+    (status, code, message) => new BffError(status, code, message),
   );
-  app.addContentTypeParser('*', (req, _payload, done) => {
-    const type = String(req.headers['content-type'] ?? 'none');
-    done(
-      new BffError(
-        415,
-        'unsupported_media_type',
-        `Send JSON with Content-Type: application/json (got ${type})`,
-      ),
-      undefined,
-    );
-  });
 
   app.setErrorHandler((err, req, reply) => {
     const e = toBffError(err);

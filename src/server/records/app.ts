@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { useStrictJsonBodies } from '../http/strict-json-bodies';
 import type { Database } from '../db/database';
 import { ApiError } from './errors';
 import type { RecordsContext } from './context';
@@ -78,31 +79,11 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
   } as FastifyServerOptions) as unknown as FastifyInstance;
 
   // Strict JSON: malformed → 400, any other media type on a body → 415 (contract §2).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string', bodyLimit: BODY_LIMIT },
-    (_req, body, done) => {
-      const text = String(body);
-      if (text.trim() === '') return done(null, undefined);
-      try {
-        done(null, JSON.parse(text));
-      } catch {
-        done(new ApiError(400, 'bad_request', 'The body is not valid JSON'), undefined);
-      }
-    },
+  useStrictJsonBodies(
+    app,
+    BODY_LIMIT,
+    (status, code, message) => new ApiError(status, code, message),
   );
-  app.addContentTypeParser('*', (req, _payload, done) => {
-    const type = String(req.headers['content-type'] ?? 'none');
-    done(
-      new ApiError(
-        415,
-        'unsupported_media_type',
-        `Send JSON with Content-Type: application/json (got ${type})`,
-      ),
-      undefined,
-    );
-  });
 
   app.setErrorHandler((err, req, reply) => {
     const e = toApiError(err);
