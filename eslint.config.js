@@ -38,13 +38,31 @@ export default tseslint.config(
   zone(['src/shared/**'], [msg(['**/client/**', '**/server/**'], 'shared imports zod only')]),
   zone(['src/client/**'], [msg(['**/server/**'], 'client never imports server')]),
   zone(['src/server/**'], [msg(['**/client/**'], 'server never imports client')]),
+  // A later zone replaces an earlier one's rule for the same file (flat config does not merge
+  // rule options), so each zone repeats the server → client ban.
   zone(
     ['src/server/records/**'],
-    [msg(['**/bff/**', '**/server/main*'], 'records and bff talk HTTP only')],
+    [
+      msg(['**/client/**'], 'server never imports client'),
+      msg(['**/bff/**', '**/server/main*'], 'records and bff talk HTTP only'),
+    ],
   ),
   zone(
     ['src/server/bff/**'],
-    [msg(['**/records/**', '**/server/main*'], 'records and bff talk HTTP only')],
+    [
+      msg(['**/client/**'], 'server never imports client'),
+      msg(['**/records/**', '**/server/main*'], 'records and bff talk HTTP only'),
+    ],
+  ),
+  zone(
+    ['src/server/db/**', 'src/server/http/**'],
+    [
+      msg(['**/client/**'], 'server never imports client'),
+      msg(
+        ['**/records/**', '**/bff/**', '**/server/main*'],
+        'db and http are shared by records and bff',
+      ),
+    ],
   ),
   zone(
     ['src/client/ui/**', 'src/client/lib/**'],
