@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAppBuilt } from './harness/build-app';
+import { launchApp, type AppBrowser } from './harness/browser';
+import {
+  createCollectionAtSite,
+  createSiteByMap,
+  makePools,
+  signIn,
+} from './harness/field-actions';
+import { recordsApi } from './harness/records-api';
+import { startStack, type Stack } from './harness/stack';
+import { keysPostedTo, outbox, outboxEmpties, PATHS, refId } from './harness/sync-checks';
+
+// The records service creates a collection and answers, but the answer is lost on the way
+// back (the fault proxy between the BFF and the records service drops it): the app retries
+// with the same Idempotency-Key, and the server still holds one collection.
+describe('sync: an answer lost after the server committed', () => {
+  let stack: Stack;
+  let app: AppBrowser;
+
+  beforeAll(async () => {
+    await ensureAppBuilt();
+    stack = await startStack({ faultProxy: true });
+    app = await launchApp(stack.appUrl);
+    await signIn(app.page, { username: 'demo-tech', password: stack.password });
+    await app.page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+  });
+
+  afterAll(async () => {
+    await app?.dispose();
+    await stack?.stop();
+  });
+
+  it('creates the collection once and empties the outbox', async () => {
+    const page = app.page;
+    const proxy = stack.proxy!;
+    await app.context.setOffline(true);
+    await createSiteByMap(page, { code: '745001', name: 'Lost Answer Lagoon' });
+    await createCollectionAtSite(page, [{ species: 'Cx tarsalis', sex: 'F-Mixed', count: 33 }]);
+    await makePools(page);
+    const queued = await outbox(page);
+    const collectionKey = queued.find((e) => e.entity === 'collection')?.id;
+    expect(collectionKey).toBeTypeOf('string');
+
+    // What the app saw of its own POSTs (observed, not altered).
+    const browserPosts: string[] = [];
+    page.on('response', (r) => {
+      if (r.request().method() === 'POST' && r.url().includes('/api/v1/'))
+        browserPosts.push(`${new URL(r.url()).pathname} ${r.status()}`);
+    });
+    const dropped = proxy.dropResponseOfNext({ method: 'POST', path: PATHS.collection });
+    await app.context.setOffline(false);
+    await expect(dropped).resolves.toMatchObject({ path: PATHS.collection });
+    await outboxEmpties(page, 60_000);
+
+    const api = await recordsApi(stack.recordsUrl, stack.password);
+    const [site] = (await api.sites('query[code]=745001')).rows;
+    const collections = (await api.collections(`query[site]=${String(site.id)}`)).rows;
+    expect(collections).toHaveLength(1);
+    expect(refId(collections[0].site)).toBe(Number(site.id));
+    // The pool, sent after the retried collection, points at that one collection.
+    const pools = (await api.pools(`query[collection]=${String(collections[0].id)}`)).rows;
+    expect(pools.map((p) => Number(p.num_count))).toEqual([33]);
+
+    // The collection's POST reached the records service once: the BFF's journal found the
+    // committed record instead of forwarding the retry again.
+    expect(keysPostedTo(stack, PATHS.collection)).toEqual([collectionKey]);
+    expect(keysPostedTo(stack, PATHS.site)).toHaveLength(1);
+    expect(keysPostedTo(stack, PATHS.pool)).toHaveLength(1);
+    // The app did see the failure and retried: a 5xx for the lost answer, then the record.
+    expect(browserPosts.filter((p) => p.startsWith(`/api${PATHS.collection} `))).toEqual([
+      `/api${PATHS.collection} 502`,
+      `/api${PATHS.collection} 201`,
+    ]);
+  });
+});
