@@ -14,7 +14,7 @@ const zone = (files, patterns) => ({
 const msg = (group, message) => ({ group, message });
 
 export default tseslint.config(
-  { ignores: ['dist/', 'dev-dist/', 'node_modules/', '.trapline*/', 'coverage/'] },
+  { ignores: ['dist/', 'dev-dist/', 'node_modules/', '.trapline*/', 'coverage/', 'test/.output/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
