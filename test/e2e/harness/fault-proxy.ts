@@ -16,6 +16,11 @@ export type FaultProxy = {
    * arrives ("response lost after commit"). Resolves with the dropped request once it happened.
    */
   dropResponseOfNext(match: RequestMatch): Promise<ProxiedRequest>;
+  /**
+   * A slow link: every byte from the client reaches the target `ms` later (0, the default, for
+   * none). Order is kept: equal timeouts fire in the order they were set.
+   */
+  setLatency(ms: number): void;
   close(): Promise<void>;
 };
 
@@ -110,6 +115,7 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const requests: ProxiedRequest[] = [];
   const sockets = new Set<Socket>();
   let armed: { match: RequestMatch; resolve: (r: ProxiedRequest) => void } | null = null;
+  let latencyMs = 0;
 
   const server: Server = createServer((client) => {
     const upstream = connect({ host: hostname, port: Number(port) });
@@ -136,9 +142,14 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       },
     );
 
-    client.on('data', (chunk: Buffer) => {
+    const forward = (chunk: Buffer) => {
+      if (upstream.destroyed) return;
       parser.push(chunk);
       upstream.write(chunk);
+    };
+    client.on('data', (chunk: Buffer) => {
+      if (latencyMs > 0) setTimeout(forward, latencyMs, chunk);
+      else forward(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
       if (doomed && pendingDoom) {
@@ -174,6 +185,9 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       return new Promise<ProxiedRequest>((resolve) => {
         armed = { match, resolve };
       });
+    },
+    setLatency(ms) {
+      latencyMs = ms;
     },
     async close() {
       for (const s of sockets) s.destroy();
