@@ -54,3 +54,19 @@ describe('database layer', () => {
     expect((await db.query('select count(*) from probe')).rows).toHaveLength(1);
   });
 });
+
+describe.runIf(process.env.TRAPLINE_TEST_DATABASE_URL)('on PostgreSQL', () => {
+  it('survives the server ending an idle connection, and the next query reconnects', async () => {
+    const { rows } = await db.query<{ pid: number }>('select pg_backend_pid() as pid');
+    // A second connection ends the first, as a server restart or failover would.
+    const other = await openTestDatabase();
+    try {
+      await other.query('select pg_terminate_backend($1)', [rows[0].pid]);
+    } finally {
+      await other.close();
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    const again = await db.query<{ one: number }>('select 1 as one');
+    expect(again.rows[0].one).toBe(1);
+  });
+});
