@@ -5,6 +5,7 @@ import {
   createCollectionAtSite,
   createSiteByMap,
   makePools,
+  recordPoolTest,
   signIn,
 } from './harness/field-actions';
 import { recordsApi } from './harness/records-api';
@@ -74,5 +75,28 @@ describe('sync: an answer lost after the server committed', () => {
       `/api${PATHS.collection} 502`,
       `/api${PATHS.collection} 201`,
     ]);
+  });
+
+  it('records a pool test once when its answer is lost, though pool tests have no natural key', async () => {
+    // Still on the synced collection's page from the first test.
+    const page = app.page;
+    const proxy = stack.proxy!;
+    const dropped = proxy.dropResponseOfNext({ method: 'POST', path: PATHS.poolTest });
+    await recordPoolTest(page, 'Negative', 38.2);
+    await expect(dropped).resolves.toMatchObject({ path: PATHS.poolTest });
+    await outboxEmpties(page, 60_000);
+
+    const api = await recordsApi(stack.recordsUrl, stack.password);
+    const [site] = (await api.sites('query[code]=745001')).rows;
+    const [collection] = (await api.collections(`query[site]=${String(site.id)}`)).rows;
+    const [pool] = (await api.pools(`query[collection]=${String(collection.id)}`)).rows;
+    const tests = (await api.poolTests(`query[pool]=${String(pool.id)}`)).rows;
+    expect(tests).toHaveLength(1);
+    expect(refId(tests[0].pool)).toBe(Number(pool.id));
+    // Every POST of it carried the entry's key: a resend, never a second record.
+    const keys = keysPostedTo(stack, PATHS.poolTest);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(new Set(keys).size).toBe(1);
+    expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
