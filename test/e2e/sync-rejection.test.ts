@@ -125,4 +125,59 @@ describe('sync: a change the server refuses', () => {
     await navigate(page, 'Sync');
     await visible(page.getByText('Nothing needs your attention.'));
   });
+
+  it('discarding a refused site first names the collection that goes with it, then sends neither', async () => {
+    const page = app.page;
+    await app.context.setOffline(true);
+    await createSiteByMap(page, { code: '743011', name: 'Doomed Pond' });
+    const sitePath = new URL(page.url()).pathname;
+    await createCollectionAtSite(
+      page,
+      [{ species: 'Cx tarsalis', sex: 'F-Mixed', count: 2 }],
+      'At the doomed site',
+    );
+    const taken = await api.post('/v1/site', {
+      code: '743011',
+      name: 'Taken Again Pond',
+      coordinate_precision: 1,
+      shape: { type: 'Point', coordinates: [-121.4, 38.5] },
+    });
+    expect(taken.status).toBe(201);
+    const since = stack.records.requests.length;
+
+    await app.context.setOffline(false);
+    await expect
+      .poll(async () => (await outbox(page)).map((e) => `${e.entity}:${e.state}`).sort(), {
+        timeout: 30_000,
+      })
+      .toEqual(['collection:pending', 'site:parked']);
+    await navigate(page, 'Sync');
+    const parked = page.getByRole('region', { name: 'Changes that need attention' });
+    await parked.getByRole('button', { name: 'Discard' }).click();
+
+    // The dialog names the dependent collection; keeping it changes nothing.
+    const dialog = page.getByRole('dialog', { name: 'Discard this change?' });
+    await visible(dialog);
+    const going = dialog.getByRole('list', { name: 'Changes discarded with it' });
+    await expect(going.getByRole('listitem').allTextContents()).resolves.toEqual([
+      expect.stringMatching(/^New collection \d{4}-\d{2}-\d{2}$/),
+    ]);
+    await dialog.getByRole('button', { name: 'Keep it' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect((await outbox(page)).length).toBe(2);
+
+    await parked.getByRole('button', { name: 'Discard' }).click();
+    await dialog.getByRole('button', { name: 'Discard all 2' }).click();
+    await outboxEmpties(page);
+    await visible(page.getByText('Nothing needs your attention.'));
+    await page.goto(sitePath);
+    await visible(page.getByRole('alert').getByText('This site is not on this tablet.'));
+
+    // Neither was ever created upstream; the other technician's site stands alone.
+    expect(await collectionsWithComment('At the doomed site')).toEqual([]);
+    expect((await api.sites('query[code]=743011')).rows.map((s) => s.name)).toEqual([
+      'Taken Again Pond',
+    ]);
+    expect(postsTo(stack, PATHS.collection, since)).toBe(0);
+  });
 });
