@@ -8,6 +8,7 @@ export type RecordsApi = {
   token: string;
   get<T = unknown>(path: string): Promise<T>;
   post<T = unknown>(path: string, body: unknown): Promise<{ status: number; body: T }>;
+  put<T = unknown>(path: string, body: unknown): Promise<{ status: number; body: T }>;
   sites(query?: string): Promise<ListResult>;
   collections(query?: string): Promise<ListResult>;
   pools(query?: string): Promise<ListResult>;
@@ -54,17 +55,19 @@ export async function recordsApi(
     (path: string) =>
     (query = '') =>
       get<ListResult>(`${path}?pageSize=1000&sort=-id${query ? `&${query}` : ''}`);
+  const send = async <T>(method: 'POST' | 'PUT', path: string, body: unknown) => {
+    const res = await fetch(`${recordsUrl}${path}`, {
+      method,
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, body: (await json(res)) as T };
+  };
   return {
     token,
     get,
-    async post<T>(path: string, body: unknown) {
-      const res = await fetch(`${recordsUrl}${path}`, {
-        method: 'POST',
-        headers: { ...headers, 'Content-Type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: (await json(res)) as T };
-    },
+    post: <T>(path: string, body: unknown) => send<T>('POST', path, body),
+    put: <T>(path: string, body: unknown) => send<T>('PUT', path, body),
     sites: list('/v1/site'),
     collections: list('/v1/arthropod/collection'),
     pools: list('/v1/arthropod/pool'),
