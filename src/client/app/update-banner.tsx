@@ -3,30 +3,38 @@ import { anyFormDirty } from '../lib/dirty-forms';
 import { Banner } from '../ui/banner';
 
 type Updater = (reloadPage?: boolean) => Promise<void>;
+/** `registerSW` of vite-plugin-pwa: registers the service worker, reports a waiting version. */
+export type RegisterServiceWorker = (options: { onNeedRefresh: () => void }) => Updater;
+
+const registerFromPlugin = async (): Promise<RegisterServiceWorker | null> => {
+  if (import.meta.env.MODE === 'test' || !('serviceWorker' in navigator)) return null;
+  // No service worker in the dev server build: nothing to update.
+  return import('virtual:pwa-register').then((m) => m.registerSW).catch(() => null);
+};
 
 /**
  * "Update available — Reload". A new version never activates by itself: the technician decides,
  * and while a form holds unsaved typing the reload is refused with a reason.
  */
-export function UpdateBanner() {
+export function UpdateBanner({
+  register = registerFromPlugin,
+}: {
+  /** Where the service worker registration comes from (tests pass their own). */
+  register?: () => Promise<RegisterServiceWorker | null>;
+}) {
   const [needRefresh, setNeedRefresh] = useState(false);
   const [blocked, setBlocked] = useState(false);
   const update = useRef<Updater | null>(null);
   useEffect(() => {
-    if (import.meta.env.MODE === 'test' || !('serviceWorker' in navigator)) return;
     let cancelled = false;
-    void import('virtual:pwa-register')
-      .then(({ registerSW }) => {
-        if (cancelled) return;
-        update.current = registerSW({ onNeedRefresh: () => setNeedRefresh(true) });
-      })
-      .catch(() => {
-        // No service worker in this build (dev server): nothing to update.
-      });
+    void register().then((registerSW) => {
+      if (cancelled || !registerSW) return;
+      update.current = registerSW({ onNeedRefresh: () => setNeedRefresh(true) });
+    });
     return () => {
       cancelled = true;
     };
-  }, []);
+  }, [register]);
   if (!needRefresh) return null;
   const reload = () => {
     if (anyFormDirty()) {
