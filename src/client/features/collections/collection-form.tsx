@@ -13,6 +13,7 @@ import { useGps } from '../../lib/use-gps';
 import { Banner } from '../../ui/banner';
 import { errorAt } from '../../ui/error-at';
 import { Field } from '../../ui/field';
+import { CoordinateFields } from '../../ui/coordinate-fields';
 import { ProblemBanner, type Problem } from '../../ui/problem-banner';
 import { useServerProblem } from '../../ui/use-server-problem';
 import { AbundanceRows } from './abundance-rows';
@@ -192,39 +193,20 @@ export function CollectionForm({
             {gps.status === 'locating' ? 'Locating…' : 'Use my location'}
           </button>
           {gps.message ? <p className="field-hint">{gps.message}</p> : null}
-          <div className="form-grid">
-            <Field
-              label="Latitude"
-              error={
+          <CoordinateFields
+            latitude={register('location.shape.coordinates.1', { setValueAs: asNumber })}
+            longitude={register('location.shape.coordinates.0', { setValueAs: asNumber })}
+            precision={register('location.coordinate_precision', { setValueAs: asNumber })}
+            precisions={lookups.coordinate_precision}
+            errors={{
+              latitude:
                 err('location.shape.coordinates.1') ??
                 err('location.shape.coordinates') ??
-                err('location')
-              }
-            >
-              <input
-                inputMode="decimal"
-                autoComplete="off"
-                {...register('location.shape.coordinates.1', { setValueAs: asNumber })}
-              />
-            </Field>
-            <Field label="Longitude" error={err('location.shape.coordinates.0')}>
-              <input
-                inputMode="decimal"
-                autoComplete="off"
-                {...register('location.shape.coordinates.0', { setValueAs: asNumber })}
-              />
-            </Field>
-            <Field label="Coordinate precision" error={err('location.coordinate_precision')}>
-              <select {...register('location.coordinate_precision', { setValueAs: asNumber })}>
-                <option value="">Choose…</option>
-                {lookups.coordinate_precision.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
-                  </option>
-                ))}
-              </select>
-            </Field>
-          </div>
+                err('location'),
+              longitude: err('location.shape.coordinates.0'),
+              precision: err('location.coordinate_precision'),
+            }}
+          />
           <input type="hidden" value="Point" {...register('location.shape.type')} />
         </fieldset>
       ) : null}

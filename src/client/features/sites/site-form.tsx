@@ -10,6 +10,7 @@ import { accuracyLevel, coordinateHint, precisionForAccuracy, roundCoord } from 
 import { Banner } from '../../ui/banner';
 import { errorAt } from '../../ui/error-at';
 import { Field } from '../../ui/field';
+import { CoordinateFields } from '../../ui/coordinate-fields';
 import { ProblemBanner, type Problem } from '../../ui/problem-banner';
 import { useServerProblem } from '../../ui/use-server-problem';
 import { siteFormSchema, SITE_LABELS } from './site-schema';
@@ -158,36 +159,18 @@ export function SiteForm({
         {renderPicker ? (
           <div className="picker">{renderPicker({ position, onPick: place })}</div>
         ) : null}
-        <div className="form-grid">
-          <Field
-            label="Latitude"
-            error={err('shape.coordinates.1') ?? err('shape.coordinates')}
-            hint={hint}
-          >
-            <input
-              inputMode="decimal"
-              autoComplete="off"
-              {...register('shape.coordinates.1', { setValueAs: asNumber })}
-            />
-          </Field>
-          <Field label="Longitude" error={err('shape.coordinates.0')}>
-            <input
-              inputMode="decimal"
-              autoComplete="off"
-              {...register('shape.coordinates.0', { setValueAs: asNumber })}
-            />
-          </Field>
-          <Field label="Coordinate precision" error={err('coordinate_precision')}>
-            <select {...register('coordinate_precision', { setValueAs: asNumber })}>
-              <option value="">Choose…</option>
-              {lookups.coordinate_precision.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-        </div>
+        <CoordinateFields
+          latitude={register('shape.coordinates.1', { setValueAs: asNumber })}
+          longitude={register('shape.coordinates.0', { setValueAs: asNumber })}
+          precision={register('coordinate_precision', { setValueAs: asNumber })}
+          precisions={lookups.coordinate_precision}
+          latitudeHint={hint}
+          errors={{
+            latitude: err('shape.coordinates.1') ?? err('shape.coordinates'),
+            longitude: err('shape.coordinates.0'),
+            precision: err('coordinate_precision'),
+          }}
+        />
       </fieldset>
 
       <fieldset className="fieldset">
