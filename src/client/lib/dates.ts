@@ -45,9 +45,15 @@ export function toLocalInput(iso: string | null | undefined, dateOnly = false): 
   return dateOnly ? iso.slice(0, 10) : localDateTime(d);
 }
 
-/** The calendar day (`YYYY-MM-DD`) a stored collection date falls on, as the technician wrote it. */
-export function dayOf(iso: string | null | undefined): string {
+/**
+ * The calendar day (`YYYY-MM-DD`) a stored collection date falls on, as the technician wrote it.
+ * A date-only collection is stored by the server as UTC midnight of that day: its day is the
+ * first ten characters whatever the device's zone (converting it would show it a day early west
+ * of UTC).
+ */
+export function dayOf(iso: string | null | undefined, dateOnly = false): string {
   if (!iso) return '';
+  if (dateOnly && /^\d{4}-\d{2}-\d{2}/.test(iso)) return iso.slice(0, 10);
   if (/^\d{4}-\d{2}-\d{2}/.test(iso) && !iso.endsWith('Z')) return iso.slice(0, 10);
   const d = new Date(iso);
   return Number.isNaN(d.getTime()) ? iso.slice(0, 10) : localDate(d);
@@ -65,13 +71,17 @@ export function timeAgo(ms: number, now: number = Date.now()): string {
   return `${d} day${d === 1 ? '' : 's'} ago`;
 }
 
-/** Human date for lists: `Jul 14, 2026 06:30` or `Jul 14, 2026` for date-only values. */
+/**
+ * Human date for lists: `Jul 14, 2026, 06:30 AM` or `Jul 14, 2026` for date-only values (whose
+ * day is read as written, never shifted by the device's zone: see `dayOf`).
+ */
 export function formatDate(iso: string | null | undefined, dateOnly = false): string {
   if (!iso) return '';
-  const d = /^\d{4}-\d{2}-\d{2}$/.test(iso) ? new Date(`${iso}T00:00`) : new Date(iso);
+  const day = dateOnly && /^\d{4}-\d{2}-\d{2}/.test(iso) ? iso.slice(0, 10) : iso;
+  const d = /^\d{4}-\d{2}-\d{2}$/.test(day) ? new Date(`${day}T00:00`) : new Date(day);
   if (Number.isNaN(d.getTime())) return iso;
   const opts: Intl.DateTimeFormatOptions =
-    dateOnly || /^\d{4}-\d{2}-\d{2}$/.test(iso)
+    dateOnly || /^\d{4}-\d{2}-\d{2}$/.test(day)
       ? { year: 'numeric', month: 'short', day: 'numeric' }
       : { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' };
   return d.toLocaleString('en-US', opts);

@@ -20,7 +20,11 @@ export function HomeScreen({ userName, pending, parked, online, onSyncNow }: Pro
     const recent = await db.collections.orderBy('collectionDate').reverse().limit(300).toArray();
     const sites = new Map((await db.sites.toArray()).map((s) => [s.localId, s]));
     return recent
-      .filter((c) => !c.deleted && dayOf(c.collectionDate) === today)
+      .filter(
+        (c) =>
+          !c.deleted &&
+          dayOf(c.collectionDate, c.data.collection_date_date_only === true) === today,
+      )
       .map((c) => ({
         collection: c,
         site: c.parentLocalId ? sites.get(c.parentLocalId) : undefined,

@@ -45,7 +45,11 @@ export function PoolTestScreen({
       </p>
       <PoolTestForm
         lookups={lookups}
-        collectionDay={collection ? dayOf(collection.collectionDate) : null}
+        collectionDay={
+          collection
+            ? dayOf(collection.collectionDate, collection.data.collection_date_date_only === true)
+            : null
+        }
         ownAgencyId={ownAgencyId}
         onSubmit={save}
         onCancel={() => history.back()}
