@@ -1,5 +1,5 @@
 import { PARENT_FIELD } from '../db/database';
-import type { Entity } from '../../shared';
+import { lureTypeIds, type Entity, type LureRecord } from '../../shared';
 
 /** Fields the service sets itself: never part of a record's editable data. */
 const SERVER_ONLY = new Set([
@@ -39,7 +39,8 @@ export function normalizeValue(value: unknown, strings = true): unknown {
   if (Array.isArray(value)) return value.map((v) => normalizeValue(v, strings));
   if (value && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    if ('table_name' in obj && 'lure' in obj) return normalizeValue(obj.lure, strings);
+    // A lure record, with or without table_name, its lure as an id or populated: the lure type.
+    if (isLureRecord(obj)) return lureTypeIds([obj])[0];
     if ('species' in obj && 'sex' in obj && 'num_count' in obj) {
       return {
         species: normalizeValue(obj.species, strings),
@@ -61,6 +62,26 @@ export function normalizeValue(value: unknown, strings = true): unknown {
     return out;
   }
   return value;
+}
+
+/** `{id, lure}` where lure is a lure type id or a populated lure `{id, ...}`. */
+function isLureRecord(obj: Record<string, unknown>): obj is LureRecord {
+  const lure = obj.lure;
+  return (
+    typeof lure === 'number' ||
+    (lure !== null && typeof lure === 'object' && typeof (lure as { id?: unknown }).id === 'number')
+  );
+}
+
+/** Lure type ids of a `lures` value in any tolerated shape (ids, lure records). */
+function lureIdsOf(value: unknown): unknown {
+  if (!Array.isArray(value)) return normalizeValue(value, false);
+  return lureTypeIds(
+    value.filter(
+      (l): l is number | LureRecord =>
+        typeof l === 'number' || (l !== null && typeof l === 'object' && isLureRecord(l)),
+    ),
+  );
 }
 
 /** Whether two field values mean the same thing (see normalizeValue). */
@@ -89,7 +110,9 @@ export function serverToData(
   const data: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(server)) {
     if (SERVER_ONLY.has(key) || key === parentField || value === undefined) continue;
-    if (key === 'arthropods' || key === 'lures') {
+    if (key === 'lures') {
+      data[key] = lureIdsOf(activeRows(value));
+    } else if (key === 'arthropods') {
       data[key] = normalizeValue(activeRows(value), false);
     } else if (key === 'elevation' && typeof value === 'string' && value.trim() !== '') {
       // Sent as a number, returned as a numeric string (contract §3).
