@@ -3,8 +3,15 @@ import { anyFormDirty } from '../lib/dirty-forms';
 import { Banner } from '../ui/banner';
 
 type Updater = (reloadPage?: boolean) => Promise<void>;
-/** `registerSW` of vite-plugin-pwa: registers the service worker, reports a waiting version. */
-export type RegisterServiceWorker = (options: { onNeedRefresh: () => void }) => Updater;
+/**
+ * `registerSW` of vite-plugin-pwa (2.0.0, prompt mode): registers the service worker, reports a
+ * waiting version (`onNeedRefresh`), and once a new version controls the page (activated from this
+ * tab or from another one) calls `onNeedReload`; without `onNeedReload` it reloads the page itself.
+ */
+export type RegisterServiceWorker = (options: {
+  onNeedRefresh: () => void;
+  onNeedReload: () => void;
+}) => Updater;
 
 const registerFromPlugin = async (): Promise<RegisterServiceWorker | null> => {
   if (import.meta.env.MODE === 'test' || !('serviceWorker' in navigator)) return null;
@@ -12,36 +19,58 @@ const registerFromPlugin = async (): Promise<RegisterServiceWorker | null> => {
   return import('virtual:pwa-register').then((m) => m.registerSW).catch(() => null);
 };
 
+const reloadWindow = () => window.location.reload();
+
 /**
  * "Update available — Reload". A new version never activates by itself: the technician decides,
- * and while a form holds unsaved typing the reload is refused with a reason.
+ * and while a form holds unsaved typing the reload is refused with a reason. When another tab
+ * activates the new version, this tab reloads only if no form here holds unsaved typing;
+ * otherwise it says so and waits for the technician.
  */
 export function UpdateBanner({
   register = registerFromPlugin,
+  reloadPage = reloadWindow,
 }: {
   /** Where the service worker registration comes from (tests pass their own). */
   register?: () => Promise<RegisterServiceWorker | null>;
+  /** Reloads the page into the new version (tests pass their own). */
+  reloadPage?: () => void;
 }) {
   const [needRefresh, setNeedRefresh] = useState(false);
+  /** The new version already controls this tab (activated here or in another tab). */
+  const [active, setActive] = useState(false);
   const [blocked, setBlocked] = useState(false);
   const update = useRef<Updater | null>(null);
+  const reloadRef = useRef(reloadPage);
+  useEffect(() => {
+    reloadRef.current = reloadPage;
+  }, [reloadPage]);
   useEffect(() => {
     let cancelled = false;
     void register().then((registerSW) => {
       if (cancelled || !registerSW) return;
-      update.current = registerSW({ onNeedRefresh: () => setNeedRefresh(true) });
+      update.current = registerSW({
+        onNeedRefresh: () => setNeedRefresh(true),
+        // Passing this stops the plugin from reloading on its own, which would throw away a
+        // half-filled form in a tab where the technician never tapped Reload.
+        onNeedReload: () => {
+          if (anyFormDirty()) setActive(true);
+          else reloadRef.current();
+        },
+      });
     });
     return () => {
       cancelled = true;
     };
   }, [register]);
-  if (!needRefresh) return null;
+  if (!needRefresh && !active) return null;
   const reload = () => {
     if (anyFormDirty()) {
       setBlocked(true);
       return;
     }
-    void update.current?.(true);
+    if (active) reloadPage();
+    else void update.current?.(true);
   };
   return (
     <Banner
@@ -52,7 +81,9 @@ export function UpdateBanner({
         </button>
       }
     >
-      Update available — Reload to use the new version.
+      {active
+        ? 'A new version is active — reload after saving.'
+        : 'Update available — Reload to use the new version.'}
       {blocked ? <strong> Finish or save this form first.</strong> : null}
     </Banner>
   );
