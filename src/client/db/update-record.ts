@@ -1,9 +1,41 @@
 import type { Entity, OutboxEntry } from '../../shared';
 import { newId } from '../lib/ids';
+import { sameValue } from '../sync/field-values';
 import type { TraplineDb } from './database';
 import { compact, entriesOf, indexFields, ownerKeyOf, stableJson, tableOf } from './record-tables';
 import { RepositoryError } from './repository-error';
 import { validateRecord } from './validate-record';
+
+/**
+ * Fields the service derives when a body leaves them out (a collection's location comes from its
+ * site, contract §6): an edit that leaves one out means "unchanged", never "clear". The collection
+ * form has no location at a normal site, so without this every edit would send `location: null`.
+ */
+const KEPT_WHEN_ABSENT: Partial<Record<Entity, readonly string[]>> = {
+  collection: ['location'],
+};
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The UTC calendar date of an ISO date-time (as the forms show a date-only record), else null. */
+function utcDate(value: string): string | null {
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString().slice(0, 10);
+}
+
+/**
+ * Whether a stored value and an edited value mean the same: the same instant written in another
+ * offset, a date-only input and the same calendar day, a lure record and its lure id, a populated
+ * record and its id (normalizeValue) are no change.
+ */
+function sameDataValue(a: unknown, b: unknown): boolean {
+  if (stableJson(a) === stableJson(b) || sameValue(a, b)) return true;
+  if (typeof a === 'string' && typeof b === 'string') {
+    if (DATE_ONLY.test(a) && !DATE_ONLY.test(b)) return utcDate(b) === a;
+    if (DATE_ONLY.test(b) && !DATE_ONLY.test(a)) return utcDate(a) === b;
+  }
+  return false;
+}
 
 /** The fields of `next` that differ from `current` (a field absent from `next` becomes null). */
 export function changedFields(
@@ -14,9 +46,22 @@ export function changedFields(
   for (const key of new Set([...Object.keys(current), ...Object.keys(next)])) {
     const a = current[key] ?? null;
     const b = next[key] ?? null;
-    if (stableJson(a) !== stableJson(b)) changes[key] = b;
+    if (!sameDataValue(a, b)) changes[key] = b;
   }
   return changes;
+}
+
+/** `next` with the fields of KEPT_WHEN_ABSENT it leaves out taken from `current`. */
+function keepDerived(
+  entity: Entity,
+  current: Record<string, unknown>,
+  next: Record<string, unknown>,
+): Record<string, unknown> {
+  const kept = { ...next };
+  for (const key of KEPT_WHEN_ABSENT[entity] ?? []) {
+    if (kept[key] === undefined && current[key] !== undefined) kept[key] = current[key];
+  }
+  return kept;
 }
 
 /** Server value of a data field, as a base for conflict detection (ids for populated references). */
@@ -61,12 +106,12 @@ export async function updateRecord(
   localId: string,
   next: Record<string, unknown>,
 ): Promise<boolean> {
-  const data = compact(next);
   const table = tableOf(db, entity);
   return db.transaction('rw', table, db.outbox, async () => {
     const row = await table.get(localId);
     if (!row) throw new RepositoryError('not_found', `This ${entity} is no longer on this tablet`);
     if (row.deleted) throw new RepositoryError('deleted', `This ${entity} was deleted`);
+    const data = compact(keepDerived(entity, row.data, next));
     const entries = await entriesOf(db, localId);
     const changes = changedFields(row.data, data);
     const parked = entries.find((e) => e.state === 'parked' && e.op !== 'delete');
