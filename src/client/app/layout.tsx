@@ -16,12 +16,23 @@ function NavLink({ href, children }: { href: string; children: ReactNode }) {
 }
 
 /** Header with the sync status (always visible), the main navigation and the screen. */
-export function Layout({ banner, children }: { banner?: ReactNode; children: ReactNode }) {
+export function Layout({
+  banner,
+  onSignIn,
+  signInNeeded,
+  children,
+}: {
+  banner?: ReactNode;
+  /** Opens the sign-in sheet from the sync bar. */
+  onSignIn?: () => void;
+  signInNeeded?: boolean;
+  children: ReactNode;
+}) {
   return (
     <div className="app">
       <header className="app-header">
         <span className="brand">Trapline</span>
-        <SyncStatusBar />
+        <SyncStatusBar onSignIn={onSignIn} signInNeeded={signInNeeded} />
       </header>
       {banner}
       <main className="app-main">{children}</main>

@@ -37,6 +37,8 @@ export function SignedInApp({
   const db = useMemo(() => openUserDb({ agencyId, username }), [agencyId, username]);
   const [engine, setEngine] = useState<SyncEngine | null>(null);
   const [sheetOpen, setSheetOpen] = useState(false);
+  /** The server asked for the password and it has not been given yet ("Later" keeps this). */
+  const [signInNeeded, setSignInNeeded] = useState(false);
 
   useEffect(() => {
     // Created in the effect so that a remount (StrictMode, user switch) never shares a stopped engine.
@@ -61,13 +63,22 @@ export function SignedInApp({
     return () => window.removeEventListener('online', refresh);
   }, [db]);
 
-  useEffect(() => onAuthRequired(() => setSheetOpen(true)), []);
+  useEffect(
+    () =>
+      onAuthRequired(() => {
+        setSignInNeeded(true);
+        setSheetOpen(true);
+      }),
+    [],
+  );
+  const openSheet = useCallback(() => setSheetOpen(true), []);
 
   const signedInAgain = useCallback(
     (session: SessionInfo) => {
       saveIdentity(session);
       onIdentity(session);
       setSheetOpen(false);
+      setSignInNeeded(false);
       engine?.resume();
       void refreshLookups(db);
     },
@@ -79,7 +90,7 @@ export function SignedInApp({
   return (
     <DbContext.Provider value={db}>
       <SyncEngineProvider engine={engine}>
-        <Layout banner={<UpdateBanner />}>
+        <Layout banner={<UpdateBanner />} onSignIn={openSheet} signInNeeded={signInNeeded}>
           <AppRoutes
             userName={identity.user.name ?? identity.user.username}
             username={identity.user.username}

@@ -9,7 +9,15 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  * (with progress while draining), what needs the user, when the tablet last reached the
  * server, and a 48 px "Sync now" button.
  */
-export function SyncStatusBar() {
+export function SyncStatusBar({
+  onSignIn,
+  signInNeeded = false,
+}: {
+  /** Opens the sign-in sheet (it may have been put off with "Later"). */
+  onSignIn?: () => void;
+  /** The server asked for the password, even if no change is waiting yet. */
+  signInNeeded?: boolean;
+} = {}) {
   const engine = useSyncEngine();
   const status = useSyncStatus();
   const waiting = status.pending + status.held;
@@ -76,15 +84,27 @@ export function SyncStatusBar() {
           {plural(attention, 'change needs', 'changes need')} your attention before it can be sent.
         </p>
       ) : null}
-      <button
-        type="button"
-        className="sync-now"
-        style={{ minHeight: 48, minWidth: 48 }}
-        disabled={status.paused}
-        onClick={() => engine.requestSync('manual')}
-      >
-        Sync now
-      </button>
+      {onSignIn && (status.paused || signInNeeded) ? (
+        // Paused for sign-in, Sync now could do nothing: the way forward is the password.
+        <button
+          type="button"
+          className="sync-now"
+          style={{ minHeight: 48, minWidth: 48 }}
+          onClick={onSignIn}
+        >
+          Sign in
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="sync-now"
+          style={{ minHeight: 48, minWidth: 48 }}
+          disabled={status.paused}
+          onClick={() => engine.requestSync('manual')}
+        >
+          Sync now
+        </button>
+      )}
     </section>
   );
 }

@@ -1,0 +1,65 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SignedInApp } from '../../../src/client/app/signed-in-app';
+import { createSite } from '../../../src/client/db/create-site';
+import { openUserDb } from '../../../src/client/db/database';
+import type { SessionInfo } from '../../../src/shared';
+
+const identity: SessionInfo = {
+  user: { id: 7, username: `tech-${Math.random().toString(36).slice(2)}`, name: 'Sam' },
+  agency: { id: 1, name: 'Demo Vector Control' },
+  expiresAt: '2099-01-01T00:00:00.000Z',
+};
+
+/** Every /api request answers like the BFF whose upstream token has expired. */
+const sessionEnded = () =>
+  new Response(JSON.stringify({ error: { code: 'reauth_required', message: 'Sign in again' } }), {
+    status: 401,
+    headers: { 'Content-Type': 'application/json' },
+  });
+
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => sessionEnded()),
+  );
+  window.history.replaceState(null, '', '/');
+});
+
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  const db = openUserDb({ agencyId: identity.agency.id, username: identity.user.username });
+  await db.delete();
+});
+
+async function queueOneSite() {
+  const db = openUserDb({ agencyId: identity.agency.id, username: identity.user.username });
+  await createSite(db, {
+    code: '990001',
+    name: 'Later Pond',
+    coordinate_precision: 1,
+    shape: { type: 'Point', coordinates: [-121.5, 38.6] },
+  } as Parameters<typeof createSite>[1]);
+  db.close();
+}
+
+describe('signed-in app', () => {
+  it('lets the technician reopen the sign-in sheet from the sync bar after choosing Later', async () => {
+    await queueOneSite();
+    render(
+      <SignedInApp identity={identity} onIdentity={() => undefined} onSignOut={() => undefined} />,
+    );
+    const sheet = await screen.findByRole('dialog', { name: 'Sign in again' });
+    await userEvent.click(within(sheet).getByRole('button', { name: 'Later' }));
+    await waitFor(() =>
+      expect(screen.queryByRole('dialog', { name: 'Sign in again' })).not.toBeInTheDocument(),
+    );
+
+    const bar = screen.getByRole('region', { name: 'Sync status' });
+    await within(bar).findByText('Sign in again to send 1 change');
+    await userEvent.click(within(bar).getByRole('button', { name: 'Sign in' }));
+    const reopened = await screen.findByRole('dialog', { name: 'Sign in again' });
+    expect(within(reopened).getByLabelText('Password')).toBeInTheDocument();
+  });
+});
