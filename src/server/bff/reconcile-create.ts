@@ -1,12 +1,39 @@
 import { refId, toIsoOutput } from '../../shared/schemas/common';
 import { reauthRequired } from './bff-error';
 import { parseJson } from './parse-json';
-import { UpstreamError, type UpstreamClient } from './upstream-client';
+import { UpstreamError, type UpstreamClient, type UpstreamResponse } from './upstream-client';
 
 /** How far an upstream clock may lag ours when telling "created by that attempt" from older records. */
 const CLOCK_SKEW_MS = 10 * 60_000;
 
+/** Rows asked per list page: the contract's default, which any upstream serves whole. */
+const PAGE_SIZE = 100;
+/** Pages read before giving up (the retry then answers 502 and the app tries again later). */
+const MAX_PAGES = 50;
+
 type Row = Record<string, unknown>;
+
+/** A 4xx about the request (not the token, not "later"): the upstream does not take the filters. */
+const isRefusal = (status: number) =>
+  status >= 400 && status < 500 && status !== 401 && status !== 429;
+
+/** The rows of a list answer ({rows, count}, {rows} or a bare array); throws on anything else. */
+function listed(resource: string, res: UpstreamResponse): { rows: Row[]; count?: number } {
+  if (res.status === 401) throw reauthRequired();
+  if (res.status < 200 || res.status >= 300) {
+    throw new UpstreamError(
+      'unavailable',
+      true,
+      `reconcile list ${resource} answered ${res.status}`,
+    );
+  }
+  const parsed = parseJson(res.body) as { rows?: unknown; count?: unknown } | unknown[] | undefined;
+  const raw = Array.isArray(parsed) ? parsed : Array.isArray(parsed?.rows) ? parsed.rows : null;
+  if (!raw) throw new UpstreamError('unavailable', true, `reconcile list ${resource}: no rows`);
+  const count =
+    !Array.isArray(parsed) && typeof parsed?.count === 'number' ? parsed.count : undefined;
+  return { rows: raw.filter((r): r is Row => typeof r === 'object' && r !== null), count };
+}
 
 /**
  * After a BFF died (or lost the answer) between forwarding a create and recording its answer, asks
@@ -27,40 +54,74 @@ export async function findCreatedRecord(
   const body = parseJson(bodyText);
   if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
   const b = body as Row;
+  const get = (resource: string, query: string) =>
+    upstream.request({
+      method: 'GET',
+      path: resource,
+      query,
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+    });
   const recent = (row: Row) => {
     const added = typeof row.add_date === 'string' ? Date.parse(row.add_date) : NaN;
     return Number.isNaN(added) || added >= forwardedAt.getTime() - CLOCK_SKEW_MS;
   };
-  const list = async (
+  /**
+   * Every row the upstream lists for `query` that `match`es, newest pages first where the upstream
+   * honours `sort=-id`. Rows are checked against the natural key here, never trusted to be
+   * filtered: an upstream may ignore `query[...]` and `sort` and page oldest first. Returns the
+   * first recent match, null only when the record is surely absent (every row seen, or the
+   * upstream sorts newest first and has reached rows older than the first forward), and throws
+   * when it cannot tell, so the create is never forwarded twice on a guess.
+   */
+  const find = async (
     resource: string,
     query: Record<string, unknown>,
+    match: (r: Row) => boolean,
     extra = '',
-  ): Promise<Row[]> => {
-    const qs = new URLSearchParams({ sort: '-id', pageSize: '100' });
-    for (const [k, v] of Object.entries(query)) if (v != null) qs.set(`query[${k}]`, String(v));
-    const get = (query: string) =>
-      upstream.request({
-        method: 'GET',
-        path: resource,
-        query,
-        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+  ): Promise<Row | null> => {
+    const filters = new URLSearchParams();
+    for (const [k, v] of Object.entries(query))
+      if (v != null) filters.set(`query[${k}]`, String(v));
+    let filtered = true;
+    const seen = new Set<unknown>();
+    let lastId = Infinity;
+    let newestFirst = true;
+    for (let page = 1; page <= MAX_PAGES; page++) {
+      const qs = new URLSearchParams({
+        sort: '-id',
+        page: String(page),
+        pageSize: String(PAGE_SIZE),
       });
-    let res = await get(qs.toString() + extra);
-    // An upstream that does not take these query[...] filters: look at its newest records instead.
-    if (res.status >= 400 && res.status < 500 && res.status !== 401 && res.status !== 429) {
-      res = await get(`sort=-id&pageSize=1000${extra}`);
+      let res = await get(resource, `${qs}${filtered ? `&${filters}` : ''}${extra}`);
+      // An upstream that refuses these query[...] filters: list everything instead.
+      if (filtered && filters.size > 0 && isRefusal(res.status)) {
+        filtered = false;
+        res = await get(resource, `${qs}${extra}`);
+      }
+      const { rows, count } = listed(resource, res);
+      let fresh = 0;
+      for (const row of rows) {
+        if (seen.has(row.id ?? row)) continue;
+        seen.add(row.id ?? row);
+        fresh += 1;
+        if (match(row) && recent(row)) return row;
+        const id = typeof row.id === 'number' ? row.id : NaN;
+        if (!(id < lastId)) newestFirst = false;
+        lastId = id;
+      }
+      // The whole list has been seen: a short or empty page, or as many rows as the stated count.
+      if (rows.length < PAGE_SIZE || (count !== undefined && seen.size >= count)) return null;
+      // A full page with nothing new: the upstream ignores `page`, and more rows may exist.
+      if (fresh === 0) break;
+      // Newest first and already older than the first forward (less skew): nothing newer follows.
+      const last = rows[rows.length - 1];
+      if (newestFirst && typeof last.add_date === 'string' && !recent(last)) return null;
     }
-    if (res.status === 401) throw reauthRequired();
-    if (res.status < 200 || res.status >= 300) {
-      throw new UpstreamError(
-        'unavailable',
-        true,
-        `reconcile list ${resource} answered ${res.status}`,
-      );
-    }
-    const parsed = parseJson(res.body) as { rows?: unknown } | unknown[] | undefined;
-    const rows = Array.isArray(parsed) ? parsed : Array.isArray(parsed?.rows) ? parsed.rows : [];
-    return rows.filter((r): r is Row => typeof r === 'object' && r !== null);
+    throw new UpstreamError(
+      'unavailable',
+      true,
+      `reconcile ${resource}: could not tell whether the record exists within ${MAX_PAGES} pages`,
+    );
   };
   const sameId = (a: unknown, b: unknown) =>
     refId(a as number | { id: number } | null) === (b ?? null);
@@ -71,23 +132,20 @@ export async function findCreatedRecord(
     const pb = (b as { shape?: { coordinates?: unknown } } | null)?.shape?.coordinates;
     return pb === undefined || JSON.stringify(pa) === JSON.stringify(pb);
   };
-  const pick = (rows: Row[], match: (r: Row) => boolean) =>
-    rows.filter((r) => match(r) && recent(r))[0] ?? null;
 
   switch (path) {
     case '/v1/site': {
       if (typeof b.code !== 'string') return null;
-      const rows = await list(path, { code: b.code });
-      return pick(rows, (r) => r.code === b.code && !r.delete_date);
+      return find(path, { code: b.code }, (r) => r.code === b.code && !r.delete_date);
     }
     case '/v1/arthropod/collection': {
       if (b.trap == null || typeof b.collection_date !== 'string') return null;
-      const rows = await list(path, { trap: b.trap, site: b.site ?? null });
       // Without a site the service may file it under the Zero Site: match its location instead.
       const samePlace = (r: Row) =>
         b.site != null ? sameId(r.site, b.site) : samePoint(r.location, b.location);
-      return pick(
-        rows,
+      return find(
+        path,
+        { trap: b.trap, site: b.site ?? null },
         (r) =>
           sameId(r.trap, b.trap) && samePlace(r) && sameDate(r.collection_date, b.collection_date),
       );
@@ -106,16 +164,16 @@ export async function findCreatedRecord(
         (b.collection != null ? sameId(r.collection, b.collection) : sameId(r.site, b.site));
       // Pool lists default to mosquito species (contract §4): look at the other types too.
       for (const type of ['mosquito', 'tick', 'nontick']) {
-        const found = pick(await list(path, query, `&type=${type}`), match);
+        const found = await find(path, query, match, `&type=${type}`);
         if (found) return found;
       }
       return null;
     }
     case '/v1/arthropod/pool/test': {
       if (b.pool == null || typeof b.test_date !== 'string') return null;
-      const rows = await list(path, { pool: b.pool, method: b.method, target: b.target });
-      return pick(
-        rows,
+      return find(
+        path,
+        { pool: b.pool, method: b.method, target: b.target },
         (r) =>
           sameId(r.pool, b.pool) &&
           sameId(r.method, b.method) &&
