@@ -46,6 +46,7 @@ import {
   useSyncEngine,
   useSyncStatus,
 } from '../features/sync-status';
+import { LeaveGuard } from '../lib/leave-guard';
 import { useOnline } from '../lib/use-online';
 
 // Forms and settings load on first use (the service worker precaches every chunk, so they
@@ -138,76 +139,80 @@ export function AppRoutes({
     [],
   );
   return (
-    <Suspense fallback={<p className="screen">Loading…</p>}>
-      <Switch>
-        <Route path="/">
-          <HomeScreen
-            userName={userName}
-            pending={status.pending + status.sending}
-            parked={status.parked + status.conflict}
-            online={online}
-            onSyncNow={() => engine.requestSync('manual')}
-          />
-        </Route>
-        <Route path="/sites">
-          <SiteListScreen
-            map={
-              <Suspense fallback={<MapFallback />}>
-                <SitesMap onSelect={(id) => navigate(`/sites/${id}`)} />
-              </Suspense>
-            }
-          />
-        </Route>
-        <Route path="/sites/new">
-          <SiteFormScreen onSaved={saved} renderPicker={picker} />
-        </Route>
-        <Route path="/sites/:id/edit">
-          {(p) => <SiteFormScreen localId={p.id} onSaved={saved} renderPicker={picker} />}
-        </Route>
-        <Route path="/sites/:id">
-          {(p) => <SiteDetailScreen localId={p.id} renderBadge={badge} />}
-        </Route>
-        <Route path="/collections/new">
-          <CollectionFormScreen onSaved={saved} />
-        </Route>
-        <Route path="/collections/:id/edit">
-          {(p) => <CollectionFormScreen localId={p.id} onSaved={saved} />}
-        </Route>
-        <Route path="/collections/:id/pools">
-          {(p) => <MakePoolsScreen collectionLocalId={p.id} onSaved={saved} />}
-        </Route>
-        <Route path="/collections/:id">
-          {(p) => <CollectionDetailScreen localId={p.id} renderBadge={badge} />}
-        </Route>
-        <Route path="/pools/:id/tests/new">
-          {(p) => <PoolTestScreen poolLocalId={p.id} ownAgencyId={agencyId} onSaved={saved} />}
-        </Route>
-        <Route path="/sync">
-          <SyncScreen />
-        </Route>
-        <Route path="/sync/conflict/:id">
-          {(p) => (
+    <>
+      {/* Outside Suspense: a screen loading does not drop an open question. */}
+      <LeaveGuard />
+      <Suspense fallback={<p className="screen">Loading…</p>}>
+        <Switch>
+          <Route path="/">
+            <HomeScreen
+              userName={userName}
+              pending={status.pending + status.sending}
+              parked={status.parked + status.conflict}
+              online={online}
+              onSyncNow={() => engine.requestSync('manual')}
+            />
+          </Route>
+          <Route path="/sites">
+            <SiteListScreen
+              map={
+                <Suspense fallback={<MapFallback />}>
+                  <SitesMap onSelect={(id) => navigate(`/sites/${id}`)} />
+                </Suspense>
+              }
+            />
+          </Route>
+          <Route path="/sites/new">
+            <SiteFormScreen onSaved={saved} renderPicker={picker} />
+          </Route>
+          <Route path="/sites/:id/edit">
+            {(p) => <SiteFormScreen localId={p.id} onSaved={saved} renderPicker={picker} />}
+          </Route>
+          <Route path="/sites/:id">
+            {(p) => <SiteDetailScreen localId={p.id} renderBadge={badge} />}
+          </Route>
+          <Route path="/collections/new">
+            <CollectionFormScreen onSaved={saved} />
+          </Route>
+          <Route path="/collections/:id/edit">
+            {(p) => <CollectionFormScreen localId={p.id} onSaved={saved} />}
+          </Route>
+          <Route path="/collections/:id/pools">
+            {(p) => <MakePoolsScreen collectionLocalId={p.id} onSaved={saved} />}
+          </Route>
+          <Route path="/collections/:id">
+            {(p) => <CollectionDetailScreen localId={p.id} renderBadge={badge} />}
+          </Route>
+          <Route path="/pools/:id/tests/new">
+            {(p) => <PoolTestScreen poolLocalId={p.id} ownAgencyId={agencyId} onSaved={saved} />}
+          </Route>
+          <Route path="/sync">
+            <SyncScreen />
+          </Route>
+          <Route path="/sync/conflict/:id">
+            {(p) => (
+              <section className="screen">
+                <h1>Resolve a conflict</h1>
+                <ConflictResolver entryId={p.id} onDone={() => navigate('/sync')} />
+              </section>
+            )}
+          </Route>
+          <Route path="/settings">
+            <SettingsScreen
+              username={username}
+              agencyName={agencyName}
+              onSignOut={onSignOut}
+              onRefreshLookups={onRefreshLookups}
+            />
+          </Route>
+          <Route>
             <section className="screen">
-              <h1>Resolve a conflict</h1>
-              <ConflictResolver entryId={p.id} onDone={() => navigate('/sync')} />
+              <h1>Not found</h1>
+              <p>This page does not exist.</p>
             </section>
-          )}
-        </Route>
-        <Route path="/settings">
-          <SettingsScreen
-            username={username}
-            agencyName={agencyName}
-            onSignOut={onSignOut}
-            onRefreshLookups={onRefreshLookups}
-          />
-        </Route>
-        <Route>
-          <section className="screen">
-            <h1>Not found</h1>
-            <p>This page does not exist.</p>
-          </section>
-        </Route>
-      </Switch>
-    </Suspense>
+          </Route>
+        </Switch>
+      </Suspense>
+    </>
   );
 }
