@@ -26,7 +26,8 @@ function SiteMarkers({
     select.current = onSelect;
   }, [onSelect]);
   useEffect(() => {
-    const renderer = L.canvas({ padding: 0.5 });
+    // A tap within 16 px of a marker selects it: an 8 px circle is too small for a gloved finger.
+    const renderer = L.canvas({ padding: 0.5, tolerance: 16 });
     const layer = L.layerGroup();
     const points: L.LatLngExpression[] = [];
     for (const site of sites) {
