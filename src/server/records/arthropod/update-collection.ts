@@ -9,7 +9,7 @@ import { agencySite, noSuchSite } from './agency-site';
 import { collectionRecords } from './collection-records';
 import { collectionNumTaken, collectionRefs } from './create-collection';
 import { isDateOnly } from './iso-date';
-import { insertLocation } from './location-record';
+import { insertLocation, type Point } from './location-record';
 import { lookupErrors } from './lookup-errors';
 import { lockNumberSeries, numberTaken } from './next-number';
 import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
@@ -24,6 +24,19 @@ const COLUMNS = [
   'trap_nights',
   'trap_problem_bit',
 ] as const;
+
+/**
+ * What `null` sets a column to (contract §6: null clears an optional field to its default).
+ * Required columns have none: the update schema refuses null for them before this runs.
+ */
+const CLEARED: Record<(typeof COLUMNS)[number], unknown> = {
+  comments: null,
+  identified_by: null,
+  num_trap: undefined,
+  trap: undefined,
+  trap_nights: undefined,
+  trap_problem_bit: false,
+};
 
 /**
  * PUT /v1/arthropod/collection/{id}: sent fields change, unsent keep their values, `null` clears
@@ -59,7 +72,7 @@ export async function updateCollection(
       params.push(value);
       sets.push(`${column} = $${params.length}`);
     };
-    for (const c of COLUMNS) if (body[c] !== undefined) set(c, body[c]);
+    for (const c of COLUMNS) if (body[c] !== undefined) set(c, body[c] ?? CLEARED[c]);
     if (body.collection_date != null) {
       set('collection_date', toIsoOutput(body.collection_date));
       if (body.collection_date_date_only === undefined) {
@@ -94,7 +107,10 @@ export async function updateCollection(
       : site && !site.isZeroSite && site.id !== current.site
         ? { lon: site.lon, lat: site.lat, coordinatePrecision: site.coordinate_precision }
         : null;
-    if (point) set('location', await insertLocation(tx, 'collection', id, caller.agencyId, point));
+    // A location echoed back unchanged (a GET sent back as PUT) keeps its record.
+    if (point && !(await samePlace(tx, current.location as number | null, point))) {
+      set('location', await insertLocation(tx, 'collection', id, caller.agencyId, point));
+    }
 
     set('updated', now);
     await tx.query(`update collection set ${sets.join(', ')} where id = $1`, params);
@@ -193,4 +209,15 @@ async function movePoolsToYear(tx: Queryable, collection: number, agency: number
     );
   }
   await tx.query('update pool set surv_year = $2 where collection = $1', [collection, year]);
+}
+
+/** Whether a location record already holds this point and precision. */
+async function samePlace(tx: Queryable, location: number | null, p: Point): Promise<boolean> {
+  if (location === null) return false;
+  const { rows } = await tx.query(
+    `select 1 from location where id = $1 and lon = $2 and lat = $3
+        and coordinate_precision is not distinct from $4::int`,
+    [location, p.lon, p.lat, p.coordinatePrecision],
+  );
+  return rows.length > 0;
 }

@@ -10,6 +10,7 @@ import { createSite } from '../../sites/create-site';
 import { updateSiteRecord } from '../../sites/update-site';
 import { deleteSite } from '../../sites/delete-site';
 import { siteRecords, sitePopulateOf } from '../../sites/site-response';
+import { putBody } from '../../put-body';
 
 /** Record ids in paths: a positive integer within int range, else the record cannot exist (404). */
 export function pathId(raw: string): number {
@@ -53,7 +54,7 @@ export default async function siteRoutes(app: FastifyInstance, ctx: RecordsConte
       ctx.db,
       req.caller,
       id,
-      parseBody(siteUpdate, req.body),
+      parseBody(siteUpdate, putBody('site', req.body)),
       ctx.now(),
     );
     return (await siteRecords(ctx.db, [row]))[0];

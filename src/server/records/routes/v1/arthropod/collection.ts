@@ -10,6 +10,7 @@ import { COLLECTION_LIST, listCollections } from '../../../arthropod/list-collec
 import { populateCollections } from '../../../arthropod/populate-collections';
 import { assertInt4 } from '../../../arthropod/int4-errors';
 import { recordId } from '../../../arthropod/record-id';
+import { putBody } from '../../../put-body';
 
 type IdParams = { Params: { id: string } };
 
@@ -38,7 +39,7 @@ export default async function collectionRoutes(
 
   app.put<IdParams>('/v1/arthropod/collection/:id', async (req) => {
     const id = recordId(req.params.id, 'Collection');
-    const body = parseBody(collectionUpdate, req.body);
+    const body = parseBody(collectionUpdate, putBody('collection', req.body));
     assertInt4(body);
     return updateCollection(ctx.db, req.caller, id, body, ctx.now());
   });

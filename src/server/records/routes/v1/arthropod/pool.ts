@@ -9,6 +9,7 @@ import { populatePools } from '../../../arthropod/populate-pools';
 import { poolRecords } from '../../../arthropod/pool-records';
 import { assertInt4 } from '../../../arthropod/int4-errors';
 import { recordId } from '../../../arthropod/record-id';
+import { putBody } from '../../../put-body';
 import { deletePool, updatePool } from '../../../arthropod/update-pool';
 
 type IdParams = { Params: { id: string } };
@@ -35,7 +36,7 @@ export default async function poolRoutes(app: FastifyInstance, ctx: RecordsConte
 
   app.put<IdParams>('/v1/arthropod/pool/:id', async (req) => {
     const id = recordId(req.params.id, 'Pool');
-    const body = parseBody(poolUpdate, req.body);
+    const body = parseBody(poolUpdate, putBody('pool', req.body));
     assertInt4(body);
     return updatePool(ctx.db, req.caller, id, body, ctx.now());
   });

@@ -8,6 +8,7 @@ import { populatePoolTests } from '../../../../arthropod/populate-pool-tests';
 import { poolTestRecords } from '../../../../arthropod/pool-test-records';
 import { assertInt4 } from '../../../../arthropod/int4-errors';
 import { recordId } from '../../../../arthropod/record-id';
+import { putBody } from '../../../../put-body';
 import { createPoolTest, updatePoolTest } from '../../../../arthropod/write-pool-test';
 
 type IdParams = { Params: { id: string } };
@@ -37,7 +38,7 @@ export default async function poolTestRoutes(
 
   app.put<IdParams>('/v1/arthropod/pool/test/:id', async (req) => {
     const id = recordId(req.params.id, 'Pool test');
-    const body = parseBody(poolTestUpdate, req.body);
+    const body = parseBody(poolTestUpdate, putBody('poolTest', req.body));
     assertInt4(body, ['value']);
     return updatePoolTest(ctx.db, req.caller, id, body, ctx.now());
   });
