@@ -5,6 +5,7 @@ import { SignedInApp } from '../../../src/client/app/signed-in-app';
 import { createSite } from '../../../src/client/db/create-site';
 import { openUserDb } from '../../../src/client/db/database';
 import type { SessionInfo } from '../../../src/shared';
+import { LOOKUPS } from '../lookups-fixture';
 
 const identity: SessionInfo = {
   user: { id: 7, username: `tech-${Math.random().toString(36).slice(2)}`, name: 'Sam' },
@@ -61,5 +62,34 @@ describe('signed-in app', () => {
     await userEvent.click(within(bar).getByRole('button', { name: 'Sign in' }));
     const reopened = await screen.findByRole('dialog', { name: 'Sign in again' });
     expect(within(reopened).getByLabelText('Password')).toBeInTheDocument();
+  });
+
+  it('says the lists were never downloaded, and downloads them on Refresh once connected', async () => {
+    let connected = false;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        if (!connected) throw new TypeError('Failed to fetch');
+        if (String(input).endsWith('/api/lookups'))
+          return new Response(JSON.stringify(LOOKUPS), {
+            status: 200,
+            headers: { 'Content-Type': 'application/json', ETag: '"v1"' },
+          });
+        return new Response('{}', { status: 200, headers: { 'Content-Type': 'application/json' } });
+      }),
+    );
+    const ui = (
+      <SignedInApp identity={identity} onIdentity={() => undefined} onSignOut={() => undefined} />
+    );
+    render(ui);
+    await screen.findByText('Lists not downloaded yet — connect and tap Refresh.');
+    expect(screen.queryByText(/^Lists updated/)).not.toBeInTheDocument();
+
+    connected = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    await screen.findByText('Lists updated just now');
+    expect(
+      screen.queryByText('Lists not downloaded yet — connect and tap Refresh.'),
+    ).not.toBeInTheDocument();
   });
 });

@@ -1,7 +1,13 @@
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { useDb } from '../../db/db-context';
-import { dayOf, formatDate, localDate } from '../../lib/dates';
+import { refreshLookups } from '../../db/refresh-lookups';
+import { useLookups } from '../../db/use-lookups';
+import { dayOf, formatDate, localDate, timeAgo } from '../../lib/dates';
+import { LookupsNotice } from '../../ui/lookups-notice';
+
+const REFRESH_FAILED = 'Could not download the lists: check the connection and try again.';
 
 type Props = {
   userName: string;
@@ -14,6 +20,14 @@ type Props = {
 /** Home: today's collections, what waits to be sent or fixed, Sync now. */
 export function HomeScreen({ userName, pending, parked, online, onSyncNow }: Props) {
   const db = useDb();
+  const { loaded, storedAt } = useLookups();
+  const [refreshing, setRefreshing] = useState(false);
+  const [refreshFailed, setRefreshFailed] = useState(false);
+  const refresh = async () => {
+    setRefreshing(true);
+    setRefreshFailed((await refreshLookups(db)) === 'failed');
+    setRefreshing(false);
+  };
   const today = localDate();
   const todays = useLiveQuery(async () => {
     // Collection dates are stored as written (with offset) or as UTC from the server: compare by local day.
@@ -33,6 +47,16 @@ export function HomeScreen({ userName, pending, parked, online, onSyncNow }: Pro
   return (
     <section className="screen">
       <h1>Hello, {userName}</h1>
+      <LookupsNotice
+        loaded={loaded}
+        storedAt={storedAt}
+        action={
+          <button type="button" className="button" onClick={refresh} disabled={refreshing}>
+            {refreshing ? 'Refreshing…' : 'Refresh'}
+          </button>
+        }
+      />
+      {refreshFailed && storedAt === null ? <p role="alert">{REFRESH_FAILED}</p> : null}
       <div className="tiles">
         <div className="tile">
           <span className="tile-number" data-testid="home-pending">
@@ -53,6 +77,11 @@ export function HomeScreen({ userName, pending, parked, online, onSyncNow }: Pro
           <button type="button" className="button" onClick={onSyncNow} disabled={!online}>
             Sync now
           </button>
+          {storedAt !== null ? (
+            <span className="muted" data-testid="home-lookups-age">
+              Lists updated {timeAgo(storedAt)}
+            </span>
+          ) : null}
         </div>
       </div>
       <div className="row wrap">

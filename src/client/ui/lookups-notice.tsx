@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { Banner } from './banner';
+
+/**
+ * Says why drop-downs are empty: the lists (species, traps, lures…) were never downloaded on this
+ * tablet, e.g. the first sign-in could not fetch them. Renders nothing once they are stored, or
+ * while the cache is still being read (`loaded` false), so it never flashes on a good tablet.
+ */
+export function LookupsNotice({
+  loaded,
+  storedAt,
+  action,
+}: {
+  /** The cache has been read (from `useLookups`). */
+  loaded: boolean;
+  /** When the lists were stored, null if never. */
+  storedAt: number | null;
+  /** A Refresh button, where the screen can offer one. */
+  action?: ReactNode;
+}) {
+  if (!loaded || storedAt !== null) return null;
+  return (
+    <Banner tone="warn" actions={action}>
+      Lists not downloaded yet — connect and tap Refresh.
+    </Banner>
+  );
+}
