@@ -39,6 +39,29 @@ export default defineConfig({
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/api\//],
         cleanupOutdatedCaches: true,
+        // Map tiles seen once stay available in the field. TILE_URL is the BFF's run-time setting,
+        // unknown at build time, so tiles are recognised by shape: a cross-origin image at
+        // …/{z}/{x}/{y}.png (the CSP lets the page load outside images from the tile host only).
+        // Only 200s are kept: Leaflet asks with crossOrigin, so an opaque answer (status 0, maybe an
+        // error page) is never cached for good. When tiles cannot load the map shows its background.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url, request, sameOrigin }) =>
+              !sameOrigin &&
+              request.destination === 'image' &&
+              /\/\d+\/\d+\/\d+(@2x)?\.(png|jpe?g|webp)$/.test(url.pathname),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'trapline-tiles',
+              expiration: {
+                maxEntries: 3000,
+                maxAgeSeconds: 30 * 24 * 60 * 60,
+                purgeOnQuotaError: true,
+              },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+        ],
       },
     }),
   ],
