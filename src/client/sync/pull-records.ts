@@ -1,4 +1,5 @@
 import { ENTITY_PATHS, MAX_PAGE_SIZE, refId, type Entity } from '../../shared';
+import { PARENT_FIELD } from '../db/database';
 import { request } from '../lib/http';
 import { serverToData } from './field-values';
 import { recordTable, type AnyRecordRow } from './record-tables';
@@ -8,105 +9,256 @@ import { SyncError, classify } from './sync-error';
 /** What the last pull of an entity reached, kept in the `meta` table. */
 export type PullMark = { maxUpdated: string | null; pulledAt: number };
 
-export const PULL_META_KEY: Record<'site' | 'collection', string> = {
+export const PULL_META_KEY: Record<Entity, string> = {
   site: 'sync.pull.site',
   collection: 'sync.pull.collection',
+  pool: 'sync.pull.pool',
+  poolTest: 'sync.pull.poolTest',
 };
+
+/** When the local sites were last checked against the server's list of active site ids (ms). */
+export const SITE_RECONCILE_META_KEY = 'sync.reconcile.site';
 
 export type PullOptions = {
-  /** Collections dated within this many days back are pulled. */
+  /** Collections (and their pools) dated within this many days back are pulled. */
   collectionDays: number;
   pageSize: number;
+  /** At most one check for deleted sites in this many ms (it lists every active site id). */
+  reconcileEveryMs: number;
 };
 
-export const DEFAULT_PULL: PullOptions = { collectionDays: 30, pageSize: MAX_PAGE_SIZE };
+export const DEFAULT_PULL: PullOptions = {
+  collectionDays: 30,
+  pageSize: MAX_PAGE_SIZE,
+  reconcileEveryMs: 3_600_000,
+};
+
+/** Pool ids per pool test request: keeps the query string short. */
+const POOL_IDS_PER_REQUEST = 100;
+
+type Row = Record<string, unknown>;
 
 /**
- * Brings the agency's sites and the last `collectionDays` days of collections into Dexie.
- * Incremental after the first pull: only rows with `updated` after the last pull's newest.
+ * Brings the agency's sites, the last `collectionDays` days of collections, their pools and the
+ * tests of those pools into Dexie. Incremental after the first pull: only rows with `updated`
+ * after the last pull's newest. At most once per `reconcileEveryMs`, removes local sites the
+ * server no longer lists (deleted sites leave lists, so the incremental pull never hears of them).
  * Throws a SyncError when a page cannot be fetched (what was stored before stays stored).
  */
 export async function pullRecords(
   ctx: SyncContext,
   options: PullOptions = DEFAULT_PULL,
-): Promise<{ site: number; collection: number }> {
-  // Sites first: a pulled collection finds its site's localId.
+): Promise<{ site: number; collection: number; pool: number; poolTest: number; removed: number }> {
+  // Parents first: a pulled child finds its parent's localId.
   const site = await pullEntity(ctx, 'site', {}, options);
   const since = new Date(ctx.now() - options.collectionDays * 86_400_000)
     .toISOString()
     .slice(0, 10);
-  const collection = await pullEntity(
-    ctx,
-    'collection',
-    { 'query[collection_date][$gte]': since },
-    options,
-  );
-  return { site, collection };
+  const dated = { 'query[collection_date][$gte]': since };
+  const collection = await pullEntity(ctx, 'collection', dated, options);
+  const pool = await pullEntity(ctx, 'pool', dated, options);
+  const poolTest = await pullPoolTests(ctx, options, pool.added);
+  const removed = await reconcileSites(ctx, options);
+  return {
+    site: site.stored,
+    collection: collection.stored,
+    pool: pool.stored,
+    poolTest,
+    removed,
+  };
+}
+
+/**
+ * Tests of the pools on this tablet: changed since the last pull for pools already known, all of
+ * them for pools this pull added (their tests may be older than the mark).
+ */
+async function pullPoolTests(
+  ctx: SyncContext,
+  options: PullOptions,
+  addedPools: number[],
+): Promise<number> {
+  const known = (await ctx.db.pools.toArray())
+    .map((p) => p.serverId)
+    .filter((id): id is number => id !== null);
+  const added = new Set(addedPools);
+  const key = PULL_META_KEY.poolTest;
+  const mark = (await ctx.db.meta.get(key))?.value as PullMark | undefined;
+  const startedAt = ctx.now();
+  let maxUpdated = mark?.maxUpdated ?? null;
+  let stored = 0;
+  const groups: Array<{ ids: number[]; since: string | null }> = [];
+  for (const [ids, since] of [
+    [known.filter((id) => !added.has(id)), mark?.maxUpdated ?? null],
+    [[...added], null],
+  ] as const) {
+    for (let i = 0; i < ids.length; i += POOL_IDS_PER_REQUEST)
+      groups.push({ ids: ids.slice(i, i + POOL_IDS_PER_REQUEST), since });
+  }
+  for (const group of groups) {
+    const filter: Record<string, string> = {};
+    group.ids.forEach((id, i) => (filter[`query[pool][$in][${i}]`] = String(id)));
+    if (group.since) filter['query[updated][$gt]'] = group.since;
+    await eachPage(ctx, 'poolTest', filter, options.pageSize, async (rows) => {
+      stored += (await storePage(ctx, 'poolTest', rows)).stored;
+      maxUpdated = newestUpdated(rows, maxUpdated);
+    });
+  }
+  await ctx.db.meta.put({ key, value: { maxUpdated, pulledAt: startedAt } satisfies PullMark });
+  return stored;
 }
 
 async function pullEntity(
   ctx: SyncContext,
-  entity: 'site' | 'collection',
+  entity: 'site' | 'collection' | 'pool',
   filter: Record<string, string>,
   options: PullOptions,
-): Promise<number> {
+): Promise<{ stored: number; added: number[] }> {
   const key = PULL_META_KEY[entity];
   const mark = (await ctx.db.meta.get(key))?.value as PullMark | undefined;
   const startedAt = ctx.now();
   let maxUpdated = mark?.maxUpdated ?? null;
   let stored = 0;
+  const added: number[] = [];
+  const params = { ...filter };
+  if (mark?.maxUpdated) params['query[updated][$gt]'] = mark.maxUpdated;
+  await eachPage(ctx, entity, params, options.pageSize, async (rows) => {
+    const page = await storePage(ctx, entity, rows);
+    stored += page.stored;
+    added.push(...page.added);
+    maxUpdated = newestUpdated(rows, maxUpdated);
+  });
+  const next: PullMark = { maxUpdated, pulledAt: startedAt };
+  await ctx.db.meta.put({ key, value: next });
+  return { stored, added };
+}
+
+function newestUpdated(rows: Row[], current: string | null): string | null {
+  let newest = current;
+  for (const row of rows) {
+    if (typeof row.updated === 'string' && (newest === null || row.updated > newest))
+      newest = row.updated;
+  }
+  return newest;
+}
+
+/**
+ * Walks the pages of a list (sorted by id), handing each page's rows not seen before to `onPage`.
+ * Stops at a short page, at `count`, or at a page that brings no new id: an upstream that ignores
+ * `page` answers the same rows again, and without `count` nothing else would end the loop.
+ * Accepts `{rows, count?}` or a bare array.
+ */
+async function eachPage(
+  ctx: SyncContext,
+  entity: Entity,
+  filter: Record<string, string>,
+  pageSize: number,
+  onPage: (rows: Row[]) => Promise<void>,
+): Promise<void> {
+  const seen = new Set<unknown>();
   for (let page = 1; ; page += 1) {
     const params = new URLSearchParams({
-      pageSize: String(options.pageSize),
+      pageSize: String(pageSize),
       page: String(page),
       sort: 'id',
       ...filter,
     });
-    if (mark?.maxUpdated) params.set('query[updated][$gt]', mark.maxUpdated);
-    let result;
-    try {
-      result = await request<{ rows: Record<string, unknown>[]; count?: number }>(
-        `${ctx.baseUrl}/api/v1${ENTITY_PATHS[entity]}?${params.toString()}`,
-        { headers: ctx.headers, timeoutMs: ctx.timeoutMs },
-      );
-    } catch (err) {
-      throw classify(err) as SyncError;
-    }
-    const error = classify(result);
-    if (error || !result.ok) throw error ?? new SyncError('server', result.status, null);
-    const rows = Array.isArray(result.body?.rows) ? result.body.rows : [];
-    stored += await storePage(ctx, entity, rows);
-    for (const row of rows) {
-      if (typeof row.updated === 'string' && (maxUpdated === null || row.updated > maxUpdated))
-        maxUpdated = row.updated;
-    }
-    const count = result.body?.count;
+    const { rows, count } = await fetchList(ctx, entity, params);
+    const fresh = rows.filter((row) => !seen.has(row.id));
+    for (const row of fresh) seen.add(row.id);
+    if (fresh.length > 0) await onPage(fresh);
     const done =
-      rows.length < options.pageSize ||
-      (typeof count === 'number' && page * options.pageSize >= count);
-    if (done) break;
+      fresh.length === 0 ||
+      rows.length < pageSize ||
+      (typeof count === 'number' && page * pageSize >= count);
+    if (done) return;
   }
-  const next: PullMark = { maxUpdated, pulledAt: startedAt };
-  await ctx.db.meta.put({ key, value: next });
-  return stored;
+}
+
+async function fetchList(
+  ctx: SyncContext,
+  entity: Entity,
+  params: URLSearchParams,
+): Promise<{ rows: Row[]; count: number | null }> {
+  let result;
+  try {
+    result = await request<unknown>(
+      `${ctx.baseUrl}/api/v1${ENTITY_PATHS[entity]}?${params.toString()}`,
+      { headers: ctx.headers, timeoutMs: ctx.timeoutMs },
+    );
+  } catch (err) {
+    throw classify(err) as SyncError;
+  }
+  const error = classify(result);
+  if (error || !result.ok) throw error ?? new SyncError('server', result.status, null);
+  const body = result.body;
+  const list = Array.isArray(body) ? body : (body as { rows?: unknown } | null)?.rows;
+  const rows = (Array.isArray(list) ? list : []).filter(
+    (r): r is Row => r !== null && typeof r === 'object',
+  );
+  const count = (body as { count?: unknown } | null)?.count;
+  return { rows, count: typeof count === 'number' ? count : null };
+}
+
+/**
+ * Removes local sites the server no longer lists (deleted), at most once per `reconcileEveryMs`.
+ * Only a site with nothing of the user's at stake goes: synced, no outbox entry, and no child
+ * collection with a local change. Its synced children stay (the server keeps them too).
+ */
+async function reconcileSites(ctx: SyncContext, options: PullOptions): Promise<number> {
+  const last = (await ctx.db.meta.get(SITE_RECONCILE_META_KEY))?.value;
+  if (typeof last === 'number' && ctx.now() - last < options.reconcileEveryMs) return 0;
+  const startedAt = ctx.now();
+  const active = new Set<unknown>();
+  await eachPage(ctx, 'site', { 'fields[]': 'id' }, options.pageSize, async (rows) => {
+    for (const row of rows) active.add(row.id);
+  });
+  const { db } = ctx;
+  const removed = await db.transaction('rw', db.sites, db.collections, db.outbox, async () => {
+    const gone = await db.sites
+      .filter((s) => s.serverId !== null && !active.has(s.serverId))
+      .toArray();
+    let count = 0;
+    for (const site of gone) {
+      if (site.syncState !== 'synced') continue;
+      if ((await db.outbox.where('localId').equals(site.localId).count()) > 0) continue;
+      const children = await db.collections.where('parentLocalId').equals(site.localId).toArray();
+      let childChanged = false;
+      for (const child of children) {
+        if (
+          child.syncState !== 'synced' ||
+          (await db.outbox.where('localId').equals(child.localId).count()) > 0
+        )
+          childChanged = true;
+      }
+      if (childChanged) continue;
+      await db.sites.delete(site.localId);
+      count += 1;
+    }
+    return count;
+  });
+  await db.meta.put({ key: SITE_RECONCILE_META_KEY, value: startedAt });
+  return removed;
 }
 
 /**
  * Upserts one page by serverId, in one transaction. Invariant: a record with a local change not
  * yet on the server (syncState other than 'synced', or any entry in the outbox) is never
- * overwritten: the user's edit wins locally until the outbox resolves it.
+ * overwritten: the user's edit wins locally until the outbox resolves it. Returns how many rows
+ * were written and the server ids of those new to this tablet.
  */
 async function storePage(
   ctx: SyncContext,
   entity: Entity,
-  rows: Record<string, unknown>[],
-): Promise<number> {
+  rows: Row[],
+): Promise<{ stored: number; added: number[] }> {
   const { db } = ctx;
   const table = recordTable(db, entity);
-  const parentTable = entity === 'collection' ? recordTable(db, 'site') : null;
+  const parent = PARENT_FIELD[entity];
+  const parentTable = parent ? recordTable(db, parent.entity) : null;
   const tables = parentTable ? [table, parentTable, db.outbox] : [table, db.outbox];
   return db.transaction('rw', tables, async () => {
     let stored = 0;
+    const added: number[] = [];
     for (const row of rows) {
       if (typeof row.id !== 'number') continue;
       const existing = await table.where('serverId').equals(row.id).first();
@@ -115,11 +267,13 @@ async function storePage(
         if ((await db.outbox.where('localId').equals(existing.localId).count()) > 0) continue;
       }
       let parentLocalId = existing?.parentLocalId ?? null;
-      if (parentTable) {
-        const siteId = refId(row.site as number | { id: number } | null | undefined);
-        const parent =
-          siteId === null ? undefined : await parentTable.where('serverId').equals(siteId).first();
-        parentLocalId = parent?.localId ?? null;
+      if (parent && parentTable) {
+        const parentId = refId(row[parent.field] as number | { id: number } | null | undefined);
+        const parentRow =
+          parentId === null
+            ? undefined
+            : await parentTable.where('serverId').equals(parentId).first();
+        parentLocalId = parentRow?.localId ?? null;
       }
       const data = serverToData(entity, row);
       const next: AnyRecordRow & Record<string, unknown> = {
@@ -134,11 +288,13 @@ async function storePage(
         problem: null,
         ...(entity === 'site'
           ? { code: String(row.code ?? ''), name: String(row.name ?? '') }
-          : { collectionDate: String(row.collection_date ?? '') }),
+          : {}),
+        ...(entity === 'collection' ? { collectionDate: String(row.collection_date ?? '') } : {}),
       };
       await table.put(next);
       stored += 1;
+      if (!existing) added.push(row.id);
     }
-    return stored;
+    return { stored, added };
   });
 }

@@ -1,8 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { collection, queueCreate, queueUpdate, site } from './helpers/outbox-factory';
+import type { FakeBff, FakeRequest } from './helpers/fake-bff';
 import { drain, setupEngine } from './helpers/setup-engine';
 
 const NOW = Date.parse('2026-07-20T12:00:00.000Z');
+
+/** Requests of the site pull proper (not the hourly check of which site ids are still active). */
+function sitePulls(bff: FakeBff): FakeRequest[] {
+  return bff.requests.filter((r) => r.entity === 'site' && !r.path.includes('fields'));
+}
 
 describe('pull', () => {
   it('brings every site of the agency page by page, and the last 30 days of collections', async () => {
@@ -14,9 +20,7 @@ describe('pull', () => {
     await engine.pull();
 
     expect(await db.sites.count()).toBe(5);
-    const pages = bff.requests
-      .filter((r) => r.entity === 'site')
-      .map((r) => new URL(r.path, 'http://x').searchParams.get('page'));
+    const pages = sitePulls(bff).map((r) => new URL(r.path, 'http://x').searchParams.get('page'));
     expect(pages).toEqual(['1', '2', '3']);
     const rows = await db.collections.toArray();
     expect(rows).toHaveLength(1);
@@ -44,7 +48,7 @@ describe('pull', () => {
     bff.edit('site', first.id, { name: 'Renamed' });
     bff.seed('site', site(2));
     await engine.pull();
-    const second = bff.requests.filter((r) => r.entity === 'site')[1].path;
+    const second = sitePulls(bff)[1].path;
     expect(decodeURIComponent(second)).toContain(`query[updated][$gt]=${firstUpdated}`);
     expect((await db.sites.where('serverId').equals(first.id).first())?.name).toBe('Renamed');
     expect(await db.sites.count()).toBe(2);
@@ -99,5 +103,32 @@ describe('pull', () => {
     bff.fault = () => ({ status: 401, code: 'reauth_required' });
     await expect(engine.pull()).rejects.toMatchObject({ reason: 'reauth' });
     expect(engine.getStatus().paused).toBe(true);
+  });
+
+  it('stops and keeps every site when the upstream ignores paging and sends no count', async () => {
+    const { db, bff, engine } = setupEngine({ now: () => NOW, pull: { pageSize: 2 } });
+    for (const n of [1, 2, 3, 4, 5]) bff.seed('site', site(n));
+    bff.variations = { ignorePaging: true, noCount: true };
+    // A runaway loop fails the test quickly instead of hanging it.
+    bff.fault = () => (bff.requests.length > 20 ? { status: 500 } : null);
+
+    await engine.pull();
+
+    expect(await db.sites.count()).toBe(5);
+    expect(sitePulls(bff)).toHaveLength(2);
+  });
+
+  it('reads a list sent as a bare array', async () => {
+    const { db, bff, engine } = setupEngine({ now: () => NOW, pull: { pageSize: 2 } });
+    for (const n of [1, 2, 3]) bff.seed('site', site(n));
+    bff.variations = { bareArray: true };
+
+    await engine.pull();
+
+    expect((await db.sites.toArray()).map((r) => r.name).sort()).toEqual([
+      'Site 1',
+      'Site 2',
+      'Site 3',
+    ]);
   });
 });

@@ -33,6 +33,34 @@ export type Fault =
   | null
   | undefined;
 
+/**
+ * Documented variations of the public VectorSurv API a client must tolerate (contract, marked
+ * *tolerate*), and one it should survive: an upstream that ignores paging.
+ */
+export type Variations = {
+  /** Lists carry no `count`. */
+  noCount?: boolean;
+  /** Lists are a bare array, not `{rows}`. */
+  bareArray?: boolean;
+  /** Lists ignore `page` and `pageSize`: every matching row, every time. */
+  ignorePaging?: boolean;
+  /** Creates are answered 200, not 201. */
+  created200?: boolean;
+  /** `elevation` is returned as a numeric string. */
+  elevationString?: boolean;
+  /** Collection lures are returned as lure records `{id, lure}` (no table_name). */
+  luresAsRecords?: boolean;
+};
+
+/** Every variation of the public service at once. */
+export const PUBLIC_VARIATIONS: Variations = {
+  noCount: true,
+  bareArray: true,
+  created200: true,
+  elevationString: true,
+  luresAsRecords: true,
+};
+
 export type StoredRecord = Record<string, unknown> & { id: number; updated: string };
 
 const ENTITY_BY_PATH = new Map(
@@ -51,6 +79,7 @@ export class FakeBff {
   inFlight = 0;
   maxInFlight = 0;
   fault: (req: FakeRequest) => Fault = () => null;
+  variations: Variations = {};
   /** Runs when a write is applied (e.g. to check dependencies). */
   onApply: (req: FakeRequest, record: StoredRecord | null) => void = () => undefined;
   private nextId = 1;
@@ -162,22 +191,24 @@ export class FakeBff {
         updated: now,
       };
       table.set(record.id, record);
+      const status = this.variations.created200 ? 200 : 201;
+      const response = this.present(record);
       if (req.key) {
-        this.idempotency.set(req.key, { body: bodyText, status: 201, response: record });
+        this.idempotency.set(req.key, { body: bodyText, status, response });
         this.appliedPosts.set(req.key, this.postsFor(req.key) + 1);
       }
       this.applied.push(req.key ?? `POST ${req.entity}`);
       this.onApply(req, record);
-      return json(201, record);
+      return json(status, response);
     }
     const record = req.id === null ? undefined : table.get(req.id);
     if (!record) return json(404, { error: { code: 'not_found', message: 'Not found' } });
-    if (req.method === 'GET') return json(200, record);
+    if (req.method === 'GET') return json(200, this.present(record));
     if (req.method === 'PUT') {
       Object.assign(record, req.body as object, { id: record.id, updated: this.tick() });
       this.applied.push(`PUT ${req.entity}/${record.id}`);
       this.onApply(req, record);
-      return json(200, record);
+      return json(200, this.present(record));
     }
     if (req.method === 'DELETE') {
       table.delete(record.id);
@@ -193,14 +224,51 @@ export class FakeBff {
     const page = Number(url.searchParams.get('page') ?? 1);
     const updatedGt = url.searchParams.get('query[updated][$gt]');
     const dateGte = url.searchParams.get('query[collection_date][$gte]');
+    // query[field][$in][i]=v: the field's value is one of the listed ones.
+    const inLists = new Map<string, string[]>();
+    for (const [key, value] of url.searchParams) {
+      const m = /^query\[(\w+)\]\[\$in\]\[\d+\]$/.exec(key);
+      if (m) inLists.set(m[1], [...(inLists.get(m[1]) ?? []), value]);
+    }
+    const fields = url.searchParams.getAll('fields[]');
     const rows = this.all(entity)
       .filter((r) => !updatedGt || r.updated > updatedGt)
-      .filter((r) => !dateGte || String(r.collection_date) >= dateGte)
-      .sort((a, b) => a.id - b.id);
-    return json(200, {
-      rows: rows.slice((page - 1) * pageSize, page * pageSize),
-      count: rows.length,
-    });
+      .filter((r) => !dateGte || String(this.dateOf(entity, r)) >= dateGte)
+      .filter((r) => [...inLists].every(([f, vs]) => vs.includes(String(r[f]))))
+      .sort((a, b) => a.id - b.id)
+      .map((r) =>
+        fields.length
+          ? (Object.fromEntries(
+              Object.entries(r).filter(([k]) => k === 'id' || fields.includes(k)),
+            ) as StoredRecord)
+          : r,
+      );
+    const v = this.variations;
+    const pageRows = (
+      v.ignorePaging ? rows : rows.slice((page - 1) * pageSize, page * pageSize)
+    ).map((r) => this.present(r));
+    if (v.bareArray) return json(200, pageRows);
+    return json(200, v.noCount ? { rows: pageRows } : { rows: pageRows, count: rows.length });
+  }
+
+  /** A record's collection date: a pool carries its collection's (contract §4). */
+  private dateOf(entity: Entity, r: StoredRecord): unknown {
+    if (entity !== 'pool' || typeof r.collection !== 'number') return r.collection_date;
+    return this.get('collection', r.collection)?.collection_date ?? r.collection_date;
+  }
+
+  /** A stored record as the server answers it, in the shapes the variations ask for. */
+  private present(record: StoredRecord): StoredRecord {
+    const out: StoredRecord = { ...record };
+    if (this.variations.elevationString && typeof out.elevation === 'number')
+      out.elevation = String(out.elevation);
+    if (this.variations.luresAsRecords && Array.isArray(out.lures)) {
+      out.lures = out.lures.map((lure: unknown, i: number) => ({
+        id: out.id * 100 + i,
+        lure,
+      }));
+    }
+    return out;
   }
 
   private tick(): string {

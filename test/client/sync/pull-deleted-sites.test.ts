@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { collection, queueCreate, queueUpdate, site } from './helpers/outbox-factory';
+import { setupEngine } from './helpers/setup-engine';
+
+const HOUR = 3_600_000;
+
+describe('sites deleted on the server', () => {
+  it('leave the tablet at the next hourly check, unless something of the user hangs on them', async () => {
+    let now = Date.parse('2026-07-20T12:00:00.000Z');
+    const { db, bff, engine } = setupEngine({ now: () => now, pull: { pageSize: 2 } });
+    const [kept, deleted, edited, withChild] = [1, 2, 3, 4].map((n) => bff.seed('site', site(n)));
+    await engine.pull();
+    const local = async (serverId: number) =>
+      (await db.sites.where('serverId').equals(serverId).first())!;
+    await queueUpdate(db, 'site', (await local(edited.id)).localId, { name: 'Renamed here' });
+    await queueCreate(db, 'collection', collection(), (await local(withChild.id)).localId);
+    for (const s of [deleted, edited, withChild]) bff.records.get('site')!.delete(s.id);
+
+    // Within the hour: no second check, the deleted sites are still listed on the tablet.
+    now += HOUR / 2;
+    await engine.pull();
+    expect(await db.sites.count()).toBe(4);
+
+    now += HOUR;
+    await engine.pull();
+
+    const names = (await db.sites.toArray()).map((s) => s.data.name).sort();
+    expect(names).toEqual(['Renamed here', 'Site 1', 'Site 4']);
+    expect(await db.sites.where('serverId').equals(kept.id).count()).toBe(1);
+    const idCheck = bff.requests.filter((r) => r.path.includes('fields'));
+    expect(idCheck.length).toBeGreaterThan(0);
+    expect(decodeURIComponent(idCheck[idCheck.length - 1].path)).toContain('fields[]=id');
+  });
+});
