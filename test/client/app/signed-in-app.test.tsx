@@ -92,4 +92,40 @@ describe('signed-in app', () => {
       screen.queryByText('Lists not downloaded yet — connect and tap Refresh.'),
     ).not.toBeInTheDocument();
   });
+
+  it('warns before signing out while changes still wait to be sent, and says they stay on the tablet', async () => {
+    await queueOneSite();
+    const onSignOut = vi.fn();
+    window.history.replaceState(null, '', '/settings');
+    render(<SignedInApp identity={identity} onIdentity={() => undefined} onSignOut={onSignOut} />);
+    // The session has ended too: put the sign-in sheet off to reach Sign out.
+    const sheet = await screen.findByRole('dialog', { name: 'Sign in again' });
+    await userEvent.click(within(sheet).getByRole('button', { name: 'Later' }));
+
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+    const ask = await screen.findByRole('dialog', { name: 'Sign out with unsent changes?' });
+    expect(ask).toHaveTextContent('1 change has not been sent yet');
+    expect(ask).toHaveTextContent(`stays on this tablet`);
+    expect(onSignOut).not.toHaveBeenCalled();
+
+    await userEvent.click(within(ask).getByRole('button', { name: 'Stay signed in' }));
+    expect(onSignOut).not.toHaveBeenCalled();
+    await userEvent.click(screen.getByRole('button', { name: 'Sign out' }));
+    await userEvent.click(
+      within(
+        await screen.findByRole('dialog', { name: 'Sign out with unsent changes?' }),
+      ).getByRole('button', { name: 'Sign out anyway' }),
+    );
+    expect(onSignOut).toHaveBeenCalledTimes(1);
+  });
+
+  it('signs out at once when nothing waits to be sent', async () => {
+    const onSignOut = vi.fn();
+    window.history.replaceState(null, '', '/settings');
+    render(<SignedInApp identity={identity} onIdentity={() => undefined} onSignOut={onSignOut} />);
+    const sheet = await screen.findByRole('dialog', { name: 'Sign in again' });
+    await userEvent.click(within(sheet).getByRole('button', { name: 'Later' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(onSignOut).toHaveBeenCalledTimes(1);
+  });
 });

@@ -1,7 +1,10 @@
+import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
+import { useDb } from '../../db/db-context';
 import { useLookups } from '../../db/use-lookups';
 import { timeAgo } from '../../lib/dates';
 import { Banner } from '../../ui/banner';
+import { Dialog } from '../../ui/dialog';
 
 type StorageInfo = { persisted: boolean | null; usage: number | null; quota: number | null };
 
@@ -26,6 +29,14 @@ type Props = {
 /** Settings: storage persistence and use, lookups freshness, who is signed in, sign out. */
 export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLookups }: Props) {
   const { storedAt } = useLookups();
+  const db = useDb();
+  // Every outbox entry is a change the server has not acknowledged (waiting, parked or in conflict).
+  const unsent = useLiveQuery(() => db.outbox.count(), [db]) ?? 0;
+  const [confirmSignOut, setConfirmSignOut] = useState(false);
+  const signOut = () => {
+    if (unsent > 0) setConfirmSignOut(true);
+    else onSignOut();
+  };
   const [storage, setStorage] = useState<StorageInfo | null>(null);
   const [refreshing, setRefreshing] = useState<string | null>(null);
   useEffect(() => {
@@ -90,9 +101,35 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
       <p>
         Signed in as <strong>{username}</strong>, {agencyName}.
       </p>
-      <button type="button" className="button button-danger" onClick={onSignOut}>
+      <button type="button" className="button button-danger" onClick={signOut}>
         Sign out
       </button>
+      <Dialog
+        open={confirmSignOut}
+        title="Sign out with unsent changes?"
+        onClose={() => setConfirmSignOut(false)}
+      >
+        <p>
+          {unsent === 1 ? '1 change has' : `${unsent} changes have`} not been sent yet. It stays on
+          this tablet, kept for {username} only, and is sent the next time {username} signs in here.
+          Nobody else signing in on this tablet sees it.
+        </p>
+        <div className="row">
+          <button type="button" className="button" onClick={() => setConfirmSignOut(false)}>
+            Stay signed in
+          </button>
+          <button
+            type="button"
+            className="button button-danger"
+            onClick={() => {
+              setConfirmSignOut(false);
+              onSignOut();
+            }}
+          >
+            Sign out anyway
+          </button>
+        </div>
+      </Dialog>
       <p className="muted">
         Records not yet sent stay on this tablet and are sent the next time you sign in.
       </p>
