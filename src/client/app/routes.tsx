@@ -20,10 +20,14 @@
  *                           "Remove row N", total data-testid abundance-total, "Identified by",
  *                           "Comments"; button "Save collection"
  * /collections/:id          "Edit collection", "Make pools", "Delete collection", table of
- *                           abundance, list "Pools" with "Add test result" per pool
+ *                           abundance, list "Pools" with "Edit pool N", "Add test result" per
+ *                           pool and "Edit test result" per test
  * /collections/:id/pools    form "Pools": "Pool N count", "Remove pool N", "Save pools"
  * /pools/:id/tests/new      form "Pool test": "Test method", "Target", "Result", "Test date",
  *                           "Testing agency", "Value (Ct)", "Comments"; "Save test result"
+ * /pools/:id/edit           form "Pool": "Species", "Sex", "Pool count", "Comments"; "Save pool",
+ *                           "Remove pool" (asks first)
+ * /pool-tests/:id/edit      form "Pool test" as above, filled; "Save test result"
  * /sync                     parked and conflicting changes (sync-status feature)
  * /settings                 "Persistent storage", "Refresh lookups", "Sign out"
  * Sign-in screen / sheet:   "Username", "Password", button "Sign in"; sheet dialog "Sign in again"
@@ -33,7 +37,6 @@ import { lazy, Suspense, useCallback, type ReactNode } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import type { Entity } from '../../shared';
 import type { LocalRecord } from '../db/database';
-import { useDb } from '../db/db-context';
 import { CollectionDetailScreen } from '../features/collections/collection-detail-screen';
 import { HomeScreen } from '../features/home/home-screen';
 import { SiteDetailScreen } from '../features/sites/site-detail-screen';
@@ -65,6 +68,14 @@ const MakePoolsScreen = lazy(() =>
 const PoolTestScreen = lazy(() =>
   import('../features/pool-tests/pool-test-screen').then((m) => ({ default: m.PoolTestScreen })),
 );
+const PoolEditScreen = lazy(() =>
+  import('../features/pools/pool-edit-screen').then((m) => ({ default: m.PoolEditScreen })),
+);
+const PoolTestEditScreen = lazy(() =>
+  import('../features/pool-tests/pool-test-edit-screen').then((m) => ({
+    default: m.PoolTestEditScreen,
+  })),
+);
 const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((m) => ({ default: m.SettingsScreen })),
 );
@@ -82,28 +93,21 @@ const badge = (row: LocalRecord<unknown, unknown>): ReactNode => (
 );
 
 function SyncScreen() {
-  const db = useDb();
   const [, navigate] = useLocation();
-  // Fix: open the form of the refused record; records without their own form open their collection.
+  // Fix: open the form of the refused record (each record has its own edit screen).
   const onFix = useCallback(
-    async (entity: Entity, localId: string) => {
+    (entity: Entity, localId: string) => {
       if (entity === 'site') return navigate(`/sites/${localId}/edit`);
       if (entity === 'collection') return navigate(`/collections/${localId}/edit`);
-      const pool =
-        entity === 'pool'
-          ? await db.pools.get(localId)
-          : await db.pools.get((await db.poolTests.get(localId))?.parentLocalId ?? '');
-      navigate(pool?.parentLocalId ? `/collections/${pool.parentLocalId}` : '/');
+      if (entity === 'pool') return navigate(`/pools/${localId}/edit`);
+      return navigate(`/pool-tests/${localId}/edit`);
     },
-    [db, navigate],
+    [navigate],
   );
   return (
     <section className="screen">
       <h1>Changes to review</h1>
-      <ParkedEntries
-        onFix={(e, id) => void onFix(e, id)}
-        onResolveConflict={(id) => navigate(`/sync/conflict/${id}`)}
-      />
+      <ParkedEntries onFix={onFix} onResolveConflict={(id) => navigate(`/sync/conflict/${id}`)} />
     </section>
   );
 }
@@ -185,6 +189,12 @@ export function AppRoutes({
           </Route>
           <Route path="/pools/:id/tests/new">
             {(p) => <PoolTestScreen poolLocalId={p.id} ownAgencyId={agencyId} onSaved={saved} />}
+          </Route>
+          <Route path="/pools/:id/edit">
+            {(p) => <PoolEditScreen localId={p.id} onSaved={saved} />}
+          </Route>
+          <Route path="/pool-tests/:id/edit">
+            {(p) => <PoolTestEditScreen localId={p.id} ownAgencyId={agencyId} onSaved={saved} />}
           </Route>
           <Route path="/sync">
             <SyncScreen />

@@ -28,14 +28,31 @@ const nameIn = (
     : `#${String(id)}`;
 };
 
-function TestLine({ test, lookups }: { test: PoolTestRow; lookups: LookupsDocument }) {
+function TestLine({
+  test,
+  label,
+  lookups,
+  renderBadge,
+}: {
+  test: PoolTestRow;
+  /** Accessible name of its edit link, e.g. "Edit test result 1 of pool 2". */
+  label: string;
+  lookups: LookupsDocument;
+  renderBadge?: (row: AnyRow) => ReactNode;
+}) {
   const d = test.data;
   return (
-    <li>
-      {nameIn(lookups.test_target, d.target)} by {nameIn(lookups.test_method, d.method)}:{' '}
-      <strong>{nameIn(lookups.test_status, d.status)}</strong>
-      {typeof d.value === 'number' ? ` (Ct ${d.value})` : ''} ·{' '}
-      {formatDate(String(d.test_date ?? ''), true)}
+    <li className="row wrap">
+      <span>
+        {nameIn(lookups.test_target, d.target)} by {nameIn(lookups.test_method, d.method)}:{' '}
+        <strong>{nameIn(lookups.test_status, d.status)}</strong>
+        {typeof d.value === 'number' ? ` (Ct ${d.value})` : ''} ·{' '}
+        {formatDate(String(d.test_date ?? ''), true)}
+      </span>
+      {renderBadge?.(test)}
+      <Link href={`/pool-tests/${test.localId}/edit`} className="button" aria-label={label}>
+        Edit
+      </Link>
     </li>
   );
 }
@@ -155,7 +172,7 @@ export function CollectionDetailScreen({
       <h2>Pools</h2>
       {pools && pools.length > 0 ? (
         <ul className="list" aria-label="Pools">
-          {pools.map(({ pool, tests }) => (
+          {pools.map(({ pool, tests }, i) => (
             <li key={pool.localId} className="card">
               <div className="row wrap">
                 <strong>
@@ -163,14 +180,27 @@ export function CollectionDetailScreen({
                   × {String(pool.data.num_count)}
                 </strong>
                 {renderBadge?.(pool)}
+                <Link
+                  href={`/pools/${pool.localId}/edit`}
+                  className="button"
+                  aria-label={`Edit pool ${i + 1}`}
+                >
+                  Edit pool
+                </Link>
                 <Link href={`/pools/${pool.localId}/tests/new`} className="button">
                   Add test result
                 </Link>
               </div>
               {tests.length > 0 ? (
                 <ul className="tests">
-                  {tests.map((t) => (
-                    <TestLine key={t.localId} test={t} lookups={lookups} />
+                  {tests.map((t, j) => (
+                    <TestLine
+                      key={t.localId}
+                      test={t}
+                      label={`Edit test result ${j + 1} of pool ${i + 1}`}
+                      lookups={lookups}
+                      renderBadge={renderBadge}
+                    />
                   ))}
                 </ul>
               ) : null}

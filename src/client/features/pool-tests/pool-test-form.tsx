@@ -42,6 +42,8 @@ type Props = {
   /** `YYYY-MM-DD` of the pool's collection: no test before it. */
   collectionDay: string | null;
   ownAgencyId: number | null;
+  /** The stored test when editing (a server date-time shows as its day). */
+  initial?: Partial<PoolTestData>;
   problem?: Problem;
   onSubmit: (data: PoolTestData) => Promise<void>;
   onCancel?: () => void;
@@ -52,6 +54,7 @@ export function PoolTestForm({
   lookups,
   collectionDay,
   ownAgencyId,
+  initial,
   problem = null,
   onSubmit,
   onCancel,
@@ -65,7 +68,9 @@ export function PoolTestForm({
   );
   const form = useForm<Values, unknown, PoolTestData>({
     resolver,
-    defaultValues: { test_date: localDate(), test_agency: ownAgencyId ?? undefined },
+    defaultValues: initial
+      ? { ...initial, test_date: initial.test_date?.slice(0, 10) }
+      : { test_date: localDate(), test_agency: ownAgencyId ?? undefined },
     reValidateMode: 'onChange',
   });
   const { register, handleSubmit, formState, setError } = form;

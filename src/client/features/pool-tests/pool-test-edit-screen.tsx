@@ -1,0 +1,87 @@
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useLocation } from 'wouter';
+import type { PoolTestData } from '../../db/create-pool-test';
+import { useDb } from '../../db/db-context';
+import { updateRecord } from '../../db/update-record';
+import { useLookups } from '../../db/use-lookups';
+import { dayOf } from '../../lib/dates';
+import { mergeFormData, pickKeys } from '../../lib/merge-form-data';
+import { PoolTestForm } from './pool-test-form';
+
+/** Fields the pool test form edits; the others (agency, user...) pass through the edit. */
+const POOL_TEST_FORM_KEYS = [
+  'method',
+  'target',
+  'status',
+  'test_date',
+  'test_agency',
+  'value',
+  'comments',
+];
+
+/**
+ * Edit one test result: the way to fix a test the server refused, with its message beside the
+ * field. Returns to the pool's collection.
+ */
+export function PoolTestEditScreen({
+  localId,
+  ownAgencyId,
+  onSaved,
+}: {
+  localId: string;
+  ownAgencyId: number | null;
+  onSaved?: () => void;
+}) {
+  const db = useDb();
+  const [, navigate] = useLocation();
+  const { lookups } = useLookups();
+  const loaded = useLiveQuery(async () => {
+    const test = await db.poolTests.get(localId);
+    const pool = test?.parentLocalId ? await db.pools.get(test.parentLocalId) : undefined;
+    const collection = pool?.parentLocalId
+      ? await db.collections.get(pool.parentLocalId)
+      : undefined;
+    return { test: test ?? null, pool: pool ?? null, collection: collection ?? null };
+  }, [db, localId]);
+  if (loaded === undefined) return <p>Loading…</p>;
+  if (!loaded.test || loaded.test.deleted)
+    return <p role="alert">This test result is not on this tablet.</p>;
+  const { test, pool, collection } = loaded;
+  const species = lookups.species.find((s) => s.id === pool?.data.species);
+  const sex = lookups.sex.find((s) => s.id === pool?.data.sex);
+  const save = async (data: PoolTestData) => {
+    await updateRecord(
+      db,
+      'poolTest',
+      localId,
+      mergeFormData(test.data, data, POOL_TEST_FORM_KEYS),
+    );
+    onSaved?.();
+    navigate(collection ? `/collections/${collection.localId}` : '/');
+  };
+  return (
+    <section className="screen">
+      <h1>Edit test result</h1>
+      {pool ? (
+        <p>
+          Pool of {String(pool.data.num_count)}{' '}
+          {species ? (species.display_name ?? species.full_name) : ''} {sex?.name ?? ''}
+        </p>
+      ) : null}
+      <PoolTestForm
+        key={test.localId}
+        lookups={lookups}
+        collectionDay={
+          collection
+            ? dayOf(collection.collectionDate, collection.data.collection_date_date_only === true)
+            : null
+        }
+        ownAgencyId={ownAgencyId}
+        initial={pickKeys(test.data, POOL_TEST_FORM_KEYS) as Partial<PoolTestData>}
+        problem={test.problem}
+        onSubmit={save}
+        onCancel={() => history.back()}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,238 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useMemo, useState } from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import { useLocation } from 'wouter';
+import { z } from 'zod';
+import {
+  optionalText,
+  poolCreate,
+  type AbundanceInput,
+  type LookupsDocument,
+} from '../../../shared';
+import type { PoolRow } from '../../db/database';
+import { useDb } from '../../db/db-context';
+import { deletePool } from '../../db/delete-pool';
+import { RepositoryError } from '../../db/repository-error';
+import { updateRecord } from '../../db/update-record';
+import { useLookups } from '../../db/use-lookups';
+import { useDirtyForm } from '../../lib/dirty-forms';
+import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
+import { mergeFormData, pickKeys } from '../../lib/merge-form-data';
+import { Banner } from '../../ui/banner';
+import { errorAt } from '../../ui/error-at';
+import { Field } from '../../ui/field';
+import { ProblemBanner, type Problem } from '../../ui/problem-banner';
+import { useServerProblem } from '../../ui/use-server-problem';
+import { checkPools } from './propose-pools';
+
+type Counted = { species: number; sex: number; num_count: number };
+type PoolValues = { species: number; sex: number; num_count: number; comments?: string | null };
+
+/** Fields the pool form edits; the others (pool_num, agency...) pass through the edit. */
+const POOL_FORM_KEYS = ['species', 'sex', 'num_count', 'comments'];
+
+const LABELS: Record<string, string> = {
+  species: 'Species',
+  sex: 'Sex',
+  num_count: 'Pool count',
+  comments: 'Comments',
+};
+
+function describer(lookups: LookupsDocument) {
+  return (species: number, sex: number) => {
+    const sp = lookups.species.find((s) => s.id === species);
+    const sx = lookups.sex.find((s) => s.id === sex);
+    return `${sp ? (sp.display_name ?? sp.full_name) : `species ${species}`} ${sx?.name ?? `sex ${sex}`}`;
+  };
+}
+
+/** The shared pool fields plus the abundance rule (with the collection's other pools) offline. */
+function poolFormSchema(
+  rows: readonly Counted[],
+  others: readonly Counted[],
+  describe: (species: number, sex: number) => string,
+) {
+  return z
+    .object({
+      species: poolCreate.shape.species,
+      sex: poolCreate.shape.sex,
+      num_count: poolCreate.shape.num_count,
+      comments: optionalText.nullable().optional(),
+    })
+    .superRefine((v, ctx) => {
+      for (const p of checkPools([v], rows, others, describe)) {
+        ctx.addIssue({ code: 'custom', path: ['num_count'], message: p.message });
+      }
+    });
+}
+
+function PoolForm({
+  pool,
+  rows,
+  others,
+  lookups,
+  problem,
+  onSave,
+  onRemove,
+}: {
+  pool: PoolRow;
+  rows: Counted[];
+  others: Counted[];
+  lookups: LookupsDocument;
+  problem: Problem;
+  onSave: (values: PoolValues) => Promise<void>;
+  onRemove: () => Promise<void>;
+}) {
+  const describe = useMemo(() => describer(lookups), [lookups]);
+  const resolver = useMemo(
+    () =>
+      zodResolver(poolFormSchema(rows, others, describe), {
+        error: friendlyErrors(LABELS),
+      }) as unknown as Resolver<Partial<PoolValues>, unknown, PoolValues>,
+    [rows, others, describe],
+  );
+  const form = useForm<Partial<PoolValues>, unknown, PoolValues>({
+    resolver,
+    defaultValues: pickKeys(pool.data, POOL_FORM_KEYS) as Partial<PoolValues>,
+    reValidateMode: 'onChange',
+  });
+  const { register, handleSubmit, formState, setError } = form;
+  useDirtyForm('pool-form', formState.isDirty);
+  useServerProblem(problem, setError);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const err = (p: string) => errorAt(formState.errors, p);
+  const submit = handleSubmit(async (values) => {
+    setSaveError(null);
+    try {
+      await onSave(values);
+    } catch (e) {
+      if (e instanceof RepositoryError)
+        for (const f of e.fields)
+          setError(f.path as 'num_count', { type: 'server', message: f.message });
+      setSaveError(e instanceof Error ? e.message : String(e));
+    }
+  });
+  const remove = async () => {
+    if (!window.confirm('Remove this pool? Its mosquitoes go back to the collection’s counts.'))
+      return;
+    setSaveError(null);
+    try {
+      await onRemove();
+    } catch (e) {
+      setSaveError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  return (
+    <form className="form" onSubmit={submit} noValidate aria-label="Pool">
+      <ProblemBanner problem={problem} />
+      {saveError ? <Banner tone="error">{saveError}</Banner> : null}
+      <div className="form-grid">
+        <Field label="Species" error={err('species')}>
+          <select {...register('species', { setValueAs: asNumber })}>
+            <option value="">Choose…</option>
+            {lookups.species.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.display_name ?? s.full_name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Sex" error={err('sex')}>
+          <select {...register('sex', { setValueAs: asNumber })}>
+            <option value="">Choose…</option>
+            {lookups.sex.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Pool count" error={err('num_count')}>
+          <input
+            inputMode="numeric"
+            autoComplete="off"
+            {...register('num_count', { setValueAs: asNumber })}
+          />
+        </Field>
+      </div>
+      <Field label="Comments" error={err('comments')}>
+        <textarea rows={3} {...register('comments', { setValueAs: asOptionalText })} />
+      </Field>
+      <div className="form-actions">
+        <button type="button" className="button button-danger" onClick={() => void remove()}>
+          Remove pool
+        </button>
+        <button type="button" className="button" onClick={() => history.back()}>
+          Cancel
+        </button>
+        <button type="submit" className="button button-primary" disabled={formState.isSubmitting}>
+          Save pool
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/**
+ * Edit (or remove) one pool: the way to fix a pool the server refused, with its message beside
+ * the field. Returns to the pool's collection.
+ */
+export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?: () => void }) {
+  const db = useDb();
+  const [, navigate] = useLocation();
+  const { lookups } = useLookups();
+  const loaded = useLiveQuery(async () => {
+    const pool = await db.pools.get(localId);
+    const collection = pool?.parentLocalId
+      ? await db.collections.get(pool.parentLocalId)
+      : undefined;
+    const siblings = pool?.parentLocalId
+      ? await db.pools.where('parentLocalId').equals(pool.parentLocalId).toArray()
+      : [];
+    return {
+      pool: pool ?? null,
+      collection: collection ?? null,
+      others: siblings.filter((p) => p.localId !== localId && !p.deleted),
+    };
+  }, [db, localId]);
+  // Stable across live-query refreshes so the form's resolver is not rebuilt on every change.
+  const rows = useMemo(
+    () =>
+      ((loaded?.collection?.data.arthropods as AbundanceInput[] | undefined) ?? []).filter(
+        (r) => r.num_count > 0,
+      ),
+    [loaded?.collection],
+  );
+  const others = useMemo(() => (loaded?.others ?? []).map((p) => p.data as Counted), [loaded]);
+  if (loaded === undefined) return <p>Loading…</p>;
+  if (!loaded.pool || loaded.pool.deleted)
+    return <p role="alert">This pool is not on this tablet.</p>;
+  const { pool, collection } = loaded;
+  const back = () => navigate(collection ? `/collections/${collection.localId}` : '/');
+  const save = async (values: PoolValues) => {
+    await updateRecord(db, 'pool', localId, mergeFormData(pool.data, values, POOL_FORM_KEYS));
+    onSaved?.();
+    back();
+  };
+  const remove = async () => {
+    await deletePool(db, localId);
+    onSaved?.();
+    back();
+  };
+  return (
+    <section className="screen">
+      <h1>Edit pool</h1>
+      <PoolForm
+        key={pool.localId}
+        pool={pool}
+        rows={rows}
+        others={others}
+        lookups={lookups}
+        problem={pool.problem}
+        onSave={save}
+        onRemove={remove}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,41 @@
+import { render } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ReactElement } from 'react';
+import type { Entity } from '../../../../src/shared';
+import type { TraplineDb } from '../../../../src/client/db/database';
+import { DbContext } from '../../../../src/client/db/db-context';
+import { tableOf } from '../../../../src/client/db/record-tables';
+import { makeDb } from '../../db/factories';
+import { LOOKUPS } from '../../lookups-fixture';
+
+/** A fresh tablet database with the lookups cached, as after sign-in. */
+export async function tabletDb(): Promise<TraplineDb> {
+  const db = makeDb();
+  await db.lookups.put({ key: 'lookups', etag: null, document: LOOKUPS, storedAt: Date.now() });
+  return db;
+}
+
+/** What the sync engine does after a 422: parks the record's entry and keeps the server's words. */
+export async function parkRefused(
+  db: TraplineDb,
+  entity: Entity,
+  localId: string,
+  fields: { path: string; message: string }[],
+): Promise<string> {
+  const entry = (await db.outbox.where('localId').equals(localId).first())!;
+  const problem = { code: 'validation_failed', message: 'The record has invalid fields', fields };
+  await db.outbox.update(entry.id, {
+    frozen: true,
+    state: 'parked',
+    lastError: { status: 422, reason: 'rejected', body: problem, at: Date.now() },
+  });
+  await tableOf(db, entity).update(localId, { syncState: 'failed', problem });
+  return entry.id;
+}
+
+/** Renders a screen over a real (fake-indexeddb) database at a browser address. */
+export function renderScreen(db: TraplineDb, ui: ReactElement, at = '/') {
+  history.replaceState(null, '', at);
+  render(<DbContext.Provider value={db}>{ui}</DbContext.Provider>);
+  return userEvent.setup();
+}
