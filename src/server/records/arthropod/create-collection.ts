@@ -1,6 +1,5 @@
 import type { Database, Row } from '../../db/database';
 import type { CollectionCreate } from '../../../shared/schemas/collection';
-import { toIsoOutput } from '../../../shared/schemas/common';
 import type { FieldError } from '../../../shared/schemas/error';
 import { survYearOf } from '../../../shared/rules';
 import type { Caller } from '../auth/types';
@@ -14,6 +13,7 @@ import { lookupErrors, type LookupRef } from './lookup-errors';
 import { lockNumberSeries, nextNumber, numberTaken } from './next-number';
 import { assertOwnAgency } from './permissions';
 import { writeAbundance, writeLures } from './write-abundance';
+import { storedDate } from './stored-date';
 
 /** Lookup references a collection body makes (trap, lures, location precision, arthropods). */
 export function collectionRefs(body: Partial<CollectionCreate>): LookupRef[] {
@@ -53,6 +53,7 @@ export async function createCollection(
   now: Date,
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
+  const collectionDate = storedDate(body.collection_date, 'collection_date');
   return db.transaction(async (tx) => {
     const errors: FieldError[] = await lookupErrors(tx, collectionRefs(body));
     const site = body.site != null ? await agencySite(tx, caller.agencyId, body.site) : null;
@@ -93,7 +94,7 @@ export async function createCollection(
         caller.userId,
         site?.id ?? null,
         locationId,
-        toIsoOutput(body.collection_date),
+        collectionDate,
         body.collection_date_date_only ?? isDateOnly(body.collection_date),
         num,
         body.comments ?? null,

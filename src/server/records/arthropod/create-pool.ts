@@ -1,5 +1,4 @@
 import type { Database, Queryable, Row } from '../../db/database';
-import { toIsoOutput } from '../../../shared/schemas/common';
 import type { FieldError } from '../../../shared/schemas/error';
 import type { PoolCreate } from '../../../shared/schemas/pool';
 import { survYearOf } from '../../../shared/rules';
@@ -12,6 +11,7 @@ import { lookupErrors, type LookupRef } from './lookup-errors';
 import { lockNumberSeries, nextNumber, numberTaken } from './next-number';
 import { assertOwnAgency } from './permissions';
 import { poolRecords } from './pool-records';
+import { storedDate } from './stored-date';
 
 export type LockedCollection = {
   id: number;
@@ -80,6 +80,8 @@ export async function createPool(
   now: Date,
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
+  const collectionDate =
+    body.collection_date != null ? storedDate(body.collection_date, 'collection_date') : null;
   return db.transaction(async (tx) => {
     const errors = await lookupErrors(tx, poolRefs(body));
     let collection: LockedCollection | null = null;
@@ -94,7 +96,7 @@ export async function createPool(
         const { rows } = await tx.query<{ id: number }>(
           `select id from collection where agency = $1 and site = $2 and collection_date = $3 and trap = $4
               and deactive_date is null order by id limit 1`,
-          [caller.agencyId, site.id, toIsoOutput(body.collection_date as string), body.trap],
+          [caller.agencyId, site.id, collectionDate, body.trap],
         );
         if (rows[0]) collection = await lockCollection(tx, caller.agencyId, rows[0].id);
       }
@@ -146,7 +148,7 @@ export async function createPool(
         primaryBit,
         primaryBit && collection ? collection.id : null,
         body.comments ?? null,
-        collection ? collection.collection_date : toIsoOutput(body.collection_date as string),
+        collection ? collection.collection_date : collectionDate,
         collection ? collection.trap : body.trap,
         now,
       ],

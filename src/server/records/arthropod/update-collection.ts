@@ -14,6 +14,7 @@ import { lookupErrors } from './lookup-errors';
 import { lockNumberSeries, numberTaken } from './next-number';
 import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
 import { writeAbundance, writeLures } from './write-abundance';
+import { storedDate } from './stored-date';
 
 /** Plain columns a PUT may set, with the body field each comes from. */
 const COLUMNS = [
@@ -51,6 +52,8 @@ export async function updateCollection(
   now: Date,
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
+  const collectionDate =
+    body.collection_date != null ? storedDate(body.collection_date, 'collection_date') : null;
   return db.transaction(async (tx) => {
     const { rows } = await tx.query(
       'select * from collection where id = $1 and agency = $2 and deactive_date is null for update',
@@ -74,7 +77,7 @@ export async function updateCollection(
     };
     for (const c of COLUMNS) if (body[c] !== undefined) set(c, body[c] ?? CLEARED[c]);
     if (body.collection_date != null) {
-      set('collection_date', toIsoOutput(body.collection_date));
+      set('collection_date', collectionDate);
       if (body.collection_date_date_only === undefined) {
         set('collection_date_date_only', isDateOnly(body.collection_date));
       }

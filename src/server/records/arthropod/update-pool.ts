@@ -1,5 +1,4 @@
 import type { Database, Row } from '../../db/database';
-import { toIsoOutput } from '../../../shared/schemas/common';
 import type { PoolUpdate } from '../../../shared/schemas/pool';
 import type { Caller } from '../auth/types';
 import { notFound, validationFailed } from '../errors';
@@ -16,6 +15,7 @@ import { lookupErrors } from './lookup-errors';
 import { lockNumberSeries, numberTaken } from './next-number';
 import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
 import { poolRecords } from './pool-records';
+import { storedDate } from './stored-date';
 
 /**
  * PUT /v1/arthropod/pool/{id}: sent fields change, unsent keep their values. Response-only
@@ -31,6 +31,8 @@ export async function updatePool(
   now: Date,
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
+  const collectionDate =
+    body.collection_date != null ? storedDate(body.collection_date, 'collection_date') : null;
   return db.transaction(async (tx) => {
     const before = await tx.query<{ collection: number | null }>(
       'select collection from pool where id = $1 and agency = $2 and deactive_date is null',
@@ -109,8 +111,8 @@ export async function updatePool(
         comments,
         collection
           ? collection.collection_date
-          : body.collection_date != null
-            ? toIsoOutput(body.collection_date)
+          : collectionDate !== null
+            ? collectionDate
             : current.collection_date,
         collection ? collection.trap : (body.trap ?? current.trap),
         now,

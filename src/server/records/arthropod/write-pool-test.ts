@@ -1,5 +1,4 @@
 import type { Database, Queryable, Row } from '../../db/database';
-import { toIsoOutput } from '../../../shared/schemas/common';
 import type { FieldError } from '../../../shared/schemas/error';
 import type { PoolTestCreate, PoolTestUpdate } from '../../../shared/schemas/pool-test';
 import type { Caller } from '../auth/types';
@@ -7,6 +6,7 @@ import { notFound, validationFailed } from '../errors';
 import { lookupErrors, type LookupRef } from './lookup-errors';
 import { assertCanUpdate, assertOwnAgency } from './permissions';
 import { poolTestRecords } from './pool-test-records';
+import { storedDate } from './stored-date';
 
 function poolTestRefs(body: Partial<PoolTestCreate>): LookupRef[] {
   const refs: LookupRef[] = [];
@@ -73,7 +73,7 @@ export async function createPoolTest(
   assertOwnAgency(caller, body.agency);
   return db.transaction(async (tx) => {
     const collectionDate = await validate(tx, caller, body, body.pool);
-    const testDate = toIsoOutput(body.test_date);
+    const testDate = storedDate(body.test_date, 'test_date');
     assertNotBeforeCollection(testDate, collectionDate);
     const { rows } = await tx.query<{ id: number }>(
       `insert into pool_test (agency, user_id, pool, method, target, status, test_date, test_agency, value, comments,
@@ -125,7 +125,7 @@ export async function updatePoolTest(
       body.pool != null || body.test_date != null ? pool : null,
     );
     const testDate =
-      body.test_date != null ? toIsoOutput(body.test_date) : isoOf(current.test_date);
+      body.test_date != null ? storedDate(body.test_date, 'test_date') : isoOf(current.test_date);
     assertNotBeforeCollection(testDate, collectionDate);
 
     const params: unknown[] = [id, testDate, now];
