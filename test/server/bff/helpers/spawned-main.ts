@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { ROOT } from '../../../../src/server/main';
+
+export type SpawnedMain = {
+  child: ChildProcess;
+  /** Everything written to stdout and stderr so far, interleaved as it came. */
+  output(): string;
+  /** Resolves with the output once `pattern` matches it; rejects on exit or after `timeoutMs`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves with the exit code (or the signal's name) once the process has ended. */
+  exited: Promise<number | string | null>;
+  /** The BFF URL from the banner. */
+  url(): Promise<string>;
+};
+
+/**
+ * `npm start` as a real child process: node itself with tsx as its loader (`node --import tsx`),
+ * not the tsx binary, which runs the server in a grandchild: a SIGKILL to it would leave the
+ * server running. So the PID here is the server's own and a SIGKILL kills exactly it.
+ */
+export function spawnMain(env: Record<string, string>): SpawnedMain {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', RECORDS_PORT: '0', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const listeners = new Set<() => void>();
+  const onData = (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    for (const l of listeners) l();
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal)),
+  );
+  const waitFor = (pattern: RegExp, timeoutMs = 60_000) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () => {
+        if (!pattern.test(out)) return;
+        done();
+        resolve(out);
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`timed out waiting for ${pattern}; output so far:\n${out}`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        listeners.delete(check);
+      };
+      listeners.add(check);
+      void exited.then(() => {
+        if (!listeners.has(check)) return;
+        done();
+        if (pattern.test(out)) resolve(out);
+        else reject(new Error(`exited before ${pattern}:\n${out}`));
+      });
+      check();
+    });
+  return {
+    child,
+    output: () => out,
+    waitFor,
+    exited,
+    url: async () =>
+      /Trapline is running at (https?:\/\/\S+)/.exec(
+        await waitFor(/Trapline is running at https?:\/\/\S+\n/),
+      )?.[1] ?? '',
+  };
+}
+
+/** Ends a spawned process if it still runs (SIGKILL: tests clean up, they do not test shutdown). */
+export async function killSpawned(p: SpawnedMain | undefined): Promise<void> {
+  if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
+  p.child.kill('SIGKILL');
+  await p.exited;
+}
