@@ -2,6 +2,7 @@ import type { Database, Queryable, Row } from '../../db/database';
 import type { CollectionUpdate } from '../../../shared/schemas/collection';
 import { toIsoOutput } from '../../../shared/schemas/common';
 import type { FieldError } from '../../../shared/schemas/error';
+import { survYearOf } from '../../../shared/rules';
 import type { Caller } from '../auth/types';
 import { ApiError, notFound, validationFailed } from '../errors';
 import { assertNoMixedConflict, overflowError, poolOverflow } from './abundance-rules';
@@ -11,7 +12,7 @@ import { collectionNumTaken, collectionRefs } from './create-collection';
 import { isDateOnly } from './iso-date';
 import { insertLocation, type Point } from './location-record';
 import { lookupErrors } from './lookup-errors';
-import { lockNumberSeries, numberTaken } from './next-number';
+import { lockNumberSeries, nextNumber, numberTaken } from './next-number';
 import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
 import { writeAbundance, writeLures } from './write-abundance';
 import { storedDate } from './stored-date';
@@ -86,13 +87,22 @@ export async function updateCollection(
       set('collection_date_date_only', body.collection_date_date_only ?? true);
     }
 
-    // Number and year: the series of the (possibly new) year is locked before checking.
-    const survYear = body.surv_year ?? (current.surv_year as number);
-    const num = body.collection_num ?? (current.collection_num as number);
+    // Number and year: the series of the (possibly new) year is locked before checking. A date
+    // moved into another year takes its survey year along unless surv_year was sent; the old
+    // number then moves too, or takes the next free one of the new year if it is taken there.
+    const dateYear =
+      body.collection_date != null && body.surv_year == null
+        ? survYearOf(body.collection_date)
+        : null;
+    const movesYear =
+      dateYear !== null && dateYear !== new Date(current.collection_date as Date).getUTCFullYear();
+    const survYear = body.surv_year ?? (movesYear ? dateYear : (current.surv_year as number));
+    let num = body.collection_num ?? (current.collection_num as number);
     if (survYear !== current.surv_year || num !== current.collection_num) {
       await lockNumberSeries(tx, 'collection', caller.agencyId, survYear);
       if (await numberTaken(tx, 'collection', caller.agencyId, survYear, num, id)) {
-        throw collectionNumTaken(num, survYear);
+        if (body.collection_num != null || !movesYear) throw collectionNumTaken(num, survYear);
+        num = await nextNumber(tx, 'collection', caller.agencyId, survYear);
       }
       set('surv_year', survYear);
       set('collection_num', num);
