@@ -79,6 +79,7 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
                 <select
                   id={`${field.id}-species`}
                   aria-invalid={err('species') ? true : undefined}
+                  aria-describedby={err('species') ? `${field.id}-species-error` : undefined}
                   {...register(`arthropods.${i}.species`, { setValueAs: asNumber })}
                 >
                   <option value="">Choose…</option>
@@ -89,7 +90,7 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
                   ))}
                 </select>
                 {err('species') ? (
-                  <p className="field-error" role="alert">
+                  <p className="field-error" id={`${field.id}-species-error`} role="alert">
                     {err('species')}
                   </p>
                 ) : null}
@@ -99,6 +100,7 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
                 <select
                   id={`${field.id}-sex`}
                   aria-invalid={err('sex') ? true : undefined}
+                  aria-describedby={err('sex') ? `${field.id}-sex-error` : undefined}
                   {...register(`arthropods.${i}.sex`, { setValueAs: asNumber })}
                 >
                   <option value="">Choose…</option>
@@ -109,7 +111,7 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
                   ))}
                 </select>
                 {err('sex') ? (
-                  <p className="field-error" role="alert">
+                  <p className="field-error" id={`${field.id}-sex-error`} role="alert">
                     {err('sex')}
                   </p>
                 ) : null}
@@ -121,10 +123,11 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
                   inputMode="numeric"
                   autoComplete="off"
                   aria-invalid={err('num_count') ? true : undefined}
+                  aria-describedby={err('num_count') ? `${field.id}-count-error` : undefined}
                   {...register(`arthropods.${i}.num_count`, { setValueAs: asNumber })}
                 />
                 {err('num_count') ? (
-                  <p className="field-error" role="alert">
+                  <p className="field-error" id={`${field.id}-count-error`} role="alert">
                     {err('num_count')}
                   </p>
                 ) : null}

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
 import { createCollection } from '../../db/create-collection';
 import { useDb } from '../../db/db-context';
@@ -5,7 +6,8 @@ import { updateCollection } from '../../db/update-collection';
 import { useLookups } from '../../db/use-lookups';
 import { mergeFormData } from '../../lib/merge-form-data';
 import { CollectionForm, type CollectionSubmit } from './collection-form';
-import { useCollection, useRecentCollections, useSiteRows } from './use-collections';
+import type { CollectionHoldings } from './collection-schema';
+import { useCollection, usePoolsOf, useRecentCollections, useSiteRows } from './use-collections';
 
 /** Fields the collection form edits; others (collection_num, surv_year...) pass through edits. */
 const COLLECTION_FORM_KEYS = [
@@ -37,7 +39,30 @@ export function CollectionFormScreen({
   const sites = useSiteRows();
   const recent = useRecentCollections();
   const existing = useCollection(localId ?? '');
-  if (sites === undefined || recent === undefined || (localId && existing === undefined))
+  const pools = usePoolsOf(localId ?? '');
+  // What the collection's pools and tests hold on this tablet: the form refuses an edit the
+  // server would refuse (counts below the pools, a date after a test) before it is queued.
+  const holdings = useMemo((): Omit<CollectionHoldings, 'describe'> | undefined => {
+    if (!localId || !pools) return undefined;
+    const testDays = pools
+      .flatMap((p) => p.tests)
+      .map((t) => String(t.data.test_date ?? '').slice(0, 10))
+      .filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d))
+      .sort();
+    return {
+      pools: pools.map(({ pool }) => ({
+        species: Number(pool.data.species),
+        sex: Number(pool.data.sex),
+        num_count: Number(pool.data.num_count),
+      })),
+      firstTestDay: testDays[0] ?? null,
+    };
+  }, [localId, pools]);
+  if (
+    sites === undefined ||
+    recent === undefined ||
+    (localId && (existing === undefined || pools === undefined))
+  )
     return <p>Loading…</p>;
   if (localId && !existing) return <p role="alert">This collection is not on this tablet.</p>;
 
@@ -64,6 +89,7 @@ export function CollectionFormScreen({
         recent={recent}
         initialSiteLocalId={existing?.parentLocalId ?? params.get('site') ?? ''}
         initial={existing?.data}
+        holdings={holdings}
         problem={existing?.problem ?? null}
         onSubmit={save}
         onCancel={() => history.back()}

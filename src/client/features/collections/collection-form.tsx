@@ -21,6 +21,7 @@ import {
   COLLECTION_LABELS,
   collectionFormSchema,
   type CollectionFormValues,
+  type CollectionHoldings,
 } from './collection-schema';
 import { commonSpecies } from './common-species';
 import { SitePicker } from './site-picker';
@@ -34,6 +35,8 @@ type Props = {
   recent: readonly { data: Record<string, unknown> }[];
   initialSiteLocalId?: string;
   initial?: Partial<CollectionData>;
+  /** When editing: the counts already in pools and the first test day, checked before saving. */
+  holdings?: Omit<CollectionHoldings, 'describe'>;
   problem?: Problem;
   submitLabel?: string;
   onSubmit: (value: CollectionSubmit) => Promise<void>;
@@ -78,6 +81,7 @@ export function CollectionForm({
   recent,
   initialSiteLocalId = '',
   initial,
+  holdings,
   problem = null,
   submitLabel = 'Save collection',
   onSubmit,
@@ -87,7 +91,18 @@ export function CollectionForm({
     () => new Set(sites.filter((s) => s.code === ZERO_SITE_CODE).map((s) => s.localId)),
     [sites],
   );
-  const schema = useMemo(() => collectionFormSchema(lookups.sex, zeroIds), [lookups.sex, zeroIds]);
+  const schema = useMemo(() => {
+    const describe = (species: number, sex: number) => {
+      const sp = lookups.species.find((s) => s.id === species);
+      const sx = lookups.sex.find((s) => s.id === sex);
+      return `${sp ? (sp.display_name ?? sp.full_name) : `species ${species}`} ${sx?.name ?? `sex ${sex}`}`;
+    };
+    return collectionFormSchema(
+      lookups.sex,
+      zeroIds,
+      holdings ? { ...holdings, describe } : undefined,
+    );
+  }, [lookups.sex, lookups.species, zeroIds, holdings]);
   const resolver = useMemo(
     () =>
       zodResolver(schema, { error: friendlyErrors(COLLECTION_LABELS) }) as unknown as Resolver<

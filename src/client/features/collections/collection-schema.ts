@@ -5,7 +5,7 @@ import {
   mixedConditionConflicts,
   type Sex,
 } from '../../../shared';
-import { toIsoWithOffset } from '../../lib/dates';
+import { formatDate, toIsoWithOffset } from '../../lib/dates';
 
 export const COLLECTION_LABELS: Record<string, string> = {
   siteLocalId: 'Site',
@@ -43,11 +43,70 @@ export type CollectionFormValues = {
 };
 
 /**
- * The shared collection schema, fed from the form: the date input gets the device's offset, the
- * site is a localId, and the rules checkable offline are added: the F-Mixed rule and, at the Zero
- * Site, a location.
+ * What an edited collection already holds on this tablet (contract §6 rules the server would
+ * otherwise refuse with a 422): its pools' counts, and the day of its earliest pool test.
  */
-export function collectionFormSchema(sexes: readonly Sex[], zeroSiteIds: ReadonlySet<string>) {
+export type CollectionHoldings = {
+  pools: readonly { species: number; sex: number; num_count: number }[];
+  firstTestDay: string | null;
+  describe: (species: number, sex: number) => string;
+};
+
+const keyOf = (species: unknown, sex: unknown) => `${String(species)}:${String(sex)}`;
+
+/** Problems of the edited counts and date against what the collection's pools and tests hold. */
+function holdingsIssues(
+  v: {
+    collection_date: string;
+    arthropods?: { species: number; sex: number; num_count: number }[] | null;
+  },
+  holdings: CollectionHoldings,
+): { path: (string | number)[]; message: string }[] {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  const pooled = new Map<string, { species: number; sex: number; total: number }>();
+  for (const p of holdings.pools) {
+    const k = keyOf(p.species, p.sex);
+    const held = pooled.get(k) ?? { species: p.species, sex: p.sex, total: 0 };
+    held.total += p.num_count;
+    pooled.set(k, held);
+  }
+  const rows = v.arthropods ?? [];
+  for (const [k, held] of pooled) {
+    const what = holdings.describe(held.species, held.sex);
+    const index = rows.findIndex((r) => keyOf(r.species, r.sex) === k);
+    if (index < 0) {
+      issues.push({
+        path: ['arthropods'],
+        message: `${held.total} ${what} are already in pools: keep their row with a count of at least ${held.total}, or remove those pools first`,
+      });
+    } else if (rows[index].num_count < held.total) {
+      issues.push({
+        path: ['arthropods', index, 'num_count'],
+        message: `${held.total} ${what} are already in pools: the count cannot be lower than ${held.total}`,
+      });
+    }
+  }
+  // The form's date carries the device's offset, so its first ten characters are the local day.
+  const day = v.collection_date.slice(0, 10);
+  if (holdings.firstTestDay && day > holdings.firstTestDay) {
+    issues.push({
+      path: ['collection_date'],
+      message: `A pool of this collection was tested on ${formatDate(holdings.firstTestDay, true)}: the collection date cannot be after that`,
+    });
+  }
+  return issues;
+}
+
+/**
+ * The shared collection schema, fed from the form: the date input gets the device's offset, the
+ * site is a localId, and the rules checkable offline are added: the F-Mixed rule, at the Zero
+ * Site a location and, when editing, what the collection's pools and tests already hold.
+ */
+export function collectionFormSchema(
+  sexes: readonly Sex[],
+  zeroSiteIds: ReadonlySet<string>,
+  holdings?: CollectionHoldings,
+) {
   const base = collectionCreate.omit({
     site: true,
     collection_date: true,
@@ -82,6 +141,9 @@ export function collectionFormSchema(sexes: readonly Sex[], zeroSiteIds: Readonl
           path: ['location'],
           message: 'At the Zero Site, give the location of the trap',
         });
+      }
+      if (holdings) {
+        for (const issue of holdingsIssues(v, holdings)) ctx.addIssue({ code: 'custom', ...issue });
       }
     });
 }
