@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { BffContext } from './context';
+import { requireSession } from './require-session';
 
 const HEALTH_PROBE_TIMEOUT_MS = 2_000;
 const HEALTH_CACHE_MS = 5_000;
@@ -8,7 +9,9 @@ const HEALTH_CACHE_MS = 5_000;
  * GET /api/health: liveness (always 200 while the process serves) and whether the upstream
  * answers HTTP at all (any status counts: a 401 proves it is up). Probes are cached briefly so a
  * monitor polling hard does not load the upstream.
- * GET /api/config: settings the built app reads at run time (the tile URL), no sign-in needed.
+ * GET /api/config: settings the built app reads at run time (the tile URL). Signed in only: the
+ * app reads it once signed in (and keeps the last copy for offline use), so nothing about the
+ * deployment is told to a visitor who has not signed in.
  */
 export async function infoRoutes(app: FastifyInstance, ctx: BffContext): Promise<void> {
   let last: { at: number; reachable: boolean } | null = null;
@@ -32,5 +35,7 @@ export async function infoRoutes(app: FastifyInstance, ctx: BffContext): Promise
     return { status: 'ok', upstream: last.reachable ? 'reachable' : 'unreachable' };
   });
 
-  app.get('/api/config', async () => ({ tileUrl: ctx.tileUrl }));
+  app.get('/api/config', { preHandler: requireSession(ctx) }, async () => ({
+    tileUrl: ctx.tileUrl,
+  }));
 }

@@ -23,6 +23,8 @@ export async function proxyRoutes(app: FastifyInstance, ctx: BffContext): Promis
     app.route({
       method: route.method,
       url: `/api${route.path}`,
+      // No automatic HEAD twin: it would forward a GET upstream for a method the list never named.
+      exposeHeadRoute: false,
       preHandler: requireSession(ctx),
       handler: (req, reply) => proxy(ctx, route, req, reply),
     });

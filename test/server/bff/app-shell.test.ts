@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBff, type RunningBff } from '../../../src/server/bff/app';
+import { SESSION_COOKIE, SessionStore } from '../../../src/server/bff/session-store';
 import type { Database } from '../../../src/server/db/database';
 import { openTestDatabase } from '../helpers/test-database';
 import { http } from './helpers/http';
@@ -75,8 +76,16 @@ describe('the app shell', () => {
     expect(api.json()).toMatchObject({ error: { code: 'not_found' } });
   });
 
-  it('tells the app the tile URL at run time', async () => {
-    const res = await http(`${bff.url}/api/config`, { headers: { 'x-csrf': '1' } });
+  it('tells the signed-in app the tile URL at run time', async () => {
+    // The upstream is unreachable here: the session is stored as a sign-in would store it.
+    const id = await new SessionStore(db).create('upstream-token', {
+      user: { id: 1, username: 'demo-tech' },
+      agency: { id: 1, name: 'Demo' },
+      expiresAt: new Date(Date.now() + 3600_000).toISOString(),
+    });
+    const res = await http(`${bff.url}/api/config`, {
+      headers: { 'x-csrf': '1', cookie: `${SESSION_COOKIE}=${id}` },
+    });
     expect(res.json()).toEqual({ tileUrl: TILE_URL });
   });
 
