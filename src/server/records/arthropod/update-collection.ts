@@ -1,6 +1,5 @@
 import type { Database, Queryable, Row } from '../../db/database';
 import type { CollectionUpdate } from '../../../shared/schemas/collection';
-import { toIsoOutput } from '../../../shared/schemas/common';
 import type { FieldError } from '../../../shared/schemas/error';
 import { survYearOf } from '../../../shared/rules';
 import type { Caller } from '../auth/types';
@@ -16,6 +15,11 @@ import { lockNumberSeries, nextNumber, numberTaken } from './next-number';
 import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
 import { writeAbundance, writeLures } from './write-abundance';
 import { storedDate } from './stored-date';
+import {
+  LATEST_TEST_DAY_SQL,
+  assertTestNotBeforeCollection,
+  earliestCollectionDay,
+} from './test-date-rule';
 
 /** Plain columns a PUT may set, with the body field each comes from. */
 const COLUMNS = [
@@ -135,7 +139,10 @@ export async function updateCollection(
     );
 
     if (survYear !== current.surv_year) await movePoolsToYear(tx, id, caller.agencyId, survYear);
-    if (body.collection_date != null) await assertTestsNotBefore(tx, id, body.collection_date);
+    if (collectionDate !== null) {
+      const dateOnly = body.collection_date_date_only ?? isDateOnly(body.collection_date as string);
+      await assertTestsNotBefore(tx, id, earliestCollectionDay(collectionDate, dateOnly));
+    }
     // `null` clears the set, like any optional field.
     if (body.arthropods !== undefined) {
       await writeAbundance(tx, id, caller.agencyId, body.arthropods ?? [], now);
@@ -174,24 +181,21 @@ export async function deleteCollection(
 
 /**
  * Contract §6 seen from the other side: moving a collection's date past a test of one of its
- * pools would date that test before its collection (compared by UTC day, as on test create).
+ * pools would date that test before its collection (the zone-lenient rule of test-date-rule.ts).
  */
 async function assertTestsNotBefore(
   tx: Queryable,
   collection: number,
-  date: string,
+  collectionDay: string,
 ): Promise<void> {
   const { rows } = await tx.query<{ test_date: Date }>(
     `select t.test_date from pool_test t join pool p on p.id = t.pool
       where p.collection = $1 and p.deactive_date is null and t.deactive_date is null
-        and (t.test_date at time zone 'UTC')::date < ($2::timestamptz at time zone 'UTC')::date
+        and ${LATEST_TEST_DAY_SQL} < $2::date
       order by t.test_date limit 1`,
-    [collection, toIsoOutput(date)],
+    [collection, collectionDay],
   );
-  if (rows.length === 0) return;
-  const day = new Date(rows[0].test_date).toISOString().slice(0, 10);
-  const message = `A pool of this collection was tested on ${day}, before the new collection date; check the dates`;
-  throw validationFailed([{ path: 'collection_date', message }], 'test_before_collection', message);
+  if (rows[0]) assertTestNotBeforeCollection(rows[0].test_date, collectionDay, 'collection_date');
 }
 
 /**

@@ -6,6 +6,7 @@ import { notFound, validationFailed } from '../errors';
 import { lookupErrors, type LookupRef } from './lookup-errors';
 import { assertCanUpdate, assertOwnAgency } from './permissions';
 import { poolTestRecords } from './pool-test-records';
+import { assertTestNotBeforeCollection, earliestCollectionDay } from './test-date-rule';
 import { storedDate } from './stored-date';
 
 function poolTestRefs(body: Partial<PoolTestCreate>): LookupRef[] {
@@ -18,31 +19,28 @@ function poolTestRefs(body: Partial<PoolTestCreate>): LookupRef[] {
   return refs;
 }
 
-/** The collection date of an active pool of the agency (its collection's), or undefined if none. */
-async function poolCollectionDate(
+/**
+ * The earliest calendar day of an active pool's collection (see test-date-rule.ts), null when
+ * it has none, undefined when the agency has no such active pool. A standalone pool's date is a
+ * date only when it is at midnight UTC (how date-only input is stored).
+ */
+async function poolCollectionDay(
   q: Queryable,
   agency: number,
   pool: number,
-): Promise<Date | null | undefined> {
-  const { rows } = await q.query<{ collection_date: Date | null }>(
-    `select coalesce(c.collection_date, p.collection_date) as collection_date
+): Promise<string | null | undefined> {
+  const { rows } = await q.query<{ collection_date: Date | null; date_only: boolean | null }>(
+    `select coalesce(c.collection_date, p.collection_date) as collection_date,
+            c.collection_date_date_only as date_only
        from pool p left join collection c on c.id = p.collection
       where p.id = $1 and p.agency = $2 and p.deactive_date is null`,
     [pool, agency],
   );
-  return rows.length === 0 ? undefined : rows[0].collection_date;
-}
-
-const utcDay = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
-
-/**
- * Contract §6: a test may not be dated before its pool's collection. Compared by UTC calendar
- * day, so a test on the day of collection is accepted whatever the hour of either.
- */
-function assertNotBeforeCollection(testDate: string, collectionDate: Date | null): void {
-  if (!collectionDate || utcDay(testDate) >= utcDay(collectionDate)) return;
-  const message = `The test date ${utcDay(testDate)} is before the pool's collection on ${utcDay(collectionDate)}; check both dates`;
-  throw validationFailed([{ path: 'test_date', message }], 'test_before_collection', message);
+  if (rows.length === 0) return undefined;
+  const { collection_date: date, date_only: dateOnly } = rows[0];
+  if (date === null) return null;
+  const midnight = new Date(date).toISOString().endsWith('T00:00:00.000Z');
+  return earliestCollectionDay(date, dateOnly ?? midnight);
 }
 
 async function validate(
@@ -52,15 +50,15 @@ async function validate(
   pool: number | null,
 ) {
   const errors: FieldError[] = await lookupErrors(q, poolTestRefs(body));
-  const collectionDate = pool != null ? await poolCollectionDate(q, caller.agencyId, pool) : null;
-  if (collectionDate === undefined) {
+  const collectionDay = pool != null ? await poolCollectionDay(q, caller.agencyId, pool) : null;
+  if (collectionDay === undefined) {
     errors.push({
       path: 'pool',
       message: `No active pool with ID ${pool} in your agency; pick one of your pools`,
     });
   }
   if (errors.length > 0) throw validationFailed(errors);
-  return collectionDate ?? null;
+  return collectionDay ?? null;
 }
 
 /** POST /v1/arthropod/pool/test in one transaction. */
@@ -72,9 +70,9 @@ export async function createPoolTest(
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
   return db.transaction(async (tx) => {
-    const collectionDate = await validate(tx, caller, body, body.pool);
+    const collectionDay = await validate(tx, caller, body, body.pool);
     const testDate = storedDate(body.test_date, 'test_date');
-    assertNotBeforeCollection(testDate, collectionDate);
+    if (collectionDay) assertTestNotBeforeCollection(testDate, collectionDay, 'test_date');
     const { rows } = await tx.query<{ id: number }>(
       `insert into pool_test (agency, user_id, pool, method, target, status, test_date, test_agency, value, comments,
          add_date, updated)
@@ -118,7 +116,7 @@ export async function updatePoolTest(
     if (!current) throw notFound('Pool test');
     assertCanUpdate(caller, current.user_id as number | null, 'pool test');
     const pool = body.pool ?? (current.pool as number);
-    const collectionDate = await validate(
+    const collectionDay = await validate(
       tx,
       caller,
       body,
@@ -126,7 +124,7 @@ export async function updatePoolTest(
     );
     const testDate =
       body.test_date != null ? storedDate(body.test_date, 'test_date') : isoOf(current.test_date);
-    assertNotBeforeCollection(testDate, collectionDate);
+    if (collectionDay) assertTestNotBeforeCollection(testDate, collectionDay, 'test_date');
 
     const params: unknown[] = [id, testDate, now];
     const sets = ['test_date = $2', 'updated = $3'];

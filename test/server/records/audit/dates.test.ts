@@ -118,3 +118,84 @@ describe('a date the database cannot store', () => {
     );
   });
 });
+
+describe('the test-date rule across time zones', () => {
+  // 18:00 PDT on 14 July is 01:00 UTC on 15 July; at UTC−12 it is still 14 July.
+  const EVENING_PDT = '2026-07-14T18:00:00-07:00';
+
+  it('accepts a test dated the same local day as an evening collection', async () => {
+    const { pool } = await makePool(EVENING_PDT);
+    const res = await http.post('/v1/arthropod/pool/test', manager, {
+      pool,
+      test_date: '2026-07-14',
+      ...TEST,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+  });
+
+  it('refuses a test dated the day before in every zone', async () => {
+    const { pool } = await makePool(EVENING_PDT);
+    const res = await http.post('/v1/arthropod/pool/test', manager, {
+      pool,
+      test_date: '2026-07-13',
+      ...TEST,
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(errorOf(res)).toMatchObject({
+      code: 'test_before_collection',
+      fields: [{ path: 'test_date', message: expect.stringContaining('2026-07-14') }],
+    });
+  });
+
+  it('accepts a test at UTC+14 on the day of a collection made at 23:59 UTC−12', async () => {
+    // 23:59 at UTC−12 on 14 July is 11:59 UTC on 15 July and 01:59 on 16 July at UTC+14.
+    const { pool } = await makePool('2026-07-14T23:59:00-12:00');
+    const sameDay = await http.post('/v1/arthropod/pool/test', manager, {
+      pool,
+      test_date: '2026-07-14T08:00:00+14:00',
+      ...TEST,
+    });
+    expect(sameDay.statusCode, sameDay.body).toBe(201);
+    const dayBefore = await http.post('/v1/arthropod/pool/test', manager, {
+      pool,
+      test_date: '2026-07-13T23:00:00+14:00',
+      ...TEST,
+    });
+    expect(dayBefore.statusCode, dayBefore.body).toBe(422);
+  });
+
+  it('keeps a date-only collection on its written day', async () => {
+    const { pool } = await makePool('2026-07-14');
+    const before = await http.post('/v1/arthropod/pool/test', manager, {
+      pool,
+      test_date: '2026-07-13',
+      ...TEST,
+    });
+    expect(before.statusCode, before.body).toBe(422);
+    const same = await http.post('/v1/arthropod/pool/test', manager, {
+      pool,
+      test_date: '2026-07-14',
+      ...TEST,
+    });
+    expect(same.statusCode, same.body).toBe(201);
+  });
+
+  it('applies the same bound when a collection moves past its tests', async () => {
+    const { collection, pool } = await makePool('2026-07-10');
+    const pt = await http.post('/v1/arthropod/pool/test', manager, {
+      pool,
+      test_date: '2026-07-14',
+      ...TEST,
+    });
+    expect(pt.statusCode, pt.body).toBe(201);
+    const evening = await http.put(`/v1/arthropod/collection/${collection}`, manager, {
+      collection_date: EVENING_PDT,
+    });
+    expect(evening.statusCode, evening.body).toBe(200);
+    const nextDay = await http.put(`/v1/arthropod/collection/${collection}`, manager, {
+      collection_date: '2026-07-15',
+    });
+    expect(nextDay.statusCode, nextDay.body).toBe(422);
+    expect(errorOf(nextDay).code).toBe('test_before_collection');
+  });
+});
