@@ -88,6 +88,7 @@ export function CollectionFormScreen({
         sites={sites}
         recent={recent}
         initialSiteLocalId={existing?.parentLocalId ?? params.get('site') ?? ''}
+        siteLocked={Boolean(localId)}
         initial={existing?.data}
         holdings={holdings}
         problem={existing?.problem ?? null}

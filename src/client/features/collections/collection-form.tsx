@@ -34,6 +34,8 @@ type Props = {
   /** Local collections, for the agency's common species. */
   recent: readonly { data: Record<string, unknown> }[];
   initialSiteLocalId?: string;
+  /** Editing a saved collection: its site is shown read-only. */
+  siteLocked?: boolean;
   initial?: Partial<CollectionData>;
   /** When editing: the counts already in pools and the first test day, checked before saving. */
   holdings?: Omit<CollectionHoldings, 'describe'>;
@@ -80,6 +82,7 @@ export function CollectionForm({
   sites,
   recent,
   initialSiteLocalId = '',
+  siteLocked = false,
   initial,
   holdings,
   problem = null,
@@ -189,6 +192,7 @@ export function CollectionForm({
             sites={sites}
             value={field.value}
             error={err('siteLocalId')}
+            locked={siteLocked}
             onChange={(id) => {
               field.onChange(id);
               if (!zeroIds.has(id)) setValue('location', undefined);

@@ -24,14 +24,17 @@ export function SitePicker({
   value,
   onChange,
   error,
+  locked = false,
 }: {
   sites: readonly SiteRow[];
   value: string;
   onChange: (localId: string) => void;
   error?: string | null;
+  /** Editing a saved collection: the site is shown, not changed (the service cannot move it). */
+  locked?: boolean;
 }) {
   const [query, setQuery] = useState('');
-  const [open, setOpen] = useState(value === '');
+  const [open, setOpen] = useState(value === '' && !locked);
   const gps = useGps();
   const { locate } = gps;
   useEffect(() => {
@@ -68,10 +71,18 @@ export function SitePicker({
               ? 'Zero Site (one-off location)'
               : `${selected.code} ${selected.name}`}
           </strong>
-          <button type="button" className="button" onClick={() => setOpen(true)}>
-            Change site
-          </button>
+          {locked ? null : (
+            <button type="button" className="button" onClick={() => setOpen(true)}>
+              Change site
+            </button>
+          )}
         </div>
+        {locked ? (
+          <p className="hint-neutral">
+            A saved collection stays at its site. If it was entered at the wrong site, delete it and
+            enter it again at the right site.
+          </p>
+        ) : null}
       </div>
     );
   }

@@ -97,4 +97,13 @@ describe('editing a collection that has pools and tests, offline', () => {
     await user.click(screen.getByRole('button', { name: 'Save collection' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
   });
+
+  it('shows the site read-only: a collection cannot move to another site', async () => {
+    const db = await tabletDb();
+    const collectionId = await pooledCollection(db);
+    openEdit(db, collectionId);
+    expect(await screen.findByTestId('chosen-site')).toHaveTextContent('104233 Putah Creek N');
+    expect(screen.queryByRole('button', { name: 'Change site' })).not.toBeInTheDocument();
+    expect(screen.getByText(/delete it and enter it again at the right site/)).toBeInTheDocument();
+  });
 });
