@@ -16,7 +16,14 @@ export const DEFAULT_LOOKUP_CATALOG = fileURLToPath(
   new URL('./lookup-catalog.json', import.meta.url),
 );
 
-/** The catalog file: any subset of the lists, used where the upstream has no endpoint (404). */
+/** Upstream answers meaning "no such list here": 404, 405 and 501. */
+const NO_ENDPOINT = new Set([404, 405, 501]);
+/** Rows asked per page (the contract's maximum); longer lists are read page by page. */
+const LOOKUP_PAGE_SIZE = 1000;
+/** Bound on pages per list, so an upstream that pages forever cannot hold a refresh. */
+const MAX_LOOKUP_PAGES = 50;
+
+/** The catalog file: any subset of the lists, used where the upstream has no endpoint (404/405/501). */
 const catalogSchema = z.strictObject(
   Object.fromEntries(LOOKUP_NAMES.map((n) => [n, z.array(LOOKUP_LISTS[n].schema).optional()])) as {
     [K in LookupName]: z.ZodOptional<z.ZodArray<(typeof LOOKUP_LISTS)[K]['schema']>>;
@@ -114,30 +121,45 @@ export class LookupCache {
 
   private async fetchList(name: LookupName, token: string): Promise<unknown[]> {
     const { path, schema } = LOOKUP_LISTS[name];
-    const res = await this.upstream.request({
-      method: 'GET',
-      path,
-      query: 'pageSize=1000',
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-    });
-    if (res.status === 404) return this.catalog[name] ?? [];
-    if (res.status === 401) throw reauthRequired();
-    if (res.status !== 200) {
-      throw new BffError(
-        502,
-        'upstream_unavailable',
-        `The records service could not list ${name} (HTTP ${res.status})`,
-      );
+    const rows: unknown[] = [];
+    const seen = new Set<unknown>();
+    for (let page = 1; page <= MAX_LOOKUP_PAGES; page++) {
+      const res = await this.upstream.request({
+        method: 'GET',
+        path,
+        query: `page=${page}&pageSize=${LOOKUP_PAGE_SIZE}`,
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      });
+      // No such list upstream (missing, or the method or feature not implemented): the catalog's.
+      if (NO_ENDPOINT.has(res.status) && page === 1) return this.catalog[name] ?? [];
+      if (res.status === 401) throw reauthRequired();
+      if (res.status !== 200) {
+        throw new BffError(
+          502,
+          'upstream_unavailable',
+          `The records service could not list ${name} (HTTP ${res.status})`,
+        );
+      }
+      const body = parseJson(res.body) as { rows?: unknown } | unknown[] | undefined;
+      // Tolerate {rows, count}, {rows} without count, and a bare array.
+      const pageRows = Array.isArray(body) ? body : Array.isArray(body?.rows) ? body.rows : null;
+      if (!pageRows)
+        throw new BffError(
+          502,
+          'upstream_unavailable',
+          `The records service listed ${name} in an unknown shape`,
+        );
+      let fresh = 0;
+      for (const r of pageRows) {
+        const id = (r as { id?: unknown } | null)?.id ?? r;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        fresh += 1;
+        rows.push(r);
+      }
+      // A short page ends the list; so does a page with nothing new (an upstream without paging).
+      if (pageRows.length < LOOKUP_PAGE_SIZE || fresh === 0) break;
     }
-    const body = parseJson(res.body) as { rows?: unknown } | unknown[] | undefined;
-    // Tolerate {rows, count}, {rows} without count, and a bare array.
-    const rows = Array.isArray(body) ? body : Array.isArray(body?.rows) ? body.rows : null;
-    if (!rows)
-      throw new BffError(
-        502,
-        'upstream_unavailable',
-        `The records service listed ${name} in an unknown shape`,
-      );
     // Rows that do not fit the shared schema are dropped rather than handed to the app's forms.
     return rows.flatMap((r) => {
       const parsed = schema.safeParse(r);

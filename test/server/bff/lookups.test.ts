@@ -2,7 +2,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildBff } from '../../../src/server/bff/app';
+import { buildBff, startBff, type RunningBff } from '../../../src/server/bff/app';
+import type { Database } from '../../../src/server/db/database';
+import { openTestDatabase } from '../helpers/test-database';
+import { cookieFrom } from './helpers/http';
+import {
+  PUBLIC_PASSWORD,
+  startPublicLikeUpstream,
+  type PublicLikeUpstream,
+} from './helpers/public-like-upstream';
 import { loadLookupCatalog } from '../../../src/server/bff/lookup-cache';
 import { LOOKUP_NAMES, lookupsDocument } from '../../../src/shared/schemas/lookups';
 import { appRequest, startBffStack, type BffStack } from './helpers/bff-stack';
@@ -96,5 +104,51 @@ describe('the lookup catalog file', () => {
     await expect(
       buildBff({ db: stack.records.db, upstreamUrl: stack.recordsUrl, lookupCatalog: file }),
     ).rejects.toThrow(/catalog.*species\.0\.id/);
+  });
+});
+
+describe('GET /api/lookups from a public-service-like upstream', () => {
+  let db: Database;
+  let upstream: PublicLikeUpstream;
+  let bff: RunningBff;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    upstream = await startPublicLikeUpstream({
+      extraSpecies: 1_200,
+      lookupStatus: { '/v1/sex': 405, '/v1/region': 501 },
+    });
+    bff = await startBff({ db, upstreamUrl: upstream.url, staticRoot: null });
+  });
+  afterAll(async () => {
+    await bff?.close();
+    await upstream?.close();
+    await db?.close();
+  });
+
+  async function lookups() {
+    const api = appRequest(bff.url);
+    const signIn = await api('/api/session', {
+      method: 'POST',
+      body: { username: 'field-tech', password: PUBLIC_PASSWORD },
+    });
+    return api('/api/lookups', { cookie: cookieFrom(signIn) });
+  }
+
+  it('uses the catalog for a list whose endpoint answers 405 or 501, as for 404', async () => {
+    const res = await lookups();
+    expect(res.status).toBe(200);
+    const doc = lookupsDocument.parse(res.json());
+    const catalog = loadLookupCatalog();
+    expect(doc.sex).toEqual(catalog.sex);
+    expect(doc.region).toEqual(catalog.region);
+    expect(doc.trap.map((t) => t.acronym)).toEqual(['CO2']);
+  });
+
+  it('pages through a list longer than one page instead of cutting it at 1000 rows', async () => {
+    const res = await lookups();
+    const doc = lookupsDocument.parse(res.json());
+    expect(doc.species).toHaveLength(1_201);
+    expect(new Set(doc.species.map((s) => s.id)).size).toBe(1_201);
+    expect(doc.species.map((s) => s.full_name)).toContain('Aedes species 1199');
   });
 });
