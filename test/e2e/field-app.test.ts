@@ -1,19 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations, type AxeViolation } from './harness/axe';
 import { ensureAppBuilt } from './harness/build-app';
 import { LANDSCAPE, launchApp, PORTRAIT, type AppBrowser } from './harness/browser';
 import {
   createCollectionAtSite,
+  createSiteByCoordinates,
   createSiteByMap,
-  makePools,
   navigate,
   recordPoolTest,
   signIn,
+  signInAgain,
   visible,
 } from './harness/field-actions';
+import { ROOT } from './harness/paths';
 import { recordsApi } from './harness/records-api';
-import { screenshot } from './harness/screenshot';
-import { startStack, type Stack } from './harness/stack';
+import { screenScreenshot } from './harness/screenshot';
+import { E2E_TILE_URL, startStack, type Stack } from './harness/stack';
+
+/** Every main screen, checked with axe and photographed in both tablet orientations. */
+const SCREENS = [
+  'sign-in',
+  'home',
+  'sites',
+  'new-site',
+  'site-detail',
+  'edit-site',
+  'new-collection',
+  'collection-detail',
+  'edit-collection',
+  'make-pools',
+  'pool-test',
+  'settings',
+  'sync-parked',
+  'sign-in-sheet',
+];
+const SIZES = [
+  { name: '1280x800', viewport: LANDSCAPE },
+  { name: '800x1280', viewport: PORTRAIT },
+];
+
+/** Tile requests go to E2E_TILE_URL's host (a closed port): a test can answer them itself. */
+const TILE_ROUTE = `${new URL(E2E_TILE_URL.replace(/\{[a-z]\}/g, '0')).origin}/**`;
+
+/**
+ * Centres (page coordinates) of the site markers the map drew on its canvas, found by their fill
+ * colour: the markers are canvas circles, not elements a test could query.
+ */
+async function markerCentres(page: Page): Promise<{ x: number; y: number }[]> {
+  return page.evaluate(() => {
+    const found: { x: number; y: number; n: number }[] = [];
+    for (const canvas of document.querySelectorAll<HTMLCanvasElement>(
+      '.leaflet-container canvas',
+    )) {
+      const ctx = canvas.getContext('2d');
+      const rect = canvas.getBoundingClientRect();
+      if (!ctx || canvas.width === 0 || rect.width === 0) continue;
+      const scale = rect.width / canvas.width;
+      const { data, width, height } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+      for (let y = 0; y < height; y += 2)
+        for (let x = 0; x < width; x += 2) {
+          const i = (y * width + x) * 4;
+          // The marker fills: green (#22c55e, sent) or amber (#f59e0b, not sent), 85 % opaque.
+          const green = data[i] < 90 && data[i + 1] > 150 && data[i + 2] < 140;
+          const amber = data[i] > 200 && data[i + 1] > 120 && data[i + 1] < 180 && data[i + 2] < 60;
+          if (data[i + 3] < 100 || !(green || amber)) continue;
+          const px = rect.left + x * scale;
+          const py = rect.top + y * scale;
+          const near = found.find((c) => Math.hypot(c.x / c.n - px, c.y / c.n - py) < 12);
+          if (near) {
+            near.x += px;
+            near.y += py;
+            near.n += 1;
+          } else found.push({ x: px, y: py, n: 1 });
+        }
+    }
+    return found.map((c) => ({ x: c.x / c.n, y: c.y / c.n }));
+  });
+}
 
 // One technician's morning on a tablet, through the real app, BFF and records service.
 describe('field app in Chromium', () => {
@@ -22,13 +88,21 @@ describe('field app in Chromium', () => {
   const axeByScreen = new Map<string, AxeViolation[]>();
   let collectionPath = '';
 
-  /** Accessibility check and screenshots (landscape and portrait) of the screen on show. */
+  /**
+   * Accessibility check and screenshot of the screen on show, in landscape and in portrait
+   * (test/.output/screens/<size>/<screen>.png).
+   */
   async function inspect(name: string) {
     const page = app.page;
-    axeByScreen.set(name, await seriousViolations(page));
-    await screenshot(page, `field-${name}-1280x800`);
-    await page.setViewportSize(PORTRAIT);
-    await screenshot(page, `field-${name}-800x1280`);
+    for (const size of SIZES) {
+      await page.setViewportSize(size.viewport);
+      // Let layout (and Leaflet's resize handling) settle before looking.
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 150))),
+      );
+      axeByScreen.set(`${name} ${size.name}`, await seriousViolations(page));
+      await screenScreenshot(page, size.name, name);
+    }
     await page.setViewportSize(LANDSCAPE);
   }
 
@@ -67,6 +141,12 @@ describe('field app in Chromium', () => {
     await createSiteByMap(app.page, { code: '731001', name: 'Dry Creek Outfall' });
     const form = app.page.getByRole('heading', { name: '731001 Dry Creek Outfall' });
     await visible(form);
+    await inspect('site-detail');
+    await app.page.getByRole('link', { name: 'Edit site' }).click();
+    await visible(app.page.getByRole('form', { name: 'Site' }));
+    await inspect('edit-site');
+    await app.page.goBack();
+    await visible(form);
   });
 
   it('records a collection at the new site with three abundance rows', async () => {
@@ -89,10 +169,19 @@ describe('field app in Chromium', () => {
     }
     await expect(table.getByRole('row', { name: /Total\s+72/ }).count()).resolves.toBe(1);
     await inspect('collection-detail');
+    await app.page.getByRole('link', { name: 'Edit collection' }).click();
+    await visible(app.page.getByRole('form', { name: 'Collection' }));
+    await inspect('edit-collection');
+    await app.page.goBack();
+    await visible(app.page.getByRole('link', { name: 'Make pools' }));
   });
 
   it('makes pools from the abundance rows and records a pool test', async () => {
-    await makePools(app.page);
+    await app.page.getByRole('link', { name: 'Make pools' }).click();
+    const poolsForm = app.page.getByRole('form', { name: 'Pools' });
+    await visible(poolsForm);
+    await inspect('make-pools');
+    await poolsForm.getByRole('button', { name: 'Save pools' }).click();
     const pools = app.page.getByRole('list', { name: 'Pools' });
     // 57 Cx tarsalis make two pools (a full 50 and the 7 left); 12 Cx pipiens and 3 males one each.
     await expect
@@ -146,18 +235,149 @@ describe('field app in Chromium', () => {
     await app.context.setOffline(false);
   });
 
-  it('has no serious or critical accessibility violations on any main screen', () => {
+  it('gives the map zoom buttons of 48 px for a gloved finger', async () => {
+    const page = app.page;
+    await navigate(page, 'Sites');
+    const map = page.getByRole('region', { name: 'Map of sites' });
+    await visible(map.locator('.leaflet-container'));
+    for (const name of ['Zoom in', 'Zoom out']) {
+      const box = await map.getByRole('button', { name }).boundingBox();
+      expect(box?.width, name).toBeGreaterThanOrEqual(48);
+      expect(box?.height, name).toBeGreaterThanOrEqual(48);
+    }
+  });
+
+  it('keeps the map controls under the sticky header when the page scrolls', async () => {
+    const page = app.page;
+    const map = page.getByRole('region', { name: 'Map of sites' });
+    await visible(map.locator('.leaflet-container'));
+    const zoomIn = map.getByRole('button', { name: 'Zoom in' });
+    // Scrolled so the zoom buttons pass under the sticky header: the header stays on top.
+    await page.setViewportSize({ width: LANDSCAPE.width, height: 500 });
+    const header = (await page.getByRole('banner').boundingBox())!;
+    const zoom = (await zoomIn.boundingBox())!;
+    const headerMiddle = header.y + header.height / 2;
+    await page.evaluate((dy) => window.scrollBy(0, dy), zoom.y + zoom.height / 2 - headerMiddle);
+    const topmost = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x, y)?.closest('header') !== null,
+      [zoom.x + zoom.width / 2, headerMiddle],
+    );
+    expect(topmost, 'the map zoom control draws over the sticky header').toBe(true);
+    await page.setViewportSize(LANDSCAPE);
+    await page.evaluate(() => window.scrollTo(0, 0));
+  });
+
+  it('opens a site when a finger lands beside its marker, not only dead on it', async () => {
+    const page = app.page;
+    const map = page.getByRole('region', { name: 'Map of sites' });
+    await visible(map.locator('.leaflet-container'));
+    // A tap 20 px from a marker's centre (clear of every other marker) opens its site: Leaflet's
+    // own hit area for these circles is 9 px.
+    const mapBox = (await map.boundingBox())!;
+    const centres = await markerCentres(page);
+    expect(centres.length, 'no site marker drawn on the map').toBeGreaterThan(0);
+    const onMap = (p: { x: number; y: number }) =>
+      p.x > mapBox.x + 70 &&
+      p.x < mapBox.x + mapBox.width - 10 &&
+      p.y > mapBox.y + 10 &&
+      p.y < mapBox.y + mapBox.height - 30;
+    const offsets = [
+      [20, 0],
+      [-20, 0],
+      [0, 20],
+      [0, -20],
+      [14, 14],
+      [-14, 14],
+      [14, -14],
+      [-14, -14],
+    ];
+    const taps = centres.flatMap((c) => offsets.map(([dx, dy]) => ({ x: c.x + dx, y: c.y + dy })));
+    const tap = taps.find(
+      (p) => onMap(p) && centres.every((o) => Math.hypot(o.x - p.x, o.y - p.y) >= 18),
+    );
+    expect(tap, 'no marker with room beside it').toBeDefined();
+    await page.mouse.click(tap!.x, tap!.y);
+    await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/sites\/[^/]+$/);
+    await visible(page.getByRole('link', { name: 'Edit site' }));
+  });
+
+  it('keeps the map tiles it has shown and shows them again with no connection', async () => {
+    const page = app.page;
+    const tile = await readFile(join(ROOT, 'public/icons/icon-192.png'));
+    await app.context.route(TILE_ROUTE, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'image/png',
+        body: tile,
+        headers: { 'Access-Control-Allow-Origin': '*' },
+      }),
+    );
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    await page.goto('/sites');
+    const map = page.getByRole('region', { name: 'Map of sites' });
+    await visible(map.locator('img.leaflet-tile-loaded'), 30_000);
+    await expect
+      .poll(() =>
+        page.evaluate(async () => (await (await caches.open('trapline-tiles')).keys()).length),
+      )
+      .toBeGreaterThan(0);
+
+    await app.context.unroute(TILE_ROUTE);
+    await app.context.setOffline(true);
+    await page.reload();
+    await visible(map.locator('img.leaflet-tile-loaded'), 30_000);
+    await app.context.setOffline(false);
+  });
+
+  it('shows a change the server refused on the Sync screen, in the server’s words', async () => {
+    const page = app.page;
+    const api = await recordsApi(stack.recordsUrl, stack.password);
+    await app.context.setOffline(true);
+    await createSiteByCoordinates(page, {
+      code: '731050',
+      name: 'Parked Pond',
+      lat: 38.61,
+      lon: -121.47,
+    });
+    const taken = await api.post('/v1/site', {
+      code: '731050',
+      name: 'Other Tech Pond',
+      coordinate_precision: 1,
+      shape: { type: 'Point', coordinates: [-121.5, 38.6] },
+    });
+    expect(taken.status).toBe(201);
+    await app.context.setOffline(false);
+    const status = page.getByRole('region', { name: 'Sync status' });
+    await visible(status.getByText('1 needs attention'), 30_000);
+    await navigate(page, 'Sync');
+    const parked = page.getByRole('region', { name: 'Changes that need attention' });
+    await visible(parked.getByText(/731050 is already used by 'Other Tech Pond'/));
+    await inspect('sync-parked');
+  });
+
+  it('asks for the password over the screen, and after Later the sync bar opens the sheet again', async () => {
+    const page = app.page;
+    await navigate(page, 'Settings');
+    // The session ends on the server side (here: its cookie is gone).
+    await app.context.clearCookies();
+    await page.getByRole('button', { name: 'Refresh lookups' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Sign in again' });
+    await visible(sheet);
+    await inspect('sign-in-sheet');
+    await sheet.getByRole('button', { name: 'Later' }).click();
+    await sheet.waitFor({ state: 'hidden' });
+
+    const bar = page.getByRole('region', { name: 'Sync status' });
+    await bar.getByRole('button', { name: 'Sign in' }).click();
+    await signInAgain(page, stack.password);
+    await visible(bar.getByRole('button', { name: 'Sync now' }));
+  });
+
+  it('has no serious or critical accessibility violations on any main screen, in landscape and portrait', () => {
     expect([...axeByScreen.keys()].sort()).toEqual(
-      [
-        'collection-detail',
-        'home',
-        'new-collection',
-        'new-site',
-        'pool-test',
-        'settings',
-        'sign-in',
-        'sites',
-      ].sort(),
+      SCREENS.flatMap((screen) => SIZES.map((size) => `${screen} ${size.name}`)).sort(),
     );
     const found = [...axeByScreen]
       .filter(([, v]) => v.length > 0)

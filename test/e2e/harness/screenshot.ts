@@ -10,3 +10,12 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
 }
+
+/** Saves a full-page PNG of a main screen as test/.output/screens/<size>/<screen>.png. */
+export async function screenScreenshot(page: Page, size: string, screen: string): Promise<string> {
+  const dir = join(OUTPUT_DIR, 'screens', size);
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, `${screen.replace(/[^a-z0-9-_]+/gi, '-')}.png`);
+  await page.screenshot({ path, fullPage: true, animations: 'disabled' });
+  return path;
+}
