@@ -120,11 +120,12 @@ export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
       );
     }
     if (existing.request_hash !== hash) {
-      throw new ApiError(
-        422,
-        'idempotency_key_reused',
-        'This Idempotency-Key was already used for a different request; use a new key',
-      );
+      const message =
+        'This Idempotency-Key was already used for a different request; use a new key';
+      // Contract §2: a 422 names its fields; here the failing "field" is the header.
+      throw new ApiError(422, 'idempotency_key_reused', message, [
+        { path: 'Idempotency-Key', message },
+      ]);
     }
     if (existing.status === null) {
       throw new ApiError(

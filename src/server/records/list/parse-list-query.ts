@@ -38,7 +38,7 @@ const CAST: Record<ListFieldType, string> = {
   bool: 'boolean',
 };
 
-/** Thrown at the first problem; collects into one 422 so the caller sees the field. */
+/** One parameter's problem; `parseListQuery` collects every one into a single 422. */
 class FieldProblem extends Error {
   constructor(readonly field: FieldError) {
     super(field.message);
@@ -181,61 +181,91 @@ export function parseListQuery(
 ): ListQuery {
   const tree = parseQueryString(rawOrUrl);
   const binder = new Binder(options.firstParam ?? 1);
-  try {
-    const conditions: string[] = [];
-
-    const query = tree.query;
-    if (query !== undefined) {
-      if (typeof query === 'string')
-        throw problem('query', 'Use query[field]=value or query[field][$op]=value');
-      for (const [name, value] of Object.entries(query)) {
-        const field = spec.fields[name];
-        if (!field || field.filterable === false)
-          throw problem(`query.${name}`, `Unknown field "${name}" in query`);
-        conditions.push(...fieldCondition(name, field, value, binder));
-      }
+  // Contract §2: a 422 lists every failing parameter, so each one is checked on its own and a
+  // problem is collected (with a neutral fallback) rather than ending the parse.
+  const problems: FieldError[] = [];
+  const check = <T>(fallback: T, parse: () => T): T => {
+    try {
+      return parse();
+    } catch (err) {
+      if (!(err instanceof FieldProblem)) throw err;
+      problems.push(err.field);
+      return fallback;
     }
+  };
 
-    const searchFields = listParam(tree, 'searchFields');
-    for (const name of searchFields) {
+  const conditions: string[] = [];
+  const query = tree.query;
+  if (typeof query === 'string') {
+    problems.push({
+      path: 'query',
+      message: 'Use query[field]=value or query[field][$op]=value',
+    });
+  } else if (query !== undefined) {
+    for (const [name, value] of Object.entries(query)) {
+      conditions.push(
+        ...check<string[]>([], () => {
+          const field = spec.fields[name];
+          if (!field || field.filterable === false)
+            throw problem(`query.${name}`, `Unknown field "${name}" in query`);
+          return fieldCondition(name, field, value, binder);
+        }),
+      );
+    }
+  }
+
+  const searchFields = check<string[]>([], () => {
+    const names = listParam(tree, 'searchFields');
+    for (const name of names) {
       const field = spec.fields[name];
       if (!field || field.type !== 'text' || field.searchable === false) {
         throw problem('searchFields', `"${name}" is not a text field that can be searched`);
       }
     }
-    const search = tree.search;
-    if (search !== undefined && typeof search !== 'string')
+    return names;
+  });
+  const search = check<string | undefined>(undefined, () => {
+    const s = tree.search;
+    if (s !== undefined && typeof s !== 'string')
       throw problem('search', 'search must be one string');
-    if (search?.includes('\u0000')) throw problem('search', 'Text may not contain a NUL character');
-    if (search) {
-      const names =
-        searchFields.length > 0
-          ? searchFields
-          : Object.keys(spec.fields).filter(
-              (n) => spec.fields[n].type === 'text' && spec.fields[n].searchable !== false,
-            );
-      if (names.length > 0) {
-        const pattern = binder.bind(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, 'text');
-        conditions.push(
-          `(${names.map((n) => `${spec.fields[n].sql} ilike ${pattern}`).join(' or ')})`,
-        );
-      }
+    if (s?.includes('\u0000')) throw problem('search', 'Text may not contain a NUL character');
+    return s;
+  });
+  if (search) {
+    const names =
+      searchFields.length > 0
+        ? searchFields
+        : Object.keys(spec.fields).filter(
+            (n) => spec.fields[n].type === 'text' && spec.fields[n].searchable !== false,
+          );
+    if (names.length > 0) {
+      const pattern = binder.bind(`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`, 'text');
+      conditions.push(
+        `(${names.map((n) => `${spec.fields[n].sql} ilike ${pattern}`).join(' or ')})`,
+      );
     }
+  }
 
-    const page = positiveInt(tree.page, 'page', 1);
-    const sizeKey = tree.pageSize !== undefined ? 'pageSize' : 'page_size';
-    const pageSize = positiveInt(tree[sizeKey], sizeKey, DEFAULT_PAGE_SIZE);
-    if (pageSize > MAX_PAGE_SIZE)
-      throw problem(sizeKey, `${sizeKey} may be at most ${MAX_PAGE_SIZE}`);
+  const page = check(1, () => positiveInt(tree.page, 'page', 1));
+  const sizeKey = tree.pageSize !== undefined ? 'pageSize' : 'page_size';
+  const pageSize = check(DEFAULT_PAGE_SIZE, () => {
+    const size = positiveInt(tree[sizeKey], sizeKey, DEFAULT_PAGE_SIZE);
+    if (size > MAX_PAGE_SIZE) throw problem(sizeKey, `${sizeKey} may be at most ${MAX_PAGE_SIZE}`);
+    return size;
+  });
 
-    const allowedOutput = new Set(spec.outputFields ?? Object.keys(spec.fields));
-    const fieldsAsked = listParam(tree, 'fields');
-    for (const name of fieldsAsked)
+  const allowedOutput = new Set(spec.outputFields ?? Object.keys(spec.fields));
+  const fieldsAsked = check<string[]>([], () => {
+    const names = listParam(tree, 'fields');
+    for (const name of names)
       if (!allowedOutput.has(name)) throw problem('fields', `Unknown field "${name}" in fields[]`);
+    return names;
+  });
 
-    const allowedPopulate = new Set(spec.populate ?? []);
-    const populate = [...new Set(listParam(tree, 'populate'))];
-    for (const name of populate) {
+  const allowedPopulate = new Set(spec.populate ?? []);
+  const populate = check<string[]>([], () => {
+    const names = [...new Set(listParam(tree, 'populate'))];
+    for (const name of names) {
       if (!allowedPopulate.has(name)) {
         throw problem(
           'populate',
@@ -243,30 +273,31 @@ export function parseListQuery(
         );
       }
     }
+    return names;
+  });
 
-    const extra: Record<string, string> = {};
-    for (const name of spec.extraParams ?? []) {
-      const v = tree[name];
-      if (v === undefined) continue;
-      if (typeof v !== 'string') throw problem(name, `${name} must be one value`);
-      extra[name] = v;
-    }
-
-    return {
-      whereSql: conditions.length > 0 ? conditions.join(' and ') : 'true',
-      params: binder.params,
-      firstParam: binder.first,
-      orderBy: parseSort(tree.sort, spec),
-      limit: pageSize,
-      offset: (page - 1) * pageSize,
-      page,
-      pageSize,
-      fields: fieldsAsked.length > 0 ? [...new Set(fieldsAsked)] : null,
-      populate,
-      extra,
-    };
-  } catch (err) {
-    if (err instanceof FieldProblem) throw validationFailed([err.field]);
-    throw err;
+  const extra: Record<string, string> = {};
+  for (const name of spec.extraParams ?? []) {
+    const v = tree[name];
+    if (v === undefined) continue;
+    if (typeof v !== 'string') problems.push({ path: name, message: `${name} must be one value` });
+    else extra[name] = v;
   }
+
+  const orderBy = check('', () => parseSort(tree.sort, spec));
+  if (problems.length > 0) throw validationFailed(problems);
+
+  return {
+    whereSql: conditions.length > 0 ? conditions.join(' and ') : 'true',
+    params: binder.params,
+    firstParam: binder.first,
+    orderBy,
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+    page,
+    pageSize,
+    fields: fieldsAsked.length > 0 ? [...new Set(fieldsAsked)] : null,
+    populate,
+    extra,
+  };
 }

@@ -9,7 +9,7 @@ import { findSite } from '../../sites/site-store';
 import { createSite } from '../../sites/create-site';
 import { updateSiteRecord } from '../../sites/update-site';
 import { deleteSite } from '../../sites/delete-site';
-import { siteRecords, sitePopulateOf } from '../../sites/site-response';
+import { siteRecords } from '../../sites/site-response';
 import { putBody } from '../../put-body';
 
 /** Record ids in paths: a positive integer within int range, else the record cannot exist (404). */
@@ -41,11 +41,13 @@ export default async function siteRoutes(app: FastifyInstance, ctx: RecordsConte
     return { rows: applyFields(await siteRecords(ctx.db, rows, q.populate), q.fields), count };
   });
 
+  // populate[] and fields[] as on the list (contract §4), like every other record's GET.
   app.get<{ Params: { id: string } }>('/v1/site/:id', async (req) => {
-    const populate = sitePopulateOf(req.url);
-    const row = await findSite(ctx.db, req.caller.agencyId, pathId(req.params.id));
+    const id = pathId(req.params.id);
+    const q = parseListQuery(req.url, SITE_LIST);
+    const row = await findSite(ctx.db, req.caller.agencyId, id);
     if (!row) throw notFound('Site');
-    return (await siteRecords(ctx.db, [row], populate))[0];
+    return applyFields(await siteRecords(ctx.db, [row], q.populate), q.fields)[0];
   });
 
   app.put<{ Params: { id: string } }>('/v1/site/:id', async (req) => {

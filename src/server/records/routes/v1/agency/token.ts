@@ -3,17 +3,11 @@ import type { RecordsContext } from '../../../context';
 import { forbidden, notFound, validationFailed } from '../../../errors';
 import { issueAgencyToken, revokeAgencyToken } from '../../../auth/tokens';
 import type { Caller } from '../../../auth/types';
+import { recordId } from '../../../arthropod/record-id';
 
 function requireManager(caller: Caller): void {
   if (caller.role !== 'manager')
     throw forbidden('Only a manager of the agency can manage agency tokens');
-}
-
-function tokenId(raw: string): number {
-  const id = /^\d{1,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isInteger(id) || id < 1)
-    throw validationFailed([{ path: 'id', message: 'Token id must be a positive integer' }]);
-  return id;
 }
 
 /**
@@ -41,7 +35,8 @@ export default async function agencyTokenRoutes(
 
   app.delete<{ Params: { id: string } }>('/v1/agency/token/:id', async (req) => {
     requireManager(req.caller);
-    const id = tokenId(req.params.id);
+    // Like every other {id} path: a non-id names no token (404).
+    const id = recordId(req.params.id, 'Agency token');
     if (!(await revokeAgencyToken(ctx.db, id, req.caller.agencyId))) throw notFound('Agency token');
     return { id, revoked: true };
   });
