@@ -128,4 +128,16 @@ describe('signed-in app', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
     expect(onSignOut).toHaveBeenCalledTimes(1);
   });
+
+  it('asks to sign in again to keep syncing, without counting "0 changes", when nothing waits', async () => {
+    render(
+      <SignedInApp identity={identity} onIdentity={() => undefined} onSignOut={() => undefined} />,
+    );
+    const sheet = await screen.findByRole('dialog', { name: 'Sign in again' });
+    await userEvent.click(within(sheet).getByRole('button', { name: 'Later' }));
+    const bar = screen.getByRole('region', { name: 'Sync status' });
+    await within(bar).findByText('Sign in again to keep syncing');
+    expect(within(bar).queryByText(/0 changes/)).not.toBeInTheDocument();
+    expect(within(bar).getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
 });

@@ -25,8 +25,11 @@ export function SyncStatusBar({
   const { progress } = status;
 
   let headline: string;
-  if (status.paused)
-    headline = `Sign in again to send ${plural(waiting + status.sending, 'change', 'changes')}`;
+  if (status.paused || signInNeeded)
+    headline =
+      waiting + status.sending > 0
+        ? `Sign in again to send ${plural(waiting + status.sending, 'change', 'changes')}`
+        : 'Sign in again to keep syncing';
   else if (!status.online)
     headline =
       waiting > 0
