@@ -130,6 +130,10 @@ async function idempotentCreate(
       );
     } catch (err) {
       await ctx.journal.abandon(agencyId, req.key, attempt);
+      // An upstream 401 here means what it means in send(): stop using this token.
+      if (err instanceof BffError && err.code === 'reauth_required') {
+        await ctx.sessions.expireToken(session.idHash, ctx.now());
+      }
       throw err;
     }
     if (found) {
