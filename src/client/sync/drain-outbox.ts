@@ -133,11 +133,14 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
         await reload();
         continue;
       }
-      const waiting = remaining.filter(
-        (e) => blockersOf(e, index).length === 0 && e.nextAttemptAt > now,
-      );
-      const nextAttemptAt =
-        waiting.length > 0 ? Math.min(...waiting.map((e) => e.nextAttemptAt)) : null;
+      // An entry whose handling threw is due again after its backoff, but not within this drain:
+      // it counts as waiting at least one base delay, so the engine's retry timer brings it
+      // round (without it, the drain would report nothing due and the entry would sit until
+      // the idle poll, a minute later).
+      const dueAt = (e: OutboxEntry) =>
+        broken.has(e.id) ? Math.max(e.nextAttemptAt, now + ctx.backoff.baseMs) : e.nextAttemptAt;
+      const waiting = remaining.filter((e) => blockersOf(e, index).length === 0 && dueAt(e) > now);
+      const nextAttemptAt = waiting.length > 0 ? Math.min(...waiting.map(dueAt)) : null;
       return { sent, nextAttemptAt: paused ? null : nextAttemptAt };
     }
     // A failed task is already recorded in the outbox; the race only wakes the loop.

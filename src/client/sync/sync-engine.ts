@@ -331,7 +331,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
           await new Promise((resolve) =>
             setTimeout(resolve, Math.max(1, Math.min(50, (status.nextAttemptAt ?? 0) - ctx.now()))),
           );
-          if (!cycle && !timer) requestSync('settle');
+          // The idle poll (idlePollMs, a minute) is no reason to wait when an entry is due now.
+          const due = status.nextAttemptAt === null || status.nextAttemptAt <= ctx.now();
+          if (!cycle && (!timer || due)) requestSync('settle');
         }
       }
     },

@@ -48,79 +48,84 @@ describe('drain, property', () => {
         fc.array(faultArb, { minLength: 1, maxLength: 50 }),
         fc.double({ min: 0, max: 0.6 }),
         async ([parents, extras], faults, failureRate) => {
-          const { db, bff, engine } = setupEngine({ backoff: { baseMs: 1, capMs: 4 } });
-          const nodes: {
-            entity: Entity;
-            localId: string;
-            entryId: string;
-            parent: number | null;
-            deps: string[];
-          }[] = [];
-          for (let i = 0; i < parents.length; i += 1) {
-            let parent: number | null = null;
-            if (i > 0 && parents[i] !== null) {
-              const candidate = parents[i]! % i;
-              if (CHILD[nodes[candidate].entity]) parent = candidate;
+          const { db, bff, engine, dispose } = setupEngine({ backoff: { baseMs: 1, capMs: 4 } });
+          // Each run leaves nothing behind: engine stopped, database deleted (not at afterEach).
+          try {
+            const nodes: {
+              entity: Entity;
+              localId: string;
+              entryId: string;
+              parent: number | null;
+              deps: string[];
+            }[] = [];
+            for (let i = 0; i < parents.length; i += 1) {
+              let parent: number | null = null;
+              if (i > 0 && parents[i] !== null) {
+                const candidate = parents[i]! % i;
+                if (CHILD[nodes[candidate].entity]) parent = candidate;
+              }
+              const entity = parent === null ? 'site' : (CHILD[nodes[parent].entity] as Entity);
+              const extraDeps =
+                i === 0 ? [] : [...new Set(extras[i].map((x) => nodes[x % i].entryId))];
+              const created = await queueCreate(
+                db,
+                entity,
+                DATA[entity](i),
+                parent === null ? null : nodes[parent].localId,
+                extraDeps,
+              );
+              const stored = await db.outbox.get(created.entryId);
+              nodes.push({ entity, ...created, parent, deps: stored!.dependsOn });
             }
-            const entity = parent === null ? 'site' : (CHILD[nodes[parent].entity] as Entity);
-            const extraDeps =
-              i === 0 ? [] : [...new Set(extras[i].map((x) => nodes[x % i].entryId))];
-            const created = await queueCreate(
-              db,
-              entity,
-              DATA[entity](i),
-              parent === null ? null : nodes[parent].localId,
-              extraDeps,
+            const byKey = new Map(nodes.map((n) => [n.entryId, n]));
+            const serverIdOf = new Map<string, number>();
+            const violations: string[] = [];
+
+            let f = 0;
+            let rand = 0;
+            bff.fault = () => {
+              rand = (rand * 9301 + 49297) % 233280;
+              if (rand / 233280 >= failureRate) return null;
+              return faults[f++ % faults.length];
+            };
+            bff.onApply = (req, record) => {
+              const node = req.key ? byKey.get(req.key) : undefined;
+              if (!node || !record) return;
+              for (const dep of node.deps)
+                if (!serverIdOf.has(dep)) violations.push(`${node.entryId} before ${dep}`);
+              if (node.parent !== null) {
+                const field = PARENT_FIELD[node.entity]!.field;
+                const expected = serverIdOf.get(nodes[node.parent].entryId);
+                if (record[field] !== expected)
+                  violations.push(
+                    `${node.entryId} ${field}=${String(record[field])}, expected ${expected}`,
+                  );
+              }
+              serverIdOf.set(node.entryId, record.id);
+            };
+
+            await drain(engine);
+
+            expect(violations).toEqual([]);
+            expect(await db.outbox.count()).toBe(0);
+            for (const node of nodes) expect(bff.postsFor(node.entryId)).toBe(1);
+            const total = (['site', 'collection', 'pool', 'poolTest'] as Entity[]).reduce(
+              (sum, e) => sum + bff.all(e).length,
+              0,
             );
-            const stored = await db.outbox.get(created.entryId);
-            nodes.push({ entity, ...created, parent, deps: stored!.dependsOn });
-          }
-          const byKey = new Map(nodes.map((n) => [n.entryId, n]));
-          const serverIdOf = new Map<string, number>();
-          const violations: string[] = [];
-
-          let f = 0;
-          let rand = 0;
-          bff.fault = () => {
-            rand = (rand * 9301 + 49297) % 233280;
-            if (rand / 233280 >= failureRate) return null;
-            return faults[f++ % faults.length];
-          };
-          bff.onApply = (req, record) => {
-            const node = req.key ? byKey.get(req.key) : undefined;
-            if (!node || !record) return;
-            for (const dep of node.deps)
-              if (!serverIdOf.has(dep)) violations.push(`${node.entryId} before ${dep}`);
-            if (node.parent !== null) {
-              const field = PARENT_FIELD[node.entity]!.field;
-              const expected = serverIdOf.get(nodes[node.parent].entryId);
-              if (record[field] !== expected)
-                violations.push(
-                  `${node.entryId} ${field}=${String(record[field])}, expected ${expected}`,
-                );
+            expect(total).toBe(nodes.length);
+            expect(bff.maxInFlight).toBeLessThanOrEqual(3);
+            for (const node of nodes) {
+              const row = await db
+                .table(node.entity === 'poolTest' ? 'poolTests' : `${node.entity}s`)
+                .get(node.localId);
+              expect(row).toMatchObject({
+                syncState: 'synced',
+                serverId: serverIdOf.get(node.entryId),
+              });
             }
-            serverIdOf.set(node.entryId, record.id);
-          };
-
-          await drain(engine);
-
-          expect(violations).toEqual([]);
-          expect(await db.outbox.count()).toBe(0);
-          for (const node of nodes) expect(bff.postsFor(node.entryId)).toBe(1);
-          const total = (['site', 'collection', 'pool', 'poolTest'] as Entity[]).reduce(
-            (sum, e) => sum + bff.all(e).length,
-            0,
-          );
-          expect(total).toBe(nodes.length);
-          expect(bff.maxInFlight).toBeLessThanOrEqual(3);
-          for (const node of nodes) {
-            const row = await db
-              .table(node.entity === 'poolTest' ? 'poolTests' : `${node.entity}s`)
-              .get(node.localId);
-            expect(row).toMatchObject({
-              syncState: 'synced',
-              serverId: serverIdOf.get(node.entryId),
-            });
+          } finally {
+            await dispose();
           }
         },
       ),

@@ -19,7 +19,7 @@ afterEach(async () => {
 export function setupEngine(
   options: SyncEngineOptions = {},
   delayMs = 0,
-): { db: TraplineDb; bff: FakeBff; engine: SyncEngine } {
+): { db: TraplineDb; bff: FakeBff; engine: SyncEngine; dispose: () => Promise<void> } {
   const db = makeDb();
   const bff = new FakeBff(delayMs);
   vi.stubGlobal('fetch', bff.fetch);
@@ -29,7 +29,7 @@ export function setupEngine(
     backoff: { baseMs: 2, capMs: 20 },
     ...options,
   });
-  cleanups.push(async () => {
+  const cleanup = async () => {
     engine.stop();
     await Promise.race([
       engine.settled().catch(() => undefined),
@@ -37,8 +37,15 @@ export function setupEngine(
     ]);
     db.close();
     await db.delete();
-  });
-  return { db, bff, engine };
+  };
+  cleanups.push(cleanup);
+  /** Stops the engine and deletes its database now (e.g. at the end of each property run). */
+  const dispose = async () => {
+    const i = cleanups.indexOf(cleanup);
+    if (i >= 0) cleanups.splice(i, 1);
+    await cleanup();
+  };
+  return { db, bff, engine, dispose };
 }
 
 /** Drains until nothing more can be sent without the user. */
