@@ -12,6 +12,8 @@ import {
 export const SITE_CODE = /^\d{6}$/;
 export const ZERO_SITE_CODE = '000000';
 export const SITE_POPULATIONS = ['Suburban', 'Urban', 'Rural'] as const;
+/** Elevation in metres a site may have (contract §3). */
+export const ELEVATION_RANGE = { min: -500, max: 9000 } as const;
 
 const siteFields = {
   code: z.string().regex(SITE_CODE, { message: 'Site code must be exactly 6 digits' }),
@@ -24,7 +26,13 @@ const siteFields = {
   address_2: optionalText,
   city: optionalText,
   comments: optionalText,
-  elevation: z.number().finite(),
+  // Metres above sea level; the range spans every place on land (Dead Sea shore ≈ −430 m, Everest
+  // ≈ 8849 m), so a value outside it is a typo or a unit mix-up (feet, centimetres).
+  elevation: z
+    .number()
+    .finite()
+    .min(ELEVATION_RANGE.min, { message: `Elevation must be at least ${ELEVATION_RANGE.min} m` })
+    .max(ELEVATION_RANGE.max, { message: `Elevation must be at most ${ELEVATION_RANGE.max} m` }),
   postal_code: z.string().regex(/^\d{5}$/, { message: 'Postal code must be 5 digits' }),
   region: id,
   revision_comments: optionalText,

@@ -4,9 +4,20 @@ import type { SiteRow } from './site-row';
 export const isoOrNull = (v: Date | string | null): string | null =>
   v === null ? null : new Date(v).toISOString();
 
-/** Numeric string without trailing zeros ("12.50" → "12.5"); the contract returns elevation as a string. */
-function numericString(v: string | null): string | null {
-  return v === null ? null : String(Number(v));
+/**
+ * Plain decimal text without trailing zeros ("12.50" → "12.5", never "1e+25"); the contract
+ * returns elevation as a numeric string. PostgreSQL's numeric text is already plain decimal, so
+ * only the zeros are trimmed (going through Number would switch to exponent form).
+ */
+export function numericString(v: string | number | null): string | null {
+  if (v === null) return null;
+  const text =
+    typeof v === 'number'
+      ? v.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
+      : v;
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
+  const trimmed = text.includes('.') ? text.replace(/\.?0+$/, '') : text;
+  return trimmed === '-0' ? '0' : trimmed;
 }
 
 /** A site as the service returns it: `id` first, shape with crs, dates in UTC with ms. */
