@@ -241,4 +241,43 @@ describe('sync engine against the real BFF and records service', () => {
       syncState: 'synced',
     });
   });
+
+  it('pulls the pools and pool tests of a collection made elsewhere, under that collection', async () => {
+    const host = await api<{ id: number }>('POST', '/site', siteData());
+    const made = await api<{ id: number }>('POST', '/arthropod/collection', {
+      collection_date: today,
+      num_trap: 1,
+      trap: TRAP_ID.co2,
+      trap_nights: 1,
+      site: host.body.id,
+      arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
+    });
+    expect(made.status).toBe(201);
+    const madePool = await api<{ id: number }>('POST', '/arthropod/pool', {
+      collection: made.body.id,
+      species: SPECIES_ID.cxTarsalis,
+      sex: SEX_ID.fMixed,
+      num_count: 25,
+    });
+    expect(madePool.status).toBe(201);
+    const madeTest = await api<{ id: number }>('POST', '/arthropod/pool/test', {
+      pool: madePool.body.id,
+      method: METHOD_ID.rtPcr,
+      target: TARGET_ID.wnv,
+      status: STATUS_ID.negative,
+      test_date: today,
+      test_agency: agencyId,
+    });
+    expect(madeTest.status).toBe(201);
+    const { db: t, engine } = tablet();
+
+    await engine.pull();
+
+    const collectionRow = (await t.collections.where('serverId').equals(made.body.id).first())!;
+    const pools = await t.pools.where('parentLocalId').equals(collectionRow.localId).toArray();
+    expect(pools.map((p) => p.serverId)).toEqual([madePool.body.id]);
+    expect(pools[0].data).toMatchObject({ num_count: 25, species: SPECIES_ID.cxTarsalis });
+    const tests = await t.poolTests.where('parentLocalId').equals(pools[0].localId).toArray();
+    expect(tests.map((x) => x.serverId)).toEqual([madeTest.body.id]);
+  });
 });
