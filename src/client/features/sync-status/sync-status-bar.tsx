@@ -39,6 +39,9 @@ export function SyncStatusBar({
     headline = `Sending… ${progress.sent} of ${progress.total} sent`;
   else if (waiting + status.sending > 0)
     headline = `${plural(waiting + status.sending, 'change', 'changes')} waiting to send`;
+  else if (attention > 0)
+    // A refused change is not sent: "All changes sent" would tell the technician to stop looking.
+    headline = `${plural(attention, 'change', 'changes')} not sent — ${attention === 1 ? 'it needs' : 'they need'} your attention`;
   else headline = 'All changes sent';
 
   return (
