@@ -1,11 +1,16 @@
 import { useCallback, useState } from 'react';
 
 export type GpsFix = { lat: number; lon: number; accuracy: number };
+export type GpsFailure = 'denied' | 'unavailable' | 'timeout' | 'no-gps';
 export type GpsState = {
   status: 'idle' | 'locating' | 'done' | 'error';
   fix: GpsFix | null;
   message: string | null;
+  /** Why the last request failed, for screens that word it their own way. */
+  failure?: GpsFailure | null;
 };
+
+const FAILURES: Record<number, GpsFailure> = { 1: 'denied', 2: 'unavailable', 3: 'timeout' };
 
 const MESSAGES: Record<number, string> = {
   1: 'Location permission was refused: allow it in the browser settings, or tap the map or type the coordinates',
@@ -24,11 +29,12 @@ export function useGps(): GpsState & { locate: () => Promise<GpsFix | null> } {
             status: 'error',
             fix: null,
             message: 'This device has no GPS: tap the map or type the coordinates',
+            failure: 'no-gps',
           });
           resolve(null);
           return;
         }
-        setState((s) => ({ ...s, status: 'locating', message: null }));
+        setState((s) => ({ ...s, status: 'locating', message: null, failure: null }));
         navigator.geolocation.getCurrentPosition(
           (pos) => {
             const fix = {
@@ -40,7 +46,12 @@ export function useGps(): GpsState & { locate: () => Promise<GpsFix | null> } {
             resolve(fix);
           },
           (err) => {
-            setState({ status: 'error', fix: null, message: MESSAGES[err.code] ?? err.message });
+            setState({
+              status: 'error',
+              fix: null,
+              message: MESSAGES[err.code] ?? err.message,
+              failure: FAILURES[err.code] ?? 'unavailable',
+            });
             resolve(null);
           },
           { enableHighAccuracy: true, timeout: 20_000, maximumAge: 10_000 },

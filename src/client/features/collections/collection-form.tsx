@@ -8,7 +8,7 @@ import { RepositoryError } from '../../db/repository-error';
 import { localDateTime, toLocalInput } from '../../lib/dates';
 import { useDirtyForm } from '../../lib/dirty-forms';
 import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
-import { precisionForAccuracy, roundCoord } from '../../lib/geo';
+import { accuracyLevel, precisionForAccuracy, roundCoord } from '../../lib/geo';
 import { useGps } from '../../lib/use-gps';
 import { Banner } from '../../ui/banner';
 import { errorAt } from '../../ui/error-at';
@@ -203,14 +203,24 @@ export function CollectionForm({
       {atZeroSite ? (
         <fieldset className="fieldset">
           <legend>Trap location</legend>
-          <button
-            type="button"
-            className="button"
-            onClick={locateTrap}
-            disabled={gps.status === 'locating'}
-          >
-            {gps.status === 'locating' ? 'Locating…' : 'Use my location'}
-          </button>
+          <div className="row wrap">
+            <button
+              type="button"
+              className="button"
+              onClick={locateTrap}
+              disabled={gps.status === 'locating'}
+            >
+              {gps.status === 'locating' ? 'Locating…' : 'Use my location'}
+            </button>
+            {gps.fix ? (
+              <span
+                className={`accuracy accuracy-${accuracyLevel(gps.fix.accuracy)}`}
+                data-testid="gps-accuracy"
+              >
+                GPS accuracy ±{Math.round(gps.fix.accuracy)} m
+              </span>
+            ) : null}
+          </div>
           {gps.message ? <p className="field-hint">{gps.message}</p> : null}
           <CoordinateFields
             latitude={register('location.shape.coordinates.1', { setValueAs: asNumber })}

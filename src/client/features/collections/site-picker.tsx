@@ -2,9 +2,17 @@ import { useEffect, useMemo, useState } from 'react';
 import { ZERO_SITE_CODE } from '../../../shared';
 import type { SiteRow } from '../../db/database';
 import { distanceMeters } from '../../lib/geo';
-import { useGps } from '../../lib/use-gps';
+import { useGps, type GpsFailure } from '../../lib/use-gps';
 
 const SHOWN = 12;
+
+/** Why the list is not nearest first, in the technician's words. */
+const NOT_NEAREST: Record<GpsFailure, string> = {
+  denied: 'location permission was refused',
+  unavailable: 'no position is available here',
+  timeout: 'the GPS took too long',
+  'no-gps': 'this device has no GPS',
+};
 
 function coordsOf(site: SiteRow): { lat: number; lon: number } | null {
   const c = (site.data.shape as { coordinates?: [number, number] } | undefined)?.coordinates;
@@ -104,7 +112,13 @@ export function SitePicker({
           onChange={(e) => setQuery(e.target.value)}
         />
       </div>
-      {gps.fix ? <p className="muted">Nearest to you first</p> : null}
+      {gps.fix ? <p className="hint-neutral">Nearest to you first</p> : null}
+      {gps.status === 'locating' ? <p className="hint-neutral">Finding your position…</p> : null}
+      {gps.status === 'error' && gps.failure ? (
+        <p className="hint-neutral">
+          Sorted by code, not nearest first: {NOT_NEAREST[gps.failure]}
+        </p>
+      ) : null}
       <ul className="list" aria-label="Sites to choose from">
         {zero ? (
           <li>
