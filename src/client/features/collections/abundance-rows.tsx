@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import {
   useFieldArray,
   useWatch,
@@ -23,13 +24,37 @@ type Props = {
 
 const speciesName = (s: Species) => s.display_name ?? s.full_name;
 
+type Row = CollectionFormValues['arthropods'][number];
+
 /**
  * Abundance rows: species, sex and count, one row per species and sex. Quick-add buttons for the
  * agency's common species never create a duplicate row: they jump to the existing one.
  */
 export function AbundanceRows({ control, register, setFocus, errors, lookups, common }: Props) {
-  const { fields, append, remove } = useFieldArray({ control, name: 'arthropods' });
+  const { fields, append, remove, insert } = useFieldArray({ control, name: 'arthropods' });
   const rows = useWatch({ control, name: 'arthropods' }) ?? [];
+  // The last removed row, so a stray tap on "Remove row N" costs nothing: Undo puts it back.
+  const [removed, setRemoved] = useState<{ index: number; row: Row; label: string } | null>(null);
+  const removeRow = (i: number) => {
+    const row = { ...rows[i] };
+    const sp = lookups.species.find((s) => s.id === row.species);
+    const sx = lookups.sex.find((s) => s.id === row.sex);
+    const what = [sp ? speciesName(sp) : null, sx?.name, row.num_count].filter(
+      (x) => x !== null && x !== undefined,
+    );
+    setRemoved({
+      index: i,
+      row,
+      label: `Row ${i + 1} removed${what.length ? ` (${what.join(' ')})` : ''}`,
+    });
+    remove(i);
+  };
+  const undo = () => {
+    if (!removed) return;
+    const at = Math.min(removed.index, rows.length);
+    insert(at, removed.row, { focusName: `arthropods.${at}.num_count` });
+    setRemoved(null);
+  };
   const total = rows.reduce(
     (sum, r) =>
       sum + (typeof r?.num_count === 'number' && !Number.isNaN(r.num_count) ? r.num_count : 0),
@@ -132,13 +157,21 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
                   </p>
                 ) : null}
               </div>
-              <button type="button" className="button button-quiet" onClick={() => remove(i)}>
+              <button type="button" className="button button-quiet" onClick={() => removeRow(i)}>
                 Remove row {n}
               </button>
             </li>
           );
         })}
       </ol>
+      {removed ? (
+        <div className="row wrap undo" role="status">
+          <span>{removed.label}</span>
+          <button type="button" className="button" onClick={undo}>
+            Undo
+          </button>
+        </div>
+      ) : null}
       {rowsError ? (
         <p className="field-error" role="alert">
           {rowsError}

@@ -186,4 +186,29 @@ describe('collection form', () => {
     ).toBeInTheDocument();
     expect(screen.getByText(/The server did not accept this record/)).toBeInTheDocument();
   });
+
+  it('puts a removed abundance row back on Undo', async () => {
+    const { user } = renderForm();
+    await user.click(screen.getByRole('button', { name: 'Add Cx tarsalis' }));
+    await user.type(screen.getByLabelText('Count (row 1)'), '37');
+    await user.click(screen.getByRole('button', { name: 'Remove row 1' }));
+    expect(screen.queryByLabelText('Count (row 1)')).not.toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent('Row 1 removed (Cx tarsalis female 37)');
+    await user.click(screen.getByRole('button', { name: 'Undo' }));
+    expect(screen.getByLabelText('Count (row 1)')).toHaveValue('37');
+    expect(screen.getByLabelText('Species (row 1)')).toHaveValue('1');
+    expect(screen.getByTestId('abundance-total')).toHaveTextContent('37');
+  });
+
+  it('links a row’s error to its field for screen readers', async () => {
+    const { user } = renderForm();
+    await user.click(screen.getByRole('button', { name: 'Add row' }));
+    await user.type(screen.getByLabelText('Count (row 1)'), '5');
+    await user.click(screen.getByRole('button', { name: 'Save collection' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Species (row 1)')).toHaveAccessibleDescription(
+        'Species is required',
+      ),
+    );
+  });
 });
