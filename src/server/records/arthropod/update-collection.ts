@@ -155,7 +155,10 @@ export async function updateCollection(
   });
 }
 
-/** DELETE /v1/arthropod/collection/{id}: retires the collection (`deactive_date`); managers only. */
+/**
+ * DELETE /v1/arthropod/collection/{id}: retires the collection and its active pools
+ * (`deactive_date`); managers only.
+ */
 export async function deleteCollection(
   db: Database,
   caller: Caller,
@@ -170,10 +173,19 @@ export async function deleteCollection(
     if (rows.length === 0) throw notFound('Collection');
     assertManager(caller, 'collection');
     // Deleting twice keeps the first date: a retried delete changes nothing.
-    await tx.query(
-      `update collection set deactive_date = $2, updated = $2 where id = $1 and deactive_date is null`,
+    const retired = await tx.query(
+      `update collection set deactive_date = $2, updated = $2 where id = $1 and deactive_date is null
+       returning id`,
       [id, now],
     );
+    // Its active pools retire with it, in the same transaction: a pool drawn from a deleted
+    // collection must not stay in the pool lists.
+    if (retired.rows.length > 0) {
+      await tx.query(
+        `update pool set deactive_date = $2, updated = $2 where collection = $1 and deactive_date is null`,
+        [id, now],
+      );
+    }
     const [record] = await collectionRecords(tx, caller.agencyId, [id]);
     return record;
   });
