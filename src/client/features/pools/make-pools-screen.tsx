@@ -115,10 +115,11 @@ function PoolsEditor({
                   id={`${field.id}-count`}
                   inputMode="numeric"
                   aria-invalid={message ? true : undefined}
+                  aria-describedby={message ? `${field.id}-count-error` : undefined}
                   {...register(`pools.${i}.num_count`, { setValueAs: asNumber })}
                 />
                 {message ? (
-                  <p className="field-error" role="alert">
+                  <p className="field-error" id={`${field.id}-count-error`} role="alert">
                     {message}
                   </p>
                 ) : null}
