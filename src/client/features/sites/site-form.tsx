@@ -127,7 +127,11 @@ export function SiteForm({
       <ProblemBanner problem={problem} />
       {saveError ? <Banner tone="error">{saveError}</Banner> : null}
       <div className="form-grid">
-        <Field label="Site code" error={err('code')} hint="6 digits, unique in your agency">
+        <Field
+          label="Site code"
+          error={err('code')}
+          hint={<span className="hint-neutral">6 digits, unique in your agency</span>}
+        >
           <input inputMode="numeric" autoComplete="off" maxLength={6} {...register('code')} />
         </Field>
         <Field label="Site name" error={err('name')}>

@@ -112,4 +112,12 @@ describe('site form', () => {
     expect(screen.getByLabelText('Longitude')).toHaveValue('-121.492346');
     expect(screen.getByLabelText('Coordinate precision')).toHaveValue('2');
   });
+
+  it('shows format help in a neutral colour, not the warning colour', () => {
+    renderForm();
+    expect(screen.getByText('6 digits, unique in your agency')).toHaveClass('hint-neutral');
+    expect(screen.getByLabelText('Site code')).toHaveAccessibleDescription(
+      '6 digits, unique in your agency',
+    );
+  });
 });
