@@ -3,6 +3,9 @@ import { MIGRATIONS } from './migrations';
 
 export type Migration = { version: number; name: string; sql: string };
 
+/** Advisory lock key held while migrating: one migrating process at a time per database. */
+const MIGRATION_LOCK = 727274;
+
 /**
  * Applies every migration not yet applied, in version order, each in its own transaction.
  * An advisory lock keeps several processes sharing one PostgreSQL from migrating at once.
@@ -11,13 +14,19 @@ export async function migrate(
   db: Database,
   migrations: Migration[] = MIGRATIONS,
 ): Promise<number[]> {
-  await db.query(
-    `create table if not exists schema_migration (version int primary key, name text not null, applied_at timestamptz not null default now())`,
-  );
+  // The lock comes first, also for creating the bookkeeping table: two processes starting on a
+  // fresh PostgreSQL would otherwise both run `create table if not exists` at once, and one of
+  // them fails on the catalog's unique index.
+  await db.transaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+    await tx.query(
+      `create table if not exists schema_migration (version int primary key, name text not null, applied_at timestamptz not null default now())`,
+    );
+  });
   const applied: number[] = [];
   for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
     const did = await db.transaction(async (tx) => {
-      await tx.query('select pg_advisory_xact_lock(727274)');
+      await tx.query(`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
       const { rows } = await tx.query('select 1 from schema_migration where version = $1', [
         m.version,
       ]);
