@@ -12,7 +12,8 @@
  * /sites/:id                heading "<code> <name>", "New collection here", "Edit site",
  *                           list "Recent collections"
  * /collections/new?site=…   form "Collection": "Find a site" + buttons "<code> <name>" and
- * /collections/:id/edit       "Zero Site (one-off location)", "Change site"; at the Zero Site
+ * /collections/:id/edit       "Zero Site (one-off location)", "Change site" (new only: an edit
+ *                           shows the site read-only, data-testid chosen-site); at the Zero Site
  *                           "Latitude", "Longitude", "Coordinate precision"; "Collection date",
  *                           "Date only (no time)", "Trap type", "Number of traps", "Trap nights",
  *                           "Trap problem", checkboxes under "Lures", "Add Cx tarsalis" (quick-add),
@@ -31,7 +32,9 @@
  * /sync                     parked and conflicting changes (sync-status feature)
  * /settings                 "Persistent storage", "Refresh lookups", "Sign out"
  * Sign-in screen / sheet:   "Username", "Password", button "Sign in"; sheet dialog "Sign in again"
- * Navigation:               nav "Main" with links "Home", "Sites", "New collection", "Sync", "Settings"
+ * Navigation:               nav "Main" with links "Home", "Sites", "New collection", "Sync", "Settings";
+ *                           leaving a dirty form asks dialog "Discard the changes you typed?" with
+ *                           "Keep editing" (focused) and "Discard changes"
  */
 import { lazy, Suspense, useCallback, type ReactNode } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
