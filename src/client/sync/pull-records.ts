@@ -56,8 +56,11 @@ export async function pullRecords(
     .slice(0, 10);
   const dated = { 'query[collection_date][$gte]': since };
   const collection = await pullEntity(ctx, 'collection', dated, options);
-  const pool = await pullEntity(ctx, 'pool', dated, options);
-  const poolTest = await pullPoolTests(ctx, options, pool.added);
+  const pool = await unlessMissing(pullEntity(ctx, 'pool', dated, options), {
+    stored: 0,
+    added: [],
+  });
+  const poolTest = await unlessMissing(pullPoolTests(ctx, options, pool.added), 0);
   const removed = await reconcileSites(ctx, options);
   return {
     site: site.stored,
@@ -66,6 +69,23 @@ export async function pullRecords(
     poolTest,
     removed,
   };
+}
+
+/** Statuses of an upstream that has no such list at all (a stand-in without pools). */
+const MISSING_ENDPOINT = new Set([404, 405, 501]);
+
+/**
+ * The pull of an optional list: an upstream without that endpoint must not stop the pull of
+ * sites and collections, which are already stored by then. Any other error propagates.
+ */
+async function unlessMissing<T>(pull: Promise<T>, none: T): Promise<T> {
+  try {
+    return await pull;
+  } catch (err) {
+    if (err instanceof SyncError && err.status !== null && MISSING_ENDPOINT.has(err.status))
+      return none;
+    throw err;
+  }
 }
 
 /**
@@ -145,7 +165,8 @@ function newestUpdated(rows: Row[], current: string | null): string | null {
  * Walks the pages of a list (sorted by id), handing each page's rows not seen before to `onPage`.
  * Stops at a short page, at `count`, or at a page that brings no new id: an upstream that ignores
  * `page` answers the same rows again, and without `count` nothing else would end the loop.
- * Accepts `{rows, count?}` or a bare array.
+ * Accepts `{rows, count?}` or a bare array. `complete` is false when the list may hold rows the
+ * upstream never sent (it repeated a full page).
  */
 async function eachPage(
   ctx: SyncContext,
@@ -153,7 +174,7 @@ async function eachPage(
   filter: Record<string, string>,
   pageSize: number,
   onPage: (rows: Row[]) => Promise<void>,
-): Promise<void> {
+): Promise<{ complete: boolean }> {
   const seen = new Set<unknown>();
   for (let page = 1; ; page += 1) {
     const params = new URLSearchParams({
@@ -166,11 +187,11 @@ async function eachPage(
     const fresh = rows.filter((row) => !seen.has(row.id));
     for (const row of fresh) seen.add(row.id);
     if (fresh.length > 0) await onPage(fresh);
-    const done =
-      fresh.length === 0 ||
-      rows.length < pageSize ||
-      (typeof count === 'number' && page * pageSize >= count);
-    if (done) return;
+    if (rows.length < pageSize || (typeof count === 'number' && page * pageSize >= count))
+      return { complete: true };
+    // A full page repeated: the upstream ignores `page`, so rows past the first page may exist
+    // that it will never send. More rows than asked for: it ignores paging and sent them all.
+    if (fresh.length === 0) return { complete: rows.length > pageSize };
   }
 }
 
@@ -209,9 +230,17 @@ async function reconcileSites(ctx: SyncContext, options: PullOptions): Promise<n
   if (typeof last === 'number' && ctx.now() - last < options.reconcileEveryMs) return 0;
   const startedAt = ctx.now();
   const active = new Set<unknown>();
-  await eachPage(ctx, 'site', { 'fields[]': 'id' }, options.pageSize, async (rows) => {
-    for (const row of rows) active.add(row.id);
-  });
+  const listing = await eachPage(
+    ctx,
+    'site',
+    { 'fields[]': 'id' },
+    options.pageSize,
+    async (rows) => {
+      for (const row of rows) active.add(row.id);
+    },
+  );
+  // A listing that may lack sites proves nothing about the missing ones: remove none.
+  if (!listing.complete) return 0;
   const { db } = ctx;
   const removed = await db.transaction('rw', db.sites, db.collections, db.outbox, async () => {
     const gone = await db.sites

@@ -31,4 +31,18 @@ describe('sites deleted on the server', () => {
     expect(idCheck.length).toBeGreaterThan(0);
     expect(decodeURIComponent(idCheck[idCheck.length - 1].path)).toContain('fields[]=id');
   });
+
+  it('removes none when the upstream repeats a full first page, which may hide other sites', async () => {
+    let now = Date.parse('2026-07-20T12:00:00.000Z');
+    const { db, bff, engine } = setupEngine({ now: () => now, pull: { pageSize: 2 } });
+    for (const n of [1, 2, 3]) bff.seed('site', site(n));
+    await engine.pull();
+    expect(await db.sites.count()).toBe(3);
+    bff.variations = { ignorePage: true, noCount: true };
+
+    now += 2 * HOUR;
+    await engine.pull();
+
+    expect(await db.sites.count()).toBe(3);
+  });
 });

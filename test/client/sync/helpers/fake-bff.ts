@@ -44,6 +44,8 @@ export type Variations = {
   bareArray?: boolean;
   /** Lists ignore `page` and `pageSize`: every matching row, every time. */
   ignorePaging?: boolean;
+  /** Lists ignore `page` but honour `pageSize`: the first page, every time. */
+  ignorePage?: boolean;
   /** Creates are answered 200, not 201. */
   created200?: boolean;
   /** `elevation` is returned as a numeric string. */
@@ -245,7 +247,12 @@ export class FakeBff {
       );
     const v = this.variations;
     const pageRows = (
-      v.ignorePaging ? rows : rows.slice((page - 1) * pageSize, page * pageSize)
+      v.ignorePaging
+        ? rows
+        : rows.slice(
+            ((v.ignorePage ? 1 : page) - 1) * pageSize,
+            (v.ignorePage ? 1 : page) * pageSize,
+          )
     ).map((r) => this.present(r));
     if (v.bareArray) return json(200, pageRows);
     return json(200, v.noCount ? { rows: pageRows } : { rows: pageRows, count: rows.length });
