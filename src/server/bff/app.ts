@@ -12,6 +12,7 @@ import { LookupCache, loadLookupCatalog, type LookupCatalog } from './lookup-cac
 import { lookupsRoute } from './lookups-route';
 import { allowedMethods } from './proxy-allow-list';
 import { methodNotAllowed, proxyRoutes } from './proxy-routes';
+import { redactUrl } from './redact-url';
 import { csrfGuard, rejectAmbiguousPath } from './request-guards';
 import { securityHeaders } from './security-headers';
 import { sessionRoutes } from './session-routes';
@@ -153,11 +154,25 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   return app;
 }
 
+/** What a request log line shows: method, path with query values redacted, client address. */
+function serializeRequest(req: {
+  method: string;
+  url: string;
+  ip?: string;
+  socket?: { remoteAddress?: string };
+}) {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    remoteAddress: req.ip ?? req.socket?.remoteAddress,
+  };
+}
+
 function withRedaction(logger: BffOptions['logger']): FastifyServerOptions['logger'] {
   if (logger === undefined || logger === false) return false;
-  if (logger === true) return { level: 'info', redact: LOG_REDACT };
-  if (typeof logger === 'object')
-    return { ...logger, redact: LOG_REDACT } as FastifyServerOptions['logger'];
+  const safe = { redact: LOG_REDACT, serializers: { req: serializeRequest } };
+  if (logger === true) return { level: 'info', ...safe };
+  if (typeof logger === 'object') return { ...logger, ...safe } as FastifyServerOptions['logger'];
   return logger;
 }
 
