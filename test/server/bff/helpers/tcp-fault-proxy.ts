@@ -1,8 +1,14 @@
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 
 export type SeenRequest = { method: string; path: string; target: string; head: string };
-type Fault = 'drop' | 'hold';
-type Armed = { method: string; path: string; fault: Fault; resolve: () => void };
+type Fault = 'drop' | 'hold' | 'delay';
+type Armed = {
+  method: string;
+  path: string;
+  fault: Fault;
+  delayMs: number;
+  resolve: () => void;
+};
 
 export type TcpFaultProxy = {
   url: string;
@@ -13,10 +19,12 @@ export type TcpFaultProxy = {
   /**
    * The next request matching is forwarded whole; its answer is then lost:
    * 'drop' destroys the connection as the answer starts (the upstream has committed),
-   * 'hold' swallows the answer and keeps the connection open (a hung upstream, a dead BFF).
-   * Resolves when the answer was lost.
+   * 'hold' swallows the answer and keeps the connection open (a hung upstream, a dead BFF);
+   * 'delay' passes the answer on whole, `delayMs` late (a slow upstream; later answers on the
+   * same connection too).
+   * Resolves when the answer reached the proxy (and was lost or is being delayed).
    */
-  arm(method: string, path: string, fault: Fault): Promise<void>;
+  arm(method: string, path: string, fault: Fault, delayMs?: number): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -63,6 +71,12 @@ export async function startTcpFaultProxy(targetUrl: string): Promise<TcpFaultPro
         fault.resolve();
         return;
       }
+      if (fault?.fault === 'delay') {
+        fault.resolve();
+        // Equal delays fire in order, so the chunks arrive as they were sent.
+        setTimeout(() => client.write(chunk), fault.delayMs);
+        return;
+      }
       client.write(chunk);
     });
     const end = () => {
@@ -82,8 +96,8 @@ export async function startTcpFaultProxy(targetUrl: string): Promise<TcpFaultPro
     url: `http://127.0.0.1:${port}`,
     seen,
     connections: () => accepted,
-    arm: (method, path, fault) =>
-      new Promise<void>((resolve) => armed.push({ method, path, fault, resolve })),
+    arm: (method, path, fault, delayMs = 0) =>
+      new Promise<void>((resolve) => armed.push({ method, path, fault, delayMs, resolve })),
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,98 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestRecords, TEST_PASSWORD, type TestRecords } from '../helpers/records-app';
+import { appRequest } from './helpers/bff-stack';
+import { cookieFrom } from './helpers/http';
+import { killSpawned, spawnMain, type SpawnedMain } from './helpers/spawned-main';
+import { startTcpFaultProxy, type TcpFaultProxy } from './helpers/tcp-fault-proxy';
+
+let records: TestRecords;
+let proxy: TcpFaultProxy;
+let started: SpawnedMain;
+let url: string;
+let recordsPort: number;
+const dataDir = mkdtempSync(join(tmpdir(), 'trapline-upstream-'));
+
+/** A port nothing listens on right now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function refusesConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', () => resolve(true));
+  });
+}
+
+beforeAll(async () => {
+  records = await buildTestRecords();
+  await records.app.listen({ port: 0, host: '127.0.0.1' });
+  proxy = await startTcpFaultProxy(
+    `http://127.0.0.1:${(records.app.server.address() as AddressInfo).port}`,
+  );
+  recordsPort = await freePort();
+  started = spawnMain({
+    UPSTREAM_URL: proxy.url,
+    TRAPLINE_DATA_DIR: dataDir,
+    RECORDS_PORT: String(recordsPort),
+  });
+  url = await started.url();
+}, 90_000);
+afterAll(async () => {
+  await killSpawned(started);
+  await proxy?.close();
+  await records?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function signIn(): Promise<string> {
+  const res = await appRequest(url)('/api/session', {
+    method: 'POST',
+    body: { username: 'demo-tech', password: TEST_PASSWORD },
+  });
+  expect(res.status).toBe(200);
+  return cookieFrom(res) ?? '';
+}
+
+describe('npm start with UPSTREAM_URL', () => {
+  it('starts no records service and tells to sign in with the upstream account', async () => {
+    expect(started.output()).toContain(`Sign in with your account on ${proxy.url}`);
+    expect(started.output()).not.toMatch(/Demo (accounts|password)/);
+    expect(await refusesConnections(recordsPort)).toBe(true);
+  });
+
+  it('signs in at the upstream and proxies a list from it', async () => {
+    const cookie = await signIn();
+    const sites = await appRequest(url)('/api/v1/site', { cookie });
+    expect(sites.status).toBe(200);
+    expect(sites.json<{ rows: Array<{ name: string }> }>().rows.map((r) => r.name)).toContain(
+      'Zero Site',
+    );
+    expect(proxy.seen.some((s) => s.method === 'GET' && s.path === '/v1/site')).toBe(true);
+  });
+
+  it('answers a request in flight at SIGTERM before it exits', async () => {
+    const cookie = await signIn();
+    const slow = proxy.arm('GET', '/v1/site', 'delay', 1_500);
+    const inFlight = appRequest(url)('/api/v1/site', { cookie });
+    await slow;
+    started.child.kill('SIGTERM');
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(res.json<{ rows: unknown[] }>().rows.length).toBeGreaterThan(0);
+    expect(await started.exited).toBe(0);
+    expect(started.output()).toContain('SIGTERM: shutting down');
+  });
+});
