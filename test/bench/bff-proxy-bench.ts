@@ -3,12 +3,16 @@
  * straight at the records service vs through the BFF (cookie session, CSRF check, session lookup,
  * header rewrite, keep-alive pool), and through the BFF with an Idempotency-Key (journal row
  * before and answer after). Same run, same file-backed PGlite, loopback only, autocannon with
- * 10 connections for 5 s each.
+ * 10 connections for 5 s each. Records service and BFF run in a child process (together, as
+ * `npm start` runs them), so the load generator never shares their event loop.
  */
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import { startBff } from '../../src/server/bff/app';
 import { openDatabase } from '../../src/server/db/open-database';
@@ -64,7 +68,13 @@ async function load(
   };
 }
 
-export async function benchBffProxy(): Promise<BenchRow[]> {
+type ServerUrls = { recordsUrl: string; bffUrl: string };
+
+/**
+ * The child: records service and BFF on one fresh file-backed PGlite, both on loopback port 0.
+ * Prints their URLs as one JSON line, then serves until SIGTERM.
+ */
+async function serveForBench(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'trapline-bff-bench-'));
   const db = await openDatabase({ dataDir: dir });
   await seedLookups(db);
@@ -72,6 +82,47 @@ export async function benchBffProxy(): Promise<BenchRow[]> {
   const records = await buildRecords({ db });
   const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
   const bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null });
+  process.once('SIGTERM', () => {
+    void (async () => {
+      await bff.close();
+      await records.close();
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+    })();
+  });
+  const urls: ServerUrls = { recordsUrl, bffUrl: bff.url };
+  console.log(JSON.stringify(urls));
+}
+
+/** Starts `serveForBench` in a child node process (tsx as loader) and waits for its URLs. */
+async function startServerProcess(): Promise<ServerUrls & { stop: () => Promise<void> }> {
+  const self = fileURLToPath(import.meta.url);
+  const child = spawn(process.execPath, ['--import', 'tsx', self], {
+    cwd: resolve(dirname(self), '../..'),
+    env: { ...process.env, TRAPLINE_BENCH_SERVERS: '1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((done) => child.on('exit', () => done()));
+  const lines = createInterface({ input: child.stdout });
+  const first = await new Promise<string>((done, fail) => {
+    lines.once('line', done);
+    child.once('exit', (code) => fail(new Error(`bench servers exited ${code}`)));
+  });
+  const urls = JSON.parse(first) as ServerUrls;
+  return {
+    ...urls,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export async function benchBffProxy(): Promise<BenchRow[]> {
+  const servers = await startServerProcess();
+  const { recordsUrl } = servers;
+  const bff = { url: servers.bffUrl };
   try {
     const login = await fetch(`${recordsUrl}/login`, {
       method: 'POST',
@@ -145,9 +196,17 @@ export async function benchBffProxy(): Promise<BenchRow[]> {
       },
     ];
   } finally {
-    await bff.close();
-    await records.close();
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
+    await servers.stop();
   }
+}
+
+if (
+  process.env.TRAPLINE_BENCH_SERVERS === '1' &&
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(resolve(process.argv[1])).href
+) {
+  serveForBench().catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
 }
