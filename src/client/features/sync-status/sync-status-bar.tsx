@@ -43,6 +43,13 @@ export function SyncStatusBar({
     // A refused change is not sent: "All changes sent" would tell the technician to stop looking.
     headline = `${plural(attention, 'change', 'changes')} not sent — ${attention === 1 ? 'it needs' : 'they need'} your attention`;
   else headline = 'All changes sent';
+  // The headline names refused changes only when nothing else leads it; else a line of its own.
+  const attentionLine =
+    attention > 0 && !headline.endsWith('your attention')
+      ? attention === 1
+        ? '1 change needs your attention before it can be sent.'
+        : `${attention} changes need your attention before they can be sent.`
+      : null;
 
   return (
     <section
@@ -85,11 +92,7 @@ export function SyncStatusBar({
           ? ` · last try: ${describeError(status.lastError.reason)}`
           : ''}
       </p>
-      {attention > 0 ? (
-        <p className="sync-attention">
-          {plural(attention, 'change needs', 'changes need')} your attention before it can be sent.
-        </p>
-      ) : null}
+      {attentionLine ? <p className="sync-attention">{attentionLine}</p> : null}
       {onSignIn && (status.paused || signInNeeded) ? (
         // Paused for sign-in, Sync now could do nothing: the way forward is the password.
         <button
