@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth';
 
 type ErrorFactory = (
   status: 400 | 415,
@@ -11,6 +12,9 @@ type ErrorFactory = (
  * body reads as none, malformed JSON → 400 bad_request, any other media type → 415
  * unsupported_media_type. Each server passes its own error class so its error handler answers
  * with the contract's body. Bodies over `bodyLimit` are refused by Fastify (413).
+ * A body nested deeper than MAX_BODY_DEPTH → 400 bad_request here, before any hook or route
+ * walks it: idempotency hashing, the journal's canonical form, NUL and int4 checks and the
+ * schemas all recurse, and a 10,000-level body would overflow the stack into a 500.
  */
 export function useStrictJsonBodies(
   app: FastifyInstance,
@@ -24,11 +28,17 @@ export function useStrictJsonBodies(
     (_req, body, done) => {
       const text = String(body);
       if (text.trim() === '') return done(null, undefined);
+      let value: unknown;
       try {
-        done(null, JSON.parse(text));
+        value = JSON.parse(text);
       } catch {
-        done(error(400, 'bad_request', 'The body is not valid JSON'), undefined);
+        return done(error(400, 'bad_request', 'The body is not valid JSON'), undefined);
       }
+      if (nestedDeeperThan(value, MAX_BODY_DEPTH)) {
+        const message = `The body is nested more than ${MAX_BODY_DEPTH} levels deep; no record has such a shape`;
+        return done(error(400, 'bad_request', message), undefined);
+      }
+      done(null, value);
     },
   );
   app.addContentTypeParser('*', (req, _payload, done) => {

@@ -2,7 +2,6 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { useStrictJsonBodies } from '../http/strict-json-bodies';
 import type { Database } from '../db/database';
 import { ApiError } from './errors';
-import { limitBodyDepth } from './body-depth';
 import type { RecordsContext } from './context';
 import { registerRecordsRoutes } from './routes';
 import { scheduleHousekeeping } from './housekeeping';
@@ -85,8 +84,6 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
     BODY_LIMIT,
     (status, code, message) => new ApiError(status, code, message),
   );
-
-  limitBodyDepth(app);
 
   app.setErrorHandler((err, req, reply) => {
     const e = toApiError(err);

@@ -1,6 +1,3 @@
-import type { FastifyInstance } from 'fastify';
-import { ApiError } from './errors';
-
 /**
  * Deepest nesting a request body may have. The deepest real body (a collection's location
  * shape's crs) is 5 levels; the margin leaves room for any record the contract describes.
@@ -21,20 +18,4 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
     for (const child of Object.values(v)) stack.push([child, depth + 1]);
   }
   return false;
-}
-
-/**
- * Refuses (400 bad_request) a body nested deeper than MAX_BODY_DEPTH before any hook or route
- * walks it: idempotency hashing, NUL and int4 checks and the schemas all recurse.
- */
-export function limitBodyDepth(app: FastifyInstance): void {
-  app.addHook('preValidation', async (req) => {
-    if (req.body !== undefined && nestedDeeperThan(req.body, MAX_BODY_DEPTH)) {
-      throw new ApiError(
-        400,
-        'bad_request',
-        `The body is nested more than ${MAX_BODY_DEPTH} levels deep; no record has such a shape`,
-      );
-    }
-  });
 }
