@@ -226,7 +226,10 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
 
   async function pull() {
     try {
-      await pullRecords(ctx, pullOptions);
+      // Under the outbox lock: no tab acknowledges a create while a pull compares the server's
+      // list with the tablet's rows (a site sent between reading the list of ids and acting on
+      // it would look deleted on the server and be dropped from the tablet).
+      await runExclusive(lockName, () => pullRecords(ctx, pullOptions));
       const at = ctx.now();
       setStatus({ lastPullAt: at, lastSuccessAt: at }, true);
       await db.meta.put({ key: META_LAST_SUCCESS, value: at });

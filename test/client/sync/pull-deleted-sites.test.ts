@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { createSyncEngine } from '../../../src/client/sync';
 import { collection, queueCreate, queueUpdate, site } from './helpers/outbox-factory';
 import { setupEngine } from './helpers/setup-engine';
 
@@ -44,5 +45,35 @@ describe('sites deleted on the server', () => {
     await engine.pull();
 
     expect(await db.sites.count()).toBe(3);
+  });
+
+  it('keeps a site another tab sends while this tab reads the list of ids', async () => {
+    let now = Date.parse('2026-07-20T12:00:00.000Z');
+    const { db, bff, engine } = setupEngine({ now: () => now });
+    bff.seed('site', site(1));
+    await engine.pull();
+    const fresh = await queueCreate(db, 'site', site(2));
+    // The other tab of the same user: same database, same lock, its own engine.
+    const otherTab = createSyncEngine(db, { autoPull: false, channelName: null });
+    const answer = bff.fetch;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const res = await answer(input, init);
+      if (decodeURIComponent(String(input)).includes('fields[]=id')) {
+        // The listing is read; before this tab acts on it, the other tab tries to send.
+        otherTab.requestSync('save');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+      return res;
+    });
+
+    now += 2 * HOUR;
+    await engine.pull();
+    await otherTab.settled();
+    otherTab.stop();
+
+    const row = await db.sites.get(fresh.localId);
+    expect(row).toMatchObject({ syncState: 'synced' });
+    expect(row?.serverId).toEqual(expect.any(Number));
+    expect(await db.sites.count()).toBe(2);
   });
 });
