@@ -93,7 +93,8 @@ describe('sync: a chain of records made offline', () => {
     expect(localSite).toMatchObject({ serverId: Number(site.id), syncState: 'synced' });
     await page.goto(collectionPath);
     await visible(page.getByRole('heading', { name: /^Collection / }));
-    await expect.poll(() => badgeStates(page)).toEqual(['synced', 'synced']);
+    // The collection, its pool and the pool's test result, each with its own badge.
+    await expect.poll(() => badgeStates(page)).toEqual(['synced', 'synced', 'synced']);
     await visible(page.getByRole('status').getByText('All changes sent'));
   });
 });
