@@ -1,6 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useState } from 'react';
 import { Link } from 'wouter';
+import type { CollectionRow, SiteRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { refreshLookups } from '../../db/refresh-lookups';
 import { useLookups } from '../../db/use-lookups';
@@ -8,6 +9,8 @@ import { dayOf, formatDate, localDate, timeAgo } from '../../lib/dates';
 import { LookupsNotice } from '../../ui/lookups-notice';
 
 const REFRESH_FAILED = 'Could not download the lists: check the connection and try again.';
+/** How many of the week's earlier collections Home lists (the site's page has the rest). */
+const EARLIER_SHOWN = 10;
 
 type Props = {
   userName: string;
@@ -17,7 +20,36 @@ type Props = {
   onSyncNow: () => void;
 };
 
-/** Home: today's collections, what waits to be sent or fixed, Sync now. */
+type CollectionItem = {
+  collection: CollectionRow;
+  site: SiteRow | undefined;
+};
+
+/** Collections as links to their pages: site, date, and whether they still wait to be sent. */
+function CollectionList({ label, rows }: { label: string; rows: CollectionItem[] }) {
+  return (
+    <ul className="list" aria-label={label}>
+      {rows.map(({ collection, site }) => (
+        <li key={collection.localId}>
+          <Link href={`/collections/${collection.localId}`} className="list-item">
+            {site ? `${site.code} ${site.name}` : 'Unknown site'} ·{' '}
+            {formatDate(
+              collection.collectionDate,
+              collection.data.collection_date_date_only === true,
+            )}
+            {collection.syncState !== 'synced' ? (
+              <span className="tag">
+                {collection.syncState === 'failed' ? 'needs fixing' : 'not sent'}
+              </span>
+            ) : null}
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Home: today's and the week's collections, what waits to be sent or fixed, Sync now. */
 export function HomeScreen({ userName, pending, parked, online, onSyncNow }: Props) {
   const db = useDb();
   const { loaded, storedAt } = useLookups();
@@ -29,21 +61,26 @@ export function HomeScreen({ userName, pending, parked, online, onSyncNow }: Pro
     setRefreshing(false);
   };
   const today = localDate();
-  const todays = useLiveQuery(async () => {
+  const weekAgo = localDate(new Date(Date.now() - 6 * 86_400_000));
+  const week = useLiveQuery(async () => {
     // Collection dates are stored as written (with offset) or as UTC from the server: compare by local day.
     const recent = await db.collections.orderBy('collectionDate').reverse().limit(300).toArray();
     const sites = new Map((await db.sites.toArray()).map((s) => [s.localId, s]));
-    return recent
-      .filter(
-        (c) =>
-          !c.deleted &&
-          dayOf(c.collectionDate, c.data.collection_date_date_only === true) === today,
-      )
+    const rows = recent
+      .filter((c) => !c.deleted)
       .map((c) => ({
         collection: c,
+        day: dayOf(c.collectionDate, c.data.collection_date_date_only === true),
         site: c.parentLocalId ? sites.get(c.parentLocalId) : undefined,
-      }));
-  }, [db, today]);
+      }))
+      .filter((r) => r.day >= weekAgo && r.day <= today)
+      // Newest day first; ISO days sort as strings.
+      .sort((a, b) => (a.day < b.day ? 1 : a.day > b.day ? -1 : 0));
+    return {
+      todays: rows.filter((r) => r.day === today),
+      earlier: rows.filter((r) => r.day < today).slice(0, EARLIER_SHOWN),
+    };
+  }, [db, today, weekAgo]);
   return (
     <section className="screen">
       <h1>Hello, {userName}</h1>
@@ -93,28 +130,17 @@ export function HomeScreen({ userName, pending, parked, online, onSyncNow }: Pro
         </Link>
       </div>
       <h2>Today’s collections</h2>
-      {todays === undefined ? null : todays.length === 0 ? (
+      {week === undefined ? null : week.todays.length === 0 ? (
         <p className="muted">No collections today yet.</p>
       ) : (
-        <ul className="list" aria-label="Today's collections">
-          {todays.map(({ collection, site }) => (
-            <li key={collection.localId}>
-              <Link href={`/collections/${collection.localId}`} className="list-item">
-                {site ? `${site.code} ${site.name}` : 'Unknown site'} ·{' '}
-                {formatDate(
-                  collection.collectionDate,
-                  collection.data.collection_date_date_only === true,
-                )}
-                {collection.syncState !== 'synced' ? (
-                  <span className="tag">
-                    {collection.syncState === 'failed' ? 'needs fixing' : 'not sent'}
-                  </span>
-                ) : null}
-              </Link>
-            </li>
-          ))}
-        </ul>
+        <CollectionList label="Today’s collections" rows={week.todays} />
       )}
+      {week && week.earlier.length > 0 ? (
+        <>
+          <h2>Earlier this week</h2>
+          <CollectionList label="Earlier this week" rows={week.earlier} />
+        </>
+      ) : null}
     </section>
   );
 }
