@@ -8,12 +8,13 @@ import { RepositoryError } from '../../db/repository-error';
 import { localDateTime, toLocalInput } from '../../lib/dates';
 import { useDirtyForm } from '../../lib/dirty-forms';
 import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
-import { accuracyLevel, precisionForAccuracy, roundCoord } from '../../lib/geo';
+import { precisionForAccuracy, roundCoord } from '../../lib/geo';
 import { useGps } from '../../lib/use-gps';
 import { Banner } from '../../ui/banner';
 import { errorAt } from '../../ui/error-at';
 import { Field } from '../../ui/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
+import { LocateControl } from '../../ui/locate-control';
 import { ProblemBanner, type Problem } from '../../ui/problem-banner';
 import { useServerProblem } from '../../ui/use-server-problem';
 import { AbundanceRows } from './abundance-rows';
@@ -203,25 +204,7 @@ export function CollectionForm({
       {atZeroSite ? (
         <fieldset className="fieldset">
           <legend>Trap location</legend>
-          <div className="row wrap">
-            <button
-              type="button"
-              className="button"
-              onClick={locateTrap}
-              disabled={gps.status === 'locating'}
-            >
-              {gps.status === 'locating' ? 'Locating…' : 'Use my location'}
-            </button>
-            {gps.fix ? (
-              <span
-                className={`accuracy accuracy-${accuracyLevel(gps.fix.accuracy)}`}
-                data-testid="gps-accuracy"
-              >
-                GPS accuracy ±{Math.round(gps.fix.accuracy)} m
-              </span>
-            ) : null}
-          </div>
-          {gps.message ? <p className="field-hint">{gps.message}</p> : null}
+          <LocateControl gps={gps} onLocate={locateTrap} />
           <CoordinateFields
             latitude={register('location.shape.coordinates.1', { setValueAs: asNumber })}
             longitude={register('location.shape.coordinates.0', { setValueAs: asNumber })}

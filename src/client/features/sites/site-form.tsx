@@ -6,11 +6,12 @@ import type { SiteRow } from '../../db/database';
 import { RepositoryError } from '../../db/repository-error';
 import { useDirtyForm } from '../../lib/dirty-forms';
 import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
-import { accuracyLevel, coordinateHint, precisionForAccuracy, roundCoord } from '../../lib/geo';
+import { coordinateHint, precisionForAccuracy, roundCoord } from '../../lib/geo';
 import { Banner } from '../../ui/banner';
 import { errorAt } from '../../ui/error-at';
 import { Field } from '../../ui/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
+import { LocateControl } from '../../ui/locate-control';
 import { ProblemBanner, type Problem } from '../../ui/problem-banner';
 import { useServerProblem } from '../../ui/use-server-problem';
 import { siteFormSchema, SITE_LABELS } from './site-schema';
@@ -141,25 +142,7 @@ export function SiteForm({
 
       <fieldset className="fieldset">
         <legend>Location</legend>
-        <div className="row">
-          <button
-            type="button"
-            className="button"
-            onClick={useMyLocation}
-            disabled={gps.status === 'locating'}
-          >
-            {gps.status === 'locating' ? 'Locating…' : 'Use my location'}
-          </button>
-          {gps.fix ? (
-            <span
-              className={`accuracy accuracy-${accuracyLevel(gps.fix.accuracy)}`}
-              data-testid="gps-accuracy"
-            >
-              GPS accuracy ±{Math.round(gps.fix.accuracy)} m
-            </span>
-          ) : null}
-        </div>
-        {gps.message ? <p className="field-hint">{gps.message}</p> : null}
+        <LocateControl gps={gps} onLocate={useMyLocation} />
         {renderPicker ? (
           <div className="picker">{renderPicker({ position, onPick: place })}</div>
         ) : null}

@@ -1,0 +1,33 @@
+import { accuracyLevel } from '../lib/geo';
+import type { GpsState } from '../lib/use-gps';
+
+/**
+ * "Use my location" with the fix's accuracy in metres, coloured by how far it can be trusted,
+ * and what went wrong when there is no fix. The same wherever a place is taken from the GPS
+ * (a new site, a collection at the Zero Site).
+ */
+export function LocateControl({ gps, onLocate }: { gps: GpsState; onLocate: () => void }) {
+  return (
+    <>
+      <div className="row wrap">
+        <button
+          type="button"
+          className="button"
+          onClick={onLocate}
+          disabled={gps.status === 'locating'}
+        >
+          {gps.status === 'locating' ? 'Locating…' : 'Use my location'}
+        </button>
+        {gps.fix ? (
+          <span
+            className={`accuracy accuracy-${accuracyLevel(gps.fix.accuracy)}`}
+            data-testid="gps-accuracy"
+          >
+            GPS accuracy ±{Math.round(gps.fix.accuracy)} m
+          </span>
+        ) : null}
+      </div>
+      {gps.message ? <p className="field-hint">{gps.message}</p> : null}
+    </>
+  );
+}
