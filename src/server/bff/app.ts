@@ -12,7 +12,7 @@ import { LookupCache, loadLookupCatalog, type LookupCatalog } from './lookup-cac
 import { lookupsRoute } from './lookups-route';
 import { allowedMethods } from './proxy-allow-list';
 import { methodNotAllowed, proxyRoutes } from './proxy-routes';
-import { redactUrl } from './redact-url';
+import { serializeRequest } from '../http/request-log';
 import { csrfGuard, rejectAmbiguousPath } from './request-guards';
 import { securityHeaders } from './security-headers';
 import { sessionRoutes } from './session-routes';
@@ -152,20 +152,6 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
     throw new BffError(404, 'not_found', `Nothing at ${req.method} ${path}`);
   });
   return app;
-}
-
-/** What a request log line shows: method, path with query values redacted, client address. */
-function serializeRequest(req: {
-  method: string;
-  url: string;
-  ip?: string;
-  socket?: { remoteAddress?: string };
-}) {
-  return {
-    method: req.method,
-    url: redactUrl(req.url),
-    remoteAddress: req.ip ?? req.socket?.remoteAddress,
-  };
 }
 
 function withRedaction(logger: BffOptions['logger']): FastifyServerOptions['logger'] {

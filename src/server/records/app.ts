@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializeRequest } from '../http/request-log';
 import { useStrictJsonBodies } from '../http/strict-json-bodies';
 import type { Database } from '../db/database';
 import { ApiError } from './errors';
@@ -32,25 +33,6 @@ export const LOG_REDACT = [
 ];
 
 /** Query parameters whose values never reach a log line (POST /login accepts credentials there). */
-const SECRET_PARAMS = /([?&](?:password|token|access_token)=)[^&]*/gi;
-export function redactUrl(url: string): string {
-  return url.replace(SECRET_PARAMS, '$1[redacted]');
-}
-
-/** What a request log line shows: never headers (Authorization), never a secret in the URL. */
-function serializeRequest(req: {
-  method: string;
-  url: string;
-  ip?: string;
-  socket?: { remoteAddress?: string };
-}) {
-  return {
-    method: req.method,
-    url: redactUrl(req.url),
-    remoteAddress: req.ip ?? req.socket?.remoteAddress,
-  };
-}
-
 /** Builds the records service (not listening). The caller closes it. */
 export async function buildRecords(options: RecordsOptions): Promise<FastifyInstance> {
   const ctx: RecordsContext = {

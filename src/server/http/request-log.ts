@@ -16,3 +16,20 @@ export function redactUrl(url: string): string {
     .join('&');
   return `${url.slice(0, q)}?${query}`;
 }
+
+/**
+ * What a request log line shows, in both servers: method, the URL with its query values
+ * redacted, the client address; never headers (Authorization, Cookie).
+ */
+export function serializeRequest(req: {
+  method: string;
+  url: string;
+  ip?: string;
+  socket?: { remoteAddress?: string };
+}) {
+  return {
+    method: req.method,
+    url: redactUrl(req.url),
+    remoteAddress: req.ip ?? req.socket?.remoteAddress,
+  };
+}
