@@ -21,7 +21,9 @@ export function LookupsNotice({
   if (!loaded || storedAt !== null) return null;
   return (
     <Banner tone="warn" actions={action}>
-      Lists not downloaded yet — connect and tap Refresh.
+      {action
+        ? 'Lists not downloaded yet — connect and tap Refresh.'
+        : 'Lists not downloaded yet — connect, then tap Refresh on Home. What you type here is kept.'}
     </Banner>
   );
 }

@@ -4,6 +4,7 @@ import { createCollection } from '../../db/create-collection';
 import { useDb } from '../../db/db-context';
 import { updateCollection } from '../../db/update-collection';
 import { useLookups } from '../../db/use-lookups';
+import { LookupsNotice } from '../../ui/lookups-notice';
 import { mergeFormData } from '../../lib/merge-form-data';
 import { CollectionForm, type CollectionSubmit } from './collection-form';
 import type { CollectionHoldings } from './collection-schema';
@@ -35,7 +36,7 @@ export function CollectionFormScreen({
   const db = useDb();
   const [, navigate] = useLocation();
   const [params] = useSearchParams();
-  const { lookups } = useLookups();
+  const { lookups, loaded: listsRead, storedAt } = useLookups();
   const sites = useSiteRows();
   const recent = useRecentCollections();
   const existing = useCollection(localId ?? '');
@@ -82,6 +83,7 @@ export function CollectionFormScreen({
   return (
     <section className="screen">
       <h1>{localId ? 'Edit collection' : 'New collection'}</h1>
+      <LookupsNotice loaded={listsRead} storedAt={storedAt} />
       <CollectionForm
         key={localId ?? 'new'}
         lookups={lookups}

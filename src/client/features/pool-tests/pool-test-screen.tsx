@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { createPoolTest, type PoolTestData } from '../../db/create-pool-test';
 import { useDb } from '../../db/db-context';
 import { useLookups } from '../../db/use-lookups';
+import { LookupsNotice } from '../../ui/lookups-notice';
 import { dayOf } from '../../lib/dates';
 import { PoolTestForm } from './pool-test-form';
 
@@ -18,7 +19,7 @@ export function PoolTestScreen({
 }) {
   const db = useDb();
   const [, navigate] = useLocation();
-  const { lookups } = useLookups();
+  const { lookups, loaded: listsRead, storedAt } = useLookups();
   const loaded = useLiveQuery(async () => {
     const pool = await db.pools.get(poolLocalId);
     const collection = pool?.parentLocalId
@@ -39,6 +40,7 @@ export function PoolTestScreen({
   return (
     <section className="screen">
       <h1>Test result</h1>
+      <LookupsNotice loaded={listsRead} storedAt={storedAt} />
       <p>
         Pool of {String(pool.data.num_count)}{' '}
         {species ? (species.display_name ?? species.full_name) : ''} {sex?.name ?? ''}

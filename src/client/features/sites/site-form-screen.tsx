@@ -5,6 +5,7 @@ import { createSite } from '../../db/create-site';
 import { useDb } from '../../db/db-context';
 import { updateSite } from '../../db/update-site';
 import { useLookups } from '../../db/use-lookups';
+import { LookupsNotice } from '../../ui/lookups-notice';
 import { mergeFormData, pickKeys } from '../../lib/merge-form-data';
 import { SiteForm, type LocationPickerProps } from './site-form';
 import { useSite, useSites } from './use-sites';
@@ -23,7 +24,7 @@ type Props = {
 export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const db = useDb();
   const [, navigate] = useLocation();
-  const { lookups } = useLookups();
+  const { lookups, loaded: listsRead, storedAt } = useLookups();
   const sites = useSites();
   const site = useSite(localId ?? '');
   if (sites === undefined || (localId && site === undefined)) return <p>Loading…</p>;
@@ -40,6 +41,7 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   return (
     <section className="screen">
       <h1>{localId ? `Edit site ${site?.code ?? ''}` : 'New site'}</h1>
+      <LookupsNotice loaded={listsRead} storedAt={storedAt} />
       <SiteForm
         key={localId ?? 'new'}
         lookups={lookups}
