@@ -16,3 +16,6 @@ export class RepositoryError extends Error {
     this.name = 'RepositoryError';
   }
 }
+
+/** For forms: whether a failed save was refused by a rule (its messages are the technician's). */
+export const isRepositoryError = (e: unknown): e is RepositoryError => e instanceof RepositoryError;

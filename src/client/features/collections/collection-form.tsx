@@ -4,7 +4,7 @@ import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { ZERO_SITE_CODE, type LookupsDocument } from '../../../shared';
 import type { CollectionData } from '../../db/create-collection';
 import type { SiteRow } from '../../db/database';
-import { RepositoryError } from '../../db/repository-error';
+import { isRepositoryError } from '../../db/repository-error';
 import { localDateTime, toLocalInput } from '../../lib/dates';
 import { useDirtyForm } from '../../lib/dirty-forms';
 import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
@@ -17,6 +17,7 @@ import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
 import { ProblemBanner, type Problem } from '../../ui/problem-banner';
 import { useServerProblem } from '../../ui/use-server-problem';
+import { saveErrorMessage } from '../../ui/save-error';
 import { AbundanceRows } from './abundance-rows';
 import {
   COLLECTION_LABELS,
@@ -170,14 +171,7 @@ export function CollectionForm({
     try {
       await onSubmit({ siteLocalId: chosen, data });
     } catch (e) {
-      if (e instanceof RepositoryError) {
-        for (const f of e.fields)
-          setError(f.path as 'trap', { type: 'server', message: f.message });
-        setSaveError(e.message);
-      } else
-        setSaveError(
-          `Could not save on this tablet: ${e instanceof Error ? e.message : String(e)}`,
-        );
+      setSaveError(saveErrorMessage(e, isRepositoryError, setError));
     }
   });
 

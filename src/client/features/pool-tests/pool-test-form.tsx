@@ -3,7 +3,7 @@ import { useMemo, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { poolTestCreate, type LookupsDocument } from '../../../shared';
 import type { PoolTestData } from '../../db/create-pool-test';
-import { RepositoryError } from '../../db/repository-error';
+import { isRepositoryError } from '../../db/repository-error';
 import { formatDate, localDate } from '../../lib/dates';
 import { useDirtyForm } from '../../lib/dirty-forms';
 import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
@@ -12,6 +12,7 @@ import { errorAt } from '../../ui/error-at';
 import { Field } from '../../ui/field';
 import { ProblemBanner, type Problem } from '../../ui/problem-banner';
 import { useServerProblem } from '../../ui/use-server-problem';
+import { saveErrorMessage } from '../../ui/save-error';
 
 const LABELS: Record<string, string> = {
   method: 'Test method',
@@ -83,10 +84,7 @@ export function PoolTestForm({
     try {
       await onSubmit(data);
     } catch (e) {
-      if (e instanceof RepositoryError)
-        for (const f of e.fields)
-          setError(f.path as 'method', { type: 'server', message: f.message });
-      setSaveError(e instanceof Error ? e.message : String(e));
+      setSaveError(saveErrorMessage(e, isRepositoryError, setError));
     }
   });
   const select = (

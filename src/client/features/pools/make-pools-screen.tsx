@@ -7,12 +7,13 @@ import { z } from 'zod';
 import { poolCreate, type AbundanceInput, type LookupsDocument } from '../../../shared';
 import { createPools } from '../../db/create-pools';
 import { useDb } from '../../db/db-context';
-import { RepositoryError } from '../../db/repository-error';
+import { isRepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { useDirtyForm } from '../../lib/dirty-forms';
 import { asNumber, friendlyErrors } from '../../lib/form-errors';
 import { Banner } from '../../ui/banner';
 import { errorAt } from '../../ui/error-at';
+import { saveErrorMessage } from '../../ui/save-error';
 import { checkPools, MAX_POOL_SIZE, proposePools, type ProposedPool } from './propose-pools';
 
 type Counted = { species: number; sex: number; num_count: number };
@@ -84,11 +85,7 @@ function PoolsEditor({
     try {
       await onSave(pools);
     } catch (e) {
-      if (e instanceof RepositoryError) {
-        for (const f of e.fields)
-          setError(f.path as 'pools', { type: 'server', message: f.message });
-      }
-      setSaveError(e instanceof Error ? e.message : String(e));
+      setSaveError(saveErrorMessage(e, isRepositoryError, setError));
     }
   });
   if (fields.length === 0 && !formState.isDirty) {

@@ -13,7 +13,7 @@ import {
 import type { PoolRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deletePool } from '../../db/delete-pool';
-import { RepositoryError } from '../../db/repository-error';
+import { isRepositoryError } from '../../db/repository-error';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { useDirtyForm } from '../../lib/dirty-forms';
@@ -24,6 +24,7 @@ import { errorAt } from '../../ui/error-at';
 import { Field } from '../../ui/field';
 import { ProblemBanner, type Problem } from '../../ui/problem-banner';
 import { useServerProblem } from '../../ui/use-server-problem';
+import { saveErrorMessage } from '../../ui/save-error';
 import { checkPools } from './propose-pools';
 
 type Counted = { species: number; sex: number; num_count: number };
@@ -107,10 +108,7 @@ function PoolForm({
     try {
       await onSave(values);
     } catch (e) {
-      if (e instanceof RepositoryError)
-        for (const f of e.fields)
-          setError(f.path as 'num_count', { type: 'server', message: f.message });
-      setSaveError(e instanceof Error ? e.message : String(e));
+      setSaveError(saveErrorMessage(e, isRepositoryError, setError));
     }
   });
   const remove = async () => {

@@ -3,7 +3,7 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
 import { SITE_POPULATIONS, type LookupsDocument, type SiteCreate } from '../../../shared';
 import type { SiteRow } from '../../db/database';
-import { RepositoryError } from '../../db/repository-error';
+import { isRepositoryError } from '../../db/repository-error';
 import { useDirtyForm } from '../../lib/dirty-forms';
 import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
 import { coordinateHint, precisionForAccuracy, roundCoord } from '../../lib/geo';
@@ -14,6 +14,7 @@ import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
 import { ProblemBanner, type Problem } from '../../ui/problem-banner';
 import { useServerProblem } from '../../ui/use-server-problem';
+import { saveErrorMessage } from '../../ui/save-error';
 import { siteFormSchema, SITE_LABELS } from './site-schema';
 import { useGps } from '../../lib/use-gps';
 
@@ -110,15 +111,8 @@ export function SiteForm({
     setSaveError(null);
     try {
       await onSubmit(data);
-    } catch (err) {
-      if (err instanceof RepositoryError) {
-        for (const f of err.fields)
-          setError(f.path as 'code', { type: 'server', message: f.message });
-        setSaveError(err.message);
-      } else
-        setSaveError(
-          `Could not save on this tablet: ${err instanceof Error ? err.message : String(err)}`,
-        );
+    } catch (e) {
+      setSaveError(saveErrorMessage(e, isRepositoryError, setError));
     }
   });
   const err = (path: string) => errorAt(errors, path);
