@@ -375,6 +375,22 @@ describe('field app in Chromium', () => {
     await visible(bar.getByRole('button', { name: 'Sync now' }));
   });
 
+  it('scrolls the site form on, not the map, when the wheel turns over the location map', async () => {
+    const page = app.page;
+    await navigate(page, 'Sites');
+    await page.getByRole('link', { name: 'New site' }).click();
+    const picker = page.getByRole('region', { name: 'Map: tap to place the site' });
+    await visible(picker.locator('.leaflet-container'));
+    const box = (await picker.boundingBox())!;
+    const before = await page.evaluate(() => window.scrollY);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, 300);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(before);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.goBack();
+    await visible(page.getByRole('heading', { name: 'Sites' }));
+  });
+
   it('has no serious or critical accessibility violations on any main screen, in landscape and portrait', () => {
     expect([...axeByScreen.keys()].sort()).toEqual(
       SCREENS.flatMap((screen) => SIZES.map((size) => `${screen} ${size.name}`)).sort(),

@@ -1,4 +1,5 @@
 import 'leaflet/dist/leaflet.css';
+import L from 'leaflet';
 import type { ReactNode } from 'react';
 import { MapContainer, TileLayer } from 'react-leaflet';
 import { cachedConfig } from '../../lib/app-config';
@@ -14,17 +15,30 @@ export function BaseMap({
   center,
   zoom,
   label,
+  inForm = false,
   children,
 }: {
   center: [number, number];
   zoom: number;
   label: string;
+  /**
+   * The map sits inside a form the technician scrolls through: the mouse wheel and one finger
+   * scroll the page, not the map (pinch with two fingers, the zoom buttons, or drag the pin).
+   */
+  inForm?: boolean;
   children?: ReactNode;
 }) {
   const { tileUrl } = cachedConfig();
   return (
     <div className="map" role="region" aria-label={label}>
-      <MapContainer center={center} zoom={zoom} preferCanvas className="map-canvas" scrollWheelZoom>
+      <MapContainer
+        center={center}
+        zoom={zoom}
+        preferCanvas
+        className="map-canvas"
+        scrollWheelZoom={!inForm}
+        dragging={!(inForm && L.Browser.mobile)}
+      >
         <TileLayer
           url={tileUrl}
           attribution="&copy; OpenStreetMap contributors"

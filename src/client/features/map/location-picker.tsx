@@ -46,6 +46,7 @@ export default function LocationPicker({ position, onPick }: LocationPickerProps
       center={position ?? DEFAULT_CENTER}
       zoom={position ? 15 : 10}
       label="Map: tap to place the site"
+      inForm
     >
       <TapToPlace onPick={onPick} />
       <FollowPin position={position} />
