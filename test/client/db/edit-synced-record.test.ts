@@ -4,27 +4,13 @@ import { updateCollection } from '../../../src/client/db/update-collection';
 import type { CollectionData } from '../../../src/client/db/create-collection';
 import { mergeFormData } from '../../../src/client/lib/merge-form-data';
 import { serverToData } from '../../../src/client/sync/field-values';
+import { COLLECTION_FORM_KEYS as FORM_KEYS } from '../../../src/client/features/collections/collection-schema';
 import { makeDb } from './factories';
 
 let db: TraplineDb;
 afterEach(async () => {
   await db?.delete();
 });
-
-/** The keys the collection form owns (collection-form-screen.tsx). */
-const FORM_KEYS = [
-  'collection_date',
-  'collection_date_date_only',
-  'trap',
-  'num_trap',
-  'trap_nights',
-  'trap_problem_bit',
-  'lures',
-  'identified_by',
-  'comments',
-  'arthropods',
-  'location',
-];
 
 const SITE_LOCATION = {
   id: 40,

@@ -7,23 +7,8 @@ import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
 import { mergeFormData } from '../../lib/merge-form-data';
 import { CollectionForm, type CollectionSubmit } from './collection-form';
-import type { CollectionHoldings } from './collection-schema';
+import { COLLECTION_FORM_KEYS, type CollectionHoldings } from './collection-schema';
 import { useCollection, usePoolsOf, useRecentCollections, useSiteRows } from './use-collections';
-
-/** Fields the collection form edits; others (collection_num, surv_year...) pass through edits. */
-const COLLECTION_FORM_KEYS = [
-  'collection_date',
-  'collection_date_date_only',
-  'trap',
-  'num_trap',
-  'trap_nights',
-  'trap_problem_bit',
-  'lures',
-  'identified_by',
-  'comments',
-  'arthropods',
-  'location',
-];
 
 /** New collection (optionally at `?site=<localId>`) / Edit collection. */
 export function CollectionFormScreen({

@@ -147,3 +147,18 @@ export function collectionFormSchema(
       }
     });
 }
+
+/** Fields the collection form edits; others (collection_num, surv_year...) pass through edits. */
+export const COLLECTION_FORM_KEYS = [
+  'collection_date',
+  'collection_date_date_only',
+  'trap',
+  'num_trap',
+  'trap_nights',
+  'trap_problem_bit',
+  'lures',
+  'identified_by',
+  'comments',
+  'arthropods',
+  'location',
+];
