@@ -89,39 +89,48 @@ async function unlessMissing<T>(pull: Promise<T>, none: T): Promise<T> {
 }
 
 /**
- * Tests of the pools on this tablet: changed since the last pull for pools already known, all of
- * them for pools this pull added (their tests may be older than the mark).
+ * Tests of the pools on this tablet. For pools already known, one incremental list of the tests
+ * changed since the last pull, whatever the number of pools (a request per hundred pools would
+ * cost a technician on one bar of signal a round trip each); tests of pools the tablet does not
+ * hold are not stored. For pools this pull added (and on the first pull), their tests by pool id,
+ * as those may be older than the mark.
  */
 async function pullPoolTests(
   ctx: SyncContext,
   options: PullOptions,
   addedPools: number[],
 ): Promise<number> {
-  const known = (await ctx.db.pools.toArray())
-    .map((p) => p.serverId)
-    .filter((id): id is number => id !== null);
+  const local = new Set(
+    (await ctx.db.pools.toArray()).map((p) => p.serverId).filter((id): id is number => id !== null),
+  );
   const added = new Set(addedPools);
   const key = PULL_META_KEY.poolTest;
   const mark = (await ctx.db.meta.get(key))?.value as PullMark | undefined;
   const startedAt = ctx.now();
   let maxUpdated = mark?.maxUpdated ?? null;
   let stored = 0;
-  const groups: Array<{ ids: number[]; since: string | null }> = [];
-  for (const [ids, since] of [
-    [known.filter((id) => !added.has(id)), mark?.maxUpdated ?? null],
-    [[...added], null],
-  ] as const) {
-    for (let i = 0; i < ids.length; i += POOL_IDS_PER_REQUEST)
-      groups.push({ ids: ids.slice(i, i + POOL_IDS_PER_REQUEST), since });
-  }
-  for (const group of groups) {
-    const filter: Record<string, string> = {};
-    group.ids.forEach((id, i) => (filter[`query[pool][$in][${i}]`] = String(id)));
-    if (group.since) filter['query[updated][$gt]'] = group.since;
-    await eachPage(ctx, 'poolTest', filter, options.pageSize, async (rows) => {
-      stored += (await storePage(ctx, 'poolTest', rows)).stored;
-      maxUpdated = newestUpdated(rows, maxUpdated);
+  const store = async (rows: Row[]) => {
+    const mine = rows.filter((r) => {
+      const pool = refId(r.pool as number | { id: number } | null | undefined);
+      return pool !== null && local.has(pool);
     });
+    stored += (await storePage(ctx, 'poolTest', mine)).stored;
+    maxUpdated = newestUpdated(rows, maxUpdated);
+  };
+  // After a first pull, known pools need only what changed (everything, while no test was seen).
+  const byPool = [...(mark ? added : local)];
+  if (mark) {
+    const changed: Record<string, string> = mark.maxUpdated
+      ? { 'query[updated][$gt]': mark.maxUpdated }
+      : {};
+    await eachPage(ctx, 'poolTest', changed, options.pageSize, store);
+  }
+  for (let i = 0; i < byPool.length; i += POOL_IDS_PER_REQUEST) {
+    const filter: Record<string, string> = {};
+    byPool
+      .slice(i, i + POOL_IDS_PER_REQUEST)
+      .forEach((id, k) => (filter[`query[pool][$in][${k}]`] = String(id)));
+    await eachPage(ctx, 'poolTest', filter, options.pageSize, store);
   }
   await ctx.db.meta.put({ key, value: { maxUpdated, pulledAt: startedAt } satisfies PullMark });
   return stored;

@@ -79,4 +79,28 @@ describe('pull of pools and pool tests', () => {
 
     expect((await db.pools.get(row.localId))?.data.num_count).toBe(4);
   });
+
+  it('asks for changed tests in one request however many pools the tablet holds (one bar of signal)', async () => {
+    const { db, bff, engine } = setupEngine({ now: () => NOW });
+    const s = bff.seed('site', site(1));
+    const c = bff.seed('collection', { ...collection('2026-07-10T00:00:00.000Z'), site: s.id });
+    const pools = Array.from({ length: 250 }, () =>
+      bff.seed('pool', { ...pool(), collection: c.id, site: s.id }),
+    );
+    await engine.pull();
+    expect(await db.pools.count()).toBe(250);
+    // A test of a pool the tablet does not hold (its collection is older than the window).
+    const old = bff.seed('collection', collection('2026-05-01T00:00:00.000Z'));
+    const elsewhere = bff.seed('pool', { ...pool(), collection: old.id });
+    bff.seed('poolTest', { ...poolTest(), pool: elsewhere.id });
+    const fresh = bff.seed('poolTest', { ...poolTest(), pool: pools[200].id });
+    const before = bff.requests.length;
+
+    await engine.pull();
+
+    const testRequests = bff.requests.slice(before).filter((r) => r.path.includes('/pool/test'));
+    expect(testRequests).toHaveLength(1);
+    const stored = await db.poolTests.toArray();
+    expect(stored.map((t) => t.serverId)).toEqual([fresh.id]);
+  });
 });
