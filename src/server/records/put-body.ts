@@ -1,4 +1,4 @@
-import { refId } from '../../shared/schemas/common';
+import { numericLoose, refId } from '../../shared/schemas/common';
 
 export type PutResource = 'site' | 'collection' | 'pool' | 'poolTest';
 
@@ -82,8 +82,9 @@ export function putBody(resource: PutResource, body: unknown): unknown {
   if (resource === 'site') {
     if (Array.isArray(out.site_land_usage)) out.site_land_usage = out.site_land_usage.map(asId);
     // Contract §3: elevation comes back as a numeric string; echoed, it means that number.
-    if (typeof out.elevation === 'string' && /^-?\d+(\.\d+)?$/.test(out.elevation)) {
-      out.elevation = Number(out.elevation);
+    if (typeof out.elevation === 'string') {
+      const echoed = numericLoose.safeParse(out.elevation);
+      if (echoed.success) out.elevation = echoed.data;
     }
   }
   if (resource === 'collection') {

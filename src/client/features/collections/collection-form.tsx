@@ -10,6 +10,7 @@ import { useDirtyForm } from '../../lib/dirty-forms';
 import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
 import { precisionForAccuracy, roundCoord } from '../../lib/geo';
 import { useGps } from '../../lib/use-gps';
+import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { Banner } from '../../ui/banner';
 import { errorAt } from '../../ui/error-at';
 import { Field } from '../../ui/field';
@@ -97,11 +98,7 @@ export function CollectionForm({
     [sites],
   );
   const schema = useMemo(() => {
-    const describe = (species: number, sex: number) => {
-      const sp = lookups.species.find((s) => s.id === species);
-      const sx = lookups.sex.find((s) => s.id === sex);
-      return `${sp ? (sp.display_name ?? sp.full_name) : `species ${species}`} ${sx?.name ?? `sex ${sex}`}`;
-    };
+    const describe = speciesSexLabeller({ species: lookups.species, sex: lookups.sex });
     return collectionFormSchema(
       lookups.sex,
       zeroIds,

@@ -65,7 +65,13 @@ export function HomeScreen({ userName, pending, parked, online, onSyncNow }: Pro
   const week = useLiveQuery(async () => {
     // Collection dates are stored as written (with offset) or as UTC from the server: compare by local day.
     const recent = await db.collections.orderBy('collectionDate').reverse().limit(300).toArray();
-    const sites = new Map((await db.sites.toArray()).map((s) => [s.localId, s]));
+    // Only the sites these collections name: an agency may hold thousands.
+    const siteIds = [
+      ...new Set(recent.map((c) => c.parentLocalId).filter((id): id is string => id !== null)),
+    ];
+    const sites = new Map(
+      (await db.sites.bulkGet(siteIds)).flatMap((s) => (s ? [[s.localId, s] as const] : [])),
+    );
     const rows = recent
       .filter((c) => !c.deleted)
       .map((c) => ({

@@ -11,6 +11,7 @@ import { isRepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { useDirtyForm } from '../../lib/dirty-forms';
 import { asNumber, friendlyErrors } from '../../lib/form-errors';
+import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { Banner } from '../../ui/banner';
 import { errorAt } from '../../ui/error-at';
 import { saveErrorMessage } from '../../ui/save-error';
@@ -18,14 +19,6 @@ import { checkPools, MAX_POOL_SIZE, proposePools, type ProposedPool } from './pr
 
 type Counted = { species: number; sex: number; num_count: number };
 type PoolsForm = { pools: Partial<ProposedPool>[] };
-
-function describer(lookups: LookupsDocument) {
-  return (species: number, sex: number) => {
-    const sp = lookups.species.find((s) => s.id === species);
-    const sx = lookups.sex.find((s) => s.id === sex);
-    return `${sp ? (sp.display_name ?? sp.full_name) : `species ${species}`} ${sx?.name ?? `sex ${sex}`}`;
-  };
-}
 
 /** The shared pool schema for each row, plus the abundance rule checked offline. */
 function poolsSchema(
@@ -63,7 +56,7 @@ function PoolsEditor({
   lookups: LookupsDocument;
   onSave: (pools: ProposedPool[]) => Promise<void>;
 }) {
-  const describe = useMemo(() => describer(lookups), [lookups]);
+  const describe = useMemo(() => speciesSexLabeller(lookups), [lookups]);
   const resolver = useMemo(
     () =>
       zodResolver(poolsSchema(rows, existing, describe), {

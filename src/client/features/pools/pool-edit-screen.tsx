@@ -18,6 +18,7 @@ import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { useDirtyForm } from '../../lib/dirty-forms';
 import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
+import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { mergeFormData, pickKeys } from '../../lib/merge-form-data';
 import { Banner } from '../../ui/banner';
 import { errorAt } from '../../ui/error-at';
@@ -39,14 +40,6 @@ const LABELS: Record<string, string> = {
   num_count: 'Pool count',
   comments: 'Comments',
 };
-
-function describer(lookups: LookupsDocument) {
-  return (species: number, sex: number) => {
-    const sp = lookups.species.find((s) => s.id === species);
-    const sx = lookups.sex.find((s) => s.id === sex);
-    return `${sp ? (sp.display_name ?? sp.full_name) : `species ${species}`} ${sx?.name ?? `sex ${sex}`}`;
-  };
-}
 
 /** The shared pool fields plus the abundance rule (with the collection's other pools) offline. */
 function poolFormSchema(
@@ -85,7 +78,7 @@ function PoolForm({
   onSave: (values: PoolValues) => Promise<void>;
   onRemove: () => Promise<void>;
 }) {
-  const describe = useMemo(() => describer(lookups), [lookups]);
+  const describe = useMemo(() => speciesSexLabeller(lookups), [lookups]);
   const resolver = useMemo(
     () =>
       zodResolver(poolFormSchema(rows, others, describe), {

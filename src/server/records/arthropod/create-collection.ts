@@ -13,7 +13,7 @@ import { lookupErrors, type LookupRef } from './lookup-errors';
 import { lockNumberSeries, nextNumber, numberTaken } from './next-number';
 import { assertOwnAgency } from './permissions';
 import { writeAbundance, writeLures } from './write-abundance';
-import { storedDate } from './stored-date';
+import { storedDate } from '../stored-date';
 
 /** Lookup references a collection body makes (trap, lures, location precision, arthropods). */
 export function collectionRefs(body: Partial<CollectionCreate>): LookupRef[] {

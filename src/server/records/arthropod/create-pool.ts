@@ -11,7 +11,7 @@ import { lookupErrors, type LookupRef } from './lookup-errors';
 import { lockNumberSeries, nextNumber, numberTaken } from './next-number';
 import { assertOwnAgency } from './permissions';
 import { poolRecords } from './pool-records';
-import { storedDate } from './stored-date';
+import { storedDate } from '../stored-date';
 
 export type LockedCollection = {
   id: number;

@@ -14,7 +14,7 @@ import { lookupErrors } from './lookup-errors';
 import { lockNumberSeries, nextNumber, numberTaken } from './next-number';
 import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
 import { writeAbundance, writeLures } from './write-abundance';
-import { storedDate } from './stored-date';
+import { storedDate } from '../stored-date';
 import {
   LATEST_TEST_DAY_SQL,
   assertTestNotBeforeCollection,

@@ -15,7 +15,7 @@ import { lookupErrors } from './lookup-errors';
 import { lockNumberSeries, numberTaken } from './next-number';
 import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
 import { poolRecords } from './pool-records';
-import { storedDate } from './stored-date';
+import { storedDate } from '../stored-date';
 
 /**
  * PUT /v1/arthropod/pool/{id}: sent fields change, unsent keep their values. Response-only

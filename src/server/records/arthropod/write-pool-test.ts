@@ -7,7 +7,7 @@ import { lookupErrors, type LookupRef } from './lookup-errors';
 import { assertCanUpdate, assertOwnAgency } from './permissions';
 import { poolTestRecords } from './pool-test-records';
 import { assertTestNotBeforeCollection, earliestCollectionDay } from './test-date-rule';
-import { storedDate } from './stored-date';
+import { storedDate } from '../stored-date';
 
 function poolTestRefs(body: Partial<PoolTestCreate>): LookupRef[] {
   const refs: LookupRef[] = [];

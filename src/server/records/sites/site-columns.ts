@@ -1,5 +1,4 @@
-import { storableDate } from '../storable';
-import { validationFailed } from '../errors';
+import { storedDate } from '../stored-date';
 import type { SiteCreate } from '../../../shared/schemas/site';
 
 /** Writable site columns and the cast of their bound value. Names are constants, never input. */
@@ -38,15 +37,7 @@ export function siteColumns(input: Partial<SiteCreate>): Partial<Record<SiteColu
       out.lon = lon;
       out.lat = lat;
     } else if (key === 'active_date' || key === 'deactive_date') {
-      if (value === null) out[key] = null;
-      else {
-        const iso = storableDate(value as string);
-        if (iso === null)
-          throw validationFailed([
-            { path: key, message: 'Use a date between years 0001 and 9999' },
-          ]);
-        out[key] = iso;
-      }
+      out[key] = value === null ? null : storedDate(value as string, key);
     } else if (key in CASTS) {
       out[key as SiteColumn] = value;
     }
