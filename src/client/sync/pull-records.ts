@@ -1,4 +1,4 @@
-import { ENTITY_PATHS, MAX_PAGE_SIZE, refId, type Entity } from '../../shared';
+import { ENTITY_PATHS, MAX_PAGE_SIZE, listedRows, refId, type Entity } from '../../shared';
 import { PARENT_FIELD } from '../db/database';
 import { request } from '../lib/http';
 import { serverToData } from './field-values';
@@ -220,13 +220,8 @@ async function fetchList(
   }
   const error = classify(result);
   if (error || !result.ok) throw error ?? new SyncError('server', result.status, null);
-  const body = result.body;
-  const list = Array.isArray(body) ? body : (body as { rows?: unknown } | null)?.rows;
-  const rows = (Array.isArray(list) ? list : []).filter(
-    (r): r is Row => r !== null && typeof r === 'object',
-  );
-  const count = (body as { count?: unknown } | null)?.count;
-  return { rows, count: typeof count === 'number' ? count : null };
+  // A body that is no list counts as an empty page (the walk then ends).
+  return listedRows(result.body) ?? { rows: [], count: null };
 }
 
 /**

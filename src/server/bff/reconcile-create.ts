@@ -1,4 +1,5 @@
 import { refId, toIsoOutput } from '../../shared/schemas/common';
+import { listedRows } from '../../shared/schemas/list';
 import { reauthRequired } from './bff-error';
 import { parseJson } from './parse-json';
 import { UpstreamError, type UpstreamClient, type UpstreamResponse } from './upstream-client';
@@ -27,12 +28,9 @@ function listed(resource: string, res: UpstreamResponse): { rows: Row[]; count?:
       `reconcile list ${resource} answered ${res.status}`,
     );
   }
-  const parsed = parseJson(res.body) as { rows?: unknown; count?: unknown } | unknown[] | undefined;
-  const raw = Array.isArray(parsed) ? parsed : Array.isArray(parsed?.rows) ? parsed.rows : null;
-  if (!raw) throw new UpstreamError('unavailable', true, `reconcile list ${resource}: no rows`);
-  const count =
-    !Array.isArray(parsed) && typeof parsed?.count === 'number' ? parsed.count : undefined;
-  return { rows: raw.filter((r): r is Row => typeof r === 'object' && r !== null), count };
+  const list = listedRows(parseJson(res.body));
+  if (!list) throw new UpstreamError('unavailable', true, `reconcile list ${resource}: no rows`);
+  return { rows: list.rows, count: list.count ?? undefined };
 }
 
 /**
