@@ -6,16 +6,35 @@ export const id = z.number().int().positive();
 /** ISO 8601 date (`2026-07-14`) or date-time with an offset (`2026-07-14T06:30:00-07:00`). */
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const isoDateTime = z.iso.datetime({ offset: true });
-export const isoDateInput = z
-  .string()
-  .refine(
-    (v) =>
-      (DATE_ONLY.test(v) || isoDateTime.safeParse(v).success) && isRealCalendarDate(v.slice(0, 10)),
-    {
+const OFFSET = /([+-])(\d{2}):(\d{2})$/;
+/**
+ * Zones on earth run from UTC-12:00 to UTC+14:00; an offset beyond them is a typo. The test-date
+ * rule (server/records/arthropod/test-date-rule.ts) relies on that range, so it is enforced here
+ * once, for the forms and the services alike.
+ */
+const MIN_OFFSET_MINUTES = -12 * 60;
+const MAX_OFFSET_MINUTES = 14 * 60;
+function offsetOnEarth(v: string): boolean {
+  const m = OFFSET.exec(v);
+  if (!m) return true; // `Z`
+  const minutes = (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  return minutes >= MIN_OFFSET_MINUTES && minutes <= MAX_OFFSET_MINUTES;
+}
+export const isoDateInput = z.string().superRefine((v, ctx) => {
+  const dateOnly = DATE_ONLY.test(v);
+  if (!(dateOnly || isoDateTime.safeParse(v).success) || !isRealCalendarDate(v.slice(0, 10))) {
+    ctx.addIssue({
+      code: 'custom',
       message:
         'Use a real date like 2026-07-14, or a date-time with offset like 2026-07-14T06:30:00-07:00',
-    },
-  );
+    });
+  } else if (!dateOnly && !offsetOnEarth(v)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'The time zone offset must be between -12:00 and +14:00, like -07:00',
+    });
+  }
+});
 
 /** `2026-02-30` matches the pattern but is no day of the calendar. */
 function isRealCalendarDate(ymd: string): boolean {
