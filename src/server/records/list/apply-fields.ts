@@ -16,7 +16,7 @@ export function applyFields<T extends { id: unknown }>(
   return rows.map((row) => {
     const out: Record<string, unknown> = { id: row.id };
     for (const f of fields)
-      if (f !== 'id' && f in row) out[f] = (row as Record<string, unknown>)[f];
+      if (f !== 'id' && Object.hasOwn(row, f)) out[f] = (row as Record<string, unknown>)[f];
     return out;
   });
 }

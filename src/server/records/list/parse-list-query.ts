@@ -74,6 +74,15 @@ function convert(value: string, type: ListFieldType, path: string): unknown {
   }
 }
 
+/**
+ * The spec's field of an API name, or undefined. Own properties only: `spec.fields` is a plain
+ * object, so `spec.fields.constructor` would otherwise be `Object` and `query[constructor]`
+ * would reach SQL (issue 9, D5). Every lookup of a name from the request goes through here.
+ */
+function fieldOf(spec: ListSpec, name: string): ListField | undefined {
+  return Object.hasOwn(spec.fields, name) ? spec.fields[name] : undefined;
+}
+
 class Binder {
   readonly params: unknown[] = [];
   constructor(readonly first: number) {}
@@ -143,7 +152,7 @@ function listParam(tree: QueryObject, name: string): string[] {
 function parseSort(raw: QueryValue | undefined, spec: ListSpec): string {
   const terms: string[] = [];
   const add = (name: string, desc: boolean) => {
-    const field = spec.fields[name];
+    const field = fieldOf(spec, name);
     if (!field || field.sortable === false) throw problem('sort', `Cannot sort by "${name}"`);
     terms.push(`${field.sql} ${desc ? 'desc' : 'asc'}`);
   };
@@ -205,7 +214,7 @@ export function parseListQuery(
     for (const [name, value] of Object.entries(query)) {
       conditions.push(
         ...check<string[]>([], () => {
-          const field = spec.fields[name];
+          const field = fieldOf(spec, name);
           if (!field || field.filterable === false)
             throw problem(`query.${name}`, `Unknown field "${name}" in query`);
           return fieldCondition(name, field, value, binder);
@@ -217,7 +226,7 @@ export function parseListQuery(
   const searchFields = check<string[]>([], () => {
     const names = listParam(tree, 'searchFields');
     for (const name of names) {
-      const field = spec.fields[name];
+      const field = fieldOf(spec, name);
       if (!field || field.type !== 'text' || field.searchable === false) {
         throw problem('searchFields', `"${name}" is not a text field that can be searched`);
       }
