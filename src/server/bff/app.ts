@@ -13,6 +13,7 @@ import { lookupsRoute } from './lookups-route';
 import { allowedMethods } from './proxy-allow-list';
 import { methodNotAllowed, proxyRoutes } from './proxy-routes';
 import { serializeRequest } from '../http/request-log';
+import { serverTimeoutOptions, type ServerTimeouts } from '../http/server-timeouts';
 import { csrfGuard, rejectAmbiguousPath } from './request-guards';
 import { securityHeaders } from './security-headers';
 import { sessionRoutes } from './session-routes';
@@ -56,6 +57,8 @@ export type BffOptions = {
   https?: { cert: string | Buffer; key: string | Buffer } | null;
   logger?: FastifyServerOptions['logger'];
   now?: () => Date;
+  /** How long a browser may take to send a request (defaults: DEFAULT_SERVER_TIMEOUTS). */
+  timeouts?: Partial<ServerTimeouts>;
 };
 
 declare module 'fastify' {
@@ -96,6 +99,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
     logger: withRedaction(options.logger),
     trustProxy: options.trustProxy ?? false,
     ...(options.https ? { https: options.https } : {}),
+    ...serverTimeoutOptions(options.timeouts, options.https ?? null),
     routerOptions: { ignoreTrailingSlash: true },
   } as FastifyServerOptions) as unknown as FastifyInstance;
 

@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializeRequest } from '../http/request-log';
 import { useStrictJsonBodies } from '../http/strict-json-bodies';
+import { serverTimeoutOptions, type ServerTimeouts } from '../http/server-timeouts';
 import type { Database } from '../db/database';
 import { ApiError } from './errors';
 import type { RecordsContext } from './context';
@@ -17,6 +18,8 @@ export type RecordsOptions = {
   logger?: FastifyServerOptions['logger'];
   https?: { cert: string | Buffer; key: string | Buffer } | null;
   loginLimits?: Partial<LoginLimitOptions>;
+  /** How long a client may take to send a request (defaults: DEFAULT_SERVER_TIMEOUTS). */
+  timeouts?: Partial<ServerTimeouts>;
 };
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -56,6 +59,7 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
     bodyLimit: BODY_LIMIT,
     logger,
     ...(options.https ? { https: options.https } : {}),
+    ...serverTimeoutOptions(options.timeouts, options.https ?? null),
     // Query strings like query[site][$in][0]=4 are parsed by the list module itself.
     routerOptions: { ignoreTrailingSlash: true },
   } as FastifyServerOptions) as unknown as FastifyInstance;
