@@ -1,14 +1,28 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Queryable } from '../db/database';
 import type { RecordsContext } from './context';
 import { ApiError } from './errors';
 import { isVersionedPath } from './auth/authenticate';
 
 /** Contract §9: a key is remembered per agency for 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * A claim with no stored answer older than this was left by a request that died before its
+ * transaction committed (a committed create stores its answer in that same transaction), so the
+ * next request with the key may take it over. Longer than any create transaction runs.
+ */
+export const CLAIM_LEASE_MS = 2 * 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,200}$/;
 
-type Claim = { agency: number; key: string; settled: boolean };
+/**
+ * Response header naming the Idempotency-Key this service honoured, on every answer to a keyed
+ * POST (created, replayed or refused). A BFF reads it to know it may send a lost create again
+ * with the same key instead of guessing which stored record was its own.
+ */
+export const KEY_ECHO_HEADER = 'idempotency-key';
+
+export type Claim = { agency: number; key: string; claimId: string; settled: boolean };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,14 +58,19 @@ type KeyRow = { request_hash: string; status: number | null; response: unknown; 
  * Idempotent creates (contract §9), as three hooks around every POST under /v1 that carries
  * `Idempotency-Key`:
  * 1. preHandler (after authentication and body parsing): claims (agency, key) with one atomic
- *    INSERT … ON CONFLICT. A row older than 24 h is taken over as if absent. If another request
- *    holds the key: different body → 422 idempotency_key_reused; no answer stored yet → 409
- *    idempotency_in_flight; else the stored status and body are replayed and the route never runs.
- * 2. onSend: a 2xx answer is stored with the claim. Any other answer releases the claim: nothing
- *    was created, so a retry must run the route again rather than replay a failure.
- * 3. onResponse: a claim still unsettled (the reply failed before onSend) is released.
- * Known limit: if the process dies between the route's commit and onSend, the key stays
- * "in flight" until it expires; the BFF's journal covers that case (ARCHITECTURE.md).
+ *    INSERT … ON CONFLICT, under a fresh `claim_id`. A row older than 24 h is taken over as if
+ *    absent, and so is a claim with no answer older than CLAIM_LEASE_MS (its request died before
+ *    committing). If another request holds the key: different body → 422 idempotency_key_reused;
+ *    no answer stored yet → 409 idempotency_in_flight; else the stored status and body are
+ *    replayed and the route never runs.
+ * 2. The create routes run through `createOnce` (create-once.ts): the answer is stored with the
+ *    claim inside the create's own transaction, only while `claim_id` is still this request's. So
+ *    a committed record always has its answer stored (a crash after commit replays it), and a
+ *    request whose claim was taken over rolls back instead of creating a second record.
+ * 3. onSend: any other 2xx answer is stored with the claim (same claim_id condition). Any non-2xx
+ *    answer releases the claim: nothing was created, so a retry must run the route again.
+ * 4. onResponse: a claim still unsettled (the reply failed before onSend) is released.
+ * Every answer to a keyed POST carries KEY_ECHO_HEADER, so a client can tell the key was honoured.
  */
 export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
   if (!ctx.idempotency) return;
@@ -60,8 +79,8 @@ export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
   const release = async (claim: Claim) => {
     claim.settled = true;
     await ctx.db.query(
-      'delete from idempotency_key where agency = $1 and key = $2 and status is null',
-      [claim.agency, claim.key],
+      'delete from idempotency_key where agency = $1 and key = $2 and status is null and claim_id = $3',
+      [claim.agency, claim.key, claim.claimId],
     );
   };
 
@@ -80,16 +99,21 @@ export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
         'Idempotency-Key must be 1-200 visible ASCII characters (a UUID)',
       );
     }
+    reply.header(KEY_ECHO_HEADER, key);
     const agency = req.caller.agencyId;
     const hash = requestHash(req);
     const now = ctx.now();
+    const claimId = randomUUID();
     const { rows } = await ctx.db.query<KeyRow>(
-      `insert into idempotency_key (agency, key, request_hash, method, path, created_at)
-       values ($1, $2, $3, $4, $5, $6)
+      `insert into idempotency_key (agency, key, request_hash, method, path, created_at, claim_id)
+       values ($1, $2, $3, $4, $5, $6, $9)
        on conflict (agency, key) do update
          set request_hash = excluded.request_hash, method = excluded.method, path = excluded.path,
-             status = null, response = null, created_at = excluded.created_at
+             status = null, response = null, created_at = excluded.created_at,
+             claim_id = excluded.claim_id
          where idempotency_key.created_at < $7
+            or (idempotency_key.status is null and idempotency_key.created_at < $8
+                and idempotency_key.request_hash = excluded.request_hash)
        returning request_hash, status, response, true as inserted`,
       [
         agency,
@@ -99,10 +123,12 @@ export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
         req.url.split('?')[0],
         now.toISOString(),
         new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS).toISOString(),
+        new Date(now.getTime() - CLAIM_LEASE_MS).toISOString(),
+        claimId,
       ],
     );
     if (rows.length > 0) {
-      req.idempotencyClaim = { agency, key, settled: false };
+      req.idempotencyClaim = { agency, key, claimId, settled: false };
       return;
     }
     const existing = (
@@ -154,10 +180,7 @@ export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
         body = payload;
       }
       claim.settled = true;
-      await ctx.db.query(
-        'update idempotency_key set status = $3, response = $4::jsonb where agency = $1 and key = $2',
-        [claim.agency, claim.key, reply.statusCode, JSON.stringify(body)],
-      );
+      await storeAnswer(ctx.db, claim, reply.statusCode, body);
     } else {
       await release(claim);
     }
@@ -168,4 +191,22 @@ export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
     const claim = req.idempotencyClaim;
     if (claim && !claim.settled) await release(claim);
   });
+}
+
+/**
+ * Stores a 2xx answer with the claim, only while `claimId` still holds the key. Returns false when
+ * the claim was taken over (this request outlived its lease): the caller must not create.
+ */
+export async function storeAnswer(
+  q: Queryable,
+  claim: Claim,
+  status: number,
+  body: unknown,
+): Promise<boolean> {
+  const { rows } = await q.query(
+    `update idempotency_key set status = $3, response = $4::jsonb
+      where agency = $1 and key = $2 and claim_id = $5 returning key`,
+    [claim.agency, claim.key, status, JSON.stringify(body), claim.claimId],
+  );
+  return rows.length === 1;
 }

@@ -1,6 +1,7 @@
 import type { Migration } from '../migrate';
 import { recordsSchema } from './001-records';
 import { bffSchema } from './002-bff';
+import { exactIdempotency } from './003-exact-idempotency';
 
 /** Every migration, in version order. Add a file per version; never edit an applied one. */
-export const MIGRATIONS: Migration[] = [recordsSchema, bffSchema];
+export const MIGRATIONS: Migration[] = [recordsSchema, bffSchema, exactIdempotency];

@@ -11,6 +11,7 @@ import { updateSiteRecord } from '../../sites/update-site';
 import { deleteSite } from '../../sites/delete-site';
 import { siteRecords } from '../../sites/site-response';
 import { putBody } from '../../put-body';
+import { createOnce } from '../../create-once';
 
 /** Record ids in paths: a positive integer within int range, else the record cannot exist (404). */
 export function pathId(raw: string): number {
@@ -21,8 +22,13 @@ export function pathId(raw: string): number {
 /** /v1/site: create, list, get, partial update, delete (contract §6 Sites), with or without a trailing slash. */
 export default async function siteRoutes(app: FastifyInstance, ctx: RecordsContext): Promise<void> {
   app.post('/v1/site', async (req, reply) => {
-    const row = await createSite(ctx.db, req.caller, parseBody(siteCreate, req.body), ctx.now());
-    const [record] = await siteRecords(ctx.db, [row]);
+    const body = parseBody(siteCreate, req.body);
+    const record = await createOnce(
+      ctx.db,
+      req,
+      (db) => createSite(db, req.caller, body, ctx.now()),
+      async (tx, row) => (await siteRecords(tx, [row]))[0],
+    );
     return reply.status(201).send(record);
   });
 

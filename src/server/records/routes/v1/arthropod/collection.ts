@@ -11,6 +11,7 @@ import { populateCollections } from '../../../arthropod/populate-collections';
 import { assertInt4 } from '../../../arthropod/int4-errors';
 import { recordId } from '../../../arthropod/record-id';
 import { putBody } from '../../../put-body';
+import { createOnce } from '../../../create-once';
 
 type IdParams = { Params: { id: string } };
 
@@ -34,7 +35,7 @@ export default async function collectionRoutes(
     const body = parseBody(collectionCreate, req.body);
     assertInt4(body);
     reply.status(201);
-    return createCollection(ctx.db, req.caller, body, ctx.now());
+    return createOnce(ctx.db, req, (db) => createCollection(db, req.caller, body, ctx.now()));
   });
 
   app.put<IdParams>('/v1/arthropod/collection/:id', async (req) => {

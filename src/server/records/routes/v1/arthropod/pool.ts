@@ -10,6 +10,7 @@ import { poolRecords } from '../../../arthropod/pool-records';
 import { assertInt4 } from '../../../arthropod/int4-errors';
 import { recordId } from '../../../arthropod/record-id';
 import { putBody } from '../../../put-body';
+import { createOnce } from '../../../create-once';
 import { deletePool, updatePool } from '../../../arthropod/update-pool';
 
 type IdParams = { Params: { id: string } };
@@ -31,7 +32,7 @@ export default async function poolRoutes(app: FastifyInstance, ctx: RecordsConte
     const body = parseBody(poolCreate, req.body);
     assertInt4(body);
     reply.status(201);
-    return createPool(ctx.db, req.caller, body, ctx.now());
+    return createOnce(ctx.db, req, (db) => createPool(db, req.caller, body, ctx.now()));
   });
 
   app.put<IdParams>('/v1/arthropod/pool/:id', async (req) => {

@@ -9,6 +9,7 @@ import { poolTestRecords } from '../../../../arthropod/pool-test-records';
 import { assertInt4 } from '../../../../arthropod/int4-errors';
 import { recordId } from '../../../../arthropod/record-id';
 import { putBody } from '../../../../put-body';
+import { createOnce } from '../../../../create-once';
 import { createPoolTest, updatePoolTest } from '../../../../arthropod/write-pool-test';
 
 type IdParams = { Params: { id: string } };
@@ -33,7 +34,7 @@ export default async function poolTestRoutes(
     const body = parseBody(poolTestCreate, req.body);
     assertInt4(body, ['value']);
     reply.status(201);
-    return createPoolTest(ctx.db, req.caller, body, ctx.now());
+    return createOnce(ctx.db, req, (db) => createPoolTest(db, req.caller, body, ctx.now()));
   });
 
   app.put<IdParams>('/v1/arthropod/pool/test/:id', async (req) => {
