@@ -18,6 +18,7 @@ import { csrfGuard, rejectAmbiguousPath } from './request-guards';
 import { securityHeaders } from './security-headers';
 import { sessionRoutes } from './session-routes';
 import { SessionStore } from './session-store';
+import { UpstreamKeys } from './upstream-keys';
 import { UpstreamClient } from './upstream-client';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -81,6 +82,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   const ctx: BffContext = {
     db: options.db,
     upstream,
+    upstreamKeys: new UpstreamKeys(upstream, now),
     sessions: new SessionStore(options.db),
     journal: new IdempotencyJournal(
       options.db,
@@ -134,10 +136,12 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
     return reply.status(e.status).send(e.toBody());
   });
 
+  // Security headers first: onRequest hooks run in the order they are added, and the guards
+  // below answer early (400, 403); those answers must carry the headers too.
+  await securityHeaders(app, ctx.tileUrl);
   app.addHook('onRequest', rejectAmbiguousPath);
   app.addHook('onRequest', csrfGuard(ctx.allowedOrigins));
   await app.register(cookie);
-  await securityHeaders(app, ctx.tileUrl);
 
   await infoRoutes(app, ctx);
   await sessionRoutes(app, ctx);

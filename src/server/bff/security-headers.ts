@@ -13,6 +13,8 @@ export function tileSources(tileUrl: string): string[] {
  * Security headers on every answer: a CSP with no inline scripts, map tiles as the only outside
  * origin, no framing; no referrer; geolocation for this origin only; HSTS only over TLS (sending
  * it over plain HTTP on loopback would be ignored at best, and wrong behind a misconfigured proxy).
+ * Register it before any other onRequest hook: hooks run in the order they are added, and one
+ * that answers early (a refused path, a missing CSRF header) would otherwise answer without them.
  */
 export async function securityHeaders(app: FastifyInstance, tileUrl: string): Promise<void> {
   const tiles = tileSources(tileUrl);
