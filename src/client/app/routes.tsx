@@ -154,8 +154,7 @@ export function AppRoutes({
           <Route path="/">
             <HomeScreen
               userName={userName}
-              pending={status.pending + status.sending}
-              parked={status.parked + status.conflict}
+              status={status}
               online={online}
               onSyncNow={() => engine.requestSync('manual')}
             />

@@ -90,6 +90,49 @@ async function redirectDependents(db: TraplineDb, oldId: string, nextId: string)
 }
 
 /**
+ * The fix of a refused entry: same op, new Idempotency-Key, sent afresh. The server remembers the
+ * refused body under the old key, so the old key can never carry it again; dependents follow the
+ * new id. Runs inside the caller's transaction (record table and outbox).
+ */
+async function rekeyParked(
+  db: TraplineDb,
+  parked: OutboxEntry,
+  payload: Record<string, unknown>,
+): Promise<void> {
+  const fixed: OutboxEntry = {
+    ...parked,
+    id: newId(),
+    payload,
+    state: 'pending',
+    frozen: false,
+    attempts: 0,
+    nextAttemptAt: 0,
+    lastError: null,
+  };
+  await db.outbox.delete(parked.id);
+  await db.outbox.add(fixed);
+  await redirectDependents(db, parked.id, fixed.id);
+}
+
+/**
+ * "Send again" of a parked entry, unchanged (a create whose outcome the server could not tell):
+ * the same record under a new Idempotency-Key, as a fix would send it. The technician has been
+ * told it may make a second copy if the first one did arrive.
+ */
+export async function sendParkedAgain(db: TraplineDb, entryId: string): Promise<void> {
+  const first = await db.outbox.get(entryId);
+  if (!first) throw new RepositoryError('not_found', 'This change is no longer on this tablet');
+  const table = tableOf(db, first.entity);
+  await db.transaction('rw', table, db.outbox, async () => {
+    const parked = await db.outbox.get(entryId);
+    if (parked?.state !== 'parked')
+      throw new RepositoryError('not_found', 'This change is not waiting to be sent again');
+    await rekeyParked(db, parked, parked.payload);
+    await table.update(parked.localId, { problem: null, syncState: 'queued' });
+  });
+}
+
+/**
  * Saves an edit of a record (outbox rules), in ONE transaction over the record table and outbox:
  * - create still queued and not frozen → the record's data and that entry's payload change in place;
  * - create (or update) parked by the server → its payload is replaced under a NEW id (the server
@@ -128,22 +171,9 @@ export async function updateRecord(
     }
 
     if (parked) {
-      // The fix of a refused entry: same op, new Idempotency-Key, sent afresh.
       const payload = parked.op === 'create' ? data : { ...parked.payload, ...changes };
       validateRecord(entity, parked.op === 'create' ? 'create' : 'update', payload);
-      const fixed: OutboxEntry = {
-        ...parked,
-        id: newId(),
-        payload,
-        state: 'pending',
-        frozen: false,
-        attempts: 0,
-        nextAttemptAt: 0,
-        lastError: null,
-      };
-      await db.outbox.delete(parked.id);
-      await db.outbox.add(fixed);
-      await redirectDependents(db, parked.id, fixed.id);
+      await rekeyParked(db, parked, payload);
       await table.update(localId, { ...recordPatch, problem: null, syncState: 'queued' });
       return true;
     }

@@ -11,8 +11,20 @@
  * and give it to <SyncEngineProvider engine={engine}> (features/sync-status).
  */
 export { createSyncEngine, type SyncEngine, type SyncEngineOptions } from './sync-engine';
-export { INITIAL_STATUS, type SyncStatus } from './sync-status';
-export { SyncError, classify, type SyncErrorReason, type SyncErrorAction } from './sync-error';
+export {
+  INITIAL_STATUS,
+  heldBehind,
+  syncSummary,
+  type SyncStatus,
+  type SyncSummary,
+} from './sync-status';
+export {
+  SyncError,
+  classify,
+  isOutcomeUnknown,
+  type SyncErrorReason,
+  type SyncErrorAction,
+} from './sync-error';
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 export { DependentsNotConfirmedError } from './discard-entry';
 export type { ConflictChoices } from './resolve-conflict';

@@ -10,7 +10,7 @@ import { resolveConflict, type ConflictChoices } from './resolve-conflict';
 import { runExclusive } from './run-exclusive';
 import type { SyncContext } from './sync-context';
 import { SyncError } from './sync-error';
-import { INITIAL_STATUS, outboxCounts, type SyncStatus } from './sync-status';
+import { INITIAL_STATUS, outboxCounts, syncSummary, type SyncStatus } from './sync-status';
 
 export type SyncEngineOptions = {
   /** Prefix of `/api/...`; empty (same origin) in the app. */
@@ -137,8 +137,14 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     setStatus({ paused: true }, true);
   };
 
-  const recordSuccess = (at: number) => {
+  // "Last synced" only for a sync that left nothing waiting: a partial drain, a refused change
+  // or a pause for sign-in is no such sync, and saying so would tell the technician to stop looking.
+  const recordSyncIfAllSent = async () => {
+    await refreshCounts();
+    if (status.paused || !syncSummary(status).allSent) return;
+    const at = ctx.now();
     setStatus({ lastSuccessAt: at }, true);
+    await db.meta.put({ key: META_LAST_SUCCESS, value: at });
   };
 
   const scheduleTimer = (nextAttemptAt: number | null) => {
@@ -169,7 +175,6 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
             onPause: pause,
             onAcknowledged: () => {
               sentAny = true;
-              recordSuccess(ctx.now());
             },
             onProgress: (progress) => setStatus({ progress }, true),
             onInFlight: (ids) => {
@@ -180,9 +185,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         );
         nextAttemptAt = result.nextAttemptAt;
       } while (again && !status.paused && !stopped);
-      if (sentAny && status.lastSuccessAt !== null) {
-        await db.meta.put({ key: META_LAST_SUCCESS, value: status.lastSuccessAt });
-      }
+      if (sentAny) await recordSyncIfAllSent();
       if (autoPull && PULL_REASONS.has(reason) && !status.paused && !stopped && isOnline()) {
         await pull().catch(() => undefined);
       }
@@ -230,9 +233,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       // list with the tablet's rows (a site sent between reading the list of ids and acting on
       // it would look deleted on the server and be dropped from the tablet).
       await runExclusive(lockName, () => pullRecords(ctx, pullOptions));
-      const at = ctx.now();
-      setStatus({ lastPullAt: at, lastSuccessAt: at }, true);
-      await db.meta.put({ key: META_LAST_SUCCESS, value: at });
+      setStatus({ lastPullAt: ctx.now() }, true);
+      await recordSyncIfAllSent();
     } catch (err) {
       if (err instanceof SyncError && err.action === 'pause') pause();
       throw err;

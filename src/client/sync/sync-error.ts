@@ -1,4 +1,4 @@
-import type { OutboxError } from '../../shared';
+import type { ErrorCode, OutboxError } from '../../shared';
 import { NetworkError, type HttpResult } from '../lib/http';
 
 export type SyncErrorReason = OutboxError['reason'];
@@ -10,7 +10,10 @@ export type SyncErrorAction = 'retry' | 'pause' | 'park';
  * A failed send, typed by what should happen next:
  * - retry: network, timeout, 5xx, 429, 409 idempotency_in_flight (backoff, Retry-After honoured);
  * - pause: 401 reauth_required / unauthenticated / token_expired (the whole queue waits for sign-in);
- * - park: the server refused the change (409, 422 and other 4xx); retrying cannot help.
+ * - park: the server refused the change (409, 422 and other 4xx); retrying cannot help. This
+ *   includes 409 create_outcome_unknown: the BFF cannot tell whether an earlier try of this create
+ *   reached the server; asking again with the same key only gets the same answer, and taking it
+ *   for done could lose the record, so the technician checks and sends again or discards.
  */
 export class SyncError extends Error {
   constructor(
@@ -27,6 +30,11 @@ export class SyncError extends Error {
     this.name = 'SyncError';
   }
 
+  /** The server cannot tell whether this create was stored (see classify). */
+  get outcomeUnknown(): boolean {
+    return isOutcomeUnknown(this);
+  }
+
   get action(): SyncErrorAction {
     if (this.reason === 'reauth') return 'pause';
     if (this.reason === 'rejected' || this.reason === 'conflict') return 'park';
@@ -39,6 +47,17 @@ export class SyncError extends Error {
 }
 
 const REAUTH_CODES = new Set(['reauth_required', 'unauthenticated', 'token_expired']);
+const OUTCOME_UNKNOWN: ErrorCode = 'create_outcome_unknown';
+/** What the technician reads on a parked create whose outcome the server cannot tell. */
+export const OUTCOME_UNKNOWN_MESSAGE =
+  "May already be on the server: check the server's records before sending again";
+
+/** Whether an error (a SyncError, a parked entry's lastError) says the create's outcome is unknown. */
+export function isOutcomeUnknown(
+  error: { body: { code: string } | null } | null | undefined,
+): boolean {
+  return error?.body?.code === OUTCOME_UNKNOWN;
+}
 
 /**
  * Classifies the outcome of one request: null for a success, otherwise a SyncError.
@@ -60,6 +79,13 @@ export function classify(outcome: HttpResult | unknown): SyncError | null {
   // The first request with this key is still being processed: its answer will be replayed later.
   if (status === 409 && error.code === 'idempotency_in_flight') {
     return new SyncError('server', status, error, retryAfterMs);
+  }
+  if (status === 409 && error.code === OUTCOME_UNKNOWN) {
+    // The app's own words: the technician must check the server before choosing Send again.
+    return new SyncError('rejected', status, {
+      code: error.code,
+      message: OUTCOME_UNKNOWN_MESSAGE,
+    });
   }
   if (status >= 500) return new SyncError('server', status, error, retryAfterMs);
   return new SyncError('rejected', status, error);

@@ -1,5 +1,5 @@
 import type { OutboxEntry, OutboxError } from '../../shared';
-import { heldIds } from './outbox-graph';
+import { dependentsIn, heldIds } from './outbox-graph';
 
 /** What the UI shows about the outbox, at all times. */
 export type SyncStatus = {
@@ -19,7 +19,10 @@ export type SyncStatus = {
   draining: boolean;
   /** While draining: entries acknowledged in this drain out of those it can send. */
   progress: { sent: number; total: number } | null;
-  /** Last time the server acknowledged an entry or a pull completed (ms epoch). */
+  /**
+   * Last time a sync left nothing waiting (ms epoch): every change sent, none refused, held or
+   * paused. A sync that sent only part of the queue is not a sync the tablet may call done.
+   */
   lastSuccessAt: number | null;
   lastPullAt: number | null;
   /** When the next retry is due (ms epoch), if any entry is backing off. */
@@ -77,4 +80,43 @@ export function outboxCounts(
     }
   }
   return { pending, sending, parked, conflict, held: held.size, nextAttemptAt, lastError };
+}
+
+/**
+ * The one account of what is not on the server, which every screen shows (the sync bar, Home,
+ * the Sync screen): the outbox's entries fall in exactly one of pending, sending, parked,
+ * conflict and held (outboxCounts), so `waiting` counts each change once.
+ */
+export type SyncSummary = {
+  /** Every change on this tablet the server has not acknowledged, held-behind ones included. */
+  waiting: number;
+  /** Will go without the user: pending (maybe backing off) or being sent. */
+  ready: number;
+  /** Refused or conflicting: the user fixes, chooses or discards them. */
+  attention: number;
+  /** Waiting on a change that needs attention: nothing sends them until it is resolved. */
+  held: number;
+  /** Nothing waits: the only state in which the tablet may say everything is sent. */
+  allSent: boolean;
+};
+
+export function syncSummary(
+  status: Pick<SyncStatus, 'pending' | 'sending' | 'parked' | 'conflict' | 'held'>,
+): SyncSummary {
+  const ready = status.pending + status.sending;
+  const attention = status.parked + status.conflict;
+  const waiting = ready + attention + status.held;
+  return { waiting, ready, attention, held: status.held, allSent: waiting === 0 };
+}
+
+/**
+ * For each entry that needs the user (parked or conflicting), the entries it holds back: those
+ * that wait on it, directly or through others, nearest first.
+ */
+export function heldBehind(entries: OutboxEntry[]): Map<string, OutboxEntry[]> {
+  const out = new Map<string, OutboxEntry[]>();
+  for (const e of entries) {
+    if (e.state === 'parked' || e.state === 'conflict') out.set(e.id, dependentsIn(entries, e.id));
+  }
+  return out;
 }

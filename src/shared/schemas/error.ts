@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'pool_num_taken',
   'idempotency_in_flight',
   'idempotency_key_reused',
+  // The BFF cannot prove whether a create whose answer was lost reached the upstream (409).
+  'create_outcome_unknown',
   'payload_too_large',
   'unsupported_media_type',
   'validation_failed',

@@ -47,6 +47,23 @@ describe('classify', () => {
     expect(classify(fail(409, 'idempotency_in_flight'))).toMatchObject({ action: 'retry' });
   });
 
+  it('parks a create whose outcome the server cannot tell, with words that say what to check', () => {
+    const error = classify(fail(409, 'create_outcome_unknown', null)) as SyncError;
+    // Never retried with the same key (the BFF would only say the same), never taken for done.
+    expect(error).toMatchObject({ reason: 'rejected', action: 'park', status: 409 });
+    expect(error.body).toMatchObject({
+      code: 'create_outcome_unknown',
+      message: "May already be on the server: check the server's records before sending again",
+    });
+    expect(error.outcomeUnknown).toBe(true);
+    expect(classify(fail(409, 'site_code_taken'))).toMatchObject({ outcomeUnknown: false });
+    // A 409 for a key still being processed is a different thing: its answer will come.
+    expect(classify(fail(409, 'idempotency_in_flight'))).toMatchObject({
+      action: 'retry',
+      outcomeUnknown: false,
+    });
+  });
+
   it('pauses the queue when sign-in is needed', () => {
     expect(classify(fail(401, 'reauth_required'))).toMatchObject({
       reason: 'reauth',

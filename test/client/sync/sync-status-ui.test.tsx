@@ -19,6 +19,11 @@ import {
   site,
   storeSynced,
 } from './helpers/outbox-factory';
+import {
+  queueRefusedWithDependents,
+  REFUSED_WITH_DEPENDENTS,
+  untilStatus,
+} from './helpers/adversarial-queues';
 import { drain, setupEngine } from './helpers/setup-engine';
 
 afterEach(() => cleanup());
@@ -146,6 +151,99 @@ describe('ParkedEntries', () => {
     await screen.findByText('Nothing needs your attention.');
     expect(await db.outbox.count()).toBe(0);
     expect(await db.sites.count()).toBe(0);
+  });
+});
+
+describe('ParkedEntries: what a refused change holds back', () => {
+  it('counts what is not sent as the bar does and names the changes the refused one blocks', async () => {
+    const { db, bff, engine } = setupEngine({
+      backoff: { baseMs: 60_000, capMs: 60_000 },
+      random: () => 0.9,
+    });
+    await queueRefusedWithDependents(db, bff);
+    withEngine(
+      engine,
+      <>
+        <SyncStatusBar />
+        <ParkedEntries onFix={() => undefined} />
+      </>,
+    );
+    engine.requestSync('test');
+    await untilStatus(engine, REFUSED_WITH_DEPENDENTS);
+
+    const bar = screen.getByRole('region', { name: 'Sync status' });
+    await within(bar).findByText('4 changes not sent — 1 needs your attention');
+    const parked = screen.getByRole('region', { name: 'Changes that need attention' });
+    await within(parked).findByText(
+      '4 changes not sent: 1 needs your attention, 2 wait on it, 1 waiting to send.',
+    );
+    const entry = (await within(parked).findByText('New site 100001 Site 1')).closest('li')!;
+    expect(
+      within(entry).getByText('It holds back 2 changes that depend on it:'),
+    ).toBeInTheDocument();
+    expect(
+      within(within(entry).getByRole('list', { name: 'Held back by it' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['New collection 2026-07-14', 'New pool of 10']);
+  });
+});
+
+describe('ParkedEntries: a create whose outcome the server cannot tell', () => {
+  const TOLD = "May already be on the server: check the server's records before sending again";
+
+  it('says to check the server, and Send again (after a warning) sends it under a new key with its dependents after it', async () => {
+    const { db, bff, engine } = setupEngine();
+    const s = await queueCreate(db, 'site', site(1));
+    const c = await queueCreate(db, 'collection', collection('2026-07-14'), s.localId);
+    bff.fault = (req) =>
+      req.key === s.entryId
+        ? {
+            status: 409,
+            code: 'create_outcome_unknown',
+            message: 'This record may already be on the server: check before sending it again',
+          }
+        : null;
+    await drain(engine);
+    withEngine(engine, <ParkedEntries onFix={() => undefined} />);
+
+    const entry = (await screen.findByText(TOLD)).closest('li')!;
+    expect(within(entry).getByText('New site 100001 Site 1')).toBeInTheDocument();
+    expect(
+      within(entry).getByText('It holds back 1 change that depends on it:'),
+    ).toBeInTheDocument();
+    // Nothing in the record is wrong: the ways out are to send it again or to discard it.
+    expect(within(entry).queryByRole('button', { name: 'Fix' })).not.toBeInTheDocument();
+    expect(within(entry).getByRole('button', { name: 'Discard' })).toBeInTheDocument();
+
+    bff.fault = () => null;
+    await userEvent.click(within(entry).getByRole('button', { name: 'Send again' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send this record again?' });
+    expect(
+      within(dialog).getByText(
+        'If the first one did reach the server, sending it again creates a second copy there. Check the server’s records first.',
+      ),
+    ).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Keep it waiting' }));
+    await engine.settled();
+    expect(bff.all('site')).toHaveLength(0);
+    expect(await db.outbox.get(s.entryId)).toMatchObject({ state: 'parked' });
+
+    await userEvent.click(within(entry).getByRole('button', { name: 'Send again' }));
+    await userEvent.click(
+      within(await screen.findByRole('dialog', { name: 'Send this record again?' })).getByRole(
+        'button',
+        { name: 'Send again' },
+      ),
+    );
+    await screen.findByText('Nothing needs your attention.');
+    await engine.settled();
+    const posts = bff.requests.filter((r) => r.method === 'POST');
+    expect(posts.map((r) => r.entity)).toEqual(['site', 'site', 'collection']);
+    expect(posts[1].key).not.toBe(s.entryId);
+    expect(bff.applied).toEqual([posts[1].key, c.entryId]);
+    expect(bff.all('collection')[0].site).toBe(bff.all('site')[0].id);
+    expect(await db.outbox.count()).toBe(0);
   });
 });
 

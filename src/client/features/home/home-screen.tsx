@@ -6,6 +6,7 @@ import { useDb } from '../../db/db-context';
 import { refreshLookups } from '../../db/refresh-lookups';
 import { useLookups } from '../../db/use-lookups';
 import { dayOf, formatDate, localDate, timeAgo } from '../../lib/dates';
+import { syncSummary, type SyncStatus } from '../../sync';
 import { LookupsNotice } from '../../ui/lookups-notice';
 
 const REFRESH_FAILED = 'Could not download the lists: check the connection and try again.';
@@ -14,8 +15,8 @@ const EARLIER_SHOWN = 10;
 
 type Props = {
   userName: string;
-  pending: number;
-  parked: number;
+  /** The engine's live status: Home counts it with syncSummary, as the sync bar does. */
+  status: SyncStatus;
   online: boolean;
   onSyncNow: () => void;
 };
@@ -50,8 +51,10 @@ function CollectionList({ label, rows }: { label: string; rows: CollectionItem[]
 }
 
 /** Home: today's and the week's collections, what waits to be sent or fixed, Sync now. */
-export function HomeScreen({ userName, pending, parked, online, onSyncNow }: Props) {
+export function HomeScreen({ userName, status, online, onSyncNow }: Props) {
   const db = useDb();
+  // The same counts as the sync bar: a change held behind a refused one is still not sent.
+  const { waiting, attention, held } = syncSummary(status);
   const { loaded, storedAt } = useLookups();
   const [refreshing, setRefreshing] = useState(false);
   const [refreshFailed, setRefreshFailed] = useState(false);
@@ -103,16 +106,22 @@ export function HomeScreen({ userName, pending, parked, online, onSyncNow }: Pro
       <div className="tiles">
         <div className="tile">
           <span className="tile-number" data-testid="home-pending">
-            {pending}
+            {waiting}
           </span>
-          <span>waiting to be sent</span>
+          <span>not sent yet</span>
         </div>
-        <div className={parked > 0 ? 'tile tile-warn' : 'tile'}>
+        <div className={attention > 0 ? 'tile tile-warn' : 'tile'}>
           <span className="tile-number" data-testid="home-parked">
-            {parked}
+            {attention}
           </span>
           <span>need fixing</span>
-          {parked > 0 ? <Link href="/sync">Review</Link> : null}
+          {held > 0 ? (
+            <span>
+              {held === 1 ? '1 more change waits' : `${held} more changes wait`} on{' '}
+              {attention === 1 ? 'it' : 'them'}
+            </span>
+          ) : null}
+          {attention > 0 ? <Link href="/sync">Review</Link> : null}
         </div>
         <div className="tile">
           <span className={online ? 'dot dot-online' : 'dot dot-offline'} aria-hidden="true" />

@@ -1,17 +1,76 @@
 import { useState } from 'react';
 import type { Entity, OutboxEntry } from '../../../shared';
+import { sendParkedAgain } from '../../db/update-record';
 import { Dialog } from '../../ui/dialog';
-import { DependentsNotConfirmedError, describeEntry, recordTable } from '../../sync';
-import { useSyncEngine } from './sync-engine-context';
-import { useAttentionEntries, type AttentionItem } from './use-attention-entries';
+import {
+  DependentsNotConfirmedError,
+  describeEntry,
+  isOutcomeUnknown,
+  syncSummary,
+} from '../../sync';
+import { useSyncEngine, useSyncStatus } from './sync-engine-context';
+import { labelEntries, useAttentionEntries, type AttentionItem } from './use-attention-entries';
 
 type Pending = { item: AttentionItem; dependents: { entry: OutboxEntry; label: string }[] };
 
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What is not on the server, in the sync bar's counts (syncSummary): "4 changes not sent: …". */
+function NotSentSummary() {
+  const { waiting, ready, attention, held } = syncSummary(useSyncStatus());
+  if (waiting === 0) return <p className="sync-summary">All changes sent.</p>;
+  const parts = [
+    attention > 0 ? `${attention} ${attention === 1 ? 'needs' : 'need'} your attention` : null,
+    held > 0
+      ? `${held} ${held === 1 ? 'waits' : 'wait'} on ${attention === 1 ? 'it' : 'them'}`
+      : null,
+    ready > 0 ? `${ready} waiting to send` : null,
+  ].filter(Boolean);
+  return (
+    <p className="sync-summary">
+      {plural(waiting, 'change', 'changes')} not sent: {parts.join(', ')}.
+    </p>
+  );
+}
+
+/** The foot of a question sheet: what went wrong, the safe way out first, then the act. */
+function Choice(props: {
+  error: string | null;
+  busy: boolean;
+  keep: string;
+  onKeep: () => void;
+  act: string;
+  actClass: string;
+  onAct: () => Promise<void>;
+}) {
+  return (
+    <>
+      {props.error ? <p role="alert">{props.error}</p> : null}
+      <div className="row">
+        <button type="button" className="button" style={{ minHeight: 48 }} onClick={props.onKeep}>
+          {props.keep}
+        </button>
+        <button
+          type="button"
+          className={`button ${props.actClass}`}
+          style={{ minHeight: 48 }}
+          disabled={props.busy}
+          onClick={() => void props.onAct()}
+        >
+          {props.act}
+        </button>
+      </div>
+    </>
+  );
+}
+
 /**
- * Every change the server refused, with its message. Fix opens the record's form (the app
- * decides how, through `onFix`); Discard asks first, in a dialog that names every change that
- * depends on it: those go too, or nothing goes. Conflicts are listed too when `onResolveConflict`
- * is given.
+ * Every change the server refused, with its message and the changes it holds back (they wait on
+ * it). Fix opens the record's form (the app decides how, through `onFix`); Discard asks first, in
+ * a dialog that names every change that depends on it: those go too, or nothing goes. A create
+ * whose outcome the server could not tell has nothing to fix: it offers Send again (after a
+ * warning that it may make a second copy), which sends the same record under a new
+ * Idempotency-Key. Conflicts are listed too when `onResolveConflict` is given.
  */
 export function ParkedEntries({
   onFix,
@@ -23,19 +82,14 @@ export function ParkedEntries({
   const engine = useSyncEngine();
   const items = useAttentionEntries(onResolveConflict ? ['parked', 'conflict'] : ['parked']);
   const [confirming, setConfirming] = useState<Pending | null>(null);
+  const [resending, setResending] = useState<AttentionItem | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   const askDiscard = async (item: AttentionItem) => {
     setError(null);
     const dependents = await engine.dependentsOf(item.entry.id);
-    const labelled = await Promise.all(
-      dependents.map(async (entry) => {
-        const record = await recordTable(engine.db, entry.entity).get(entry.localId);
-        return { entry, label: describeEntry(entry, record?.data) };
-      }),
-    );
-    setConfirming({ item, dependents: labelled });
+    setConfirming({ item, dependents: await labelEntries(engine.db, dependents) });
   };
 
   const confirmDiscard = async () => {
@@ -58,11 +112,27 @@ export function ParkedEntries({
     }
   };
 
+  const confirmSendAgain = async () => {
+    if (!resending) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await sendParkedAgain(engine.db, resending.entry.id);
+      setResending(null);
+      engine.requestSync('manual');
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
   if (!items) return null;
-  if (items.length === 0) return <p className="muted">Nothing needs your attention.</p>;
 
   return (
     <section aria-label="Changes that need attention">
+      <NotSentSummary />
+      {items.length === 0 ? <p className="muted">Nothing needs your attention.</p> : null}
       <ul className="list parked-entries">
         {items.map((item) => {
           const { entry, record } = item;
@@ -71,6 +141,7 @@ export function ParkedEntries({
             entry.lastError?.body?.message ??
             'The server refused this change.';
           const fields = record?.problem?.fields ?? entry.lastError?.body?.fields ?? [];
+          const unknown = entry.state === 'parked' && isOutcomeUnknown(entry.lastError);
           return (
             <li key={entry.id} className="list-item parked-entry" data-state={entry.state}>
               <strong>{describeEntry(entry, record?.data)}</strong>
@@ -84,6 +155,19 @@ export function ParkedEntries({
                   ))}
                 </ul>
               ) : null}
+              {item.holds.length > 0 ? (
+                <>
+                  <p>
+                    It holds back{' '}
+                    {plural(item.holds.length, 'change that depends', 'changes that depend')} on it:
+                  </p>
+                  <ul className="held-back" aria-label="Held back by it">
+                    {item.holds.map((d) => (
+                      <li key={d.entry.id}>{d.label}</li>
+                    ))}
+                  </ul>
+                </>
+              ) : null}
               <div className="row">
                 {entry.state === 'conflict' && onResolveConflict ? (
                   <button
@@ -93,6 +177,18 @@ export function ParkedEntries({
                     onClick={() => onResolveConflict(entry.id)}
                   >
                     Choose values
+                  </button>
+                ) : unknown ? (
+                  <button
+                    type="button"
+                    className="button button-primary"
+                    style={{ minHeight: 48 }}
+                    onClick={() => {
+                      setError(null);
+                      setResending(item);
+                    }}
+                  >
+                    Send again
                   </button>
                 ) : (
                   <button
@@ -117,6 +213,33 @@ export function ParkedEntries({
           );
         })}
       </ul>
+      <Dialog
+        open={resending !== null}
+        title="Send this record again?"
+        onClose={() => setResending(null)}
+      >
+        {resending ? (
+          <>
+            <p>
+              <strong>{describeEntry(resending.entry, resending.record?.data)}</strong> may already
+              be on the server: the server could not tell whether the first try arrived.
+            </p>
+            <p>
+              If the first one did reach the server, sending it again creates a second copy there.
+              Check the server’s records first.
+            </p>
+            <Choice
+              error={error}
+              busy={busy}
+              keep="Keep it waiting"
+              onKeep={() => setResending(null)}
+              act="Send again"
+              actClass="button-primary"
+              onAct={confirmSendAgain}
+            />
+          </>
+        ) : null}
+      </Dialog>
       <Dialog
         open={confirming !== null}
         title="Discard this change?"
@@ -144,28 +267,19 @@ export function ParkedEntries({
             ) : (
               <p>No other change depends on it.</p>
             )}
-            {error ? <p role="alert">{error}</p> : null}
-            <div className="row">
-              <button
-                type="button"
-                className="button"
-                style={{ minHeight: 48 }}
-                onClick={() => setConfirming(null)}
-              >
-                Keep it
-              </button>
-              <button
-                type="button"
-                className="button button-danger"
-                style={{ minHeight: 48 }}
-                disabled={busy}
-                onClick={() => void confirmDiscard()}
-              >
-                {confirming.dependents.length > 0
+            <Choice
+              error={error}
+              busy={busy}
+              keep="Keep it"
+              onKeep={() => setConfirming(null)}
+              act={
+                confirming.dependents.length > 0
                   ? `Discard all ${confirming.dependents.length + 1}`
-                  : 'Discard'}
-              </button>
-            </div>
+                  : 'Discard'
+              }
+              actClass="button-danger"
+              onAct={confirmDiscard}
+            />
           </>
         ) : null}
       </Dialog>

@@ -1,3 +1,4 @@
+import { syncSummary } from '../../sync';
 import { formatSince } from './format-time';
 import './sync-status.css';
 import { useSyncEngine, useSyncStatus } from './sync-engine-context';
@@ -5,9 +6,10 @@ import { useSyncEngine, useSyncStatus } from './sync-engine-context';
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * The outbox at a glance, always on screen: offline or not, what waits, what is being sent
- * (with progress while draining), what needs the user, when the tablet last reached the
- * server, and a 48 px "Sync now" button.
+ * The outbox at a glance, always on screen: offline or not, how many changes are not on the
+ * server (one count, held-behind ones included), what is being sent (with progress while
+ * draining), what needs the user and what it holds back, when a sync last sent everything, and a
+ * 48 px "Sync now" button. Nothing here may reassure wrongly.
  */
 export function SyncStatusBar({
   onSignIn,
@@ -20,16 +22,20 @@ export function SyncStatusBar({
 } = {}) {
   const engine = useSyncEngine();
   const status = useSyncStatus();
-  const waiting = status.pending + status.held;
-  const attention = status.parked + status.conflict;
+  // Every count below comes from syncSummary, as on Home and the Sync screen.
+  const { waiting, ready, attention, held } = syncSummary(status);
   const { progress } = status;
+  const it = attention === 1;
 
   let headline: string;
   if (status.paused || signInNeeded)
     headline =
-      waiting + status.sending > 0
-        ? `Sign in again to send ${plural(waiting + status.sending, 'change', 'changes')}`
-        : 'Sign in again to keep syncing';
+      waiting === 0
+        ? 'Sign in again to keep syncing'
+        : waiting === ready
+          ? `Sign in again to send ${plural(waiting, 'change', 'changes')}`
+          : // Signing in will not send the refused changes nor those held behind them.
+            `Sign in again — ${plural(waiting, 'change', 'changes')} not sent`;
   else if (!status.online)
     headline =
       waiting > 0
@@ -37,19 +43,39 @@ export function SyncStatusBar({
         : 'Offline — changes are saved on this tablet';
   else if (status.draining && progress && progress.total > 0)
     headline = `Sending… ${progress.sent} of ${progress.total} sent`;
-  else if (waiting + status.sending > 0)
-    headline = `${plural(waiting + status.sending, 'change', 'changes')} waiting to send`;
-  else if (attention > 0)
-    // A refused change is not sent: "All changes sent" would tell the technician to stop looking.
-    headline = `${plural(attention, 'change', 'changes')} not sent — ${attention === 1 ? 'it needs' : 'they need'} your attention`;
-  else headline = 'All changes sent';
-  // The headline names refused changes only when nothing else leads it; else a line of its own.
-  const attentionLine =
-    attention > 0 && !headline.endsWith('your attention')
-      ? attention === 1
-        ? '1 change needs your attention before it can be sent.'
-        : `${attention} changes need your attention before they can be sent.`
+  else if (waiting === 0) headline = 'All changes sent';
+  else if (attention === 0) headline = `${plural(waiting, 'change', 'changes')} waiting to send`;
+  else
+    // Something cannot go until the technician acts: never "waiting to send", which would say
+    // it is on its way.
+    headline = `${plural(waiting, 'change', 'changes')} not sent — ${
+      waiting === attention
+        ? it
+          ? 'it needs'
+          : 'they need'
+        : `${attention} ${it ? 'needs' : 'need'}`
+    } your attention`;
+  const headlineNamesAttention = headline.endsWith('your attention');
+  // A refused change is named as blocking what depends on it.
+  const heldLine =
+    held > 0
+      ? `${plural(held, 'change waits', 'changes wait')} on ${it ? 'it' : 'them'} until ${it ? 'it is' : 'they are'} fixed or discarded.`
       : null;
+  const needs = `${plural(attention, 'change needs', 'changes need')} your attention`;
+  // Said once: when the headline names what needs attention, only what it holds back is added.
+  const attentionLine =
+    attention === 0 || headlineNamesAttention
+      ? heldLine
+      : heldLine
+        ? `${needs}; ${heldLine}`
+        : `${needs} before ${it ? 'it' : 'they'} can be sent.`;
+  // The time of the last sync that sent everything; while something waits it is a past one.
+  const last =
+    status.lastSuccessAt === null
+      ? 'Not synced yet on this tablet'
+      : waiting === 0
+        ? `Last synced ${formatSince(status.lastSuccessAt)}`
+        : `Last fully synced ${formatSince(status.lastSuccessAt)}`;
 
   return (
     <section
@@ -85,10 +111,8 @@ export function SyncStatusBar({
         ) : null}
       </ul>
       <p className="sync-last">
-        {status.lastSuccessAt
-          ? `Last synced ${formatSince(status.lastSuccessAt)}`
-          : 'Not synced yet on this tablet'}
-        {status.lastError && waiting > 0 && !status.paused
+        {last}
+        {status.lastError && ready > 0 && !status.paused
           ? ` · last try: ${describeError(status.lastError.reason)}`
           : ''}
       </p>

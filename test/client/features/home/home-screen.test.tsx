@@ -3,8 +3,20 @@ import { describe, expect, it } from 'vitest';
 import { createCollection } from '../../../../src/client/db/create-collection';
 import { createSite } from '../../../../src/client/db/create-site';
 import { HomeScreen } from '../../../../src/client/features/home/home-screen';
+import {
+  SyncEngineProvider,
+  SyncStatusBar,
+  useSyncStatus,
+} from '../../../../src/client/features/sync-status';
 import { formatDate, localDate } from '../../../../src/client/lib/dates';
+import { INITIAL_STATUS } from '../../../../src/client/sync';
 import { makeCollection, makeSite } from '../../db/factories';
+import {
+  queueRefusedWithDependents,
+  REFUSED_WITH_DEPENDENTS,
+  untilStatus,
+} from '../../sync/helpers/adversarial-queues';
+import { setupEngine } from '../../sync/helpers/setup-engine';
 import { renderScreen, tabletDb } from '../helpers/records';
 
 const DAY = 86_400_000;
@@ -12,8 +24,14 @@ const DAY = 86_400_000;
 const daysAgo = (days: number) => localDate(new Date(Date.now() - days * DAY));
 
 const home = (
-  <HomeScreen userName="Sam" pending={0} parked={0} online onSyncNow={() => undefined} />
+  <HomeScreen userName="Sam" status={INITIAL_STATUS} online onSyncNow={() => undefined} />
 );
+
+/** Home as the app composes it: fed the engine's live status. */
+function LiveHome() {
+  const status = useSyncStatus();
+  return <HomeScreen userName="Sam" status={status} online onSyncNow={() => undefined} />;
+}
 
 describe('home screen', () => {
   it('lists the last week’s collections under today’s, newest first, and nothing older', async () => {
@@ -60,5 +78,29 @@ describe('home screen', () => {
     await screen.findByText('No collections today yet.');
     const recent = await screen.findByRole('list', { name: 'Earlier this week' });
     expect(within(recent).getAllByRole('link')).toHaveLength(1);
+  });
+
+  it('counts what is not sent as the sync bar does: a refused change, the 2 held behind it and an unrelated one', async () => {
+    const { db, bff, engine } = setupEngine({
+      backoff: { baseMs: 60_000, capMs: 60_000 },
+      random: () => 0.9,
+    });
+    await queueRefusedWithDependents(db, bff);
+    renderScreen(
+      db,
+      <SyncEngineProvider engine={engine}>
+        <SyncStatusBar />
+        <LiveHome />
+      </SyncEngineProvider>,
+    );
+    engine.requestSync('test');
+    await untilStatus(engine, REFUSED_WITH_DEPENDENTS);
+
+    const bar = screen.getByRole('region', { name: 'Sync status' });
+    await within(bar).findByText('4 changes not sent — 1 needs your attention');
+    expect(screen.getByTestId('home-pending')).toHaveTextContent('4');
+    expect(screen.getByTestId('home-pending').parentElement).toHaveTextContent('4not sent yet');
+    expect(screen.getByTestId('home-parked')).toHaveTextContent('1');
+    expect(screen.getByRole('link', { name: 'Review' })).toHaveAttribute('href', '/sync');
   });
 });
