@@ -40,6 +40,14 @@ export async function issueAgencyToken(
   return { id: rows[0].id, token };
 }
 
+/** Revokes one login token (a sign-out). Idempotent: a revoked token stays revoked. */
+export async function revokeLoginToken(db: Queryable, tokenId: number): Promise<void> {
+  await db.query(
+    `update api_token set revoked_at = now() where id = $1 and kind = 'login' and revoked_at is null`,
+    [tokenId],
+  );
+}
+
 /**
  * Revokes an agency token of the given agency (any agency when `agencyId` is null, for the
  * command line). Returns false when no such active token exists.

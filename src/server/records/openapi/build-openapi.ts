@@ -240,6 +240,18 @@ export function buildOpenApi(): JsonSchema {
           },
         },
       },
+      '/v1/me/token': {
+        delete: {
+          tags: ['auth'],
+          description:
+            'Signs out: revokes the login token sent with this request (a Trapline extension); ' +
+            'the token then gets 401. Agency tokens are revoked with /v1/agency/token/{id} (403 here).',
+          responses: {
+            '200': { description: '{revoked: true}' },
+            ...errorResponses('401', '403'),
+          },
+        },
+      },
       '/v1/agency/token': {
         post: {
           tags: ['auth'],

@@ -6,6 +6,7 @@ import { idempotency } from '../idempotency';
 import loginRoutes from './login';
 import openapiRoutes from './openapi';
 import meRoutes from './v1/me';
+import meTokenRoutes from './v1/me/token';
 import siteRoutes from './v1/site';
 import lookupRoutes from './v1/lookups';
 import agencyTokenRoutes from './v1/agency/token';
@@ -29,6 +30,7 @@ export async function registerRecordsRoutes(
   await loginRoutes(app, ctx);
   await openapiRoutes(app, ctx);
   await meRoutes(app, ctx);
+  await meTokenRoutes(app, ctx);
   await siteRoutes(app, ctx);
   await lookupRoutes(app, ctx);
   await agencyTokenRoutes(app, ctx);

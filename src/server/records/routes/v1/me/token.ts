@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import type { RecordsContext } from '../../../context';
+import { forbidden } from '../../../errors';
+import { revokeLoginToken } from '../../../auth/tokens';
+
+/**
+ * DELETE /v1/me/token (a Trapline extension, like GET /v1/me): signs out by revoking the login
+ * token the request carries; from then on that token gets 401 unauthenticated. Only this token:
+ * the same user's other sign-ins (other tablets) go on. The BFF calls it when a user signs out,
+ * and treats its absence on another upstream (404, 405) as nothing to revoke.
+ * Agency tokens are refused (403): they are revoked by id, by a manager, with
+ * DELETE /v1/agency/token/{id}, so that a script cannot end its agency's token by a stray call.
+ */
+export default async function meTokenRoutes(
+  app: FastifyInstance,
+  ctx: RecordsContext,
+): Promise<void> {
+  app.delete('/v1/me/token', async (req) => {
+    if (req.caller.tokenKind !== 'login') {
+      throw forbidden(
+        'This is an agency token: a manager revokes it with DELETE /v1/agency/token/{id}',
+      );
+    }
+    await revokeLoginToken(ctx.db, req.caller.tokenId);
+    return { revoked: true };
+  });
+}
