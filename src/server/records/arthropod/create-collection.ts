@@ -10,7 +10,7 @@ import { collectionRecords } from './collection-records';
 import { isDateOnly } from './iso-date';
 import { insertLocation, type Point } from './location-record';
 import { lookupErrors, type LookupRef } from './lookup-errors';
-import { lockNumberSeries, nextNumber, numberTaken } from './next-number';
+import { assertPlausibleNumber, lockNumberSeries, nextNumber, numberTaken } from './next-number';
 import { assertOwnAgency } from './permissions';
 import { writeAbundance, writeLures } from './write-abundance';
 import { storedDate } from '../stored-date';
@@ -53,6 +53,7 @@ export async function createCollection(
   now: Date,
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
+  assertPlausibleNumber('collection', body.collection_num);
   const collectionDate = storedDate(body.collection_date, 'collection_date');
   return db.transaction(async (tx) => {
     const errors: FieldError[] = await lookupErrors(tx, collectionRefs(body));

@@ -8,7 +8,7 @@ import { overflowError, poolOverflow } from './abundance-rules';
 import { agencySite, noSuchSite } from './agency-site';
 import { insertLocation } from './location-record';
 import { lookupErrors, type LookupRef } from './lookup-errors';
-import { lockNumberSeries, nextNumber, numberTaken } from './next-number';
+import { assertPlausibleNumber, lockNumberSeries, nextNumber, numberTaken } from './next-number';
 import { assertOwnAgency } from './permissions';
 import { poolRecords } from './pool-records';
 import { storedDate } from '../stored-date';
@@ -19,6 +19,7 @@ export type LockedCollection = {
   location: number | null;
   surv_year: number;
   collection_date: Date;
+  collection_date_date_only: boolean;
   trap: number;
 };
 
@@ -33,7 +34,7 @@ export async function lockCollection(
   id: number,
 ): Promise<LockedCollection | null> {
   const { rows } = await q.query<LockedCollection>(
-    `select id, site, location, surv_year, collection_date, trap from collection
+    `select id, site, location, surv_year, collection_date, collection_date_date_only, trap from collection
       where id = $1 and agency = $2 and deactive_date is null for update`,
     [id, agency],
   );
@@ -80,6 +81,7 @@ export async function createPool(
   now: Date,
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
+  assertPlausibleNumber('pool', body.pool_num);
   const collectionDate =
     body.collection_date != null ? storedDate(body.collection_date, 'collection_date') : null;
   return db.transaction(async (tx) => {

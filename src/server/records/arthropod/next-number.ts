@@ -1,6 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { ApiError } from '../errors';
-import { MAX_INT4 } from '../storable';
+import { ApiError, validationFailed } from '../errors';
 
 /**
  * Serialises numbering of one (agency, surv_year) series until the transaction ends, so two
@@ -19,9 +18,37 @@ export async function lockNumberSeries(
 }
 
 /**
- * Next number of a series: one past the highest ever used, retired records included. When an
- * explicit number took the top of the `int` range (2147483647), the series continues at its
- * lowest free number instead, so a defaulted create never fails on an overflow.
+ * The highest number a series takes, explicit or defaulted. A year plausibly needs far fewer
+ * (the busiest districts number tens of thousands); the bound keeps one typo or hostile
+ * `2147483647` from exhausting the range (issue 9, D2). Numbers above it stored before the bound
+ * existed stay valid and unique, and the default numbering ignores them.
+ */
+export const MAX_SERIES_NUMBER = 999_999;
+
+/** 422 naming the field when an explicit number is beyond the bound. */
+export function assertPlausibleNumber(
+  series: 'collection' | 'pool',
+  num: number | null | undefined,
+): void {
+  if (num == null || num <= MAX_SERIES_NUMBER) return;
+  const path = `${series}_num`;
+  throw validationFailed(
+    [{ path, message: `Must be at most ${MAX_SERIES_NUMBER}` }],
+    'validation_failed',
+    `${path} must be at most ${MAX_SERIES_NUMBER}; leave it empty to get the next free number`,
+  );
+}
+
+/**
+ * Next number of a series (call under lockNumberSeries): one past the highest number in use up
+ * to MAX_SERIES_NUMBER, retired records included. When explicit numbers fill the top of the
+ * range (a run ending at the bound), it is one past the highest number below that run, so a
+ * defaulted create never fails while a number is free below and never searches the series.
+ *
+ * Cost: one statement reading the series' unique index (agency, surv_year, num) downwards from
+ * the bound, stopping at the first number that is not part of the top run: 1 row normally,
+ * r + 1 with a top run of r numbers, never the whole series. (Within the top run, the k-th
+ * highest number is bound + 1 - k; the first row breaking that is the highest number below it.)
  */
 export async function nextNumber(
   q: Queryable,
@@ -29,35 +56,27 @@ export async function nextNumber(
   agency: number,
   survYear: number,
 ): Promise<number> {
-  // The table and column are fixed by `series`, never taken from a request. bigint: max + 1 of
-  // a full series is beyond int.
+  // The table and column are fixed by `series`, never taken from a request.
   const col = `${series}_num`;
-  const { rows } = await q.query<{ next: string | number }>(
-    `select coalesce(max(${col})::bigint, 0) + 1 as next from ${series} where agency = $1 and surv_year = $2`,
-    [agency, survYear],
+  const { rows } = await q.query<{ num: number }>(
+    `select num from (
+       select ${col} as num, row_number() over (order by ${col} desc) as rn
+         from ${series} where agency = $1 and surv_year = $2 and ${col} <= $3
+        order by ${col} desc
+     ) top_down
+     where num <> $3 + 1 - rn
+     limit 1`,
+    [agency, survYear, MAX_SERIES_NUMBER],
   );
-  const next = Number(rows[0].next);
-  if (next <= MAX_INT4) return next;
-  const free = await q.query<{ free: number | null }>(
-    `select case when not exists (select 1 from ${series} where agency = $1 and surv_year = $2 and ${col} = 1)
-              then 1
-              else (select min(a.${col}) + 1 from ${series} a
-                     where a.agency = $1 and a.surv_year = $2 and a.${col} < $3
-                       and not exists (select 1 from ${series} b
-                                        where b.agency = $1 and b.surv_year = $2 and b.${col} = a.${col} + 1))
-            end as free`,
-    [agency, survYear, MAX_INT4],
+  if (rows[0]) return Number(rows[0].num) + 1;
+  // No number below the top run (or none at all): 1 is free unless the run reaches down to it.
+  if (!(await numberTaken(q, series, agency, survYear, 1))) return 1;
+  throw new ApiError(
+    409,
+    `${series}_num_taken`,
+    `Every ${series} number of ${survYear} up to ${MAX_SERIES_NUMBER} is in use; retire a record of that year first`,
+    [{ path: col, message: `No free number left in ${survYear}` }],
   );
-  const lowest = free.rows[0].free;
-  if (lowest === null) {
-    throw new ApiError(
-      409,
-      `${series}_num_taken`,
-      `Every ${series} number of ${survYear} is in use; retire a record of that year first`,
-      [{ path: col, message: `No free number left in ${survYear}` }],
-    );
-  }
-  return Number(lowest);
 }
 
 /** Whether a number of the series is already held by another record. */

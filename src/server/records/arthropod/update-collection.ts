@@ -11,15 +11,11 @@ import { collectionNumTaken, collectionRefs } from './create-collection';
 import { isDateOnly } from './iso-date';
 import { insertLocation, type Point } from './location-record';
 import { lookupErrors } from './lookup-errors';
-import { lockNumberSeries, nextNumber, numberTaken } from './next-number';
+import { assertPlausibleNumber, lockNumberSeries, nextNumber, numberTaken } from './next-number';
 import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
 import { writeAbundance, writeLures } from './write-abundance';
 import { storedDate } from '../stored-date';
-import {
-  LATEST_TEST_DAY_SQL,
-  assertTestNotBeforeCollection,
-  earliestCollectionDay,
-} from './test-date-rule';
+import { assertTestsNotBefore, earliestCollectionDay } from './test-date-rule';
 
 /** Plain columns a PUT may set, with the body field each comes from. */
 const COLUMNS = [
@@ -57,6 +53,7 @@ export async function updateCollection(
   now: Date,
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
+  assertPlausibleNumber('collection', body.collection_num);
   const collectionDate =
     body.collection_date != null ? storedDate(body.collection_date, 'collection_date') : null;
   return db.transaction(async (tx) => {
@@ -139,9 +136,20 @@ export async function updateCollection(
     );
 
     if (survYear !== current.surv_year) await movePoolsToYear(tx, id, caller.agencyId, survYear);
-    if (collectionDate !== null) {
-      const dateOnly = body.collection_date_date_only ?? isDateOnly(body.collection_date as string);
-      await assertTestsNotBefore(tx, id, earliestCollectionDay(collectionDate, dateOnly));
+    // The day its pools' tests are held to moves with the date, and with date_only (a date-only
+    // day is the day as written, later than the same moment's day at UTC-12).
+    if (collectionDate !== null || body.collection_date_date_only !== undefined) {
+      const dateOnly =
+        body.collection_date_date_only !== undefined
+          ? (body.collection_date_date_only ?? true)
+          : body.collection_date != null
+            ? isDateOnly(body.collection_date)
+            : (current.collection_date_date_only as boolean);
+      const day = earliestCollectionDay(
+        collectionDate ?? (current.collection_date as Date),
+        dateOnly,
+      );
+      await assertTestsNotBefore(tx, { collection: id }, day, 'collection_date');
     }
     // `null` clears the set, like any optional field.
     if (body.arthropods !== undefined) {
@@ -189,25 +197,6 @@ export async function deleteCollection(
     const [record] = await collectionRecords(tx, caller.agencyId, [id]);
     return record;
   });
-}
-
-/**
- * Contract §6 seen from the other side: moving a collection's date past a test of one of its
- * pools would date that test before its collection (the zone-lenient rule of test-date-rule.ts).
- */
-async function assertTestsNotBefore(
-  tx: Queryable,
-  collection: number,
-  collectionDay: string,
-): Promise<void> {
-  const { rows } = await tx.query<{ test_date: Date }>(
-    `select t.test_date from pool_test t join pool p on p.id = t.pool
-      where p.collection = $1 and p.deactive_date is null and t.deactive_date is null
-        and ${LATEST_TEST_DAY_SQL} < $2::date
-      order by t.test_date limit 1`,
-    [collection, collectionDay],
-  );
-  if (rows[0]) assertTestNotBeforeCollection(rows[0].test_date, collectionDay, 'collection_date');
 }
 
 /**

@@ -12,10 +12,11 @@ import {
   type LockedCollection,
 } from './create-pool';
 import { lookupErrors } from './lookup-errors';
-import { lockNumberSeries, numberTaken } from './next-number';
+import { assertPlausibleNumber, lockNumberSeries, numberTaken } from './next-number';
 import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
 import { poolRecords } from './pool-records';
 import { storedDate } from '../stored-date';
+import { assertTestsNotBefore, earliestCollectionDay, standalonePoolDay } from './test-date-rule';
 
 /**
  * PUT /v1/arthropod/pool/{id}: sent fields change, unsent keep their values. Response-only
@@ -31,6 +32,7 @@ export async function updatePool(
   now: Date,
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
+  assertPlausibleNumber('pool', body.pool_num);
   const collectionDate =
     body.collection_date != null ? storedDate(body.collection_date, 'collection_date') : null;
   return db.transaction(async (tx) => {
@@ -74,6 +76,19 @@ export async function updatePool(
         exceptPoolId: id,
       });
       if (overflow) throw overflowError(overflow, 'num_count');
+    }
+
+    // Contract §6: the pool's tests may not end up dated before the collection it now has (a
+    // collection it moves into, or a standalone pool's new collection_date).
+    if (body.collection !== undefined || body.collection_date != null) {
+      const standaloneDate = collectionDate ?? (current.collection_date as Date | null);
+      const day = collection
+        ? earliestCollectionDay(collection.collection_date, collection.collection_date_date_only)
+        : standaloneDate !== null
+          ? standalonePoolDay(standaloneDate)
+          : null;
+      const path = collection && body.collection != null ? 'collection' : 'collection_date';
+      if (day !== null) await assertTestsNotBefore(tx, { pool: id }, day, path);
     }
 
     const survYear = collection?.surv_year ?? (current.surv_year as number);
