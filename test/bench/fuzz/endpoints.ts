@@ -64,6 +64,16 @@ const recentKeys: string[] = [];
  */
 export function nextRequest(rng: SeededRandom, world: FuzzWorld, baseHost: string): FuzzRequest {
   const hostile = rng.chance(0.55);
+  // Every record route, straight and through the BFF, comes early in turn among the random
+  // draws, so that even a short run reaches each.
+  if (sweep.length > 0 && rng.chance(0.3)) {
+    const [via, resource, kind] = sweep.shift()!;
+    const actor = pickActor(rng, world, via);
+    const op = recordOp(rng, world, actor, hostile, { resource, kind });
+    return via === 'records'
+      ? toRecords(rng, world, op, hostile, actor)
+      : toBff(rng, world, actor, op, hostile, baseHost);
+  }
   return rng.weighted<() => FuzzRequest>([
     [
       40,
@@ -106,8 +116,12 @@ export function burst(
   const sameKey = rng.chance(0.6);
   const body = validCreate(rng, world, actor.agency, resource);
   if (!sameKey) {
-    if (resource === 'site') body.code = String(rng.int(100_000, 999_999));
-    else body[resource === 'pool' ? 'pool_num' : 'collection_num'] = rng.int(10_000, 2_000_000);
+    if (resource === 'site') {
+      // Dated revisions may share a code (rule 5): undated sites with one code may not.
+      body.code = String(rng.int(100_000, 999_999));
+      delete body.active_date;
+      delete body.deactive_date;
+    } else body[resource === 'pool' ? 'pool_num' : 'collection_num'] = rng.int(10_000, 2_000_000);
   }
   const key = randomUUID();
   const requests = Array.from({ length: rng.int(2, 5) }, () => {
@@ -147,16 +161,36 @@ function pickActor(rng: SeededRandom, world: FuzzWorld, via: Via): Actor {
   return world.actor(rng.weighted(names));
 }
 
-function recordOp(rng: SeededRandom, world: FuzzWorld, actor: Actor, hostile: boolean): Op {
-  const resource = rng.pick(['site', 'collection', 'collection', 'pool', 'pool', 'test'] as const);
+type OpKind = 'list' | 'get' | 'post' | 'put' | 'delete';
+
+const sweep: Array<[Via, Resource, OpKind]> = (['records', 'bff'] as const).flatMap((via) =>
+  (Object.keys(RESOURCES) as Resource[]).flatMap((resource) =>
+    (['list', 'get', 'post', 'put', 'delete'] as const)
+      .filter((kind) => kind !== 'delete' || RESOURCES[resource].deletable)
+      .map((kind): [Via, Resource, OpKind] => [via, resource, kind]),
+  ),
+);
+
+function recordOp(
+  rng: SeededRandom,
+  world: FuzzWorld,
+  actor: Actor,
+  hostile: boolean,
+  forced?: { resource: Resource; kind: OpKind },
+): Op {
+  const resource =
+    forced?.resource ??
+    rng.pick(['site', 'collection', 'collection', 'pool', 'pool', 'test'] as const);
   const { base, spec, deletable } = RESOURCES[resource];
-  const kind = rng.weighted([
-    [25, 'list'],
-    [18, 'get'],
-    [32, 'post'],
-    [17, 'put'],
-    [deletable ? 8 : 0, 'delete'],
-  ] as const);
+  const kind =
+    forced?.kind ??
+    rng.weighted<OpKind>([
+      [25, 'list'],
+      [18, 'get'],
+      [32, 'post'],
+      [17, 'put'],
+      [deletable ? 8 : 0, 'delete'],
+    ]);
   const trailing = hostile && rng.chance(0.05) ? '/' : '';
   const body = () => {
     const b =
@@ -222,8 +256,12 @@ function recordOp(rng: SeededRandom, world: FuzzWorld, actor: Actor, hostile: bo
   }
 }
 
+const LOOKUP_PATHS = Object.values(LOOKUP_LISTS).map((l) => l.path);
+let lookupTurn = 0;
+
 function lookupOp(rng: SeededRandom, hostile: boolean): Op {
-  const path = rng.pick(Object.values(LOOKUP_LISTS).map((l) => l.path));
+  // In turn rather than at random, so that even a short run reaches every lookup route.
+  const path = LOOKUP_PATHS[lookupTurn++ % LOOKUP_PATHS.length];
   const q =
     path === '/v1/agency' && rng.chance(0.5)
       ? `?${rng

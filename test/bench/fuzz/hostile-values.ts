@@ -144,6 +144,14 @@ const DATES: readonly unknown[] = [
   1784000000000,
 ];
 
+// Built once: building a grapheme arbitrary indexes all of Unicode (seconds per build).
+const GRAPHEMES = fc.string({ unit: 'grapheme', maxLength: 40 });
+const BINARY = fc.string({ unit: 'binary', maxLength: 20 });
+const JSON_VALUES = fc.jsonValue({ maxDepth: 3 });
+const DOUBLES = fc.double();
+const INTEGERS = fc.integer();
+const SHORT_GRAPHEMES = fc.string({ unit: 'grapheme', maxLength: 20 });
+
 /** A value of any kind that a field should not accept (or should accept only by luck). */
 export function hostileValue(rng: SeededRandom): unknown {
   return rng.weighted<() => unknown>([
@@ -153,11 +161,11 @@ export function hostileValue(rng: SeededRandom): unknown {
     [2, () => rng.pick([null, true, false, [], {}, [1], { id: 1 }, [null], ''])],
     [1, () => 'x'.repeat(rng.pick([201, 10_001, 100_000]))],
     [1, () => deepNesting(rng)],
-    [2, () => rng.sample(fc.string({ unit: 'grapheme', maxLength: 40 }))],
-    [1, () => rng.sample(fc.string({ unit: 'binary', maxLength: 20 }))],
-    [2, () => rng.sample(fc.jsonValue({ maxDepth: 3 }))],
-    [1, () => rng.sample(fc.double())],
-    [1, () => rng.sample(fc.integer())],
+    [2, () => rng.sample(GRAPHEMES)],
+    [1, () => rng.sample(BINARY)],
+    [2, () => rng.sample(JSON_VALUES)],
+    [1, () => rng.sample(DOUBLES)],
+    [1, () => rng.sample(INTEGERS)],
   ])();
 }
 
@@ -190,7 +198,7 @@ export function hostileQueryValue(rng: SeededRandom): string {
     [3, () => rng.pick(NUMBERS)],
     [2, () => rng.pick(DATES)],
     [2, () => rng.pick(STRINGS)],
-    [1, () => rng.sample(fc.string({ unit: 'grapheme', maxLength: 20 }))],
+    [1, () => rng.sample(SHORT_GRAPHEMES)],
     [1, () => 'x'.repeat(rng.pick([300, 3_000]))],
   ])();
   const text = v instanceof RawJson ? v.text.replace(/^"|"$/g, '') : String(v);

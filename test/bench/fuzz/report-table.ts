@@ -56,6 +56,7 @@ export function formatReport(r: SoakReport): string {
   section('connections dropped', r.connectionErrors);
   section('contract violations', r.contractViolations);
   section('burst outcomes', r.burstProblems);
+  section('slowest answers', r.slowest);
   if (r.violations.length > 0) {
     lines.push('', 'invariant violations:');
     for (const v of r.violations)

@@ -43,6 +43,8 @@ export type SoakReport = {
   routesCovered: number;
   durationMs: number;
   latencyMs: { p50: number; p99: number; max: number };
+  /** The five slowest answers, slowest first. */
+  slowest: Finding[];
 };
 
 /**
@@ -94,6 +96,7 @@ async function soak(
     routesCovered: 0,
     durationMs: 0,
     latencyMs: { p50: 0, p99: 0, max: 0 },
+    slowest: [],
   };
   const latencies: number[] = [];
   const routesHit = new Set<string>();
@@ -113,6 +116,7 @@ async function soak(
       return;
     }
     latencies.push(out.ms);
+    noteSlow(report.slowest, out.ms, req);
     report.byStatus.set(out.status, (report.byStatus.get(out.status) ?? 0) + 1);
     if (out.status >= 500)
       report.serverErrors.push(finding(`${out.status} ${out.text.slice(0, 200)}`, req));
@@ -245,6 +249,13 @@ function learn(world: FuzzWorld, req: FuzzRequest, a: Answer): void {
       return;
     }
   }
+}
+
+function noteSlow(slowest: Finding[], ms: number, req: FuzzRequest): void {
+  if (slowest.length >= 5 && ms <= Number.parseInt(slowest[4].what, 10)) return;
+  slowest.push(finding(`${ms} ms`, req));
+  slowest.sort((a, b) => Number.parseInt(b.what, 10) - Number.parseInt(a.what, 10));
+  slowest.length = Math.min(slowest.length, 5);
 }
 
 function finding(what: string, req: FuzzRequest): Finding {
