@@ -8,7 +8,7 @@ import {
   locationInput,
   optionalText,
 } from './common';
-import { lureRecord } from './lure';
+import { collectionLure } from './lure';
 
 /** One abundance row: how many of a species and sex a trap caught. */
 export const abundanceInput = z.strictObject({
@@ -97,7 +97,7 @@ export const collectionUpdate = collectionCreate.partial().extend({
 });
 export type CollectionUpdate = z.infer<typeof collectionUpdate>;
 
-/** A collection as the service returns it. Lures may be IDs or lure records (tolerate). */
+/** A collection as the service returns it. Lures may be IDs, lure records or lure types (tolerate). */
 export const collection = z
   .object({
     id,
@@ -115,10 +115,7 @@ export const collection = z
     surv_year: z.number().nullable().optional(),
     agency: idOrRecord,
     user: idOrRecord.nullable().optional(),
-    lures: z
-      .array(z.union([id, lureRecord]))
-      .nullable()
-      .optional(),
+    lures: z.array(collectionLure).nullable().optional(),
     arthropods: z.array(abundance).nullable().optional(),
     add_date: isoDateOutput.optional(),
     updated: isoDateOutput.optional(),

@@ -1,5 +1,5 @@
 import type { Queryable, Row } from '../../db/database';
-import { populateRefs } from '../populate';
+import { populateLureTypes, populateRefs } from '../populate';
 import { poolRecords } from './pool-records';
 import { populateSite } from './site-records';
 
@@ -18,7 +18,7 @@ export const COLLECTION_POPULATE = [
 /**
  * Expands the named fields of serialised collections in place: lookups into their shapes,
  * `site` into the site record, `location` populates its coordinate precision, `arthropods` their
- * species and sex, `lures` the lure type of each lure record, and `pools` adds the active pools.
+ * species and sex, `lures` becomes the lure types `{id, code, description, weight}`, and `pools` adds the active pools.
  */
 export async function populateCollections(
   q: Queryable,
@@ -41,14 +41,7 @@ export async function populateCollections(
     await populateRefs(q, rows, 'species', 'species');
     await populateRefs(q, rows, 'sex', 'sex');
   }
-  if (has('lures')) {
-    await populateRefs(
-      q,
-      records.flatMap((r) => r.lures as Row[]),
-      'lure',
-      'lure',
-    );
-  }
+  if (has('lures')) await populateLureTypes(q, records);
   if (has('pools')) {
     const { rows } = await q.query<{ id: number }>(
       `select id from pool where collection = any($1::int[]) and agency = $2 and deactive_date is null

@@ -1,5 +1,5 @@
 import type { Queryable, Row } from '../../db/database';
-import { populateRefs } from '../populate';
+import { populateLureTypes, populateRefs } from '../populate';
 import { activeLures, collectionRecords } from './collection-records';
 import { activeTests, populatedTests } from './pool-test-records';
 import { populateSite } from './site-records';
@@ -21,7 +21,7 @@ export const POOL_POPULATE = [
 
 /**
  * Expands the named fields of serialised pools in place. `trap` and `lures` are the
- * collection's; `test` adds the array `test` of the pool's active tests, whose statuses are
+ * collection's (`lures` its lure types `{id, code, description, weight}`); `test` adds the array `test` of the pool's active tests, whose statuses are
  * populated when `status` is named too.
  */
 export async function populatePools(
@@ -37,10 +37,10 @@ export async function populatePools(
   ];
   if (has('lures')) {
     const lures = await activeLures(q, collectionIds);
-    await populateRefs(q, [...lures.values()].flat(), 'lure', 'lure');
     for (const r of records) {
       r.lures = typeof r.collection === 'number' ? (lures.get(r.collection) ?? []) : [];
     }
+    await populateLureTypes(q, records);
   }
   if (has('test')) {
     const tests = await activeTests(

@@ -5,7 +5,9 @@
  * - `populateRefs(db, records, field, kind)` replaces `record[field]` (id or id array) by shapes
  *   in place, e.g. `await populateRefs(db, rows, 'trap', 'trap')`,
  *   `await populateRefs(db, rows, 'user', 'user')` → `{id, username, name}` (never a hash).
- * - `listActive(db, kind)`: the active entries of a lookup (the `/v1/<lookup>` lists).
+ * - `listLookup(db, kind, url, expansion?)` → `{rows, count}`: a `/v1/<lookup>` list, paged and
+ *   filtered with the shared list parameters (contract §4, §5); `expansion` adds populate names.
+ * - `populateLureTypes(db, records)`: `populate[]=lures`, the lure types in place of the link records.
  * - `unknownLookupIds(db, kind, ids)`: ids that are unknown or inactive → your 422 naming the field.
  *
  * Kinds and shapes: species `{id, full_name, display_name, type}`, sex `{id, name, type}`,
@@ -15,9 +17,10 @@
  * land_usage `{id, name}`, test_method `{id, name, acronym, sensitivity}`,
  * test_target `{id, acronym, name, vector, icd_10}`, test_status `{id, name, description}`.
  */
+export { listLookup, type LookupExpansion } from './list-lookup';
+export { populateLureTypes } from './populate-lure-types';
 export {
   SHAPES,
-  listActive,
   loadShapes,
   populateRefs,
   unknownLookupIds,

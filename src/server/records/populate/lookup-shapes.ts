@@ -1,29 +1,68 @@
 import type { Queryable, Row } from '../../db/database';
 import { isInt4Id } from '../storable';
+import type { ListFieldType } from '../list';
 
 /**
  * Populated shapes of contract §4, by kind: the table and the columns a populated reference
- * shows. `user` never includes the password hash. Table and column names are constants here.
+ * shows, in order, with the list type of each (what `/v1/<lookup>` lists filter and sort by).
+ * `user` never includes the password hash. Table and column names are constants here.
  */
 export const SHAPES = {
-  species: { table: 'species', columns: ['id', 'full_name', 'display_name', 'type'] },
-  sex: { table: 'sex', columns: ['id', 'name', 'type'] },
-  trap: { table: 'trap', columns: ['id', 'acronym', 'name', 'presence'] },
-  lure: { table: 'lure', columns: ['id', 'code', 'description', 'weight'] },
-  agency: { table: 'agency', columns: ['id', 'code', 'name', 'state_acronym', 'region'] },
-  region: { table: 'region', columns: ['id', 'name', 'namelsad', 'type', 'geoid', 'parent'] },
-  user: { table: 'app_user', columns: ['id', 'username', 'name'] },
-  coordinate_precision: { table: 'coordinate_precision', columns: ['id', 'name', 'meters'] },
-  land_usage: { table: 'land_usage', columns: ['id', 'name'] },
-  test_method: { table: 'test_method', columns: ['id', 'name', 'acronym', 'sensitivity'] },
-  test_target: { table: 'test_target', columns: ['id', 'acronym', 'name', 'vector', 'icd_10'] },
-  test_status: { table: 'test_status', columns: ['id', 'name', 'description'] },
-} as const;
+  species: {
+    table: 'species',
+    columns: { id: 'int', full_name: 'text', display_name: 'text', type: 'text' },
+  },
+  sex: { table: 'sex', columns: { id: 'int', name: 'text', type: 'text' } },
+  trap: {
+    table: 'trap',
+    columns: { id: 'int', acronym: 'text', name: 'text', presence: 'bool' },
+  },
+  lure: {
+    table: 'lure',
+    columns: { id: 'int', code: 'text', description: 'text', weight: 'float' },
+  },
+  agency: {
+    table: 'agency',
+    columns: { id: 'int', code: 'text', name: 'text', state_acronym: 'text', region: 'int' },
+  },
+  region: {
+    table: 'region',
+    columns: {
+      id: 'int',
+      name: 'text',
+      namelsad: 'text',
+      type: 'text',
+      geoid: 'text',
+      parent: 'int',
+    },
+  },
+  user: { table: 'app_user', columns: { id: 'int', username: 'text', name: 'text' } },
+  coordinate_precision: {
+    table: 'coordinate_precision',
+    columns: { id: 'int', name: 'text', meters: 'float' },
+  },
+  land_usage: { table: 'land_usage', columns: { id: 'int', name: 'text' } },
+  test_method: {
+    table: 'test_method',
+    columns: { id: 'int', name: 'text', acronym: 'text', sensitivity: 'int' },
+  },
+  test_target: {
+    table: 'test_target',
+    columns: { id: 'int', acronym: 'text', name: 'text', vector: 'text', icd_10: 'text' },
+  },
+  test_status: {
+    table: 'test_status',
+    columns: { id: 'int', name: 'text', description: 'text' },
+  },
+} as const satisfies Record<
+  string,
+  { table: string; columns: { id: 'int' } & Record<string, ListFieldType> }
+>;
 export type ShapeKind = keyof typeof SHAPES;
 export type Shape = Record<string, unknown> & { id: number };
 
 /** PostgreSQL `numeric` arrives as a string; lookups show numbers. */
-function normalize(row: Row): Shape {
+export function normalizeShape(row: Row): Shape {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(row))
     out[k] = k === 'weight' && typeof v === 'string' ? Number(v) : v;
@@ -42,10 +81,10 @@ export async function loadShapes(
   if (wanted.length === 0) return new Map();
   const { table, columns } = SHAPES[kind];
   const { rows } = await db.query(
-    `select ${columns.join(', ')} from ${table} where id = any($1::int[])`,
+    `select ${Object.keys(columns).join(', ')} from ${table} where id = any($1::int[])`,
     [wanted],
   );
-  return new Map(rows.map((r) => [Number(r.id), normalize(r)]));
+  return new Map(rows.map((r) => [Number(r.id), normalizeShape(r)]));
 }
 
 /**
@@ -74,14 +113,9 @@ export async function populateRefs<T extends Record<string, unknown>>(
   }
 }
 
-/** Every active entry of a lookup, ordered by id, in its populated shape (contract §5 lists). */
-export async function listActive(db: Queryable, kind: ShapeKind): Promise<Shape[]> {
-  const { table, columns } = SHAPES[kind];
-  const hasActive = !['agency', 'region', 'user'].includes(kind);
-  const { rows } = await db.query(
-    `select ${columns.join(', ')} from ${table}${hasActive ? ' where active' : ''} order by id`,
-  );
-  return rows.map(normalize);
+/** Kinds without an `active` flag: every agency and region is listed (contract §5). */
+export function hasActiveFlag(kind: ShapeKind): boolean {
+  return !['agency', 'region', 'user'].includes(kind);
 }
 
 /**
@@ -96,9 +130,8 @@ export async function unknownLookupIds(
   const storable = ids.filter(isInt4Id);
   if (storable.length === 0) return [...ids];
   const { table } = SHAPES[kind];
-  const hasActive = !['agency', 'region', 'user'].includes(kind);
   const { rows } = await db.query<{ id: number }>(
-    `select id from ${table} where id = any($1::int[])${hasActive ? ' and active' : ''}`,
+    `select id from ${table} where id = any($1::int[])${hasActiveFlag(kind) ? ' and active' : ''}`,
     [[...new Set(storable)]],
   );
   const found = new Set(rows.map((r) => Number(r.id)));

@@ -381,12 +381,10 @@ describe('reading collections', () => {
       type: 'mosquito',
     });
     expect(p.arthropods[0].sex).toEqual({ id: SEX_ID.fUnfed, name: 'F-Unfed', type: 'female' });
-    expect(p.lures[0].lure).toEqual({
-      id: 1,
-      code: 'DRYICE',
-      description: expect.any(String),
-      weight: 1,
-    });
+    // populate[]=lures gives the lure types themselves, not the link records (contract §4).
+    expect(p.lures).toEqual([
+      { id: 1, code: 'DRYICE', description: expect.any(String), weight: 1 },
+    ]);
     expect(p.pools).toHaveLength(1);
     expect(p.pools[0]).toMatchObject({ id: pool.json().id, collection: c.id, num_count: 5 });
 

@@ -394,10 +394,9 @@ describe('reading, updating and deleting pools', () => {
     });
     expect(r.sex).toEqual({ id: SEX_ID.fUnfed, name: 'F-Unfed', type: 'female' });
     expect(r.trap).toMatchObject({ id: TRAP_ID.co2, acronym: 'CO2', presence: false });
+    // The collection's lure types, not its link records (contract §4).
     expect(r.lures).toEqual([
-      expect.objectContaining({
-        lure: { id: 2, code: 'BGLURE', description: expect.any(String), weight: null },
-      }),
+      { id: 2, code: 'BGLURE', description: expect.any(String), weight: null },
     ]);
     expect(r.test).toEqual([
       {
