@@ -3,7 +3,13 @@ import type { SiteCreate } from '../../../shared/schemas/site';
 import type { Caller } from '../auth/types';
 import { forbidden } from '../errors';
 import { siteColumns } from './site-columns';
-import { agencyRegion, assertCodeFree, checkSiteDates, checkSiteLookups } from './site-rules';
+import {
+  agencyRegion,
+  assertCodeFree,
+  assertCodeNotReserved,
+  checkSiteDates,
+  checkSiteLookups,
+} from './site-rules';
 import { insertSite, lockSiteCode } from './site-store';
 import type { SiteRow } from './site-row';
 
@@ -25,6 +31,7 @@ export async function createSite(
   now: Date,
 ): Promise<SiteRow> {
   assertOwnAgency(caller, body.agency);
+  assertCodeNotReserved(body.code);
   return db.transaction(async (tx) => {
     await checkSiteLookups(tx, body);
     const columns = siteColumns(body);

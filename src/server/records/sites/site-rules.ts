@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database';
 import type { FieldError } from '../../../shared/schemas/error';
-import type { SiteCreate } from '../../../shared/schemas/site';
+import { ZERO_SITE_CODE, type SiteCreate } from '../../../shared/schemas/site';
 import { ApiError, validationFailed } from '../errors';
 import { unknownLookupIds } from '../populate';
 import { siteUsingCode } from './site-store';
@@ -38,6 +38,31 @@ export function checkSiteDates(activeDate: unknown, deactiveDate: unknown): void
       { path: 'deactive_date', message: 'The deactive date is before the active date' },
     ]);
   }
+}
+
+/**
+ * Contract §6: the agency's one Zero Site is created with the agency; no other site may take its
+ * code 000000, at any date (issue 9, D6: a second one could be made while the first was
+ * deactivated). 409 site_code_taken, like any code in use. Backed by migration 006.
+ */
+export function assertCodeNotReserved(code: string | undefined): void {
+  if (code !== ZERO_SITE_CODE) return;
+  throw new ApiError(
+    409,
+    'site_code_taken',
+    `Site code ${ZERO_SITE_CODE} is reserved for the Zero Site — pick another code`,
+    [{ path: 'code', message: `${ZERO_SITE_CODE} is reserved for the Zero Site` }],
+  );
+}
+
+/**
+ * The Zero Site stays active: collections away from any site go there at any date, and a
+ * deactivated one would free its code for a second (issue 9, D6). Clearing (null) is fine.
+ */
+export function assertZeroSiteStaysActive(deactiveDate: unknown): void {
+  if (deactiveDate == null) return;
+  const message = 'The Zero Site stays active: it cannot be given a deactive_date';
+  throw validationFailed([{ path: 'deactive_date', message }], 'validation_failed', message);
 }
 
 /** 409 site_code_taken when another site keeps the code in use (call under lockSiteCode). */

@@ -5,14 +5,20 @@ import { forbidden, notFound, validationFailed } from '../errors';
 import { assertOwnAgency } from './create-site';
 import { isoOrNull } from './serialize-site';
 import { siteColumns } from './site-columns';
-import { assertCodeFree, checkSiteDates, checkSiteLookups } from './site-rules';
+import {
+  assertCodeFree,
+  assertCodeNotReserved,
+  assertZeroSiteStaysActive,
+  checkSiteDates,
+  checkSiteLookups,
+} from './site-rules';
 import { findSite, lockSiteCode, updateSite } from './site-store';
 import type { SiteRow } from './site-row';
 
 /**
  * Partial update (contract §6): unsent fields keep their values, null clears an optional field,
  * response-only fields are ignored. Technicians change only their own sites. The Zero Site keeps
- * its code. A change of code or of the active period re-checks the code-in-use rule under the lock.
+ * its code and stays active; no other site takes 000000. A change of code or of the active period re-checks the code-in-use rule under the lock.
  */
 export async function updateSiteRecord(
   db: Database,
@@ -33,6 +39,8 @@ export async function updateSiteRecord(
     if (isZeroSite && body.code !== undefined && body.code !== ZERO_SITE_CODE) {
       throw validationFailed([{ path: 'code', message: 'The Zero Site keeps code 000000' }]);
     }
+    if (isZeroSite) assertZeroSiteStaysActive(body.deactive_date);
+    else assertCodeNotReserved(body.code);
     await checkSiteLookups(tx, body);
     const columns = siteColumns(body);
     const activeDate =
