@@ -54,7 +54,7 @@ beforeAll(async () => {
   );
   expect(c.statusCode, c.body).toBe(201);
   holder = c.json().id;
-});
+}, 180_000);
 afterAll(async () => t?.close());
 
 const poolBody = (over: Record<string, unknown> = {}) => ({

@@ -32,7 +32,7 @@ beforeAll(async () => {
   http = api(t);
   manager = await t.login('demo-manager');
   site = await insertSite(t, 1);
-});
+}, 180_000);
 afterAll(async () => t?.close());
 
 const tarsalis = { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed };

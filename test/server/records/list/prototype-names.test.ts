@@ -82,7 +82,7 @@ describe('list endpoints answer such names with 422, never 500', () => {
   beforeAll(async () => {
     t = await buildTestRecords();
     token = await t.login('demo-tech');
-  });
+  }, 180_000);
   afterAll(async () => t?.close());
 
   const get = (url: string, qs: string) =>
