@@ -98,6 +98,17 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          // The seeded fault matrix (npm run chaos runs more seeds): spawns its own servers.
+          name: 'chaos',
+          include: ['test/chaos/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 600_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',

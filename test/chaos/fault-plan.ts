@@ -1,0 +1,152 @@
+import { seededRng, type Rng } from './prng';
+
+/** Every kind of fault the matrix injects; the table reports how many of each were applied. */
+export const FAULT_KINDS = [
+  'drop-request',
+  'drop-answer',
+  'delay',
+  'reset',
+  'server-error',
+  'rate-limit',
+  'token-expiry',
+  'kill-bff',
+  'kill-records',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** Where a fault strikes: `edge` is tablet → BFF, `upstream` is BFF → records service. */
+export type Side = 'edge' | 'upstream';
+
+export type Fault =
+  /** The request never reaches the server: the connection is destroyed on arrival. */
+  | { kind: 'drop-request' }
+  /** The server answers (so it committed); the answer is lost with the connection. */
+  | { kind: 'drop-answer' }
+  /** The request is held before it goes on, or the answer before it comes back. */
+  | { kind: 'delay'; ms: number; stage: 'request' | 'answer' }
+  /** The connection breaks halfway through the request body. */
+  | { kind: 'reset' }
+  /** A gateway error: before the server saw the request, or in place of its (committed) answer. */
+  | { kind: 'server-error'; status: number; delivered: boolean }
+  | { kind: 'rate-limit'; retryAfterS: number }
+  /** The upstream says the token has expired (upstream side only): the user must sign in again. */
+  | { kind: 'token-expiry' }
+  /** SIGKILL the process `afterMs` after the request went on, or as its upstream answer arrives. */
+  | { kind: 'kill-bff' | 'kill-records'; after: number | 'answer' };
+
+type Card = { side: Side; at: number; fault: Fault; postOnly: boolean };
+
+export type PlanOptions = {
+  /** Saves the seed's field work makes: each card is due within about that many requests. */
+  saves: number;
+  /** The engine's per-request timeout: a long edge delay outlasts it. */
+  engineTimeoutMs: number;
+  /** The BFF's upstream response timeout: a long upstream delay outlasts it. */
+  upstreamTimeoutMs: number;
+};
+
+export type FaultPlan = {
+  readonly seed: number;
+  /**
+   * The fault for the next request on `side` (each call counts one request), or null. A fault
+   * that `applicable` refuses (a kill while that process is down) stays for a later request.
+   */
+  next(side: Side, method: string, applicable: (fault: Fault) => boolean): Fault | null;
+  /** Planned faults not dealt yet. */
+  pending(): number;
+  /** Requests seen so far on each side while faults were on. */
+  seen(): Record<Side, number>;
+  /** No more faults from now on (the calm phase). */
+  off(): void;
+};
+
+/**
+ * The faults of one seed: a deck of cards (every cheap kind at least once per seed, a kill of the
+ * BFF and of the records service each in about half of the seeds), each due from a random
+ * request number on its side, plus ambient faults at a seeded rate. The same seed deals the same
+ * deck; which request gets a card depends on timing too (the engine sends concurrently).
+ */
+export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
+  const rng = seededRng(seed).fork('faults');
+  const cards: Card[] = [];
+  // Every card is due early enough to be dealt before the queue empties; kills and the token
+  // expiry in the first half, so the work after them is large.
+  const full = Math.max(4, Math.floor(timing.saves * 0.8));
+  const add = (side: Side, fault: Fault, postOnly = false, window = full) =>
+    cards.push({ side, at: rng.between(1, window), fault, postOnly });
+  const delay = (limitMs: number): Fault => ({
+    kind: 'delay',
+    // One delay in three outlasts the waiting side's timeout: the answer comes after it gave up.
+    ms: rng.chance(1 / 3) ? limitMs + 500 : rng.between(20, 400),
+    stage: rng.chance(0.5) ? 'request' : 'answer',
+  });
+  const serverError = (): Fault => ({
+    kind: 'server-error',
+    status: rng.pick([500, 502, 503, 504]),
+    delivered: rng.chance(0.5),
+  });
+
+  for (let i = rng.between(1, 2); i > 0; i -= 1) add('edge', { kind: 'drop-request' });
+  for (let i = rng.between(1, 2); i > 0; i -= 1) add('edge', { kind: 'drop-answer' }, true);
+  for (let i = rng.between(1, 2); i > 0; i -= 1) add('edge', delay(timing.engineTimeoutMs));
+  for (let i = rng.between(1, 2); i > 0; i -= 1) add('edge', { kind: 'reset' });
+  add('edge', serverError());
+  add('edge', { kind: 'rate-limit', retryAfterS: 1 });
+  // Upstream: the faults that leave the BFF not knowing whether a create happened.
+  for (let i = rng.between(1, 3); i > 0; i -= 1) add('upstream', { kind: 'drop-answer' }, true);
+  add('upstream', { ...serverError(), delivered: true } as Fault, true);
+  add('upstream', delay(timing.upstreamTimeoutMs), rng.chance(0.5));
+  add('upstream', { kind: 'token-expiry' }, false, Math.ceil(full / 2));
+  if (rng.chance(0.5)) {
+    add(
+      rng.chance(0.5) ? 'edge' : 'upstream',
+      { kind: 'kill-bff', after: rng.chance(0.5) ? 'answer' : rng.between(0, 40) },
+      true,
+      Math.ceil(full / 2),
+    );
+  }
+  if (rng.chance(0.5)) {
+    add(
+      'upstream',
+      { kind: 'kill-records', after: rng.chance(0.5) ? 'answer' : rng.between(0, 40) },
+      true,
+      Math.ceil(full / 2),
+    );
+  }
+  cards.sort((a, b) => a.at - b.at);
+
+  const ambientRate = rng.next() * 0.12;
+  const ambient = (r: Rng): Fault | null => {
+    if (!r.chance(ambientRate)) return null;
+    const kind = r.pick(['drop-request', 'drop-answer', 'delay', 'reset', 'server-error'] as const);
+    if (kind === 'delay') return { kind, ms: r.between(20, 300), stage: 'answer' };
+    if (kind === 'server-error') return serverError();
+    return { kind };
+  };
+  const counters: Record<Side, number> = { edge: 0, upstream: 0 };
+  const ambientRng = { edge: rng.fork('edge'), upstream: rng.fork('upstream') };
+  let enabled = true;
+
+  return {
+    seed,
+    next(side, method, applicable) {
+      if (!enabled) return null;
+      counters[side] += 1;
+      const i = cards.findIndex(
+        (c) =>
+          c.side === side &&
+          c.at <= counters[side] &&
+          (!c.postOnly || method === 'POST') &&
+          applicable(c.fault),
+      );
+      if (i >= 0) return cards.splice(i, 1)[0].fault;
+      const f = ambient(ambientRng[side]);
+      return f && applicable(f) ? f : null;
+    },
+    pending: () => cards.length,
+    seen: () => ({ ...counters }),
+    off() {
+      enabled = false;
+    },
+  };
+}

@@ -1,0 +1,174 @@
+import { heldIds } from '../../src/client/sync/outbox-graph';
+import type { Entity } from '../../src/shared';
+import {
+  BFF_UPSTREAM_TIMEOUT_MS,
+  noFaults,
+  type ChaosStack,
+  type FaultCounts,
+} from './chaos-stack';
+import { compareRun, type RunCounts } from './compare-run';
+import { faultPlan } from './fault-plan';
+import { seededRng } from './prng';
+import { buildScenario, type StepContext } from './scenario';
+import { ENGINE_TIMEOUT_MS, openTablet, type Tablet } from './tablet';
+
+export type SeedResult = RunCounts & {
+  seed: number;
+  faults: FaultCounts;
+  /** Times the user had to sign in again (a token expired mid-queue). */
+  signIns: number;
+  seconds: number;
+  /** Requests that passed each fault proxy while the faults were on, and faults never dealt. */
+  requests: { edge: number; upstream: number; undealt: number };
+  /** Seconds the calm phase took to empty the queue (leases of killed requests show here). */
+  calmSeconds: number;
+};
+
+export type SeedOptions = {
+  /** Sites of field work per seed (each with 2–3 collections, 2–3 pools each, tests). */
+  sites: number;
+  /** How long the faults go on after the last save before they stop (ms). */
+  chaosMs: number;
+  /** How long the queue may take to empty once the faults stopped before what is left is stuck. */
+  calmMs: number;
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Only the user can move what is left: parked or conflicting entries and those held behind them. */
+async function waitsForUser(tablet: Tablet): Promise<boolean> {
+  const entries = await tablet.db.outbox.toArray();
+  const held = heldIds(entries);
+  return entries.every((e) => e.state === 'parked' || e.state === 'conflict' || held.has(e.id));
+}
+
+/** Waits for the engine to settle (or the deadline), signing in again whenever it pauses for it. */
+async function settleBy(tablet: Tablet, deadline: number, signIn: () => Promise<void>) {
+  for (;;) {
+    const left = deadline - Date.now();
+    if (left <= 0) return;
+    await Promise.race([tablet.engine.settled(), sleep(left)]);
+    if (tablet.engine.getStatus().paused) {
+      await signIn();
+      continue;
+    }
+    if (await waitsForUser(tablet)) return;
+    await sleep(100);
+  }
+}
+
+/**
+ * One seed of the fault matrix: a fresh tablet does the seed's field work (saves, edits, deletes,
+ * a pull) while the seed's faults strike both network edges; the user signs in again whenever
+ * asked. Then the faults stop, the queue is given `calmMs` to empty, and tablet and server are
+ * compared record by record.
+ */
+export async function runSeed(
+  stack: ChaosStack,
+  seed: number,
+  options: SeedOptions,
+): Promise<SeedResult> {
+  const started = Date.now();
+  const rng = seededRng(seed);
+  const faults = noFaults();
+  await stack.ready();
+  const session = await stack.signIn();
+  const tablet = openTablet(
+    `chaos-${seed}-${crypto.randomUUID()}`,
+    stack.edgeUrl,
+    session.cookie,
+    rng.fork('jitter'),
+  );
+  const scenario = buildScenario(seed, rng.fork('scenario'), options.sites);
+  const pauseRng = rng.fork('pauses');
+  const problems: string[] = [];
+
+  let signIns = 0;
+  let signingIn: Promise<void> | null = null;
+  const signIn = () => {
+    signingIn ??= (async () => {
+      const next = await stack.signIn();
+      tablet.setCookie(next.cookie);
+      signIns += 1;
+      tablet.engine.resume();
+    })().finally(() => {
+      signingIn = null;
+    });
+    return signingIn;
+  };
+  // The user signs in again when the app asks (the queue paused on reauth_required).
+  const unsubscribe = tablet.engine.subscribe((s) => {
+    if (s.paused) signIn().catch((err: unknown) => problems.push(`sign-in failed: ${String(err)}`));
+  });
+
+  const created: Array<{ entity: Entity; localId: string }> = [];
+  const deleted = new Set<string>();
+  const ctx: StepContext = {
+    db: tablet.db,
+    agencyId: session.agencyId,
+    made: new Map(),
+    created,
+    deleted,
+    pull: () => void tablet.engine.pull().catch(() => undefined),
+  };
+  const plan = faultPlan(seed, {
+    saves: scenario.steps.length,
+    engineTimeoutMs: ENGINE_TIMEOUT_MS,
+    upstreamTimeoutMs: BFF_UPSTREAM_TIMEOUT_MS,
+  });
+  stack.setPlan(plan, faults);
+  try {
+    for (const step of scenario.steps) {
+      try {
+        await step.run(ctx);
+      } catch (err) {
+        problems.push(
+          `step "${step.label}" failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+      // As the app does after every save.
+      tablet.engine.requestSync('save');
+      await sleep(pauseRng.int(60));
+    }
+    await settleBy(tablet, Date.now() + options.chaosMs, signIn);
+
+    // Calm: no more faults; both servers up; "Sync now" until the queue is empty or the time is up.
+    const requests = { ...plan.seen(), undealt: plan.pending() };
+    plan.off();
+    stack.setPlan(null, faults);
+    const calmFrom = Date.now();
+    await stack.ready();
+    const deadline = calmFrom + options.calmMs;
+    while (Date.now() < deadline) {
+      if (tablet.engine.getStatus().paused) await signIn();
+      tablet.engine.requestSync('manual');
+      await settleBy(tablet, deadline, signIn);
+      if (await waitsForUser(tablet)) break;
+    }
+    const calmSeconds = (Date.now() - calmFrom) / 1000;
+    tablet.engine.stop();
+    // Let in-flight sends finish writing their outcome before the tablet is read.
+    await Promise.race([tablet.engine.settled(), sleep(ENGINE_TIMEOUT_MS + 1000)]);
+    const counts = await compareRun({
+      tablet,
+      created,
+      deleted,
+      siteCodes: scenario.siteCodes,
+      read: (p) => stack.readRecords(p),
+    });
+    counts.details.unshift(...problems);
+    return {
+      seed,
+      ...counts,
+      faults,
+      signIns,
+      requests,
+      seconds: (Date.now() - started) / 1000,
+      calmSeconds,
+    };
+  } finally {
+    stack.setPlan(null, noFaults());
+    unsubscribe();
+    await tablet.dispose();
+  }
+}

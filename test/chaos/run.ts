@@ -1,0 +1,31 @@
+/**
+ * `npm run chaos -- --seeds N [--first S] [--sites K]`: the seeded fault matrix. Runs seeds S …
+ * S+N-1 (default 1 … 10) against real servers behind fault proxies, prints one line per seed and
+ * a table, and exits 1 when any record was lost, duplicated, mixed up (wrong) or left stuck, or a
+ * server crashed on its own.
+ */
+import 'fake-indexeddb/auto';
+import { DEFAULT_SEED_OPTIONS, formatReport, runMatrix } from './run-matrix';
+
+function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const v = Number(process.argv[i + 1]);
+  if (!Number.isInteger(v) || v < 0) {
+    console.error(`--${name} needs a whole number`);
+    process.exit(2);
+  }
+  return v;
+}
+
+const count = option('seeds', 10);
+const first = option('first', 1);
+const sites = option('sites', DEFAULT_SEED_OPTIONS.sites);
+const seeds = Array.from({ length: count }, (_, i) => first + i);
+console.log(`chaos: seeds ${first}…${first + count - 1}, ${sites} site(s) of field work each`);
+const report = await runMatrix(seeds, { ...DEFAULT_SEED_OPTIONS, sites }, (line) =>
+  console.log(line),
+);
+console.log(`\n${formatReport(report)}`);
+const t = report.totals;
+process.exit(t.lost + t.duplicated + t.wrong + t.stuck > 0 || report.crashes.length > 0 ? 1 : 0);
