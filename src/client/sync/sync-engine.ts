@@ -139,8 +139,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
 
   // "Last synced" only for a sync that left nothing waiting: a partial drain, a refused change
   // or a pause for sign-in is no such sync, and saying so would tell the technician to stop looking.
-  const recordSyncIfAllSent = async () => {
-    await refreshCounts();
+  const recordSyncIfAllSent = async (countsFresh = false) => {
+    if (!countsFresh) await refreshCounts();
     if (status.paused || !syncSummary(status).allSent) return;
     const at = ctx.now();
     setStatus({ lastSuccessAt: at }, true);
@@ -185,12 +185,12 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         );
         nextAttemptAt = result.nextAttemptAt;
       } while (again && !status.paused && !stopped);
-      if (sentAny) await recordSyncIfAllSent();
       if (autoPull && PULL_REASONS.has(reason) && !status.paused && !stopped && isOnline()) {
         await pull().catch(() => undefined);
       }
     } finally {
       await refreshCounts().catch(() => undefined);
+      if (sentAny) await recordSyncIfAllSent(true).catch(() => undefined);
       setStatus({ draining: false, progress: null }, true);
       scheduleTimer(nextAttemptAt);
     }
