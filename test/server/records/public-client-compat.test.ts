@@ -276,6 +276,17 @@ describe('vectorsurvR pages every lookup list to its empty page', () => {
       }
     }
   });
+
+  it('documents the paging parameters of every lookup list in the OpenAPI document', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const { path } of Object.values(LOOKUP_LISTS)) {
+      const get = doc.paths[path].get;
+      const names = get.parameters.map((p: { name: string }) => p.name);
+      expect(names, path).toEqual(expect.arrayContaining(['page', 'pageSize']));
+      expect(names.includes('populate[]'), path).toBe(path === '/v1/agency');
+      expect(Object.keys(get.responses), path).toContain('422');
+    }
+  });
 });
 
 describe('vectorsurvR pages every record list to its empty page', () => {

@@ -200,8 +200,16 @@ export function buildOpenApi(): JsonSchema {
   for (const [name, { path, schema }] of Object.entries(LOOKUP_LISTS)) {
     const ref = `Lookup_${name}`;
     schemas[ref] = schemaOf(schema, 'output');
+    // Paged like every list (contract §5); only the agency list has populate[] names.
     lookupPaths[path] = {
-      get: { tags: ['lookups'], responses: { '200': list(ref), ...errorResponses('401') } },
+      get: {
+        tags: ['lookups'],
+        parameters:
+          name === 'agency'
+            ? LIST_PARAMETERS
+            : LIST_PARAMETERS.filter((p) => p.name !== 'populate[]'),
+        responses: { '200': list(ref), ...errorResponses('400', '401', '422') },
+      },
     };
   }
   return {
