@@ -17,11 +17,24 @@ export type FaultProxy = {
    */
   dropResponseOfNext(match: RequestMatch): Promise<ProxiedRequest>;
   /**
+   * Arms a hold: the next request matching `match` is forwarded whole, and the target's answer
+   * is kept back at the proxy (the target has committed, the client still waits) until the test
+   * calls `release()` (the answer goes on, late) or `drop()` (it is lost with the connection).
+   */
+  holdResponseOfNext(match: RequestMatch): HeldResponse;
+  /**
    * A slow link: every byte from the client reaches the target `ms` later (0, the default, for
    * none). Order is kept: equal timeouts fire in the order they were set.
    */
   setLatency(ms: number): void;
   close(): Promise<void>;
+};
+
+export type HeldResponse = {
+  /** Resolves once the target has answered and its answer is being held. */
+  held: Promise<ProxiedRequest>;
+  release(): void;
+  drop(): void;
 };
 
 function matches(match: RequestMatch, req: ProxiedRequest): boolean {
@@ -114,7 +127,13 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
   const { hostname, port } = new URL(target);
   const requests: ProxiedRequest[] = [];
   const sockets = new Set<Socket>();
-  let armed: { match: RequestMatch; resolve: (r: ProxiedRequest) => void } | null = null;
+  type Armed = {
+    match: RequestMatch;
+    resolve: (r: ProxiedRequest) => void;
+    /** For a hold: called with the way to end it once the answer is held. */
+    hold?: (end: { release(): void; drop(): void }) => void;
+  };
+  let armed: Armed | null = null;
   let latencyMs = 0;
 
   const server: Server = createServer((client) => {
@@ -124,14 +143,16 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
     // Set once a matching request has been forwarded whole: its answer is to be lost.
     let doomed: ProxiedRequest | null = null;
     let current: ProxiedRequest | null = null;
-    let pendingDoom: { req: ProxiedRequest; resolve: (r: ProxiedRequest) => void } | null = null;
+    let pendingDoom: (Pick<Armed, 'resolve' | 'hold'> & { req: ProxiedRequest }) | null = null;
+    // Answer bytes kept back by a hold, until it is released (null: not holding).
+    let heldChunks: Buffer[] | null = null;
 
     const parser = new RequestStreamParser(
       (req) => {
         requests.push(req);
         current = req;
         if (armed && matches(armed.match, req)) {
-          pendingDoom = { req, resolve: armed.resolve };
+          pendingDoom = { req, resolve: armed.resolve, hold: armed.hold };
           armed = null;
         }
       },
@@ -152,6 +173,30 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       else forward(chunk);
     });
     upstream.on('data', (chunk: Buffer) => {
+      if (heldChunks) {
+        heldChunks.push(chunk);
+        return;
+      }
+      if (doomed && pendingDoom?.hold) {
+        const { resolve, req, hold } = pendingDoom;
+        pendingDoom = null;
+        doomed = null;
+        heldChunks = [chunk];
+        hold({
+          release() {
+            const chunks = heldChunks ?? [];
+            heldChunks = null;
+            for (const c of chunks) if (!client.destroyed) client.write(c);
+          },
+          drop() {
+            heldChunks = null;
+            client.destroy();
+            upstream.destroy();
+          },
+        });
+        resolve(req);
+        return;
+      }
       if (doomed && pendingDoom) {
         // The target has answered, so it has committed: drop the answer and the connection.
         const { resolve, req } = pendingDoom;
@@ -185,6 +230,26 @@ export async function startFaultProxy(target: string): Promise<FaultProxy> {
       return new Promise<ProxiedRequest>((resolve) => {
         armed = { match, resolve };
       });
+    },
+    holdResponseOfNext(match) {
+      let end: { release(): void; drop(): void } | null = null;
+      // Asked before the answer arrived: done as soon as it is held.
+      let early: 'release' | 'drop' | null = null;
+      const held = new Promise<ProxiedRequest>((resolve) => {
+        armed = {
+          match,
+          resolve,
+          hold: (e) => {
+            end = e;
+            if (early) e[early]();
+          },
+        };
+      });
+      return {
+        held,
+        release: () => (end ? end.release() : (early = 'release')),
+        drop: () => (end ? end.drop() : (early = 'drop')),
+      };
     },
     setLatency(ms) {
       latencyMs = ms;

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { launchApp, type AppBrowser } from './browser';
 
 /**
  * What a technician does in the app, driven by the accessible names documented at the top of
@@ -22,6 +23,30 @@ export async function signIn(page: Page, user: User): Promise<void> {
   await form.getByLabel('Password').fill(user.password);
   await form.getByRole('button', { name: 'Sign in' }).click();
   await visible(page.getByRole('heading', { name: /^Hello,/ }), 30_000);
+}
+
+/**
+ * Chromium on a fresh profile at the app, signed in as the demo technician, with the service
+ * worker ready (so the app also opens offline).
+ */
+export async function launchSignedIn(stack: {
+  appUrl: string;
+  password: string;
+}): Promise<AppBrowser> {
+  const app = await launchApp(stack.appUrl);
+  await signIn(app.page, { username: 'demo-tech', password: stack.password });
+  await app.page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  return app;
+}
+
+/** Taps "Sync now" in the sync bar. */
+export async function syncNow(page: Page): Promise<void> {
+  await page
+    .getByRole('region', { name: 'Sync status' })
+    .getByRole('button', { name: 'Sync now' })
+    .click();
 }
 
 /** Signs in again in the "Sign in again" sheet that opens over the current screen. */
