@@ -22,7 +22,8 @@ export type Lesson =
   | { kind: 'retired'; agency: number; resource: Resource; id: number }
   | { kind: 'agency-token'; agency: number }
   | { kind: 'agency-token-revoked'; agency: number; id: number }
-  | { kind: 'spare-session' };
+  | { kind: 'spare-session' }
+  | { kind: 'spare-token' };
 
 /** One request as it goes on the wire, with the route it is aimed at (for coverage). */
 export type FuzzRequest = {
@@ -427,7 +428,16 @@ function bffHeaders(
 
 /** /login, /openapi.json, /v1/me and agency tokens (records service only: never proxied). */
 function authOp(rng: SeededRandom, world: FuzzWorld, hostile: boolean): FuzzRequest {
-  const kind = rng.pick(['login', 'login', 'openapi', 'me', 'token-post', 'token-delete'] as const);
+  const kind = rng.pick([
+    'login',
+    'login',
+    'openapi',
+    'me',
+    'sign-out',
+    'token-post',
+    'token-delete',
+  ] as const);
+  if (kind === 'sign-out') return signOut(rng, world, hostile);
   if (kind === 'login') {
     const creds: Record<string, unknown> = {
       username: rng.weighted([
@@ -451,6 +461,7 @@ function authOp(rng: SeededRandom, world: FuzzWorld, hostile: boolean): FuzzRequ
       headers: { accept: 'application/json' },
       expect: 'any',
       hostile,
+      lesson: { kind: 'spare-token' },
     };
     if (!asQuery) {
       const wire = toWire(rng, creds, hostile);
@@ -478,6 +489,31 @@ function authOp(rng: SeededRandom, world: FuzzWorld, hostile: boolean): FuzzRequ
             }
           : tokenDelete(rng, world, actor, hostile);
   return toRecords(rng, world, op, hostile, actor);
+}
+
+/**
+ * DELETE /v1/me/token revokes the token it is sent with: only ever with a spare token (from the
+ * fuzz's own sign-ins), an agency token (refused), or a bad one; never an actor's.
+ */
+function signOut(rng: SeededRandom, world: FuzzWorld, hostile: boolean): FuzzRequest {
+  const spare = world.spareTokens.length > 0 ? world.spareTokens.shift() : undefined;
+  const token = rng.weighted<() => string | undefined>([
+    [6, () => spare],
+    [2, () => world.actor('agency-token').token],
+    [hostile ? 2 : 0, () => rng.pick(['garbage', '', 'x'.repeat(300)])],
+    [hostile ? 1 : 0, () => undefined],
+  ])();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  return {
+    via: 'records',
+    route: 'DELETE /v1/me/token',
+    method: 'DELETE',
+    path: '/v1/me/token',
+    headers,
+    expect: 'any',
+    hostile,
+  };
 }
 
 function tokenDelete(rng: SeededRandom, world: FuzzWorld, actor: Actor, hostile: boolean): Op {

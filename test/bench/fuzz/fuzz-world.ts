@@ -60,6 +60,8 @@ export class FuzzWorld {
   readonly agencies = new Map<number, AgencyRecords>();
   /** Sessions made by the fuzz's own sign-ins: these may be signed out, the actors' never. */
   readonly spareCookies: string[] = [];
+  /** Login tokens of the fuzz's own sign-ins: these may be revoked, the actors' never. */
+  readonly spareTokens: string[] = [];
 
   constructor(readonly actors: Actor[]) {}
 

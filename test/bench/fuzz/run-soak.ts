@@ -235,6 +235,12 @@ function learn(world: FuzzWorld, req: FuzzRequest, a: Answer): void {
       mine.agencyTokens = mine.agencyTokens.filter((id) => id !== lesson.id);
       return;
     }
+    case 'spare-token':
+      if (typeof body.token === 'string') {
+        world.spareTokens.push(body.token);
+        if (world.spareTokens.length > 20) world.spareTokens.shift();
+      }
+      return;
     case 'spare-session': {
       const cookie = cookieFrom({
         status: a.status,
@@ -319,6 +325,11 @@ async function setUpWorld(
     { name: 'agency-token', agency: 1, token: agencyToken, cookie: null },
   ];
   const world = new FuzzWorld(actors);
+  // Each agency's Zero Site is a site like any other to the fuzz (rule 4 guards it, D6).
+  const zero = await records.db.query<{ id: number; agency: number }>(
+    `select id, agency from site where code = '000000'`,
+  );
+  for (const z of zero.rows) world.learnCreated(z.agency, 'site', { id: z.id });
   const plan: Array<[Resource, number]> = [
     ['site', 5],
     ['collection', 10],
