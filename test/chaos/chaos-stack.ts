@@ -23,6 +23,8 @@ export type ChaosStack = {
   setPlan(plan: FaultPlan | null, counts: FaultCounts): void;
   /** Both servers serve (after any restart in progress). */
   ready(): Promise<void>;
+  /** Whether both servers serve now. */
+  up(): boolean;
   /** Signs in at the BFF as the user would (retrying while it restarts): the session cookie. */
   signIn(): Promise<Session>;
   /** A GET on the records service itself, past every proxy: for the comparison only. */
@@ -114,6 +116,7 @@ export async function startChaosStack(): Promise<ChaosStack> {
       counts = into;
     },
     ready,
+    up: () => servers.every((s) => s.url() !== null),
     async signIn() {
       const deadline = Date.now() + 180_000;
       for (;;) {

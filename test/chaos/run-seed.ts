@@ -27,9 +27,9 @@ export type SeedResult = RunCounts & {
 export type SeedOptions = {
   /** Sites of field work per seed (each with 2–3 collections, 2–3 pools each, tests). */
   sites: number;
-  /** How long the faults go on after the last save before they stop (ms). */
+  /** How long the faults may go on after the last save (ms of time with both servers up). */
   chaosMs: number;
-  /** How long the queue may take to empty once the faults stopped before what is left is stuck. */
+  /** How long the queue may take to empty once the faults stopped (ms): what is left is stuck. */
   calmMs: number;
 };
 
@@ -42,18 +42,41 @@ async function waitsForUser(tablet: Tablet): Promise<boolean> {
   return entries.every((e) => e.state === 'parked' || e.state === 'conflict' || held.has(e.id));
 }
 
-/** Waits for the engine to settle (or the deadline), signing in again whenever it pauses for it. */
-async function settleBy(tablet: Tablet, deadline: number, signIn: () => Promise<void>) {
+/**
+ * Waits until only the user could move what is left in the queue (nothing, or parked entries and
+ * those held behind them), signing in again whenever the engine pauses for it. Gives up after
+ * `budgetMs` of time during which the servers were up and nobody was signing in: a restart on a
+ * loaded machine is slow, and that is not the engine's time. True when it settled.
+ */
+async function settle(
+  tablet: Tablet,
+  budgetMs: number,
+  signIn: () => Promise<void>,
+  busy: () => boolean,
+): Promise<boolean> {
+  let spent = 0;
+  let last = Date.now();
+  // However slow the restarts, a server that never comes back must not hang the run.
+  const hardStop = last + budgetMs + 300_000;
+  const tick = () => {
+    const now = Date.now();
+    if (!busy()) spent += now - last;
+    last = now;
+    return spent < budgetMs && now < hardStop;
+  };
   for (;;) {
-    const left = deadline - Date.now();
-    if (left <= 0) return;
-    await Promise.race([tablet.engine.settled(), sleep(left)]);
-    if (tablet.engine.getStatus().paused) {
-      await signIn();
-      continue;
+    let done = false;
+    const settled = tablet.engine.settled().then(() => {
+      done = true;
+    });
+    while (!done) {
+      await Promise.race([settled, sleep(250)]);
+      if (!tick()) return false;
     }
-    if (await waitsForUser(tablet)) return;
-    await sleep(100);
+    if (tablet.engine.getStatus().paused) await signIn();
+    else if (await waitsForUser(tablet)) return true;
+    else await sleep(100);
+    if (!tick()) return false;
   }
 }
 
@@ -130,7 +153,8 @@ export async function runSeed(
       tablet.engine.requestSync('save');
       await sleep(pauseRng.int(60));
     }
-    await settleBy(tablet, Date.now() + options.chaosMs, signIn);
+    const busy = () => !stack.up() || signingIn !== null;
+    await settle(tablet, options.chaosMs, signIn, busy);
 
     // Calm: no more faults; both servers up; "Sync now" until the queue is empty or the time is up.
     const requests = { ...plan.seen(), undealt: plan.pending() };
@@ -138,13 +162,9 @@ export async function runSeed(
     stack.setPlan(null, faults);
     const calmFrom = Date.now();
     await stack.ready();
-    const deadline = calmFrom + options.calmMs;
-    while (Date.now() < deadline) {
-      if (tablet.engine.getStatus().paused) await signIn();
-      tablet.engine.requestSync('manual');
-      await settleBy(tablet, deadline, signIn);
-      if (await waitsForUser(tablet)) break;
-    }
+    if (tablet.engine.getStatus().paused) await signIn();
+    tablet.engine.requestSync('manual');
+    await settle(tablet, options.calmMs, signIn, busy);
     const calmSeconds = (Date.now() - calmFrom) / 1000;
     tablet.engine.stop();
     // Let in-flight sends finish writing their outcome before the tablet is read.
