@@ -6,7 +6,7 @@ import { parseJson } from './parse-json';
 import type { BffContext } from './context';
 import { WindowLimiter } from './login-limiter';
 import { currentSession, requireSession, sessionOf } from './require-session';
-import { SESSION_COOKIE } from './session-store';
+import { SESSION_COOKIE, type StoredSession } from './session-store';
 
 /** Contract §7 gives login tokens one hour; used when the upstream states no expiry. */
 const DEFAULT_TOKEN_LIFETIME_MS = 3600_000;
@@ -65,9 +65,10 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
       throw upstreamFailed('The records service answered the sign-in with something unexpected');
     const info = await identify(ctx, username, granted.data);
 
-    // A sign-in always makes a new session id (no fixation); the previous one of this browser ends.
-    const previous = req.cookies[SESSION_COOKIE];
-    if (previous && previous.length <= 200) await ctx.sessions.delete(previous);
+    // A sign-in always makes a new session id (no fixation); the previous one of this browser
+    // ends, and with it its upstream token.
+    const previous = await currentSession(ctx, req);
+    if (previous) await endSession(ctx, req, previous);
     const id = await ctx.sessions.create(granted.data.token, info);
     reply.setCookie(SESSION_COOKIE, id, COOKIE_OPTIONS);
     return info;
@@ -77,11 +78,42 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
 
   app.delete('/api/session', async (req: FastifyRequest, reply: FastifyReply) => {
     const session = await currentSession(ctx, req);
-    const id = req.cookies[SESSION_COOKIE];
-    if (session && id) await ctx.sessions.delete(id);
+    if (session) await endSession(ctx, req, session);
     reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS);
     return reply.status(204).send();
   });
+}
+
+/** How long a sign-out waits for the upstream to revoke its token before it answers anyway. */
+const REVOKE_TIMEOUT_MS = 3_000;
+
+/**
+ * Ends a session: the server session first (a sign-out never depends on the upstream), then,
+ * best effort, the upstream token (DELETE /v1/me/token, the records service's extension), so a
+ * token copied before the sign-out is refused after it. An upstream without the route (404, 405,
+ * as the public service), one that does not answer in time, or a token already expired or
+ * refused leaves nothing to do: the token then ends at its own expiry.
+ */
+async function endSession(
+  ctx: BffContext,
+  req: FastifyRequest,
+  session: StoredSession,
+): Promise<void> {
+  await ctx.sessions.deleteByHash(session.idHash);
+  if (session.tokenExpiresAt.getTime() <= ctx.now().getTime()) return;
+  try {
+    const res = await ctx.upstream.request({
+      method: 'DELETE',
+      path: '/v1/me/token',
+      headers: { authorization: `Bearer ${session.token}`, accept: 'application/json' },
+      timeoutMs: REVOKE_TIMEOUT_MS,
+    });
+    if (res.status >= 300) {
+      req.log.info({ status: res.status }, 'the upstream did not revoke the token at sign-out');
+    }
+  } catch (err) {
+    req.log.warn({ err }, 'revoking the upstream token at sign-out failed');
+  }
 }
 
 /**

@@ -90,7 +90,11 @@ export class SessionStore {
   }
 
   async delete(id: string): Promise<void> {
-    await this.db.query('delete from bff_session where id_hash = $1', [hashSessionId(id)]);
+    await this.deleteByHash(hashSessionId(id));
+  }
+
+  async deleteByHash(idHash: string): Promise<void> {
+    await this.db.query('delete from bff_session where id_hash = $1', [idHash]);
   }
 
   /** The upstream refused the token before its stated expiry (revoked, clock skew): stop using it. */
