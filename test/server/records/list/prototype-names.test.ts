@@ -111,6 +111,11 @@ describe('list endpoints answer such names with 422, never 500', () => {
     });
   }
 
+  it('GET /v1/arthropod/pool?type=<name>', async () => {
+    for (const name of PROTOTYPE_NAMES)
+      expectRefusal(await get('/v1/arthropod/pool', `type=${name}`), name, 'type');
+  });
+
   // The lookup lists take only the paging parameters (and /v1/agency its populate[]); whatever
   // else they do with a name, they never fail on one, and a refusal names the parameter.
   const LOOKUPS = [
