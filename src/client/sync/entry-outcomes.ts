@@ -82,7 +82,9 @@ export async function acknowledge(
 /**
  * A pull may have stored the server's copy of a record whose create was applied but not yet
  * acknowledged here (the answer was lost). Keep the local row (its localId is what children and
- * entries refer to), drop the pulled copy and move its children over.
+ * entries refer to), drop the pulled copy and move its children over, with the creates that name
+ * the copy as their parent: a child saved under the copy in that window would otherwise park as
+ * "no longer exists on this tablet".
  */
 async function absorbDuplicate(
   ctx: SyncContext,
@@ -101,6 +103,13 @@ async function absorbDuplicate(
       .equals(duplicate.localId)
       .modify({ parentLocalId: record.localId });
   }
+  await ctx.db.outbox
+    .filter((e) => e.refs.some((r) => r.localId === duplicate.localId))
+    .modify((e) => {
+      e.refs = e.refs.map((r) =>
+        r.localId === duplicate.localId ? { ...r, localId: record.localId } : r,
+      );
+    });
 }
 
 /**
