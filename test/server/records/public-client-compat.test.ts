@@ -277,6 +277,26 @@ describe('vectorsurvR pages every lookup list to its empty page', () => {
     }
   });
 
+  it('answers unknown or prototype names in a lookup query or sort with 422, never a 500', async () => {
+    for (const query of [
+      'query[constructor]=1',
+      'query[toString]=x',
+      'query[__proto__][$eq]=1',
+      'sort=constructor',
+      'sort=-hasOwnProperty',
+      'query[nope]=1',
+      'populate[]=region',
+    ]) {
+      const res = await app.inject({
+        method: 'GET',
+        url: `/v1/species?${query}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode, query).toBe(422);
+      expect(res.json().error.code, query).toBe('validation_failed');
+    }
+  });
+
   it('documents the paging parameters of every lookup list in the OpenAPI document', async () => {
     const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     for (const { path } of Object.values(LOOKUP_LISTS)) {
