@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBff, type RunningBff } from './bff/app';
 import { EnvError, parseEnv, type BffEnv } from './bff/env';
+import { loadSessionKey } from './bff/session-key';
 import type { Database } from './db/database';
 import { openDatabase } from './db/open-database';
 import { EnvError as RecordsEnvError, parseRecordsEnv } from './records/env';
@@ -73,6 +74,7 @@ export async function startStack(
           ? { cert: readFileSync(env.TLS_CERT), key: readFileSync(env.TLS_KEY) }
           : null,
       logger: { level: env.LOG_LEVEL },
+      sessionKey: loadSessionKey(env.TRAPLINE_SESSION_KEY, env.TRAPLINE_DATA_DIR),
       port: env.PORT,
       host: env.HOST,
     });

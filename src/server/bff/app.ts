@@ -17,7 +17,9 @@ import { serverTimeoutOptions, type ServerTimeouts } from '../http/server-timeou
 import { csrfGuard, rejectAmbiguousPath } from './request-guards';
 import { securityHeaders } from './security-headers';
 import { sessionRoutes } from './session-routes';
+import { processSessionKey } from './session-key';
 import { SessionStore } from './session-store';
+import { TokenCipher } from './token-cipher';
 import { UpstreamKeys } from './upstream-keys';
 import { UpstreamClient } from './upstream-client';
 
@@ -60,6 +62,8 @@ export type BffOptions = {
   now?: () => Date;
   /** How long a browser may take to send a request (defaults: DEFAULT_SERVER_TIMEOUTS). */
   timeouts?: Partial<ServerTimeouts>;
+  /** 32 bytes sealing upstream tokens at rest (loadSessionKey); default: one per process. */
+  sessionKey?: Buffer;
 };
 
 declare module 'fastify' {
@@ -83,7 +87,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
     db: options.db,
     upstream,
     upstreamKeys: new UpstreamKeys(upstream, now),
-    sessions: new SessionStore(options.db),
+    sessions: new SessionStore(options.db, sessionCipher(options)),
     journal: new IdempotencyJournal(
       options.db,
       options.journalLeaseMs ?? connectTimeoutMs + responseTimeoutMs + 5_000,
@@ -162,6 +166,10 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   return app;
 }
 
+function sessionCipher(options: BffOptions): TokenCipher {
+  return new TokenCipher(options.sessionKey ?? processSessionKey());
+}
+
 function withRedaction(logger: BffOptions['logger']): FastifyServerOptions['logger'] {
   if (logger === undefined || logger === false) return false;
   const safe = { redact: LOG_REDACT, serializers: { req: serializeRequest } };
@@ -181,7 +189,7 @@ export async function startBff(
 ): Promise<RunningBff> {
   const app = await buildBff(options);
   const now = options.now ?? (() => new Date());
-  const sessions = new SessionStore(options.db);
+  const sessions = new SessionStore(options.db, sessionCipher(options));
   const journal = new IdempotencyJournal(options.db, 0, now);
   const sweep = () =>
     Promise.all([sessions.sweep(now()), journal.sweep()]).catch((err) =>

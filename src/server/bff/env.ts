@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseSessionKey } from './session-key';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const positiveMs = z.coerce.number().int().positive();
@@ -27,6 +28,24 @@ const envSchema = z.object({
   TRAPLINE_TOKEN_TTL_S: z.coerce.number().int().positive().default(3600),
   TLS_CERT: z.string().min(1).optional(),
   TLS_KEY: z.string().min(1).optional(),
+  /**
+   * Seals the upstream tokens in the session table. Unset: generated once into
+   * <TRAPLINE_DATA_DIR>/session-key. BFF processes sharing one PostgreSQL must all have the same.
+   */
+  TRAPLINE_SESSION_KEY: z
+    .string()
+    .transform((text, ctx) => {
+      const key = parseSessionKey(text);
+      if (key) return key;
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'TRAPLINE_SESSION_KEY must be 32 bytes written as 64 hex digits or in base64 ' +
+          '(e.g. the output of `openssl rand -base64 32`)',
+      });
+      return z.NEVER;
+    })
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

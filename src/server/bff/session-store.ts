@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database';
 import type { SessionInfo } from '../../shared/schemas/auth';
+import { processSessionKey } from './session-key';
+import { TokenCipher } from './token-cipher';
 
 export const SESSION_COOKIE = '__Host-trapline';
 
@@ -33,9 +35,15 @@ type SessionRow = {
   agency_name: string;
 };
 
+/**
+ * The BFF's sessions (table bff_session). The upstream token is stored sealed (TokenCipher,
+ * bound to the row), never in clear: a copy of the database gives no token. A row whose token
+ * does not open (another key, tampered) reads as no session: signed out, never an error.
+ */
 export class SessionStore {
   constructor(
     private readonly db: Database,
+    private readonly cipher: TokenCipher = new TokenCipher(processSessionKey()),
     /** How long a row outlives its token, so an expired sign-in says reauth_required, not unknown. */
     private readonly graceMs = 12 * 3600_000,
   ) {}
@@ -43,14 +51,15 @@ export class SessionStore {
   /** Stores a new session and returns the raw id for the cookie (the only place it exists). */
   async create(token: string, info: SessionInfo): Promise<string> {
     const id = newSessionId();
+    const idHash = hashSessionId(id);
     const expires = new Date(info.expiresAt);
     await this.db.query(
       `insert into bff_session (id_hash, upstream_token, token_expires_at, user_id, username, user_name, role,
          agency_id, agency_name, ends_at)
        values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
-        hashSessionId(id),
-        token,
+        idHash,
+        this.cipher.seal(token, idHash),
         expires,
         info.user.id,
         info.user.username,
@@ -71,10 +80,12 @@ export class SessionStore {
     );
     const row = rows[0];
     if (!row) return null;
+    const token = this.cipher.open(row.upstream_token, row.id_hash);
+    if (token === null) return null;
     const tokenExpiresAt = new Date(row.token_expires_at);
     return {
       idHash: row.id_hash,
-      token: row.upstream_token,
+      token,
       tokenExpiresAt,
       info: {
         user: {

@@ -27,7 +27,9 @@ afterAll(async () => {
 
 const login = JSON.stringify({ username: 'demo-tech', password: TEST_PASSWORD });
 
-const servers = () => [
+type Target = { name: string; url: string; path: string; headers: Record<string, string> };
+
+const servers = (): Target[] => [
   { name: 'records service', url: stack.recordsUrl, path: '/login', headers: {} },
   {
     name: 'BFF',
