@@ -56,6 +56,8 @@ export type FaultPlan = {
   pending(): number;
   /** Requests seen so far on each side while faults were on. */
   seen(): Record<Side, number>;
+  /** The faults dealt, in order: `edge#12 POST drop-answer @3.2s` (request number, seconds in). */
+  dealt: string[];
   /** No more faults from now on (the calm phase). */
   off(): void;
 };
@@ -126,6 +128,15 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
   const counters: Record<Side, number> = { edge: 0, upstream: 0 };
   const ambientRng = { edge: rng.fork('edge'), upstream: rng.fork('upstream') };
   let enabled = true;
+  const dealt: string[] = [];
+  const started = Date.now();
+  const deal = (side: Side, method: string, f: Fault) => {
+    const detail = 'after' in f ? ` after ${f.after}` : 'ms' in f ? ` ${f.stage} ${f.ms}ms` : '';
+    dealt.push(
+      `${side}#${counters[side]} ${method} ${f.kind}${detail} @${((Date.now() - started) / 1000).toFixed(1)}s`,
+    );
+    return f;
+  };
 
   return {
     seed,
@@ -139,12 +150,13 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
           (!c.postOnly || method === 'POST') &&
           applicable(c.fault),
       );
-      if (i >= 0) return cards.splice(i, 1)[0].fault;
+      if (i >= 0) return deal(side, method, cards.splice(i, 1)[0].fault);
       const f = ambient(ambientRng[side]);
-      return f && applicable(f) ? f : null;
+      return f && applicable(f) ? deal(side, method, f) : null;
     },
     pending: () => cards.length,
     seen: () => ({ ...counters }),
+    dealt,
     off() {
       enabled = false;
     },

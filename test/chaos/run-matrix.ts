@@ -26,6 +26,7 @@ export async function runMatrix(
   seeds: number[],
   options: SeedOptions = DEFAULT_SEED_OPTIONS,
   progress: (line: string) => void = () => undefined,
+  verbose = false,
 ): Promise<MatrixReport> {
   const started = Date.now();
   const stack = await startChaosStack();
@@ -43,6 +44,8 @@ export async function runMatrix(
           `stuck ${r.stuck}; requests ${r.requests.edge}/${r.requests.upstream} (undealt ${r.requests.undealt}); ${r.seconds.toFixed(1)} s (calm ${r.calmSeconds.toFixed(1)} s); ${applied}`,
       );
       for (const d of r.details.slice(0, 20)) progress(`  ${d}`);
+      // A failing seed's faults, in order, so it can be read (and re-run with --first).
+      if (verbose || r.details.length > 0) for (const t of r.timeline) progress(`    ${t}`);
     }
   } finally {
     await stack.close();

@@ -18,6 +18,8 @@ export type SeedResult = RunCounts & {
   /** Times the user had to sign in again (a token expired mid-queue). */
   signIns: number;
   seconds: number;
+  /** The faults dealt, in order (see FaultPlan.dealt), and when each phase ended. */
+  timeline: string[];
   /** Requests that passed each fault proxy while the faults were on, and faults never dealt. */
   requests: { edge: number; upstream: number; undealt: number };
   /** Seconds the calm phase took to empty the queue (leases of killed requests show here). */
@@ -154,7 +156,11 @@ export async function runSeed(
       await sleep(pauseRng.int(60));
     }
     const busy = () => !stack.up() || signingIn !== null;
-    await settle(tablet, options.chaosMs, signIn, busy);
+    const settledUnderFaults = await settle(tablet, options.chaosMs, signIn, busy);
+    const timeline = [
+      ...plan.dealt,
+      `faults off @${((Date.now() - started) / 1000).toFixed(1)}s (${settledUnderFaults ? 'settled' : 'time up'})`,
+    ];
 
     // Calm: no more faults; both servers up; "Sync now" until the queue is empty or the time is up.
     const requests = { ...plan.seen(), undealt: plan.pending() };
@@ -182,6 +188,7 @@ export async function runSeed(
       ...counts,
       faults,
       signIns,
+      timeline,
       requests,
       seconds: (Date.now() - started) / 1000,
       calmSeconds,

@@ -1,7 +1,7 @@
 /**
- * `npm run chaos -- --seeds N [--first S] [--sites K]`: the seeded fault matrix. Runs seeds S …
+ * `npm run chaos -- --seeds N [--first S] [--sites K] [--verbose]`: the seeded fault matrix. Runs seeds S …
  * S+N-1 (default 1 … 10) against real servers behind fault proxies, prints one line per seed and
- * a table, and exits 1 when any record was lost, duplicated, mixed up (wrong) or left stuck, or a
+ * a table (with --verbose, every seed's faults in order), and exits 1 when any record was lost, duplicated, mixed up (wrong) or left stuck, or a
  * server crashed on its own.
  */
 import 'fake-indexeddb/auto';
@@ -23,8 +23,11 @@ const first = option('first', 1);
 const sites = option('sites', DEFAULT_SEED_OPTIONS.sites);
 const seeds = Array.from({ length: count }, (_, i) => first + i);
 console.log(`chaos: seeds ${first}…${first + count - 1}, ${sites} site(s) of field work each`);
-const report = await runMatrix(seeds, { ...DEFAULT_SEED_OPTIONS, sites }, (line) =>
-  console.log(line),
+const report = await runMatrix(
+  seeds,
+  { ...DEFAULT_SEED_OPTIONS, sites },
+  (line) => console.log(line),
+  process.argv.includes('--verbose'),
 );
 console.log(`\n${formatReport(report)}`);
 const t = report.totals;
