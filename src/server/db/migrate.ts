@@ -1,5 +1,6 @@
 import type { Database } from './database';
 import { MIGRATIONS } from './migrations';
+import { refreshStatistics } from './refresh-statistics';
 
 export type Migration = { version: number; name: string; sql: string };
 
@@ -40,5 +41,9 @@ export async function migrate(
     });
     if (did) applied.push(m.version);
   }
+  // A migration may add indexes or rewrite rows; the planner needs statistics to use them, and
+  // PGlite has no autovacuum to gather them. Only tables that changed are analysed: nothing on a
+  // fresh database, every table holding rows on the first start of an install never analysed.
+  if (applied.length > 0) await refreshStatistics(db);
   return applied;
 }

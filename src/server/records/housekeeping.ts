@@ -1,11 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/database';
+import { refreshStatistics } from '../db/refresh-statistics';
 import type { RecordsContext } from './context';
 import { IDEMPOTENCY_WINDOW_MS } from './idempotency';
 
 /** Expired login tokens are kept a week so a late request still gets token_expired, not unauthenticated. */
 export const EXPIRED_TOKEN_GRACE_MS = 7 * 86_400_000;
 const EVERY_MS = 3600_000;
+/** Statistics rounds (PGlite only): once a minute, and early after this many writes. */
+export const STATISTICS_EVERY_MS = 60_000;
+export const STATISTICS_EVERY_WRITES = 500;
 
 /** Deletes login tokens expired over a week ago and idempotency keys past their 24 hours. */
 export async function purgeExpired(
@@ -24,17 +28,51 @@ export async function purgeExpired(
   return { tokens: tokens.rows.length, keys: keys.rows.length };
 }
 
-/** Purges once the app is ready, then hourly until it closes. Failures are logged, never fatal. */
+/**
+ * Purges once the app is ready, then hourly until it closes. On PGlite, which has no autovacuum,
+ * also keeps the planner's statistics current (`refreshStatistics`) once the app is ready, every
+ * minute and after every `STATISTICS_EVERY_WRITES` writes, so list pages keep using their indexes
+ * as the data grows; PostgreSQL's autovacuum does that itself. Failures are logged, never fatal.
+ */
 export function scheduleHousekeeping(app: FastifyInstance, ctx: RecordsContext): void {
-  let timer: NodeJS.Timeout | undefined;
+  const timers: NodeJS.Timeout[] = [];
+  let closed = false;
+  let refreshing: Promise<void> | null = null;
   const run = () =>
     purgeExpired(ctx.db, ctx.now()).catch((err) => app.log.warn({ err }, 'housekeeping failed'));
+  // One round at a time, none after close; close waits for the running one (the database closes next).
+  const statistics = () => {
+    if (closed) return;
+    refreshing ??= refreshStatistics(ctx.db)
+      .then(
+        () => undefined,
+        (err: unknown) => app.log.warn({ err }, 'statistics refresh failed'),
+      )
+      .finally(() => (refreshing = null));
+  };
+  const pglite = ctx.db.kind === 'pglite';
   app.addHook('onReady', async () => {
     await run();
-    timer = setInterval(run, EVERY_MS);
-    timer.unref();
+    timers.push(setInterval(run, EVERY_MS));
+    if (pglite) {
+      statistics();
+      timers.push(setInterval(statistics, STATISTICS_EVERY_MS));
+    }
+    for (const t of timers) t.unref();
   });
+  if (pglite) {
+    let writes = 0;
+    app.addHook('onResponse', async (req) => {
+      if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
+      writes += 1;
+      if (writes < STATISTICS_EVERY_WRITES) return;
+      writes = 0;
+      statistics();
+    });
+  }
   app.addHook('onClose', async () => {
-    if (timer) clearInterval(timer);
+    closed = true;
+    for (const t of timers) clearInterval(t);
+    await refreshing;
   });
 }

@@ -2,7 +2,14 @@ import type { Migration } from '../migrate';
 import { recordsSchema } from './001-records';
 import { bffSchema } from './002-bff';
 import { exactIdempotency } from './003-exact-idempotency';
+import { listIndexes } from './004-list-indexes';
 import { zeroSiteSchema } from './006-zero-site';
 
 /** Every migration, in version order. Add a file per version; never edit an applied one. */
-export const MIGRATIONS: Migration[] = [recordsSchema, bffSchema, exactIdempotency, zeroSiteSchema];
+export const MIGRATIONS: Migration[] = [
+  recordsSchema,
+  bffSchema,
+  exactIdempotency,
+  listIndexes,
+  zeroSiteSchema,
+];

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database';
 import type { List } from '../../../shared/schemas/list';
 import type { Caller } from '../auth/types';
 import { applyFields, parseListQuery, runList, type ListSpec } from '../list';
+import { liveCount } from '../list/run-list';
 import { collectionRecords } from './collection-records';
 import { COLLECTION_POPULATE, populateCollections } from './populate-collections';
 
@@ -52,6 +53,7 @@ export async function listCollections(
       from: 'collection c',
       where: 'c.agency = $1 and c.deactive_date is null',
       params: [caller.agencyId],
+      unfilteredCount: liveCount('collection', caller.agencyId),
     },
     q,
   );

@@ -2,6 +2,7 @@ import type { Database } from '../../db/database';
 import type { List } from '../../../shared/schemas/list';
 import type { Caller } from '../auth/types';
 import { applyFields, parseListQuery, runList, type ListSpec } from '../list';
+import { liveCount } from '../list/run-list';
 import { POOL_TEST_POPULATE, populatePoolTests } from './populate-pool-tests';
 import { poolTestRecords } from './pool-test-records';
 
@@ -42,6 +43,7 @@ export async function listPoolTests(
       from: 'pool_test t',
       where: 't.agency = $1 and t.deactive_date is null',
       params: [caller.agencyId],
+      unfilteredCount: liveCount('pool_test', caller.agencyId),
     },
     q,
   );

@@ -4,6 +4,7 @@ import { SPECIES_TYPES } from '../../../shared/schemas/lookups';
 import type { Caller } from '../auth/types';
 import { validationFailed } from '../errors';
 import { applyFields, parseListQuery, runList, type ListSpec } from '../list';
+import { liveCount } from '../list/run-list';
 import { POOL_POPULATE, populatePools } from './populate-pools';
 import { poolRecords } from './pool-records';
 
@@ -21,8 +22,10 @@ const FIELDS: ListSpec['fields'] = {
   primary_source_bit: { sql: 'p.primary_source_bit', type: 'bool' },
   primary_source: { sql: 'p.primary_source', type: 'int' },
   comments: { sql: 'p.comments', type: 'text' },
-  // Pools always carry their collection's date (contract §4).
-  collection_date: { sql: 'coalesce(c.collection_date, p.collection_date)', type: 'date' },
+  // Pools always carry their collection's date (contract §4): every write keeps the pool's own
+  // column equal to it (migration 4 backfilled older rows), so no join is needed to filter or
+  // sort by it, and the (agency, collection_date) index serves both.
+  collection_date: { sql: 'p.collection_date', type: 'date' },
   trap: { sql: 'p.trap', type: 'int' },
   add_date: { sql: 'p.add_date', type: 'date' },
   updated: { sql: 'p.updated', type: 'date' },
@@ -45,13 +48,22 @@ export async function listPools(db: Database, caller: Caller, url: string): Prom
       { path: 'type', message: `type must be one of ${SPECIES_TYPES.join(', ')}` },
     ]);
   }
+  // The type's species ids as values, not a join or subquery: the planner then estimates the
+  // pools they match from pool.species' own statistics (a subquery on the small, rarely analysed
+  // species table made it guess, and sort the whole table for one page). A join would also run
+  // for every matching pool before the limit, so the page would cost the agency's whole history.
+  const { rows: species } = await db.query<{ id: number }>(
+    'select id from species where type = $1 order by id',
+    [type],
+  );
   const { rows, count } = await runList<{ id: number }>(
     db,
     {
       select: 'p.id',
-      from: 'pool p left join collection c on c.id = p.collection join species s on s.id = p.species',
-      where: 'p.agency = $1 and p.deactive_date is null and s.type = $2',
-      params: [caller.agencyId, type],
+      from: 'pool p',
+      where: 'p.agency = $1 and p.deactive_date is null and p.species = any($2::int[])',
+      params: [caller.agencyId, species.map((s) => s.id)],
+      unfilteredCount: liveCount('pool', caller.agencyId, type),
     },
     q,
   );

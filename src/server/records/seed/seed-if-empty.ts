@@ -59,6 +59,9 @@ export async function seedIfEmpty(db: Database, options: SeedOptions = {}): Prom
     return { accounts, sites, activity };
   });
   if (!result) return { created: false };
+  // The demo rows were bulk-inserted: give the planner their statistics now rather than at the
+  // first housekeeping round (PGlite has no autovacuum).
+  await db.exec('analyze');
   let file: string | null = null;
   if (generated && options.dataDir) {
     mkdirSync(options.dataDir, { recursive: true });
