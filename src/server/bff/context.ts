@@ -4,11 +4,14 @@ import type { LoginLimits } from './login-limiter';
 import type { LookupCache } from './lookup-cache';
 import type { SessionStore } from './session-store';
 import type { UpstreamClient } from './upstream-client';
+import type { UpstreamKeys } from './upstream-keys';
 
 /** What every BFF module is given. */
 export type BffContext = {
   db: Database;
   upstream: UpstreamClient;
+  /** Whether the upstream honours Idempotency-Key (detected). */
+  upstreamKeys: UpstreamKeys;
   sessions: SessionStore;
   journal: IdempotencyJournal;
   lookups: LookupCache;

@@ -34,6 +34,17 @@ export type ClaimRequest = {
   body: string;
 };
 
+/** The id of the record a 2xx create answer names, if it names one. */
+function createdRecordId(res: { status: number; body: string }): number | null {
+  if (res.status < 200 || res.status >= 300) return null;
+  try {
+    const id = (JSON.parse(res.body) as { id?: unknown } | null)?.id;
+    return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Keys are honoured for 24 hours (contract §9); older rows are as if absent. */
 export const JOURNAL_RETENTION_MS = 24 * 3600_000;
 
@@ -51,7 +62,8 @@ export const JOURNAL_RETENTION_MS = 24 * 3600_000;
 export class IdempotencyJournal {
   constructor(
     private readonly db: Database,
-    private readonly leaseMs: number,
+    /** How long the forwarding process owns a key: its connect and response time, and a margin. */
+    readonly leaseMs: number,
     private readonly now: () => Date,
   ) {}
 
@@ -115,12 +127,40 @@ export class IdempotencyJournal {
     res: { status: number; contentType: string | undefined; body: string },
   ): Promise<boolean> {
     const { rows } = await this.db.query(
-      `update bff_idempotency set state = 'answered', status = $4, content_type = $5, response = $6, answered_at = $7
+      `update bff_idempotency set state = 'answered', status = $4, content_type = $5, response = $6,
+         answered_at = $7, record_id = $8
        where agency_id = $1 and idem_key = $2 and attempt = $3 and state = 'forwarded'
        returning idem_key`,
-      [agencyId, key, attempt, res.status, res.contentType ?? null, res.body, this.now()],
+      [
+        agencyId,
+        key,
+        attempt,
+        res.status,
+        res.contentType ?? null,
+        res.body,
+        this.now(),
+        createdRecordId(res),
+      ],
     );
     return rows.length === 1;
+  }
+
+  /**
+   * Which of these record ids of `path` the journal already gave, as a create's answer, to a key
+   * other than `key`: reconciliation must never give one record to two creates.
+   */
+  async givenElsewhere(
+    agencyId: number,
+    path: string,
+    key: string,
+    ids: number[],
+  ): Promise<Set<number>> {
+    const { rows } = await this.db.query<{ record_id: string | number }>(
+      `select record_id from bff_idempotency
+        where agency_id = $1 and path = $2 and record_id = any($3::bigint[]) and idem_key <> $4`,
+      [agencyId, path, ids, key],
+    );
+    return new Set(rows.map((r) => Number(r.record_id)));
   }
 
   /** Outcome unknown: keep the row 'forwarded' but end the lease so the next retry reconciles. */

@@ -4,10 +4,12 @@ import { BffError, reauthRequired } from './bff-error';
 import type { BffContext } from './context';
 import { canonicalJson, parseJson } from './parse-json';
 import { PROXY_ALLOW_LIST, allowedMethods, isRecordId, type ProxyRoute } from './proxy-allow-list';
-import { findCreatedRecord } from './reconcile-create';
+import { reconcileCreate } from './reconcile-create';
 import { requireSession, sessionOf } from './require-session';
 import type { StoredSession } from './session-store';
 import { UpstreamError, type UpstreamResponse } from './upstream-client';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Idempotency keys: UUIDs in practice; any short token of safe characters is accepted. */
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,200}$/;
@@ -117,17 +119,11 @@ async function idempotentCreate(
       break;
   }
   const { attempt } = claim;
-  // Step 3: a forwarded-but-unanswered key: does the upstream already hold the record?
+  // Step 3: a forwarded-but-unanswered key: settle what the upstream did before anything else.
   if (claim.kind === 'reconcile') {
-    let found: Record<string, unknown> | null;
+    let proven: UpstreamResponse | 'forward';
     try {
-      found = await findCreatedRecord(
-        ctx.upstream,
-        session.token,
-        req.path,
-        req.body,
-        claim.entry.forwardedAt,
-      );
+      proven = await reconcile(ctx, session, req, claim.entry.forwardedAt);
     } catch (err) {
       await ctx.journal.abandon(agencyId, req.key, attempt);
       // An upstream 401 here means what it means in send(): stop using this token.
@@ -136,16 +132,10 @@ async function idempotentCreate(
       }
       throw err;
     }
-    if (found) {
-      const answer = {
-        status: 201,
-        contentType: 'application/json; charset=utf-8',
-        retryAfter: undefined,
-        body: JSON.stringify(found),
-      };
-      await ctx.journal.answer(agencyId, req.key, attempt, answer);
+    if (proven !== 'forward') {
+      await ctx.journal.answer(agencyId, req.key, attempt, proven);
       reply.header('idempotent-replayed', 'true');
-      return send(ctx, session, reply, answer);
+      return send(ctx, session, reply, proven);
     }
   }
   // Step 2: forward, then record the answer, or leave the outcome open for reconciliation.
@@ -158,10 +148,65 @@ async function idempotentCreate(
     else await ctx.journal.abandon(agencyId, req.key, attempt);
     throw err;
   }
+  ctx.upstreamKeys.learn(req.key, res);
+  if (res.replayed) reply.header('idempotent-replayed', 'true');
   if (isFinalAnswer(res)) await ctx.journal.answer(agencyId, req.key, attempt, res);
   else if (res.status >= 500) await ctx.journal.abandon(agencyId, req.key, attempt);
   else await ctx.journal.release(agencyId, req.key, attempt);
   return send(ctx, session, reply, res);
+}
+
+/**
+ * What to do with a create whose first forward has no recorded answer (its BFF died, the answer
+ * was lost, the upstream timed out or failed). Never a guess:
+ * - an upstream that honours Idempotency-Key (detected, upstream-keys.ts) is sent the same key
+ *   again ('forward'): it replays the one record it made, or makes it now if it never did;
+ * - otherwise the upstream's lists must prove it (reconcile-create.ts): exactly one stored record
+ *   that is this request's own is replayed; none at all means forward again, but only once the
+ *   first forward cannot still be running upstream (its lease is over); anything else is a 409
+ *   create_outcome_unknown that the app parks for the technician to check.
+ */
+async function reconcile(
+  ctx: BffContext,
+  session: StoredSession,
+  req: { path: string; key: string; body: string },
+  forwardedAt: Date,
+): Promise<UpstreamResponse | 'forward'> {
+  if (await ctx.upstreamKeys.honours(session.token)) return 'forward';
+  const agencyId = session.info.agency.id;
+  const result = await reconcileCreate(
+    ctx.upstream,
+    session.token,
+    req.path,
+    req.body,
+    forwardedAt,
+    (ids) => ctx.journal.givenElsewhere(agencyId, req.path, req.key, ids),
+  );
+  if (result.kind === 'found') {
+    return {
+      status: 201,
+      contentType: JSON_TYPE,
+      retryAfter: undefined,
+      body: JSON.stringify(result.record),
+    };
+  }
+  if (result.kind === 'ambiguous') {
+    throw new BffError(
+      409,
+      'create_outcome_unknown',
+      'This record may already be on the server: check before sending it again',
+    );
+  }
+  const stillRunningMs = forwardedAt.getTime() + ctx.journal.leaseMs - ctx.now().getTime();
+  if (stillRunningMs > 0) {
+    throw new BffError(
+      409,
+      'idempotency_in_flight',
+      'The same request may still be running on the records service; try again shortly',
+      { 'retry-after': String(Math.ceil(stillRunningMs / 1000)) },
+    );
+  }
+  return 'forward';
 }
 
 /**
@@ -194,7 +239,9 @@ async function send(
     );
   }
   if (res.retryAfter) reply.header('retry-after', res.retryAfter);
-  reply.header('content-type', res.contentType ?? 'application/json; charset=utf-8');
+  // Always JSON, whatever the upstream says: an upstream's text/html must never be served from
+  // the app's origin.
+  reply.header('content-type', JSON_TYPE);
   return reply.status(res.status).send(res.body);
 }
 

@@ -1,7 +1,7 @@
-import { refId, toIsoOutput } from '../../shared/schemas/common';
 import { listedRows } from '../../shared/schemas/list';
 import { reauthRequired } from './bff-error';
 import { parseJson } from './parse-json';
+import { storedMatch } from './stored-match';
 import { UpstreamError, type UpstreamClient, type UpstreamResponse } from './upstream-client';
 
 /** How far an upstream clock may lag ours when telling "created by that attempt" from older records. */
@@ -33,24 +33,38 @@ function listed(resource: string, res: UpstreamResponse): { rows: Row[]; count?:
   return { rows: list.rows, count: list.count ?? undefined };
 }
 
+/** What reconciliation proved about a create whose first answer never came back. */
+export type Reconciled =
+  /** Exactly one stored record is this request's own: replay it. */
+  | { kind: 'found'; record: Row }
+  /** Every row that could be it was seen and none is: the upstream never created it. */
+  | { kind: 'absent' }
+  /** More than one record fits, or a record fits as far as the list shows: never guess. */
+  | { kind: 'ambiguous'; candidates: number };
+
 /**
  * After a BFF died (or lost the answer) between forwarding a create and recording its answer, asks
- * the upstream whether the record exists, by its natural key:
- * site by code; collection by site, collection date and trap; pool by collection (or site and
- * date), species, sex and count; pool test by pool, method, target and test date.
- * Returns the record to replay as a 201, or null when the upstream has none (forward again).
- * Only records added since the first forward (less clock skew) count, so an older record that
- * happens to share the natural key is never mistaken for this create's result.
+ * an upstream that does not honour Idempotency-Key whether the record exists. A record is this
+ * create's own only when it is provably so:
+ * - every field of the body equals the stored record, abundance rows and lures included
+ *   (stored-match.ts); look-alike siblings (two traps of a kind at a site on a day, equal pools,
+ *   same-day re-tests) differ in nothing a list shows, so they are never told apart by guessing;
+ * - it was added since the first forward (less clock skew);
+ * - the journal has not already given it to another key (`givenElsewhere`);
+ * - it is the only such record.
+ * The natural key (site code; collection site, date and trap; pool collection, species, sex and
+ * count; test pool, method and target) only narrows what the upstream is asked to list.
  */
-export async function findCreatedRecord(
+export async function reconcileCreate(
   upstream: UpstreamClient,
   token: string,
   path: string,
   bodyText: string,
   forwardedAt: Date,
-): Promise<Row | null> {
+  givenElsewhere: (ids: number[]) => Promise<Set<number>>,
+): Promise<Reconciled> {
   const body = parseJson(bodyText);
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return null;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return { kind: 'absent' };
   const b = body as Row;
   const get = (resource: string, query: string) =>
     upstream.request({
@@ -64,24 +78,24 @@ export async function findCreatedRecord(
     return Number.isNaN(added) || added >= forwardedAt.getTime() - CLOCK_SKEW_MS;
   };
   /**
-   * Every row the upstream lists for `query` that `match`es, newest pages first where the upstream
-   * honours `sort=-id`. Rows are checked against the natural key here, never trusted to be
-   * filtered: an upstream may ignore `query[...]` and `sort` and page oldest first. Returns the
-   * first recent match, null only when the record is surely absent (every row seen, or the
-   * upstream sorts newest first and has reached rows older than the first forward), and throws
-   * when it cannot tell, so the create is never forwarded twice on a guess.
+   * Every recent row the upstream lists for `query` that is not provably another record, newest
+   * pages first where the upstream honours `sort=-id`. Rows are compared here, never trusted to be
+   * filtered: an upstream may ignore `query[...]` and `sort` and page oldest first. Returns only
+   * once every row that could match was seen (every row, or the upstream sorts newest first and
+   * has reached rows older than the first forward), and throws when it cannot tell, so the create
+   * is never forwarded twice on a guess.
    */
-  const find = async (
+  const candidates = async (
     resource: string,
     query: Record<string, unknown>,
-    match: (r: Row) => boolean,
     extra = '',
-  ): Promise<Row | null> => {
+  ): Promise<{ same: Row[]; unknown: Row[] }> => {
     const filters = new URLSearchParams();
     for (const [k, v] of Object.entries(query))
       if (v != null) filters.set(`query[${k}]`, String(v));
     let filtered = true;
     const seen = new Set<unknown>();
+    const found = { same: [] as Row[], unknown: [] as Row[] };
     let lastId = Infinity;
     let newestFirst = true;
     for (let page = 1; page <= MAX_PAGES; page++) {
@@ -102,18 +116,21 @@ export async function findCreatedRecord(
         if (seen.has(row.id ?? row)) continue;
         seen.add(row.id ?? row);
         fresh += 1;
-        if (match(row) && recent(row)) return row;
+        if (recent(row)) {
+          const match = storedMatch(b, row);
+          if (match !== 'different') found[match].push(row);
+        }
         const id = typeof row.id === 'number' ? row.id : NaN;
         if (!(id < lastId)) newestFirst = false;
         lastId = id;
       }
       // The whole list has been seen: a short or empty page, or as many rows as the stated count.
-      if (rows.length < PAGE_SIZE || (count !== undefined && seen.size >= count)) return null;
+      if (rows.length < PAGE_SIZE || (count !== undefined && seen.size >= count)) return found;
       // A full page with nothing new: the upstream ignores `page`, and more rows may exist.
       if (fresh === 0) break;
       // Newest first and already older than the first forward (less skew): nothing newer follows.
       const last = rows[rows.length - 1];
-      if (newestFirst && typeof last.add_date === 'string' && !recent(last)) return null;
+      if (newestFirst && typeof last.add_date === 'string' && !recent(last)) return found;
     }
     throw new UpstreamError(
       'unavailable',
@@ -121,65 +138,44 @@ export async function findCreatedRecord(
       `reconcile ${resource}: could not tell whether the record exists within ${MAX_PAGES} pages`,
     );
   };
-  const sameId = (a: unknown, b: unknown) =>
-    refId(a as number | { id: number } | null) === (b ?? null);
-  const sameDate = (a: unknown, b: unknown) =>
-    typeof a === 'string' && typeof b === 'string' && Date.parse(a) === Date.parse(toIsoOutput(b));
-  const samePoint = (a: unknown, b: unknown) => {
-    const pa = (a as { shape?: { coordinates?: unknown } } | null)?.shape?.coordinates;
-    const pb = (b as { shape?: { coordinates?: unknown } } | null)?.shape?.coordinates;
-    return pb === undefined || JSON.stringify(pa) === JSON.stringify(pb);
-  };
 
+  let found: { same: Row[]; unknown: Row[] };
   switch (path) {
-    case '/v1/site': {
-      if (typeof b.code !== 'string') return null;
-      return find(path, { code: b.code }, (r) => r.code === b.code && !r.delete_date);
-    }
-    case '/v1/arthropod/collection': {
-      if (b.trap == null || typeof b.collection_date !== 'string') return null;
-      // Without a site the service may file it under the Zero Site: match its location instead.
-      const samePlace = (r: Row) =>
-        b.site != null ? sameId(r.site, b.site) : samePoint(r.location, b.location);
-      return find(
-        path,
-        { trap: b.trap, site: b.site ?? null },
-        (r) =>
-          sameId(r.trap, b.trap) && samePlace(r) && sameDate(r.collection_date, b.collection_date),
-      );
-    }
+    case '/v1/site':
+      found = await candidates(path, { code: b.code });
+      break;
+    case '/v1/arthropod/collection':
+      found = await candidates(path, { trap: b.trap, site: b.site });
+      break;
     case '/v1/arthropod/pool': {
-      const query = {
-        species: b.species,
-        sex: b.sex,
-        num_count: b.num_count,
-        collection: b.collection ?? null,
-      };
-      const match = (r: Row) =>
-        sameId(r.species, b.species) &&
-        sameId(r.sex, b.sex) &&
-        r.num_count === b.num_count &&
-        (b.collection != null ? sameId(r.collection, b.collection) : sameId(r.site, b.site));
+      found = { same: [], unknown: [] };
       // Pool lists default to mosquito species (contract §4): look at the other types too.
       for (const type of ['mosquito', 'tick', 'nontick']) {
-        const found = await find(path, query, match, `&type=${type}`);
-        if (found) return found;
+        const query = { species: b.species, sex: b.sex, num_count: b.num_count };
+        const more = await candidates(
+          path,
+          { ...query, collection: b.collection },
+          `&type=${type}`,
+        );
+        found.same.push(...more.same);
+        found.unknown.push(...more.unknown);
       }
-      return null;
+      break;
     }
-    case '/v1/arthropod/pool/test': {
-      if (b.pool == null || typeof b.test_date !== 'string') return null;
-      return find(
-        path,
-        { pool: b.pool, method: b.method, target: b.target },
-        (r) =>
-          sameId(r.pool, b.pool) &&
-          sameId(r.method, b.method) &&
-          sameId(r.target, b.target) &&
-          sameDate(r.test_date, b.test_date),
-      );
-    }
+    case '/v1/arthropod/pool/test':
+      found = await candidates(path, { pool: b.pool, method: b.method, target: b.target });
+      break;
     default:
-      return null;
+      return { kind: 'absent' };
   }
+  const ids = [...found.same, ...found.unknown]
+    .map((r) => r.id)
+    .filter((id): id is number => typeof id === 'number');
+  const given = ids.length > 0 ? await givenElsewhere(ids) : new Set<number>();
+  const mine = (rows: Row[]) => rows.filter((r) => !given.has(r.id as number));
+  const same = mine(found.same);
+  const unknown = mine(found.unknown);
+  if (same.length === 1 && unknown.length === 0) return { kind: 'found', record: same[0] };
+  if (same.length === 0 && unknown.length === 0) return { kind: 'absent' };
+  return { kind: 'ambiguous', candidates: same.length + unknown.length };
 }

@@ -6,6 +6,10 @@ export type UpstreamResponse = {
   contentType: string | undefined;
   retryAfter: string | undefined;
   body: string;
+  /** The Idempotency-Key the upstream says it honoured (records service: KEY_ECHO_HEADER). */
+  honouredKey?: string;
+  /** The upstream replayed a stored answer instead of acting again. */
+  replayed?: boolean;
 };
 
 export type UpstreamRequest = {
@@ -86,6 +90,8 @@ export class UpstreamClient {
         contentType: header(res.headers['content-type']),
         retryAfter: header(res.headers['retry-after']),
         body,
+        honouredKey: header(res.headers['idempotency-key']),
+        replayed: header(res.headers['idempotent-replayed']) === 'true',
       };
     } catch (err) {
       throw classify(err);

@@ -69,8 +69,9 @@ describe('reconciling a create with an upstream that ignores filters and pages o
   it('forwards again only after paging through every row without finding the record', async () => {
     const body = makeCollection();
     const key = crypto.randomUUID();
-    // A BFF that claimed the key and died before its request left (lease already over).
-    const dead = new IdempotencyJournal(db, 0, () => new Date());
+    // A BFF that claimed the key and died before its request left, long enough ago that the
+    // request cannot still be running upstream (its lease is over).
+    const dead = new IdempotencyJournal(db, 0, () => new Date(Date.now() - 10 * 60_000));
     const claim = await dead.claim({
       agencyId: PUBLIC_AGENCY.id,
       key,
