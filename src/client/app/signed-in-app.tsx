@@ -11,6 +11,7 @@ import { ownerOf, saveIdentity } from '../lib/identity';
 import { createSyncEngine, type SyncEngine } from '../sync';
 import { Layout } from './layout';
 import { AppRoutes } from './routes';
+import { SupersededBanner, useSuperseded } from './superseded-banner';
 import { UpdateBanner } from './update-banner';
 
 const REFRESH_WORDS = {
@@ -51,6 +52,12 @@ export function SignedInApp({
     };
   }, [db]);
   useEffect(() => () => db.close({ disableAutoOpen: false }), [db]);
+  // A newer app upgraded the database in another tab: this tab stops sending (its database is
+  // closed) and asks for a reload; the reloaded app drains the queue.
+  const superseded = useSuperseded(db);
+  useEffect(() => {
+    if (superseded) engine?.stop();
+  }, [superseded, engine]);
 
   useEffect(() => {
     // Lookups and map config on start and whenever the network comes back; offline, the cache serves.
@@ -90,7 +97,11 @@ export function SignedInApp({
   return (
     <DbContext.Provider value={db}>
       <SyncEngineProvider engine={engine}>
-        <Layout banner={<UpdateBanner />} onSignIn={openSheet} signInNeeded={signInNeeded}>
+        <Layout
+          banner={superseded ? <SupersededBanner /> : <UpdateBanner />}
+          onSignIn={openSheet}
+          signInNeeded={signInNeeded}
+        >
           <AppRoutes
             userName={identity.user.name ?? identity.user.username}
             username={identity.user.username}

@@ -75,6 +75,14 @@ export class TraplineDb extends Dexie {
   lookups!: EntityTable<LookupsRow, 'key'>;
   meta!: EntityTable<MetaRow, 'key'>;
 
+  /**
+   * Set once another tab opened this database at a higher version (a newer app) or deleted it.
+   * From then on this tab's code no longer matches the stored schema: the connection stays
+   * closed (no silent reopen by old code) until the page reloads. Nothing stored is lost.
+   */
+  superseded = false;
+  private readonly supersededListeners = new Set<() => void>();
+
   constructor(name: string) {
     // Strict durability: a saved record and its outbox entry survive a crash or power loss.
     super(name, { chromeTransactionDurability: 'strict' });
@@ -87,6 +95,21 @@ export class TraplineDb extends Dexie {
       lookups: 'key',
       meta: 'key',
     });
+    // Dexie's default closes and reopens on the next query (at the new version, with this tab's
+    // old code); an upgrade must not wait on this tab either, so close at once, for good.
+    // Returning false stops Dexie's default handler.
+    this.on('versionchange', () => {
+      this.superseded = true;
+      this.close({ disableAutoOpen: true });
+      for (const listener of this.supersededListeners) listener();
+      return false;
+    });
+  }
+
+  /** Calls `listener` when the database is superseded (see `superseded`); returns the unsubscribe. */
+  onSuperseded(listener: () => void): () => void {
+    this.supersededListeners.add(listener);
+    return () => this.supersededListeners.delete(listener);
   }
 }
 
