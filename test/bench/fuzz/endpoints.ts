@@ -90,11 +90,18 @@ export function nextRequest(rng: SeededRandom, world: FuzzWorld, baseHost: strin
         return toBff(rng, world, actor, recordOp(rng, world, actor, hostile), hostile, baseHost);
       },
     ],
-    [5, () => toRecords(rng, world, lookupOp(rng, hostile), hostile)],
+    [5, () => toRecords(rng, world, lookupOp(rng, hostile, 'records'), hostile)],
     [
       4,
       () =>
-        toBff(rng, world, pickActor(rng, world, 'bff'), lookupOp(rng, hostile), hostile, baseHost),
+        toBff(
+          rng,
+          world,
+          pickActor(rng, world, 'bff'),
+          lookupOp(rng, hostile, 'bff'),
+          hostile,
+          baseHost,
+        ),
     ],
     [6, () => authOp(rng, world, hostile)],
     [10, () => bffOwnRoute(rng, world, hostile, baseHost)],
@@ -258,11 +265,11 @@ function recordOp(
 }
 
 const LOOKUP_PATHS = Object.values(LOOKUP_LISTS).map((l) => l.path);
-let lookupTurn = 0;
+const lookupTurn: Record<Via, number> = { records: 0, bff: 0 };
 
-function lookupOp(rng: SeededRandom, hostile: boolean): Op {
-  // In turn rather than at random, so that even a short run reaches every lookup route.
-  const path = LOOKUP_PATHS[lookupTurn++ % LOOKUP_PATHS.length];
+function lookupOp(rng: SeededRandom, hostile: boolean, via: Via): Op {
+  // In turn rather than at random, so that even a short run reaches every lookup route of each.
+  const path = LOOKUP_PATHS[lookupTurn[via]++ % LOOKUP_PATHS.length];
   const q =
     path === '/v1/agency' && rng.chance(0.5)
       ? `?${rng
@@ -439,15 +446,7 @@ function authOp(rng: SeededRandom, world: FuzzWorld, hostile: boolean): FuzzRequ
   ] as const);
   if (kind === 'sign-out') return signOut(rng, world, hostile);
   if (kind === 'login') {
-    const creds: Record<string, unknown> = {
-      username: rng.weighted([
-        [3, 'demo-tech'],
-        [1, 'demo-manager'],
-        [4, `nobody-${rng.int(1, 1e6)}`],
-      ] as const),
-      password: rng.chance(0.05) ? 'test-password-correct-horse' : `wrong-${rng.int(1, 1e6)}`,
-    };
-    if (hostile) mutateFields(rng, creds);
+    const creds = credentials(rng, hostile, 'demo-manager', 0.05);
     const asQuery = rng.chance(0.2);
     const req: FuzzRequest = {
       via: 'records',
@@ -531,6 +530,28 @@ function tokenDelete(rng: SeededRandom, world: FuzzWorld, actor: Actor, hostile:
   };
 }
 
+/**
+ * A sign-in: mostly a wrong password or an unknown user (each hits the login limits, as a
+ * guessing attacker would), the right one at `rightRate` (scrypt is slow on purpose: kept rare).
+ */
+function credentials(
+  rng: SeededRandom,
+  hostile: boolean,
+  other: string,
+  rightRate: number,
+): Record<string, unknown> {
+  const creds: Record<string, unknown> = {
+    username: rng.weighted([
+      [3, 'demo-tech'],
+      [1, other],
+      [4, `nobody-${rng.int(1, 1e6)}`],
+    ]),
+    password: rng.chance(rightRate) ? 'test-password-correct-horse' : `wrong-${rng.int(1, 1e6)}`,
+  };
+  if (hostile) mutateFields(rng, creds);
+  return creds;
+}
+
 /** The BFF's own routes: session, lookups document, health, config. */
 function bffOwnRoute(
   rng: SeededRandom,
@@ -561,15 +582,8 @@ function bffOwnRoute(
   const base = { via: 'bff' as const, headers, hostile, expect: 'any' as const };
   switch (kind) {
     case 'session-post': {
-      const creds: Record<string, unknown> = {
-        username: rng.weighted([
-          [3, 'demo-tech'],
-          [1, 'neighbor-manager'],
-          [3, `nobody-${rng.int(1, 1e6)}`],
-        ] as const),
-        password: rng.chance(0.25) ? 'test-password-correct-horse' : `wrong-${rng.int(1, 1e6)}`,
-      };
-      if (hostile) mutateFields(rng, creds);
+      // A right password now and then: each makes a spare session the fuzz may sign out.
+      const creds = credentials(rng, hostile, 'neighbor-manager', 0.25);
       const wire = toWire(rng, creds, hostile);
       const req: FuzzRequest = {
         ...base,
