@@ -14,8 +14,8 @@ export type ProxyHooks = {
   decide(method: string, path: string): Fault | null;
   /** A fault was applied (counted once, when it really happened). */
   injected(kind: FaultKind): void;
-  /** SIGKILLs that process now (a kill fault). */
-  kill(target: 'bff' | 'records'): void;
+  /** SIGKILLs that process now (a kill fault); false when it was down already. */
+  kill(target: 'bff' | 'records'): boolean;
 };
 
 export type ChaosProxy = {
@@ -138,9 +138,10 @@ export async function startChaosProxy(
     const killing = fault?.kind === 'kill-bff' || fault?.kind === 'kill-records' ? fault : null;
     if (killing && typeof killing.after === 'number') {
       setTimeout(() => {
-        hooks.injected(killing.kind);
-        hooks.kill(killing.kind === 'kill-bff' ? 'bff' : 'records');
-        cut();
+        if (hooks.kill(killing.kind === 'kill-bff' ? 'bff' : 'records'))
+          hooks.injected(killing.kind);
+        // Answered already: the socket may carry the next request by now; leave it.
+        if (!res.writableEnded) cut();
       }, killing.after);
     }
     up.end(body);
@@ -158,8 +159,7 @@ export async function startChaosProxy(
     if (req.socket.destroyed) return;
     // From here the server has answered: whatever it did is committed.
     if (killing && killing.after === 'answer') {
-      hooks.injected(killing.kind);
-      hooks.kill(killing.kind === 'kill-bff' ? 'bff' : 'records');
+      if (hooks.kill(killing.kind === 'kill-bff' ? 'bff' : 'records')) hooks.injected(killing.kind);
       return cut();
     }
     if (fault?.kind === 'drop-answer') {

@@ -59,9 +59,7 @@ export async function startChaosStack(): Promise<ChaosStack> {
     injected: (kind: FaultKind) => {
       counts[kind] += 1;
     },
-    kill: (t: 'bff' | 'records') => {
-      proc(t)?.killAndRestart();
-    },
+    kill: (t: 'bff' | 'records') => proc(t)?.killAndRestart() ?? false,
   });
   // Targets are set once each server prints its URL; until then requests find nobody there.
   const nowhere = 'http://127.0.0.1:9';
