@@ -101,12 +101,14 @@ async function idempotentCreate(
         retryAfter: undefined,
         body: claim.entry.response ?? '',
       });
-    case 'key_reused':
-      throw new BffError(
-        422,
-        'idempotency_key_reused',
-        'This Idempotency-Key was already used for a different request; send a new key for a new record',
-      );
+    case 'key_reused': {
+      const message =
+        'This Idempotency-Key was already used for a different request; send a new key for a new record';
+      // Contract §2: a 422 names its fields; here the failing "field" is the header.
+      throw new BffError(422, 'idempotency_key_reused', message, undefined, [
+        { path: 'Idempotency-Key', message },
+      ]);
+    }
     case 'in_flight':
       throw new BffError(
         409,

@@ -69,7 +69,10 @@ for (const recordsIdempotency of [true, false]) {
       const before = postsSeen(stack);
       const other = await create({ ...body, num_trap: 2 }, key);
       expect(other.status).toBe(422);
-      expect(other.json()).toMatchObject({ error: { code: 'idempotency_key_reused' } });
+      // Contract §2: a 422 names its fields; here the failing "field" is the header.
+      expect(other.json()).toMatchObject({
+        error: { code: 'idempotency_key_reused', fields: [{ path: 'Idempotency-Key' }] },
+      });
       expect(postsSeen(stack)).toBe(before);
     });
 
