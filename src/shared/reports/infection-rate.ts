@@ -1,0 +1,80 @@
+import { pooledEstimate } from './pooled-estimate';
+import { poolTestRows } from './pool-test-rows';
+import type { ReportPool } from './report-pool';
+import {
+  compareGroups,
+  entryOf,
+  groupKey,
+  groupOf,
+  labelColumns,
+  toReport,
+  type Group,
+  type LabelColumn,
+} from './report-groups';
+import type { InfectionRateParams, InfectionRateRow, Report } from './report-params';
+import { reportFilters } from './report-filters';
+
+export interface InfectionRateGroup extends Group {
+  /** Per `scale` (default 1000); null where the estimator has none (every pool positive). */
+  rate: number | null;
+  lower: number | null;
+  upper: number | null;
+}
+
+/**
+ * Infection rate by group, as vectorsurvR 1.6.3's `getInfectionRate` (R/getInfectionRate.R):
+ * one row per (pool, test) whose target is `target_disease`, x = 1 when the test's status is
+ * exactly `Confirmed` (Pending counts as negative), m = the pool's num_count; pools matching the
+ * agency, species, trap and sex filters, grouped by Year + interval (+ labels); only groups that
+ * have such rows are returned. The estimate and its interval are multiplied by `scale`.
+ */
+export function infectionRateGroups(
+  pools: readonly ReportPool[],
+  params: InfectionRateParams,
+): { labels: LabelColumn[]; groups: InfectionRateGroup[] } {
+  const interval = params.interval ?? 'Week';
+  const labels = labelColumns(params.separate_by);
+  const target = params.target_disease ?? 'WNV';
+  const estimator = params.pt_estimate ?? 'bc-mle';
+  const scale = params.scale ?? 1000;
+  const filters = reportFilters(params);
+
+  const byGroup = new Map<string, { group: Group; x: number[]; m: number[] }>();
+  for (const r of poolTestRows(filters.inYears(pools))) {
+    if (r.target !== target || !filters.agencyTrap(r) || !filters.speciesSex(r)) continue;
+    const group = groupOf(r, interval, labels);
+    const entry = entryOf(byGroup, groupKey(group), () => ({
+      group,
+      x: [] as number[],
+      m: [] as number[],
+    }));
+    entry.x.push(r.status === 'Confirmed' ? 1 : 0);
+    entry.m.push(r.count);
+  }
+
+  const groups: InfectionRateGroup[] = [];
+  for (const { group, x, m } of byGroup.values()) {
+    const e = pooledEstimate(estimator, x, m);
+    const scaled = (v: number | undefined) =>
+      v === undefined || !Number.isFinite(v) ? null : v * scale;
+    groups.push({ ...group, rate: scaled(e?.p), lower: scaled(e?.lower), upper: scaled(e?.upper) });
+  }
+  groups.sort(compareGroups);
+  return { labels, groups };
+}
+
+export const INFECTION_RATE_FIGURES = ['InfectionRate', 'LowerCI', 'UpperCI'] as const;
+
+/** `GET /api/reports/infection-rate`: Year, interval, labels, InfectionRate, LowerCI, UpperCI. */
+export function infectionRateReport(
+  pools: readonly ReportPool[],
+  params: InfectionRateParams = {},
+): Report<InfectionRateRow> {
+  const interval = params.interval ?? 'Week';
+  const { labels, groups } = infectionRateGroups(pools, params);
+  return toReport(interval, labels, groups, INFECTION_RATE_FIGURES, (g) => ({
+    InfectionRate: g.rate,
+    LowerCI: g.lower,
+    UpperCI: g.upper,
+  }));
+}
