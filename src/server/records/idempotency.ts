@@ -8,11 +8,12 @@ import { isVersionedPath } from './auth/authenticate';
 /** Contract §9: a key is remembered per agency for 24 hours. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /**
- * A claim with no stored answer older than this was left by a request that died before its
- * transaction committed (a committed create stores its answer in that same transaction), so the
- * next request with the key may take it over. Longer than any create transaction runs.
+ * A claim with no stored answer older than this may be taken over by the next request with the
+ * key. Taking over is always safe: a committed create stores its answer in its own transaction,
+ * and only while its claim_id still holds the key, so a slow original that loses its claim rolls
+ * back instead of creating a second record. The lease only spares a slow original that work.
  */
-export const CLAIM_LEASE_MS = 2 * 60 * 1000;
+export const CLAIM_LEASE_MS = 15 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,200}$/;
 
 /**
@@ -75,6 +76,13 @@ type KeyRow = { request_hash: string; status: number | null; response: unknown; 
 export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
   if (!ctx.idempotency) return;
   app.decorateRequest('idempotencyClaim', null);
+  // The embedded database has one process: at start, every unanswered claim belongs to a request
+  // that died with the previous process (its transaction rolled back), so its retry need not wait.
+  if (ctx.db.kind === 'pglite') {
+    app.addHook('onReady', async () => {
+      await ctx.db.query('delete from idempotency_key where status is null');
+    });
+  }
 
   const release = async (claim: Claim) => {
     claim.settled = true;

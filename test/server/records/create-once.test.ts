@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRecords } from '../../../src/server/records/app';
 import { createOnce } from '../../../src/server/records/create-once';
 import { createCollection } from '../../../src/server/records/arthropod/create-collection';
 import {
@@ -116,5 +117,21 @@ describe('a create and its stored answer commit together', () => {
     expect(retry.statusCode).toBe(201);
     expect((await keyRow(key)).response?.id).toBe(retry.json().id);
     expect(await collectionCount()).toBe(before + 1);
+  });
+});
+
+describe('a records service restarted on the embedded database', () => {
+  it('releases the claims its previous process left unanswered, so their retries need not wait out the lease', async () => {
+    const key = randomUUID();
+    await t.db.query(
+      `insert into idempotency_key (agency, key, request_hash, method, path, created_at, claim_id)
+       values (1, $1, 'h', 'POST', '/v1/arthropod/collection', $2, 'died-with-the-process')`,
+      [key, new Date(clock).toISOString()],
+    );
+    const restarted = await buildRecords({ db: t.db, now: () => new Date(clock) });
+    await restarted.ready();
+    await restarted.close();
+    // On PostgreSQL other live processes may hold claims: only their lease frees them.
+    expect(await keyRow(key)).toEqual(t.db.kind === 'pglite' ? undefined : expect.anything());
   });
 });
