@@ -62,9 +62,14 @@ function abundanceInputOf(v: unknown): unknown {
   return { ...rest, species: asId(rest.species), sex: asId(rest.sex) };
 }
 
-/** A lure record as GET returns it, reduced to its lure type ID (the tolerated shape of §6). */
+/**
+ * A lure as GET returns it, reduced to its lure type ID (the tolerated shape of §6): a link record
+ * names the type under `lure` (its own `id` is the link's); with `populate[]=lures` the lure type
+ * itself `{id, code, …}` stands there.
+ */
 function lureInputOf(v: unknown): unknown {
-  return isObject(v) && 'lure' in v ? asId(v.lure) : v;
+  if (!isObject(v)) return v;
+  return 'lure' in v ? asId(v.lure) : asId(v);
 }
 
 /**
