@@ -65,46 +65,47 @@ insert into live_record_count (table_name, agency, species_type, n)
 insert into live_record_count (table_name, agency, n)
   select 'pool_test', agency, count(*) from pool_test where deactive_date is null group by agency;
 
-create function live_record_count_add(t text, a int, k text, d int) returns void
-language sql as $$
-  insert into live_record_count (table_name, agency, species_type, n) values (t, a, k, d)
-  on conflict (table_name, agency, species_type) do update set n = live_record_count.n + excluded.n
-$$;
+${liveCountTriggers('collection', null)}
+${liveCountTriggers('pool', 'species')}
+${liveCountTriggers('pool_test', null)}
+`,
+};
 
--- A row counts while deactive_date is null, under its agency (and species type for pools).
-create function live_record_count_track() returns trigger
+/**
+ * Statement-level triggers keeping `live_record_count` of a table: one upsert per statement and
+ * agency whatever the number of rows (a row-level trigger rewrites the counter row once per row,
+ * and a bulk insert's chain of versions of that one row made it quadratic). A row counts while
+ * `deactive_date` is null; an update that retires nothing and moves nothing writes no counter.
+ * `speciesColumn`: the column whose species' type keys the count (pools), or none.
+ */
+function liveCountTriggers(table: string, speciesColumn: string | null): string {
+  const kind = speciesColumn ? `coalesce(s.type, '')` : `''`;
+  const join = (rows: string) =>
+    speciesColumn ? `${rows} r left join species s on s.id = r.${speciesColumn}` : `${rows} r`;
+  const fn = `live_record_count_${table}`;
+  const upsert = (select: string) => `
+    insert into live_record_count as l (table_name, agency, species_type, n)
+    select '${table}', d.agency, d.kind, sum(d.n) from (${select}) d
+     group by d.agency, d.kind having sum(d.n) <> 0
+    on conflict (table_name, agency, species_type) do update set n = l.n + excluded.n;`;
+  const live = (rows: string, n: number) =>
+    `select r.agency, ${kind} as kind, ${n} as n from ${join(rows)} where r.deactive_date is null`;
+  return `
+create function ${fn}() returns trigger
 language plpgsql as $$
-declare
-  old_kind text := '';
-  new_kind text := '';
 begin
-  if TG_TABLE_NAME = 'pool' then
-    if TG_OP <> 'INSERT' then
-      select coalesce(type, '') into old_kind from species where id = OLD.species;
-    end if;
-    if TG_OP <> 'DELETE' then
-      select coalesce(type, '') into new_kind from species where id = NEW.species;
-    end if;
-  end if;
-  if TG_OP = 'UPDATE' and (OLD.deactive_date is null) = (NEW.deactive_date is null)
-     and OLD.agency = NEW.agency and old_kind is not distinct from new_kind then
-    return null;
-  end if;
-  if TG_OP <> 'INSERT' and OLD.deactive_date is null then
-    perform live_record_count_add(TG_TABLE_NAME, OLD.agency, coalesce(old_kind, ''), -1);
-  end if;
-  if TG_OP <> 'DELETE' and NEW.deactive_date is null then
-    perform live_record_count_add(TG_TABLE_NAME, NEW.agency, coalesce(new_kind, ''), 1);
+  if TG_OP = 'INSERT' then${upsert(live('new_rows', 1))}
+  elsif TG_OP = 'UPDATE' then${upsert(`${live('new_rows', 1)} union all ${live('old_rows', -1)}`)}
+  else${upsert(live('old_rows', -1))}
   end if;
   return null;
 end
 $$;
-
-create trigger collection_live_count after insert or delete or update of deactive_date, agency
-  on collection for each row execute function live_record_count_track();
-create trigger pool_live_count after insert or delete or update of deactive_date, agency, species
-  on pool for each row execute function live_record_count_track();
-create trigger pool_test_live_count after insert or delete or update of deactive_date, agency
-  on pool_test for each row execute function live_record_count_track();
-`,
-};
+create trigger ${table}_live_count_insert after insert on ${table}
+  referencing new table as new_rows for each statement execute function ${fn}();
+create trigger ${table}_live_count_update after update on ${table}
+  referencing old table as old_rows new table as new_rows for each statement execute function ${fn}();
+create trigger ${table}_live_count_delete after delete on ${table}
+  referencing old table as old_rows for each statement execute function ${fn}();
+`;
+}

@@ -66,16 +66,18 @@ it('gathers statistics of tables that grew, by itself on PGlite (autovacuum does
       timeout: 60_000,
       interval: 200,
     });
+    // Once current, a round has nothing to do.
+    const again = await refreshStatistics(db);
+    expect(again.analyzed.filter((t) => /collection|abundance|pool/.test(t))).toEqual([]);
   } else {
+    // What autovacuum does on its own schedule (the service leaves PostgreSQL to it).
     await db.exec('analyze');
   }
   const { rows } = await db.query<{ relname: string; reltuples: number }>(
     `select relname, reltuples from pg_class where relname in ('collection', 'abundance', 'pool', 'pool_test')`,
   );
+  expect(rows).toHaveLength(4);
   for (const r of rows) expect(r.reltuples, r.relname).toBeGreaterThan(GROWN / 2);
-  // Once current, a round has nothing to do.
-  const again = await refreshStatistics(db);
-  expect(again.analyzed.filter((t) => /collection|abundance|pool/.test(t))).toEqual([]);
 }, 120_000);
 
 it('reads every list page the app and the public clients ask for through indexes, never scanning a record table', async () => {
@@ -109,7 +111,12 @@ it('reads every list page the app and the public clients ask for through indexes
       const plan = (await db.query(`explain ${q.sql}`, q.params)).rows
         .map((r) => String(Object.values(r)[0]))
         .join('\n');
-      const scanned = /\blimit\b/i.test(q.sql)
+      // On PostgreSQL (random_page_cost 4, tables not all in memory) a hundred probes into a
+      // 30,000-row child table may rightly cost more than reading it: there only the page query
+      // is held to an index. PGlite's tables are in memory, and its planner takes the index.
+      const page = /\blimit\b/i.test(q.sql);
+      if (!page && db.kind !== 'pglite') continue;
+      const scanned = page
         ? /Seq Scan on (collection|pool|pool_test)\b/
         : /Seq Scan on (abundance|record_lure|pool_test)\b/;
       const scan = scanned.exec(plan);
