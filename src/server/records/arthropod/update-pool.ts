@@ -106,6 +106,23 @@ export async function updatePool(
       (body.collection === undefined ? (current.collection as number | null) : null);
 
     // A pool of a collection takes its site, place, date and trap; a standalone pool keeps its own.
+    const siteId = collection ? collection.site : site ? site.id : current.site;
+    const poolDate = collection
+      ? collection.collection_date
+      : collectionDate !== null
+        ? collectionDate
+        : current.collection_date;
+    const trap = collection ? collection.trap : (body.trap ?? current.trap);
+    // Contract §6: a pool with no collection needs site, collection_date and trap, as on create.
+    if (collectionId === null) {
+      const missing = Object.entries({ site: siteId, collection_date: poolDate, trap })
+        .filter(([, v]) => v == null)
+        .map(([path]) => ({
+          path,
+          message: `${path} is required when the pool names no collection`,
+        }));
+      if (missing.length > 0) throw validationFailed(missing);
+    }
     await tx.query(
       `update pool set collection = $2, site = $3, location = $4, surv_year = $5, pool_num = $6, num_count = $7,
          species = $8, sex = $9, primary_source_bit = $10, primary_source = $11, comments = $12,
@@ -114,7 +131,7 @@ export async function updatePool(
       [
         id,
         collectionId,
-        collection ? collection.site : site ? site.id : current.site,
+        siteId,
         collection ? collection.location : current.location,
         survYear,
         poolNum,
@@ -124,12 +141,8 @@ export async function updatePool(
         primaryBit,
         primaryBit && collectionId ? collectionId : null,
         comments,
-        collection
-          ? collection.collection_date
-          : collectionDate !== null
-            ? collectionDate
-            : current.collection_date,
-        collection ? collection.trap : (body.trap ?? current.trap),
+        poolDate,
+        trap,
         now,
       ],
     );
