@@ -70,8 +70,18 @@ export function abundanceGroups(
 
   const groups: AbundanceGroup[] = [];
   const add = (group: Group, trapEvents: number) => {
-    const count = counts.get(groupKey(group)) ?? 0;
-    groups.push({ ...group, count, trapEvents, abundance: rRound(count / trapEvents, 4) });
+    const counted = counts.get(groupKey(group));
+    const count = counted ?? 0;
+    // R's labels are paste(sort(unique(values))) over the group's rows, "" where the value is
+    // missing: Trap from the trap events, Species and Agency from the counted rows (a group
+    // nothing was counted in keeps the missing value as NA).
+    const labelled = {
+      ...group,
+      labels: group.labels.map((v, i) =>
+        v === null && (labels[i].by === 'trap' || counted !== undefined) ? '' : v,
+      ),
+    };
+    groups.push({ ...labelled, count, trapEvents, abundance: rRound(count / trapEvents, 4) });
   };
   for (const { group, trapEvents } of events.values()) {
     if (!(trapEvents > 0)) continue;

@@ -17,25 +17,37 @@ function split(x: number): { sig: bigint; exp: number } {
   return { sig: x < 0 ? -sig : sig, exp: biased === 0 ? -1074 : biased - 1075 };
 }
 
+const bitLength = (v: bigint) => v.toString(2).length;
+
 export function exactMean(values: readonly number[]): number | null {
   const n = values.length;
   if (n === 0) return null;
   if (values.some((v) => !Number.isFinite(v))) return values.reduce((s, v) => s + v, 0) / n;
-  const parts = values.map(split);
+  const parts = values.filter((v) => v !== 0).map(split); // 0 adds nothing, and has no exponent
+  if (parts.length === 0) return 0;
   const minExp = Math.min(...parts.map((p) => p.exp));
   let total = 0n;
   for (const p of parts) total += p.sig << BigInt(p.exp - minExp);
   if (total === 0n) return 0;
   const negative = total < 0n;
   const magnitude = negative ? -total : total;
-  // Keep at least 64 quotient bits plus a sticky bit for the remainder, so that converting the
-  // quotient to a double (round to nearest, ties to even) rounds the exact mean once.
+  // Divide with at least 66 quotient bits, then keep the top 64 and a sticky bit for whatever
+  // is left over, so that converting to a double (to nearest, ties to even) rounds the exact
+  // mean once.
   const divisor = BigInt(n);
-  const shift = Math.max(0, 66 - magnitude.toString(2).length + divisor.toString(2).length);
+  const shift = Math.max(0, 66 - bitLength(magnitude) + bitLength(divisor));
   const scaled = magnitude << BigInt(shift);
-  const quotient = ((scaled / divisor) << 1n) | (scaled % divisor === 0n ? 0n : 1n);
-  let result = Number(quotient);
-  let exp = minExp - shift - 1;
+  let quotient = scaled / divisor;
+  let sticky = scaled % divisor !== 0n;
+  let exp = minExp - shift;
+  const extra = bitLength(quotient) - 64;
+  if (extra > 0) {
+    sticky ||= (quotient & ((1n << BigInt(extra)) - 1n)) !== 0n;
+    quotient >>= BigInt(extra);
+    exp += extra;
+  }
+  let result = Number((quotient << 1n) | (sticky ? 1n : 0n));
+  exp -= 1;
   while (exp < -1000) {
     result *= 2 ** -1000;
     exp += 1000;

@@ -57,7 +57,14 @@ export function infectionRateGroups(
     const e = pooledEstimate(estimator, x, m);
     const scaled = (v: number | undefined) =>
       v === undefined || !Number.isFinite(v) ? null : v * scale;
-    groups.push({ ...group, rate: scaled(e?.p), lower: scaled(e?.lower), upper: scaled(e?.upper) });
+    // R labels a group paste(sort(unique(values))): "" for a missing species, trap or agency.
+    const labelled = { ...group, labels: group.labels.map((v) => v ?? '') };
+    groups.push({
+      ...labelled,
+      rate: scaled(e?.p),
+      lower: scaled(e?.lower),
+      upper: scaled(e?.upper),
+    });
   }
   groups.sort(compareGroups);
   return { labels, groups };
