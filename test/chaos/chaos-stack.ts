@@ -31,6 +31,8 @@ export type ChaosStack = {
   readRecords<T>(pathAndQuery: string): Promise<T>;
   /** Crashes nobody caused (each a finding), with their output. */
   crashes(): string[];
+  /** The (re)starts that completed since the last call: `records service started in 24.3 s`. */
+  restarts(): string[];
   close(): Promise<void>;
 };
 
@@ -154,6 +156,10 @@ export async function startChaosStack(): Promise<ChaosStack> {
       return (await res.json()) as T;
     },
     crashes: () => servers.flatMap((s) => s.crashes),
+    restarts: () =>
+      servers.flatMap((s) =>
+        s.takeStartSeconds().map((t) => `${s.name} started in ${t.toFixed(1)} s`),
+      ),
     async close() {
       for (const s of servers) await s.stop();
       await edge.close();

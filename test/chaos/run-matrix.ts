@@ -27,6 +27,8 @@ export async function runMatrix(
   options: SeedOptions = DEFAULT_SEED_OPTIONS,
   progress: (line: string) => void = () => undefined,
   verbose = false,
+  /** Checked between seeds: true ends the run there, and the report covers the seeds run. */
+  shouldStop: () => boolean = () => false,
 ): Promise<MatrixReport> {
   const started = Date.now();
   const stack = await startChaosStack();
@@ -34,6 +36,7 @@ export async function runMatrix(
   const results: SeedResult[] = [];
   try {
     for (const seed of seeds) {
+      if (shouldStop()) break;
       const r = await runSeed(stack, seed, options);
       results.push(r);
       const applied = FAULT_KINDS.filter((k) => r.faults[k] > 0)
@@ -86,7 +89,8 @@ export function formatReport(report: MatrixReport): string {
     ),
     '',
     `sign-ins after a token expired: ${report.results.reduce((s, r) => s + r.signIns, 0)}`,
-    `longest calm settle: ${slowest.toFixed(1)} s; total ${report.seconds.toFixed(1)} s`,
+    `longest calm settle: ${slowest.toFixed(1)} s; total ${report.seconds.toFixed(1)} s, ` +
+      `${(report.results.reduce((s, r) => s + r.seconds, 0) / Math.max(1, t.runs)).toFixed(1)} s per seed`,
     failing.length > 0
       ? `failing seeds: ${failing.map((r) => r.seed).join(', ')}`
       : 'failing seeds: none',

@@ -72,7 +72,7 @@ async function settle(
       done = true;
     });
     while (!done) {
-      await Promise.race([settled, sleep(250)]);
+      await Promise.race([settled, sleep(100)]);
       if (!tick()) return false;
     }
     if (tablet.engine.getStatus().paused) await signIn();
@@ -94,10 +94,17 @@ export async function runSeed(
   options: SeedOptions,
 ): Promise<SeedResult> {
   const started = Date.now();
+  // When each phase ended, in seconds from the seed's start: where a slow seed spent its time.
+  const phases: string[] = [];
+  const mark = (phase: string) =>
+    phases.push(`${phase} @${((Date.now() - started) / 1000).toFixed(1)}s`);
   const rng = seededRng(seed);
   const faults = noFaults();
   await stack.ready();
+  stack.restarts(); // the starts before this seed are not its own
+  mark('servers ready');
   const session = await stack.signIn();
+  mark('signed in');
   const tablet = openTablet(
     `chaos-${seed}-${crypto.randomUUID()}`,
     stack.edgeUrl,
@@ -155,12 +162,10 @@ export async function runSeed(
       tablet.engine.requestSync('save');
       await sleep(pauseRng.int(60));
     }
+    mark('field work saved');
     const busy = () => !stack.up() || signingIn !== null;
     const settledUnderFaults = await settle(tablet, options.chaosMs, signIn, busy);
-    const timeline = [
-      ...plan.dealt,
-      `faults off @${((Date.now() - started) / 1000).toFixed(1)}s (${settledUnderFaults ? 'settled' : 'time up'})`,
-    ];
+    mark(`faults off (${settledUnderFaults ? 'settled' : 'time up'})`);
 
     // Calm: no more faults; both servers up; "Sync now" until the queue is empty or the time is up.
     const requests = { ...plan.seen(), undealt: plan.pending() };
@@ -171,6 +176,7 @@ export async function runSeed(
     if (tablet.engine.getStatus().paused) await signIn();
     tablet.engine.requestSync('manual');
     await settle(tablet, options.calmMs, signIn, busy);
+    mark('calm settled');
     const calmSeconds = (Date.now() - calmFrom) / 1000;
     tablet.engine.stop();
     // Let in-flight sends finish writing their outcome before the tablet is read.
@@ -183,6 +189,8 @@ export async function runSeed(
       read: (p) => stack.readRecords(p),
     });
     counts.details.unshift(...problems);
+    mark('compared');
+    const timeline = [...plan.dealt, ...phases, ...stack.restarts().map((r) => `restart: ${r}`)];
     return {
       seed,
       ...counts,

@@ -1,7 +1,7 @@
 /**
  * `npm run chaos -- --seeds N [--first S] [--sites K] [--verbose]`: the seeded fault matrix. Runs seeds S …
  * S+N-1 (default 1 … 10) against real servers behind fault proxies, prints one line per seed and
- * a table (with --verbose, every seed's faults in order), and exits 1 when any record was lost, duplicated, mixed up (wrong) or left stuck, or a
+ * a table (with --verbose, every seed's faults and phase times in order), and exits 1 when any record was lost, duplicated, mixed up (wrong) or left stuck, or a
  * server crashed on its own.
  */
 import 'fake-indexeddb/auto';
@@ -23,11 +23,22 @@ const first = option('first', 1);
 const sites = option('sites', DEFAULT_SEED_OPTIONS.sites);
 const seeds = Array.from({ length: count }, (_, i) => first + i);
 console.log(`chaos: seeds ${first}…${first + count - 1}, ${sites} site(s) of field work each`);
+// Ctrl-C (SIGINT) or SIGTERM ends the run after the seed in progress, with the table of the
+// seeds run so far; a second one stops at once.
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) process.exit(130);
+  stopping = true;
+  console.log(`${signal}: stopping after the seed in progress`);
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
 const report = await runMatrix(
   seeds,
   { ...DEFAULT_SEED_OPTIONS, sites },
   (line) => console.log(line),
   process.argv.includes('--verbose'),
+  () => stopping,
 );
 console.log(`\n${formatReport(report)}`);
 const t = report.totals;

@@ -12,6 +12,8 @@ export type ServerProcess = {
   killAndRestart(): boolean;
   /** Exits nobody asked for (crashes), each with the output that came before it. */
   readonly crashes: string[];
+  /** Seconds each start since the last call took from spawn to serving (then forgets them). */
+  takeStartSeconds(): number[];
   stop(): Promise<void>;
 };
 
@@ -36,8 +38,10 @@ export function startServerProcess(
   let stopping = false;
   const killed = new WeakSet<ChildProcess>();
   const crashes: string[] = [];
+  let startSeconds: number[] = [];
 
   const launch = (): Promise<string> => {
+    const spawnedAt = Date.now();
     const proc = spawn(process.execPath, ['--import', 'tsx', join(ROOT, script)], {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'silent', ...env },
@@ -51,6 +55,7 @@ export function startServerProcess(
         const m = LISTENING.exec(out);
         if (m && current === null && child === proc) {
           current = m[1];
+          startSeconds.push((Date.now() - spawnedAt) / 1000);
           onUrl(m[1]);
           resolve(m[1]);
         }
@@ -89,6 +94,11 @@ export function startServerProcess(
       return true;
     },
     crashes,
+    takeStartSeconds() {
+      const taken = startSeconds;
+      startSeconds = [];
+      return taken;
+    },
     async stop() {
       stopping = true;
       await starting.catch(() => undefined);
