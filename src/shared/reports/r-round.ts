@@ -47,9 +47,10 @@ function powDi(x: number, n: number): number {
 export function rRound(x: number, digits = 0): number {
   if (Number.isNaN(x) || Number.isNaN(digits)) return x + digits;
   if (!Number.isFinite(x)) return x;
-  if (digits > MAX_DIGITS || x === 0) return x;
+  if (x === 0) return 0; // never -0: R prints 0 and JSON has no -0
+  if (digits > MAX_DIGITS) return x;
   if (digits < -MAX_10_EXP) return 0;
-  if (digits === 0) return nearbyint(x);
+  if (digits === 0) return nearbyint(x) || 0;
   const dig = Math.floor(digits + 0.5);
   const sgn = x < 0 ? -1 : 1;
   const ax = Math.abs(x);
