@@ -4,7 +4,7 @@ import {
   compareGroups,
   entryOf,
   groupKey,
-  groupOf,
+  grouper,
   labelColumns,
   toReport,
   type Group,
@@ -39,6 +39,7 @@ export function abundanceGroups(
   const interval = params.interval ?? 'Week';
   const labels = labelColumns(params.separate_by);
   const filters = reportFilters(params);
+  const groupOf = grouper(interval, labels);
   // Step 1. `!= 0` in R drops NA too.
   const rows = collectionRows(filters.inYears(collections)).filter(
     (r) => !!r.trapNights && !!r.numTrap && r.trapProblem === false,
@@ -53,7 +54,7 @@ export function abundanceGroups(
   const eventsCounted = new Set<number>();
   for (const r of rows) {
     if (!filters.agencyTrap(r)) continue;
-    const group = groupOf(r, interval, labels);
+    const group = groupOf(r);
     if (!eventsCounted.has(r.collection)) {
       eventsCounted.add(r.collection);
       const eventGroup =

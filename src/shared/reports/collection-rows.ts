@@ -21,26 +21,29 @@ export interface CollectionRow {
 
 export function collectionRows(collections: readonly ReportCollection[]): CollectionRow[] {
   const rows: CollectionRow[] = [];
+  const row = (
+    c: ReportCollection,
+    species: string | null,
+    sex: string | null,
+    count: number | null,
+  ) => ({
+    collection: c.id,
+    date: c.collection_date ?? null,
+    year: c.surv_year ?? null,
+    agency: c.agency?.code ?? null,
+    trap: c.trap?.acronym ?? null,
+    trapNights: c.trap_nights ?? null,
+    numTrap: c.num_trap ?? null,
+    trapProblem: c.trap_problem_bit ?? null,
+    species,
+    sex,
+    count,
+  });
   for (const c of collections) {
-    const base = {
-      collection: c.id,
-      date: c.collection_date ?? null,
-      year: c.surv_year ?? null,
-      agency: c.agency?.code ?? null,
-      trap: c.trap?.acronym ?? null,
-      trapNights: c.trap_nights ?? null,
-      numTrap: c.num_trap ?? null,
-      trapProblem: c.trap_problem_bit ?? null,
-    };
     const arthropods = c.arthropods ?? [];
-    if (arthropods.length === 0) rows.push({ ...base, species: null, sex: null, count: null });
+    if (arthropods.length === 0) rows.push(row(c, null, null, null));
     for (const a of arthropods) {
-      rows.push({
-        ...base,
-        species: a.species?.display_name ?? null,
-        sex: a.sex?.type ?? null,
-        count: a.num_count ?? null,
-      });
+      rows.push(row(c, a.species?.display_name ?? null, a.sex?.type ?? null, a.num_count ?? null));
     }
   }
   return rows;

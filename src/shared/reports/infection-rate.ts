@@ -5,7 +5,7 @@ import {
   compareGroups,
   entryOf,
   groupKey,
-  groupOf,
+  grouper,
   labelColumns,
   toReport,
   type Group,
@@ -38,11 +38,12 @@ export function infectionRateGroups(
   const estimator = params.pt_estimate ?? 'bc-mle';
   const scale = params.scale ?? 1000;
   const filters = reportFilters(params);
+  const groupOf = grouper(interval, labels);
 
   const byGroup = new Map<string, { group: Group; x: number[]; m: number[] }>();
   for (const r of poolTestRows(filters.inYears(pools))) {
     if (r.target !== target || !filters.agencyTrap(r) || !filters.speciesSex(r)) continue;
-    const group = groupOf(r, interval, labels);
+    const group = groupOf(r);
     const entry = entryOf(byGroup, groupKey(group), () => ({
       group,
       x: [] as number[],

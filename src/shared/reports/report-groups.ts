@@ -28,22 +28,22 @@ export interface Group {
   labels: (string | null)[];
 }
 
-/** The group a flattened collection or pool row falls in. */
-export function groupOf(
-  row: {
+/**
+ * The group a flattened collection or pool row falls in, for one report: intervals are worked
+ * out once per distinct date (a season has a few hundred dates and many thousand rows).
+ */
+export function grouper(interval: Interval, labels: readonly LabelColumn[]) {
+  const intervals = new Map<string | null, number | string | null>();
+  return (row: {
     year: number | null;
     date: string | null;
     species: string | null;
     trap: string | null;
     agency: string | null;
-  },
-  interval: Interval,
-  labels: readonly LabelColumn[],
-): Group {
-  return {
-    year: row.year,
-    interval: intervalOf(row.date, interval),
-    labels: labelValues(labels, row),
+  }): Group => {
+    let at = intervals.get(row.date);
+    if (at === undefined) intervals.set(row.date, (at = intervalOf(row.date, interval)));
+    return { year: row.year, interval: at, labels: labelValues(labels, row) };
   };
 }
 
