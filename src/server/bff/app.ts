@@ -12,6 +12,7 @@ import { LookupCache, loadLookupCatalog, type LookupCatalog } from './lookup-cac
 import { lookupsRoute } from './lookups-route';
 import { allowedMethods } from './proxy-allow-list';
 import { methodNotAllowed, proxyRoutes } from './proxy-routes';
+import { reportsRoutes } from './reports/reports-routes';
 import { serializeRequest } from '../http/request-log';
 import { serverTimeoutOptions, type ServerTimeouts } from '../http/server-timeouts';
 import { csrfGuard, rejectAmbiguousPath } from './request-guards';
@@ -150,6 +151,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   await infoRoutes(app, ctx);
   await sessionRoutes(app, ctx);
   await lookupsRoute(app, ctx);
+  await reportsRoutes(app, ctx);
   await proxyRoutes(app, ctx);
   const serveIndex = await appShell(app, options.staticRoot ?? null);
 

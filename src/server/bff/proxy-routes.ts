@@ -5,6 +5,7 @@ import type { BffContext } from './context';
 import { canonicalJson, parseJson } from './parse-json';
 import { PROXY_ALLOW_LIST, allowedMethods, isRecordId, type ProxyRoute } from './proxy-allow-list';
 import { reconcileCreate } from './reconcile-create';
+import { dropReportLists } from './reports/report-lists';
 import { requireSession, sessionOf } from './require-session';
 import type { StoredSession } from './session-store';
 import { UpstreamError, type UpstreamResponse } from './upstream-client';
@@ -240,6 +241,9 @@ async function send(
       'The records service had a problem and did not confirm this request; it will be sent again',
     );
   }
+  // The agency's data changed (or may have, on a 2xx replay): its reports must read it again.
+  if (res.status < 300 && reply.request.method !== 'GET')
+    dropReportLists(ctx, session.info.agency.id);
   if (res.retryAfter) reply.header('retry-after', res.retryAfter);
   // Always JSON, whatever the upstream says: an upstream's text/html must never be served from
   // the app's origin.

@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import {
+  INTERVALS,
+  PT_ESTIMATES,
+  SEPARATE_BY,
+  SEX_FILTERS,
+  TARGET_DISEASES,
+} from '../../../shared/reports';
+import type { FieldError } from '../../../shared/schemas/error';
+import { BffError } from '../bff-error';
+
+export const REPORT_NAMES = [
+  'abundance',
+  'abundance-anomaly',
+  'infection-rate',
+  'vector-index',
+] as const;
+export type ReportName = (typeof REPORT_NAMES)[number];
+
+/** A query value as Fastify's parser gives it: one string, or an array for a repeated name. */
+const many = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (v === undefined ? undefined : [v].flat()), z.array(item).min(1).optional());
+/** A name given once; repeating it is an error, not a silent pick of one value. */
+const one = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (Array.isArray(v) && v.length === 1 ? v[0] : v), item.optional());
+const integer = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const year = integer(1900, 2200);
+const label = z.string().trim().min(1).max(200);
+
+/** vectorsurvR's argument names (spec "Where it runs and how it is asked for"), per report. */
+const common = {
+  interval: one(z.enum(INTERVALS)),
+  species: many(label),
+  trap: many(label),
+  sex: one(z.enum(SEX_FILTERS)),
+  separate_by: many(z.enum(SEPARATE_BY)),
+  format: one(z.enum(['json', 'csv'])),
+};
+const trapNights = {
+  trapnight_min: one(integer(0, 1000)),
+  trapnight_max: one(integer(0, 1000)),
+};
+const infection = {
+  target_disease: one(z.enum(TARGET_DISEASES)),
+  pt_estimate: one(z.enum(PT_ESTIMATES)),
+  scale: one(z.coerce.number().positive().max(1e9)),
+};
+
+const schemas = {
+  abundance: z.strictObject({ year: many(year), ...common, ...trapNights }),
+  'abundance-anomaly': z.strictObject({ target_year: one(year), ...common, ...trapNights }),
+  'infection-rate': z.strictObject({ year: many(year), ...common, ...infection }),
+  'vector-index': z.strictObject({ year: many(year), ...common, ...trapNights, ...infection }),
+};
+
+export type ReportQuery = {
+  year?: number[];
+  target_year?: number;
+  interval?: (typeof INTERVALS)[number];
+  species?: string[];
+  trap?: string[];
+  sex?: (typeof SEX_FILTERS)[number];
+  separate_by?: (typeof SEPARATE_BY)[number][];
+  format?: 'json' | 'csv';
+  trapnight_min?: number;
+  trapnight_max?: number;
+  target_disease?: (typeof TARGET_DISEASES)[number];
+  pt_estimate?: (typeof PT_ESTIMATES)[number];
+  scale?: number;
+};
+
+/**
+ * A report's query string → its parameters, or 422 validation_failed naming every failing
+ * parameter (unknown names too: a misspelt filter must not quietly report everything).
+ */
+export function parseReportQuery(name: ReportName, query: unknown): ReportQuery {
+  const parsed = schemas[name].safeParse(query ?? {});
+  const fields: FieldError[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) fields.push({ path: key, message: 'Unknown parameter' });
+      } else {
+        fields.push({ path: String(issue.path[0] ?? ''), message: issue.message });
+      }
+    }
+  } else {
+    const q = parsed.data as ReportQuery;
+    if (
+      q.trapnight_min !== undefined &&
+      q.trapnight_max !== undefined &&
+      q.trapnight_min > q.trapnight_max
+    ) {
+      fields.push({ path: 'trapnight_max', message: 'Must be at least trapnight_min' });
+    }
+    if (fields.length === 0) return q;
+  }
+  throw new BffError(
+    422,
+    'validation_failed',
+    `These report parameters are not valid: ${[...new Set(fields.map((f) => f.path))].join(', ')}`,
+    undefined,
+    fields,
+  );
+}
