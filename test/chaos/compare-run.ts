@@ -41,6 +41,16 @@ const CHILD: Partial<Record<Entity, Entity>> = {
   pool: 'poolTest',
 };
 
+/**
+ * Fields the server derives from OTHER records (contract §4: a pool's definitive result is its
+ * best test; its location is its collection's site). A tablet copy pulled before a test arrived
+ * holds the old value; nothing the user saved differs, so they are not compared (seed 24: a pool
+ * pulled before its test was counted lost with `result: tablet null, server 630`).
+ */
+const DERIVED: Partial<Record<Entity, ReadonlySet<string>>> = {
+  pool: new Set(['result', 'test', 'location']),
+};
+
 /** Live records of one kind whose `field` is one of `values` (one page of up to 1,000). */
 async function listWhere(
   read: ReadRecords,
@@ -149,7 +159,8 @@ export async function compareRun(input: {
     owned.add(`${entity} ${row.serverId}`);
     if (waiting.has(localId)) continue;
     const differs = Object.keys(row.data).filter(
-      (f) => !sameValue(row.data[f], serverFieldValue(entity, server, f)),
+      (f) =>
+        !DERIVED[entity]?.has(f) && !sameValue(row.data[f], serverFieldValue(entity, server, f)),
     );
     if (differs.length > 0) {
       note(
