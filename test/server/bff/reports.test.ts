@@ -181,13 +181,16 @@ describe('the reports equal the shared module on the agency’s own records', ()
           trapnight_max: 1,
         },
       ],
-      ['year=2025&species=Culex+tarsalis', { year: [2025], species: ['Culex tarsalis'] }],
+      ['year=2025&species=Cx+pipiens', { year: [2025], species: ['Cx pipiens'] }],
     ];
     for (const [query, params] of cases) {
       const got = await report(`abundance?${query}`);
       const want = abundanceReport(collections, params);
       expect(got, query).toEqual({ rows: want.rows, count: want.rows.length });
     }
+    // A species filter by display name: only Cx pipiens' 10 females in week 28.
+    const pipiens = await report('abundance?year=2025&species=Cx+pipiens');
+    expect(pipiens.rows.find((r) => r.Week === 28)).toMatchObject({ Count: 10, TrapEvents: 3 });
     // Hand-worked: week 28 of 2025 caught 30 + 10 + 8 females over 1×1 + 2×1 trap events.
     const week28 = (await report('abundance?year=2025')).rows.find((r) => r.Week === 28);
     expect(week28).toEqual({ Year: 2025, Week: 28, Count: 48, TrapEvents: 3, Abundance: 16 });
