@@ -143,7 +143,7 @@ describe('a public-service-like upstream (contract "tolerate")', () => {
       body: { username: 'field-tech', password: PUBLIC_PASSWORD },
     });
     const c = cookieFrom(other);
-    await db.query("update bff_session set upstream_token = 'revoked-upstream'");
+    upstream.revokeTokens();
     const res = await api('/api/v1/site', { cookie: c });
     expect(res.status).toBe(401);
     expect(res.json()).toMatchObject({ error: { code: 'reauth_required' } });

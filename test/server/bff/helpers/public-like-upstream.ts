@@ -16,6 +16,8 @@ export type PublicLikeUpstream = {
   queries: Map<string, string[]>;
   /** The next request to any /v1 path answers this status with a stack-trace-like text body. */
   failNext(status: number): void;
+  /** Revokes every token it issued: each is refused with 401 from now on. */
+  revokeTokens(): void;
   close(): Promise<void>;
 };
 
@@ -209,6 +211,7 @@ export async function startPublicLikeUpstream(
     failNext: (status) => {
       failure = status;
     },
+    revokeTokens: () => tokens.clear(),
     close: () => app.close(),
   };
 }
