@@ -40,6 +40,16 @@ beforeAll(async () => {
       arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
     }),
   );
+  // A collection no pool is drawn from: clearing its arthropods is allowed, while clearing
+  // those of a pooled collection is rightly refused (pool_count_exceeds_abundance).
+  ids.unpooledCollection = await created(
+    '/v1/arthropod/collection',
+    makeCollection({
+      comments: 'x',
+      lures: [1],
+      arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
+    }),
+  );
   ids.pool = await created('/v1/arthropod/pool', {
     collection: ids.collection,
     species: SPECIES_ID.cxTarsalis,
@@ -99,7 +109,8 @@ describe('PUT with null for fields', () => {
       poolTest: ['agency', 'user'],
     };
     const body = Object.fromEntries([...optional[name], ...more[name]].map((k) => [k, null]));
-    const res = await http.put(`${url}/${ids[name]}`, manager, body);
+    const id = name === 'collection' ? ids.unpooledCollection : ids[name];
+    const res = await http.put(`${url}/${id}`, manager, body);
     expect(res.statusCode, res.body).toBe(200);
   });
 });
