@@ -567,6 +567,7 @@ function bffOwnRoute(
     [3, 'lookups'],
     [2, 'health'],
     [2, 'config'],
+    [4, 'reports'],
   ] as const);
   // Only spare sessions (made by the fuzz's own sign-ins) are ever signed out or replaced.
   const spare = world.spareCookies.length > 0 ? rng.pick(world.spareCookies) : undefined;
@@ -616,7 +617,45 @@ function bffOwnRoute(
       };
     case 'config':
       return { ...base, route: 'GET /api/config', method: 'GET', path: '/api/config' };
+    case 'reports': {
+      const report = rng.pick(REPORTS);
+      return {
+        ...base,
+        route: `GET /api/reports/${report}`,
+        method: 'GET',
+        path: `/api/reports/${report}${reportQuery(rng, hostile)}`,
+      };
+    }
   }
+}
+
+const REPORTS = ['abundance', 'abundance-anomaly', 'infection-rate', 'vector-index'] as const;
+
+/** A report's query string: the spec's parameters, or, when hostile, wrong ones. */
+function reportQuery(rng: SeededRandom, hostile: boolean): string {
+  const good = [
+    'interval=Week',
+    'interval=Biweek',
+    'interval=Month',
+    `year=${rng.pick(['2025', '2026'])}`,
+    'format=csv',
+    'separate_by=species',
+    'pt_estimate=mle',
+    'target_year=2026',
+  ];
+  const bad = [
+    'interval=Fortnight',
+    'year=-1',
+    'year=99999999999',
+    'format=html',
+    'yaer=2026',
+    `${encodeURIComponent(rng.pick(HOSTILE_NAMES))}=1`,
+    'year=2026&year=2025',
+    'trapnight_min=5&trapnight_max=1',
+  ];
+  const parts = Array.from({ length: rng.int(0, 3) }, () => rng.pick(good));
+  if (hostile) parts.push(rng.pick(bad));
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
 /** Paths and methods no route serves: 404 / 405 / 400 with the contract's body, never a 500. */
