@@ -61,11 +61,14 @@ const analysed = async (table: string) =>
 
 it('gathers statistics of tables that grew, by itself on PGlite (autovacuum does it on PostgreSQL)', async () => {
   if (db.kind === 'pglite') {
-    // The round the service starts once ready.
-    await vi.waitFor(async () => expect(await analysed('abundance')).not.toBeNull(), {
-      timeout: 60_000,
-      interval: 200,
-    });
+    // The round the service starts once ready: wait until it reached every grown table (it
+    // analyses them one by one, so the first one done does not mean the round is over).
+    for (const table of ['collection', 'abundance', 'pool', 'pool_test']) {
+      await vi.waitFor(async () => expect(await analysed(table), table).not.toBeNull(), {
+        timeout: 60_000,
+        interval: 200,
+      });
+    }
     // Once current, a round has nothing to do.
     const again = await refreshStatistics(db);
     expect(again.analyzed.filter((t) => /collection|abundance|pool/.test(t))).toEqual([]);
