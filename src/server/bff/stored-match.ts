@@ -1,4 +1,5 @@
 import { toIsoOutput } from '../../shared/schemas/common';
+import { collectionLure, lureTypeIds } from '../../shared/schemas/lure';
 
 /**
  * Whether a stored record is what a create body asked for, judged field by field as an upstream
@@ -23,13 +24,10 @@ const CHILD_SETS: Record<string, (item: unknown) => string | null> = {
       : `${species}/${sex}/${r.num_count}`;
   },
   // Lures are sent as lure type ids; lists give the ids, the link records ({lure}) or the lure
-  // types themselves ({id, code}).
+  // types themselves ({id, code}): read by the shared rule for those shapes.
   lures: (item) => {
-    if (typeof item === 'number') return String(item);
-    if (!item || typeof item !== 'object') return null;
-    const r = item as Row;
-    const id = 'lure' in r ? idOf(r.lure) : idOf(r.id);
-    return id === null ? null : String(id);
+    const parsed = collectionLure.safeParse(item);
+    return parsed.success ? String(lureTypeIds([parsed.data])[0]) : null;
   },
 };
 
