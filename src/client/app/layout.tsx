@@ -41,6 +41,7 @@ export function Layout({
         <NavLink href="/sites">Sites</NavLink>
         <NavLink href="/collections/new">New collection</NavLink>
         <NavLink href="/sync">Sync</NavLink>
+        <NavLink href="/reports">Reports</NavLink>
         <NavLink href="/settings">Settings</NavLink>
       </nav>
     </div>

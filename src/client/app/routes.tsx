@@ -30,9 +30,12 @@
  *                           "Remove pool" (asks first)
  * /pool-tests/:id/edit      form "Pool test" as above, filled; "Save test result"
  * /sync                     parked and conflicting changes (sync-status feature)
+ * /reports                  heading "Reports" (report pickers, chart, table, CSV) and region
+ *                           "Download the agency's data" (exports)
  * /settings                 "Persistent storage", "Refresh lookups", "Sign out"
  * Sign-in screen / sheet:   "Username", "Password", button "Sign in"; sheet dialog "Sign in again"
- * Navigation:               nav "Main" with links "Home", "Sites", "New collection", "Sync", "Settings";
+ * Navigation:               nav "Main" with links "Home", "Sites", "New collection", "Sync", "Reports",
+ *                           "Settings";
  *                           leaving a dirty form asks dialog "Discard the changes you typed?" with
  *                           "Keep editing" (focused) and "Discard changes"
  */
@@ -78,6 +81,13 @@ const PoolTestEditScreen = lazy(() =>
   import('../features/pool-tests/pool-test-edit-screen').then((m) => ({
     default: m.PoolTestEditScreen,
   })),
+);
+// Reports and exports are for the office as much as the field: their own chunk, loaded on first use.
+const ReportsScreen = lazy(() =>
+  import('../features/reports/reports-screen').then((m) => ({ default: m.ReportsScreen })),
+);
+const ExportPanel = lazy(() =>
+  import('../features/exports/export-panel').then((m) => ({ default: m.ExportPanel })),
 );
 const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((m) => ({ default: m.SettingsScreen })),
@@ -208,6 +218,9 @@ export function AppRoutes({
                 <ConflictResolver entryId={p.id} onDone={() => navigate('/sync')} />
               </section>
             )}
+          </Route>
+          <Route path="/reports">
+            <ReportsScreen exports={<ExportPanel />} />
           </Route>
           <Route path="/settings">
             <SettingsScreen
