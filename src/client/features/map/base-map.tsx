@@ -1,11 +1,29 @@
 import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
-import type { ReactNode } from 'react';
-import { MapContainer, TileLayer } from 'react-leaflet';
+import { useEffect, type ReactNode } from 'react';
+import { MapContainer, TileLayer, useMap } from 'react-leaflet';
 import { cachedConfig } from '../../lib/app-config';
 
 /** Sacramento: the demo agency's area, used until a site or a position gives a better centre. */
 export const DEFAULT_CENTER: [number, number] = [38.58, -121.49];
+
+/**
+ * Leaflet 1.9.4 ends a zoom animation in a 250 ms timer that `map.remove()` does not cancel; when
+ * the screen is left meanwhile, the timer reads the removed map pane and throws "Cannot read
+ * properties of undefined (reading '_leaflet_pos')" (Leaflet issue #9575). Once the map is being
+ * removed (its `unload` event), the animation is marked finished so the timer does nothing.
+ */
+function EndZoomOnRemove() {
+  const map = useMap();
+  useEffect(() => {
+    const settle = () => {
+      (map as unknown as { _animatingZoom: boolean })._animatingZoom = false;
+    };
+    // Not taken off on unmount: this component's cleanup may run before the map's own removal.
+    map.once('unload', settle);
+  }, [map]);
+  return null;
+}
 
 /**
  * A Leaflet map drawn on canvas (thousands of sites stay smooth). Tiles come from TILE_URL; when
@@ -44,6 +62,7 @@ export function BaseMap({
           attribution="&copy; OpenStreetMap contributors"
           crossOrigin="anonymous"
         />
+        <EndZoomOnRemove />
         {children}
       </MapContainer>
     </div>

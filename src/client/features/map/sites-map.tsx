@@ -48,7 +48,9 @@ function SiteMarkers({
     }
     layer.addTo(map);
     if (!fitted.current && points.length > 0) {
-      map.fitBounds(L.latLngBounds(points), { padding: [24, 24], maxZoom: 14 });
+      // Not animated: the map opens framed on the sites, and no zoom animation is left running
+      // for a technician who leaves Sites at once.
+      map.fitBounds(L.latLngBounds(points), { padding: [24, 24], maxZoom: 14, animate: false });
       fitted.current = true;
     }
     return () => {
