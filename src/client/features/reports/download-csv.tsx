@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { request } from '../../lib/http';
+import { reportPath } from './fetch-report';
+import type { ReportKind } from './report-choice';
+
+/** `attachment; filename="trapline-abundance-2026.csv"` → the file name. */
+export function fileNameOf(disposition: string | null, fallback: string): string {
+  const m = /filename="?([^";]+)"?/i.exec(disposition ?? '');
+  return m ? m[1] : fallback;
+}
+
+/**
+ * "Download CSV": the same report as the BFF's CSV file. Fetched rather than a plain link:
+ * every /api request must carry the X-CSRF header, which a link cannot send. A report is at
+ * most a few thousand rows, so holding the file in memory for the save is fine.
+ */
+export function DownloadCsv({
+  kind,
+  query,
+  online,
+}: {
+  kind: ReportKind;
+  query: string;
+  online: boolean;
+}) {
+  const [state, setState] = useState<{ busy: boolean; message: string | null }>({
+    busy: false,
+    message: null,
+  });
+  const download = async () => {
+    setState({ busy: true, message: null });
+    const path = reportPath(kind, query, true);
+    try {
+      const res = await fetch(path, {
+        headers: { 'X-CSRF': '1', Accept: 'text/csv' },
+        credentials: 'same-origin',
+      });
+      if (res.status === 401) {
+        // Through the app's client, so the sign-in sheet opens as for any expired session.
+        await request(reportPath(kind, query));
+        throw new Error('Your sign-in has expired: sign in again, then download.');
+      }
+      if (!res.ok) throw new Error(`The server could not make the file (HTTP ${res.status}).`);
+      const blob = await res.blob();
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = fileNameOf(res.headers.get('content-disposition'), `trapline-${kind}.csv`);
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setState({ busy: false, message: `Downloaded ${a.download}` });
+    } catch (e) {
+      setState({
+        busy: false,
+        message:
+          e instanceof TypeError
+            ? 'No connection: the CSV is made by the server. Try again when online.'
+            : e instanceof Error
+              ? e.message
+              : String(e),
+      });
+    }
+  };
+  return (
+    <div className="row wrap">
+      <button
+        type="button"
+        className="button"
+        onClick={() => void download()}
+        disabled={!online || state.busy}
+      >
+        {state.busy ? 'Preparing CSV…' : 'Download CSV'}
+      </button>
+      {!online ? <span className="muted">The CSV needs a connection.</span> : null}
+      {state.message ? (
+        <span role="status" className="muted">
+          {state.message}
+        </span>
+      ) : null}
+    </div>
+  );
+}
