@@ -13,6 +13,7 @@ import { lookupsRoute } from './lookups-route';
 import { allowedMethods } from './proxy-allow-list';
 import { methodNotAllowed, proxyRoutes } from './proxy-routes';
 import { reportsRoutes } from './reports/reports-routes';
+import { exportRoutes } from './exports/export-routes';
 import { serializeRequest } from '../http/request-log';
 import { serverTimeoutOptions, type ServerTimeouts } from '../http/server-timeouts';
 import { csrfGuard, rejectAmbiguousPath } from './request-guards';
@@ -152,6 +153,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   await sessionRoutes(app, ctx);
   await lookupsRoute(app, ctx);
   await reportsRoutes(app, ctx);
+  await exportRoutes(app, ctx);
   await proxyRoutes(app, ctx);
   const serveIndex = await appShell(app, options.staticRoot ?? null);
 

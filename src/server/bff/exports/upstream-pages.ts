@@ -1,0 +1,141 @@
+import { BffError, reauthRequired } from '../bff-error';
+import type { BffContext } from '../context';
+import { parseJson } from '../parse-json';
+import type { StoredSession } from '../session-store';
+
+/** Rows asked per page by default: the contract's maximum. */
+export const EXPORT_PAGE_SIZE = 1000;
+/** Bound on pages per list (a million rows), so an upstream that pages forever cannot hold a reply. */
+const MAX_PAGES = 1000;
+
+export type UpstreamList = {
+  /** What the list holds, for messages ("collections"). */
+  name: string;
+  path: string;
+  populate: readonly string[];
+  /** Extra query parameters, already encoded (`type=tick`). */
+  extra?: string;
+};
+
+export type UpstreamRow = Record<string, unknown> & { id: number };
+
+/**
+ * The agency's rows of one upstream list, one page at a time, in id order. Pages are read by key
+ * (`sort=id`, `query[id][$gt]=<last id>`) rather than by page number, so a record retired or added
+ * while the export runs never shifts a page: nothing is skipped or repeated. While the caller
+ * writes one page, the next is already being read (one page ahead at most): at most two pages are
+ * in memory whatever the list's length. Rows of another agency are left out.
+ */
+export async function* upstreamPages(
+  ctx: BffContext,
+  session: StoredSession,
+  list: UpstreamList,
+  pageSize = EXPORT_PAGE_SIZE,
+): AsyncGenerator<UpstreamRow[], void, undefined> {
+  const agencyId = session.info.agency.id;
+  const read = (afterId: number) => readPage(ctx, session, list, pageSize, afterId);
+  let next = read(0);
+  for (let n = 0; n < MAX_PAGES; n++) {
+    const rows = await next;
+    if (rows.length === 0) return;
+    const lastId = rows[rows.length - 1].id;
+    const more = rows.length >= pageSize;
+    if (more) {
+      next = read(lastId);
+      // The consumer may stop (the browser went away) before awaiting it: never unhandled.
+      next.catch(() => undefined);
+    }
+    yield rows.filter((r) => {
+      const agency = r.agency;
+      const id = typeof agency === 'object' && agency ? (agency as { id?: unknown }).id : agency;
+      return id === undefined || id === null || id === agencyId;
+    });
+    if (!more) return;
+  }
+  throw new BffError(
+    502,
+    'upstream_unavailable',
+    `The records service listed more than ${MAX_PAGES} pages of ${list.name}`,
+  );
+}
+
+async function readPage(
+  ctx: BffContext,
+  session: StoredSession,
+  list: UpstreamList,
+  pageSize: number,
+  afterId: number,
+): Promise<UpstreamRow[]> {
+  const query = [
+    'page=1',
+    `pageSize=${pageSize}`,
+    'sort=id',
+    ...(afterId > 0 ? [`query%5Bid%5D%5B%24gt%5D=${afterId}`] : []),
+    ...list.populate.map((p) => `populate%5B%5D=${p}`),
+    ...(list.extra ? [list.extra] : []),
+  ].join('&');
+  const body = (await getList(ctx, session, list, query)) as
+    { rows?: unknown } | unknown[] | undefined;
+  const rows = Array.isArray(body) ? body : body?.rows;
+  if (!Array.isArray(rows)) {
+    throw new BffError(
+      502,
+      'upstream_unavailable',
+      `The records service listed ${list.name} in an unknown shape`,
+    );
+  }
+  // Ids must rise past the key asked for: an upstream that ignored the key would otherwise send
+  // the same page again and again, and the file would repeat records.
+  let previous = afterId;
+  for (const row of rows) {
+    const id = (row as { id?: unknown } | null)?.id;
+    if (typeof id !== 'number' || id <= previous) {
+      throw new BffError(
+        502,
+        'upstream_unavailable',
+        `The records service listed ${list.name} out of id order, so the export cannot be complete`,
+      );
+    }
+    previous = id;
+  }
+  return rows as UpstreamRow[];
+}
+
+/** The list's total as the upstream counts it (one row asked), or null when it does not say. */
+export async function upstreamCount(
+  ctx: BffContext,
+  session: StoredSession,
+  list: UpstreamList,
+): Promise<number | null> {
+  const query = ['page=1', 'pageSize=1', 'fields%5B%5D=id', ...(list.extra ? [list.extra] : [])];
+  const body = (await getList(ctx, session, list, query.join('&'))) as
+    { count?: unknown } | undefined;
+  return typeof body?.count === 'number' ? body.count : null;
+}
+
+/** One GET of a list with the session's token; its parsed body (401 → reauth_required). */
+async function getList(
+  ctx: BffContext,
+  session: StoredSession,
+  list: UpstreamList,
+  query: string,
+): Promise<unknown> {
+  const res = await ctx.upstream.request({
+    method: 'GET',
+    path: list.path,
+    query,
+    headers: { authorization: `Bearer ${session.token}`, accept: 'application/json' },
+  });
+  if (res.status === 401) {
+    await ctx.sessions.expireToken(session.idHash, ctx.now());
+    throw reauthRequired();
+  }
+  if (res.status !== 200) {
+    throw new BffError(
+      502,
+      'upstream_unavailable',
+      `The records service could not list ${list.name} (HTTP ${res.status})`,
+    );
+  }
+  return parseJson(res.body);
+}
