@@ -77,10 +77,11 @@ const oneOf = <T extends string>(list: readonly T[], value: string | null, fallb
 /** The screen's URL search → a choice (anything unknown falls back to the default). */
 export function choiceFromSearch(search: URLSearchParams, season: number): ReportChoice {
   const base = defaultChoice(season);
+  // Any four-digit year: the BFF judges the range, and its 422 shows next to "Seasons".
   const years = search
     .getAll('year')
-    .map(Number)
-    .filter((y) => Number.isInteger(y) && y >= 1900 && y <= 2200);
+    .filter((y) => /^\d{4}$/.test(y))
+    .map(Number);
   return {
     report: oneOf(REPORT_KINDS, search.get('report'), base.report),
     years: years.length ? [...new Set(years)].sort((a, b) => b - a) : base.years,

@@ -17,25 +17,33 @@ const HEADERS: Record<string, string> = {
   CDCVectorIndex: 'CDC vector index',
 };
 
-/** Figures as a person reads them: at most four decimals, digits grouped; empty for none. */
-export function formatCell(value: Cell | undefined): string {
+const LABEL_COLUMNS = [
+  'Year',
+  'Week',
+  'Biweek',
+  'Month',
+  'CollectionDate',
+  'Species',
+  'Trap',
+  'Agency',
+  'YearsInAverage',
+];
+const isFigure = (column: string) => !LABEL_COLUMNS.includes(column);
+
+/**
+ * A cell as a person reads it: figures with at most four decimals and grouped digits, labels
+ * (a year, a week) as they are, the averaged years with a space after each comma; a dash for
+ * none.
+ */
+export function formatCell(value: Cell | undefined, column: string): string {
   if (value === null || value === undefined) return '—';
-  if (typeof value === 'number') return value.toLocaleString('en-US', { maximumFractionDigits: 4 });
+  if (typeof value === 'number')
+    return isFigure(column)
+      ? value.toLocaleString('en-US', { maximumFractionDigits: 4 })
+      : String(value);
+  if (column === 'YearsInAverage') return value.split(',').join(', ');
   return value === '' ? '(none)' : value;
 }
-
-const isFigure = (column: string) =>
-  ![
-    'Year',
-    'Week',
-    'Biweek',
-    'Month',
-    'CollectionDate',
-    'Species',
-    'Trap',
-    'Agency',
-    'YearsInAverage',
-  ].includes(column);
 
 /** Every figure of the report: the chart's accessible version and the numbers to act on. */
 export function ReportTable({ rows, caption }: { rows: ReportRow[]; caption: string }) {
@@ -58,7 +66,7 @@ export function ReportTable({ rows, caption }: { rows: ReportRow[]; caption: str
             <tr key={i}>
               {columns.map((c) => (
                 <td key={c} className={isFigure(c) ? 'num' : undefined}>
-                  {formatCell(r[c])}
+                  {formatCell(r[c], c)}
                 </td>
               ))}
             </tr>

@@ -1,0 +1,346 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  METHOD_ID,
+  SEX_ID,
+  SPECIES_ID,
+  STATUS_ID,
+  TARGET_ID,
+  TRAP_ID,
+} from '../../src/server/records/seed/lookup-data';
+import { describeViolations, seriousViolations } from './harness/axe';
+import { ensureAppBuilt } from './harness/build-app';
+import { LANDSCAPE, launchApp, PORTRAIT, type AppBrowser } from './harness/browser';
+import { navigate, signIn, visible } from './harness/field-actions';
+import { recordsApi, type RecordsApi } from './harness/records-api';
+import { screenScreenshot } from './harness/screenshot';
+import { startStack, type Stack } from './harness/stack';
+
+/**
+ * A district manager's week in Reports, in real Chromium against the real BFF and records
+ * service. The data is tiny on purpose so every figure is worked out by hand below (spec:
+ * shared/spec/surveillance-calculations.md); the current season is 2026 in these figures, so
+ * the seeded dates are written relative to it.
+ *
+ * Season S (MMWR week 27 = the week of 8 July in 2026):
+ *   C1 S-07-08 CO2, 1 trap × 1 night: Cx tarsalis F-Mixed 30, Cx pipiens F-Gravid 10, Cx tarsalis male 5
+ *   C2 S-07-09 GRVD, 2 traps × 1 night: Cx tarsalis F-Unfed 8
+ *   C3 S-07-15 CO2 (week 28): Cx tarsalis F-Mixed 12
+ * S-1: C4 (S-1)-07-02 CO2 (week 27): Cx tarsalis 20        S-2: C5 (S-2)-07-03 CO2, 2 traps (week 27): Cx tarsalis 20, Cx pipiens 4
+ *
+ * Week 27 of S: trap events 1 + 2 = 3; females only (the male 5 is left out):
+ *   Cx tarsalis 38 → 38 / 3 = 12.6667;  earlier years 20/1 = 20 and 20/2 = 10 → average 15;
+ *                   change round((12.6667 − 15) / 15, 4) × 100 = −15.56 %
+ *   Cx pipiens  10 → 10 / 3 = 3.3333;   earlier years 0 (S-1 trapped, none caught) and 4/2 = 2 →
+ *                   average 1; change round(2.3333, 4) × 100 = 233.33 %
+ * Week 28 of S: Cx tarsalis 12 / 1 = 12, no earlier year in week 28 → no average.
+ * Pools (WNV): 30 Cx tarsalis from C1 Confirmed, 8 from C2 Negative → MIR = 1 / 38 × 1000 =
+ *   26.3158 per 1,000; CI p ± 1.959964·√(p(1−p)/38) → [0, 77.2106].
+ *
+ * These dates are the 2026 MMWR weeks; the test runs with the current year as S, and checks
+ * that S's week 27 is the week of 8 July (true for 2026; other years shift the week number, so the
+ * week cell is read from the row instead of hard-coded).
+ */
+const S = new Date().getUTCFullYear();
+
+const spot = {
+  location: { shape: { type: 'Point', coordinates: [-121.49, 38.58] }, coordinate_precision: 1 },
+};
+
+async function seed(api: RecordsApi) {
+  const collection = async (date: string, trap: number, numTrap: number, rows: number[][]) => {
+    const res = await api.post<{ id: number }>('/v1/arthropod/collection', {
+      collection_date: date,
+      trap,
+      num_trap: numTrap,
+      trap_nights: 1,
+      ...spot,
+      arthropods: rows.map(([species, sex, num_count]) => ({ species, sex, num_count })),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.id;
+  };
+  const c1 = await collection(`${S}-07-08`, TRAP_ID.co2, 1, [
+    [SPECIES_ID.cxTarsalis, SEX_ID.fMixed, 30],
+    [SPECIES_ID.cxPipiens, SEX_ID.fGravid, 10],
+    [SPECIES_ID.cxTarsalis, SEX_ID.male, 5],
+  ]);
+  const c2 = await collection(`${S}-07-09`, TRAP_ID.gravid, 2, [
+    [SPECIES_ID.cxTarsalis, SEX_ID.fUnfed, 8],
+  ]);
+  await collection(`${S}-07-15`, TRAP_ID.co2, 1, [[SPECIES_ID.cxTarsalis, SEX_ID.fMixed, 12]]);
+  await collection(`${S - 1}-07-02`, TRAP_ID.co2, 1, [[SPECIES_ID.cxTarsalis, SEX_ID.fMixed, 20]]);
+  await collection(`${S - 2}-07-03`, TRAP_ID.co2, 2, [
+    [SPECIES_ID.cxTarsalis, SEX_ID.fMixed, 20],
+    [SPECIES_ID.cxPipiens, SEX_ID.fMixed, 4],
+  ]);
+  const pool = async (collectionId: number, sex: number, count: number, status: number) => {
+    const p = await api.post<{ id: number }>('/v1/arthropod/pool', {
+      collection: collectionId,
+      species: SPECIES_ID.cxTarsalis,
+      sex,
+      num_count: count,
+    });
+    expect(p.status, JSON.stringify(p.body)).toBe(201);
+    const t = await api.post('/v1/arthropod/pool/test', {
+      pool: p.body.id,
+      method: METHOD_ID.rtPcr,
+      target: TARGET_ID.wnv,
+      status,
+      test_date: `${S}-07-20`,
+      test_agency: 1,
+    });
+    expect(t.status, JSON.stringify(t.body)).toBe(201);
+  };
+  await pool(c1, SEX_ID.fMixed, 30, STATUS_ID.confirmed);
+  await pool(c2, SEX_ID.fUnfed, 8, STATUS_ID.negative);
+}
+
+/** The report table as text: header cells and each row's cells. */
+async function readTable(page: Page): Promise<{ head: string[]; rows: string[][] }> {
+  const table = page.getByRole('region', { name: 'Report table' }).getByRole('table');
+  await visible(table);
+  return table.evaluate((t: HTMLTableElement) => ({
+    head: [...t.tHead!.rows[0].cells].map((c) => c.textContent ?? ''),
+    rows: [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent ?? '')),
+  }));
+}
+
+/** The row whose cells include every one of `keys`, as {header: cell}. */
+function rowWith(table: { head: string[]; rows: string[][] }, ...keys: string[]) {
+  const row = table.rows.find((r) => keys.every((k) => r.includes(k)));
+  if (!row) throw new Error(`no row with ${keys.join(', ')} in ${JSON.stringify(table.rows)}`);
+  return Object.fromEntries(table.head.map((h, i) => [h, row[i]]));
+}
+
+/** When each report stored in the tablet's report cache was computed, as the screen writes it. */
+function storedComputedTimes(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () =>
+      new Promise<string[]>((resolve) => {
+        const open = indexedDB.open('trapline-report-cache');
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('owners')) return resolve([]);
+          const all = db.transaction('owners').objectStore('owners').getAll();
+          all.onsuccess = () => {
+            type Stored = { state: { queries: { state: { data?: { computedAt: number } } }[] } };
+            resolve(
+              (all.result as Stored[]).flatMap((e) =>
+                e.state.queries.map((q) =>
+                  new Date(q.state.data?.computedAt ?? 0).toLocaleString('en-US', {
+                    dateStyle: 'medium',
+                    timeStyle: 'short',
+                  }),
+                ),
+              ),
+            );
+            db.close();
+          };
+        };
+        open.onerror = () => resolve([]);
+      }),
+  );
+}
+
+/** Waits until the report on show was computed and drawn (chart and table). */
+async function reportShown(page: Page) {
+  await visible(page.getByTestId('report-computed'), 30_000);
+  await visible(page.getByTestId('report-chart'));
+}
+
+describe('Reports screen in Chromium', () => {
+  let stack: Stack;
+  let app: AppBrowser;
+  let computedText = '';
+
+  async function inspect(name: string) {
+    const page = app.page;
+    for (const [size, viewport] of [
+      ['1280x800', LANDSCAPE],
+      ['800x1280', PORTRAIT],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 150))),
+      );
+      const violations = await seriousViolations(page);
+      expect(violations, `${name} ${size}:\n${describeViolations(violations)}`).toEqual([]);
+      await screenScreenshot(page, size, name);
+      // The six navigation links stay on one line, each fully inside the screen.
+      const nav = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').all();
+      const boxes = await Promise.all(nav.map((l) => l.boundingBox()));
+      expect(boxes).toHaveLength(6);
+      for (const b of boxes) {
+        expect(b!.x).toBeGreaterThanOrEqual(0);
+        expect(b!.x + b!.width).toBeLessThanOrEqual(viewport.width + 0.5);
+        expect(b!.y).toBe(boxes[0]!.y);
+      }
+    }
+    await page.setViewportSize(LANDSCAPE);
+  }
+
+  beforeAll(async () => {
+    await ensureAppBuilt();
+    stack = await startStack();
+    await seed(await recordsApi(stack.recordsUrl, stack.password));
+    app = await launchApp(stack.appUrl);
+    await signIn(app.page, { username: 'demo-manager', password: stack.password });
+    await app.page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+  });
+
+  afterAll(async () => {
+    await app?.dispose();
+    await stack?.stop();
+  });
+
+  it('opens on this season’s abundance against the five-year average, drawn and tabled', async () => {
+    const page = app.page;
+    await navigate(page, 'Reports');
+    await visible(page.getByRole('heading', { name: 'Reports', level: 1 }));
+    await reportShown(page);
+    const table = await readTable(page);
+    expect(table.head).toEqual([
+      'Year',
+      'Week',
+      'Species',
+      'Count',
+      'Trap nights × traps',
+      'Per trap night',
+      'Five-year average',
+      'Years in average',
+      'Change from average (%)',
+    ]);
+    const week = rowWith(table, 'Cx tarsalis', '38')['Week'];
+    expect(rowWith(table, 'Cx tarsalis', '38')).toEqual({
+      Year: String(S),
+      Week: week,
+      Species: 'Cx tarsalis',
+      Count: '38',
+      'Trap nights × traps': '3',
+      'Per trap night': '12.6667',
+      'Five-year average': '15',
+      'Years in average': `${S - 2}, ${S - 1}`,
+      'Change from average (%)': '-15.56',
+    });
+    expect(rowWith(table, 'Cx pipiens', '10')).toMatchObject({
+      Week: week,
+      'Per trap night': '3.3333',
+      'Five-year average': '1',
+      'Change from average (%)': '233.33',
+    });
+    expect(rowWith(table, 'Cx tarsalis', '12')).toMatchObject({
+      'Per trap night': '12',
+      'Five-year average': '—',
+      'Change from average (%)': '—',
+    });
+    // The chart: a line per species and each one's dashed five-year average, named for readers.
+    const chart = page.getByTestId('report-chart');
+    await expect(chart.getAttribute('role')).resolves.toBe('img');
+    await expect(chart.getAttribute('aria-label')).resolves.toMatch(
+      /^Mosquitoes per trap night by week, 2 lines; highest 12\.6667 \(Cx tarsalis, week \d+\)/,
+    );
+    await expect(chart.locator('[data-series]').count()).resolves.toBe(4);
+    await expect(chart.locator('circle').count()).resolves.toBe(4);
+    computedText = (await page.getByTestId('report-computed').textContent()) ?? '';
+    expect(computedText).toMatch(/^Computed [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M/);
+    await inspect('reports');
+  });
+
+  it('downloads the same report as a CSV file', async () => {
+    const page = app.page;
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`trapline-abundance-anomaly-${S}.csv`);
+    const csv = await readFile((await download.path())!, 'utf8');
+    const lines = csv.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'Year,Week,Species,Count,TrapEvents,Abundance,FiveYearAvg,YearsInAverage,Delta',
+    );
+    // The file carries the figures as the server computed them (unformatted doubles).
+    const tarsalis = lines.find((l) => l.includes(',Cx tarsalis,38,'));
+    expect(tarsalis).toBeDefined();
+    const cells = tarsalis!.match(/("[^"]*"|[^,]*)(,|$)/g)!.map((c) => c.replace(/,$/, ''));
+    expect(cells.slice(0, 8)).toEqual([
+      String(S),
+      expect.stringMatching(/^\d+$/),
+      'Cx tarsalis',
+      '38',
+      '3',
+      '12.6667',
+      '15',
+      `"${S - 2},${S - 1}"`,
+    ]);
+    expect(Number(cells[8])).toBeCloseTo(-15.56, 9);
+    await visible(page.getByText(`Downloaded trapline-abundance-anomaly-${S}.csv`));
+  });
+
+  it('shows the infection rate with its interval for the chosen estimator', async () => {
+    const page = app.page;
+    await page.getByRole('radio', { name: 'Infection rate' }).check();
+    await page.getByLabel('Estimator').selectOption('mir');
+    await expect(page.getByLabel('Target virus').inputValue()).resolves.toBe('WNV');
+    await visible(page.getByRole('cell', { name: '26.3158' }), 30_000);
+    const table = await readTable(page);
+    expect(rowWith(table, 'Cx tarsalis')).toMatchObject({
+      Year: String(S),
+      'Infection rate': '26.3158',
+      'Lower 95% CI': '0',
+      'Upper 95% CI': '77.2106',
+    });
+    // The interval is drawn as a whisker around the point.
+    await expect(page.getByTestId('report-chart').locator('.chart-ci').count()).resolves.toBe(1);
+    await inspect('reports-infection-rate');
+  });
+
+  it('shows the server’s objection next to the picker it concerns', async () => {
+    const page = app.page;
+    await page.goto('/reports?report=abundance&year=2300');
+    const seasons = page.getByRole('group', { name: 'Seasons' });
+    await visible(seasons.getByRole('alert'), 30_000);
+    await expect(seasons.getByRole('alert').textContent()).resolves.toMatch(/2200|big|less/i);
+    await visible(page.getByText(/These report parameters are not valid: year/));
+  });
+
+  it('offline after a reload, shows the last results with when they were computed', async () => {
+    const page = app.page;
+    await navigate(page, 'Home');
+    await navigate(page, 'Reports');
+    await reportShown(page);
+    // The default report again: its stored copy is the one computed in the first test, or a
+    // refetch of it (equal figures, a newer time).
+    const computed = page.getByTestId('report-computed');
+    await visible(computed.filter({ hasNotText: 'updating' }));
+    computedText = (await computed.textContent()) ?? '';
+    // Stored on the tablet (the persister writes a moment after the answer) before going offline.
+    await expect
+      .poll(() => storedComputedTimes(page), { timeout: 15_000 })
+      .toContain(computedText.replace('Computed ', ''));
+    await app.context.setOffline(true);
+    await page.reload();
+    await visible(page.getByText(/You are offline\. This is the report as computed/), 30_000);
+    await expect(page.getByTestId('report-computed').textContent()).resolves.toBe(computedText);
+    const table = await readTable(page);
+    expect(rowWith(table, 'Cx tarsalis', '38')['Per trap night']).toBe('12.6667');
+    await visible(page.getByTestId('report-chart'));
+    await expect(page.getByRole('button', { name: 'Download CSV' }).isDisabled()).resolves.toBe(
+      true,
+    );
+    await inspect('reports-offline');
+
+    // A report never opened: the screen says so and lists the ones kept on the tablet.
+    await page.getByLabel('Interval').selectOption('Month');
+    await visible(page.getByText(/Reports need a connection; the last ones you opened are kept/));
+    const kept = page.getByRole('navigation', { name: 'Reports kept on this tablet' });
+    await visible(kept);
+    await expect(kept.getByRole('link').count()).resolves.toBeGreaterThanOrEqual(2);
+    await kept.getByRole('link', { name: /Abundance against the five-year average/ }).click();
+    await visible(page.getByRole('cell', { name: '12.6667' }));
+    await app.context.setOffline(false);
+  });
+});
