@@ -41,16 +41,27 @@ export function SignInForm({ username, onSignedIn }: Props) {
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Sign in">
       {failure ? <Banner tone="error">{failure}</Banner> : null}
-      <Field label="Username" error={formState.errors.username?.message}>
-        <input
-          autoComplete="username"
-          autoCapitalize="none"
-          readOnly={Boolean(username)}
-          {...register('username')}
-        />
-      </Field>
+      {username ? (
+        // Signing in again: the user is fixed, so it is said, not offered as a control. A modal
+        // sheet focuses its first control, which must be Password so a tablet opens its keyboard.
+        // The hidden field still tells password managers whose password this is.
+        <p>
+          Signed in as <strong>{username}</strong>
+          <input type="text" hidden readOnly autoComplete="username" {...register('username')} />
+        </p>
+      ) : (
+        <Field label="Username" error={formState.errors.username?.message}>
+          <input autoComplete="username" autoCapitalize="none" {...register('username')} />
+        </Field>
+      )}
       <Field label="Password" error={formState.errors.password?.message}>
-        <input type="password" autoComplete="current-password" {...register('password')} />
+        <input
+          type="password"
+          autoComplete="current-password"
+          // Where the dialog cannot focus by itself (no showModal), the password still gets it.
+          autoFocus={Boolean(username)}
+          {...register('password')}
+        />
       </Field>
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={formState.isSubmitting}>
