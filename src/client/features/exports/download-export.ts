@@ -1,0 +1,78 @@
+import { request } from '../../lib/http';
+import type { ExportFile } from './export-files';
+import { rowCounter } from './row-counter';
+
+export type DownloadOutcome = { rows: number; fileName: string };
+
+/** Why a download did not give a file, in words for the person who asked for it. */
+export class DownloadFailed extends Error {}
+
+/** `attachment; filename="trapline-x-collections-2026-05-01.csv"` → the file name. */
+function fileNameIn(disposition: string | null, fallback: string): string {
+  const m = /filename="?([^";]+)"?/i.exec(disposition ?? '');
+  return m ? m[1] : fallback;
+}
+
+/**
+ * Downloads one export and offers it to the browser to save. Fetched rather than a plain link:
+ * every /api request must carry X-CSRF, which a link cannot send. The body is counted as it
+ * streams into a Blob (the browser keeps large blobs in its own storage, on disk if need be, not
+ * in the page's memory), and the file is offered only if the stream ended normally: the BFF
+ * aborts the response when the server fails mid-way, so a broken file is never saved.
+ */
+export async function downloadExport(
+  file: ExportFile,
+  onRows?: (rows: number) => void,
+): Promise<DownloadOutcome> {
+  const path = `/api/export/${file.file}`;
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: { 'X-CSRF': '1' }, credentials: 'same-origin' });
+  } catch {
+    throw new DownloadFailed(
+      'No connection: the file is made by the server. Try again when online.',
+    );
+  }
+  if (res.status === 401) {
+    // Through the app's client, so the sign-in sheet opens as for any expired session.
+    await request('/api/export/summary');
+    throw new DownloadFailed('Your sign-in has expired: sign in again, then download.');
+  }
+  if (!res.ok || !res.body) {
+    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new DownloadFailed(
+      body?.error?.message ?? `The server could not make the file (HTTP ${res.status}).`,
+    );
+  }
+  const counter = rowCounter(file.file.endsWith('.geojson') ? 'geojson' : 'csv');
+  const counted = res.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        counter.push(chunk);
+        onRows?.(counter.rows());
+        controller.enqueue(chunk);
+      },
+      flush() {
+        counter.push(new Uint8Array(), true);
+      },
+    }),
+  );
+  let blob: Blob;
+  try {
+    blob = await new Response(counted).blob();
+  } catch {
+    throw new DownloadFailed(
+      `The download broke off after ${counter.rows().toLocaleString('en-US')} ${file.rowName}: nothing was saved. Try again.`,
+    );
+  }
+  const fileName = fileNameIn(res.headers.get('content-disposition'), `trapline-${file.file}`);
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return { rows: counter.rows(), fileName };
+}

@@ -1,0 +1,169 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ExportPanel } from '../../../../src/client/features/exports/export-panel';
+
+/**
+ * The panel against the real BFF and records service (`npm start` as a child process: the server
+ * modules cannot load in this jsdom environment). The page's same-origin fetch is sent to the
+ * BFF's address with what a browser adds by itself (the session cookie, Origin); nothing is
+ * answered in the test's place.
+ */
+const PASSWORD = 'export-panel-test-password';
+let server: ChildProcess;
+let dataDir: string;
+let base: string;
+let cookie: string;
+const nodeFetch = globalThis.fetch;
+const saved: Blob[] = [];
+
+function browserFetch(to: string) {
+  return (input: RequestInfo | URL, init: RequestInit = {}) =>
+    nodeFetch(`${to}${String(input)}`, {
+      ...init,
+      headers: { ...(init.headers as Record<string, string>), cookie, origin: to },
+    });
+}
+
+async function startServer(): Promise<string> {
+  dataDir = mkdtempSync(join(tmpdir(), 'trapline-export-panel-'));
+  server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: process.cwd(),
+    env: {
+      ...process.env,
+      PORT: '0',
+      RECORDS_PORT: '0',
+      LOG_LEVEL: 'silent',
+      TRAPLINE_DATA_DIR: dataDir,
+      TRAPLINE_DEMO_PASSWORD: PASSWORD,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  return new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const m = /Trapline is running at (https?:\/\/\S+)\n/.exec(out);
+      if (m) resolve(m[1].replace(/\/$/, ''));
+    };
+    server.stdout?.on('data', onData);
+    server.stderr?.on('data', onData);
+    server.on('exit', () => reject(new Error(`server exited:\n${out}`)));
+  });
+}
+
+beforeAll(async () => {
+  base = await startServer();
+  const signIn = await nodeFetch(`${base}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf': '1', origin: base },
+    body: JSON.stringify({ username: 'demo-manager', password: PASSWORD }),
+  });
+  expect(signIn.status).toBe(200);
+  cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';', 1)[0])
+    .join('; ');
+  // Species 1 and 2 (Culex tarsalis, pipiens), sex 1 (F-Mixed), trap 1 (CO2): the seeded lookups.
+  for (const [date, counts] of [
+    ['2025-07-08', [30, 4]],
+    ['2025-07-09', [30, 4]],
+    ['2025-07-10', []],
+  ] as const) {
+    const res = await browserFetch(base)('/api/v1/arthropod/collection', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-csrf': '1' },
+      body: JSON.stringify({
+        collection_date: date,
+        num_trap: 1,
+        trap: 1,
+        trap_nights: 1,
+        location: {
+          shape: { type: 'Point', coordinates: [-121.49, 38.58] },
+          coordinate_precision: 1,
+        },
+        arthropods: counts.map((c, i) => ({ species: i + 1, sex: 1, num_count: c })),
+      }),
+    });
+    expect(res.status, await res.clone().text()).toBe(201);
+  }
+}, 120_000);
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  saved.length = 0;
+});
+
+afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((r) => server.once('exit', r));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+function stubSaving() {
+  // jsdom has no object URLs: keep what the page would hand to the browser's save.
+  URL.createObjectURL = (blob: Blob) => {
+    saved.push(blob);
+    return 'blob:saved';
+  };
+  URL.revokeObjectURL = () => undefined;
+}
+
+describe('export panel', () => {
+  it('shows the server totals, downloads collections and says how many rows the file holds', async () => {
+    vi.stubGlobal('fetch', browserFetch(base));
+    stubSaving();
+    render(<ExportPanel />);
+    const item = screen.getByRole('heading', { name: 'Collections (CSV)' }).closest('li')!;
+    // What the server holds, read through the BFF's proxy: each collection gives one row per
+    // abundance row, an empty trap one row.
+    const list = (await (
+      await browserFetch(base)('/api/v1/arthropod/collection?pageSize=1000', {
+        headers: { 'x-csrf': '1' },
+      })
+    ).json()) as { rows: Array<{ arthropods: unknown[] }>; count: number };
+    const expected = list.rows.reduce((sum, c) => sum + Math.max(1, c.arthropods.length), 0);
+    await within(item).findByText(
+      new RegExp(`The server holds ${list.count.toLocaleString('en-US')} collections\\.`),
+    );
+    await userEvent.click(within(item).getByRole('button', { name: 'Download Collections (CSV)' }));
+    const status = await within(item).findByRole('status');
+    expect(status.textContent).toMatch(
+      new RegExp(
+        `^Downloaded ${expected.toLocaleString('en-US')} collection rows \\(trapline-demo-vector-control-district-collections-\\d{4}-\\d{2}-\\d{2}\\.csv\\)\\.$`,
+      ),
+    );
+    // The file handed to the browser holds exactly that many rows after its header.
+    expect(saved).toHaveLength(1);
+    const lines = (await saved[0].text()).trimEnd().split('\r\n');
+    expect(lines).toHaveLength(1 + expected);
+  });
+
+  it('says a download needs a connection when offline, and offers none', () => {
+    vi.stubGlobal('navigator', { ...navigator, onLine: false });
+    render(<ExportPanel />);
+    expect(screen.getByText(/Downloads need a connection/)).toBeTruthy();
+    for (const b of screen.getAllByRole('button'))
+      expect((b as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('says so when the server cannot be reached, and saves nothing', async () => {
+    // A port nothing listens on: a real refused connection.
+    vi.stubGlobal('fetch', browserFetch('http://127.0.0.1:9'));
+    stubSaving();
+    render(<ExportPanel />);
+    const item = screen.getByRole('heading', { name: 'Pools (CSV)' }).closest('li')!;
+    await userEvent.click(within(item).getByRole('button', { name: 'Download Pools (CSV)' }));
+    await waitFor(() =>
+      expect(within(item).getByRole('alert').textContent).toMatch(/No connection/),
+    );
+    expect(saved).toHaveLength(0);
+  });
+});
