@@ -568,6 +568,7 @@ function bffOwnRoute(
     [2, 'health'],
     [2, 'config'],
     [4, 'reports'],
+    [6, 'exports'],
   ] as const);
   // Only spare sessions (made by the fuzz's own sign-ins) are ever signed out or replaced.
   const spare = world.spareCookies.length > 0 ? rng.pick(world.spareCookies) : undefined;
@@ -626,7 +627,44 @@ function bffOwnRoute(
         path: `/api/reports/${report}${reportQuery(rng, hostile)}`,
       };
     }
+    case 'exports': {
+      // In turn rather than at random: six routes, each reached within a short run.
+      const file = EXPORTS[exportTurn++ % EXPORTS.length];
+      return {
+        ...base,
+        route: `GET /api/export/${file}`,
+        method: 'GET',
+        path: `/api/export/${file}${exportQuery(rng, hostile, file)}`,
+      };
+    }
   }
+}
+
+let exportTurn = 0;
+const EXPORTS = [
+  'sites.csv',
+  'sites.geojson',
+  'collections.csv',
+  'pools.csv',
+  'pool-tests.csv',
+  'summary',
+] as const;
+
+/** An export's query string: a page size, or, when hostile, a wrong or unknown parameter. */
+function exportQuery(rng: SeededRandom, hostile: boolean, file: string): string {
+  const good = file === 'summary' ? [] : ['page_size=1000', `page_size=${rng.int(50, 1000)}`];
+  const bad = [
+    'page_size=0',
+    'page_size=1001',
+    'page_size=-1',
+    'page_size=abc',
+    'page_size=1&page_size=2',
+    'pageSize=10',
+    `${encodeURIComponent(rng.pick(HOSTILE_NAMES))}=1`,
+  ];
+  const parts = good.length > 0 && rng.chance(0.5) ? [rng.pick(good)] : [];
+  if (hostile) parts.push(rng.pick(bad));
+  return parts.length > 0 ? `?${parts.join('&')}` : '';
 }
 
 const REPORTS = ['abundance', 'abundance-anomaly', 'infection-rate', 'vector-index'] as const;
