@@ -1,7 +1,7 @@
 /**
  * Routes, and the accessible names the end-to-end tests rely on (keep them stable):
  *
- * /                         Home: heading "Hello, <user>", "New collection", "Sites", "Sync now",
+ * /                         Home: heading "Hello, <user>", "New collection", "Sites" (no Sync now),
  *                           list "Today's collections"; counts data-testid home-pending / home-parked
  * /sites                    heading "Sites", link "New site", search "Search sites", list "Sites",
  *                           region "Map of sites" (lazy Leaflet)
@@ -162,12 +162,7 @@ export function AppRoutes({
       <Suspense fallback={<p className="screen">Loading…</p>}>
         <Switch>
           <Route path="/">
-            <HomeScreen
-              userName={userName}
-              status={status}
-              online={online}
-              onSyncNow={() => engine.requestSync('manual')}
-            />
+            <HomeScreen userName={userName} status={status} online={online} />
           </Route>
           <Route path="/sites">
             <SiteListScreen

@@ -18,7 +18,6 @@ type Props = {
   /** The engine's live status: Home counts it with syncSummary, as the sync bar does. */
   status: SyncStatus;
   online: boolean;
-  onSyncNow: () => void;
 };
 
 type CollectionItem = {
@@ -50,8 +49,11 @@ function CollectionList({ label, rows }: { label: string; rows: CollectionItem[]
   );
 }
 
-/** Home: today's and the week's collections, what waits to be sent or fixed, Sync now. */
-export function HomeScreen({ userName, status, online, onSyncNow }: Props) {
+/**
+ * Home: today's and the week's collections, what waits to be sent or fixed, online or not.
+ * Sync now is the sync bar's, always on screen: Home offers no second one.
+ */
+export function HomeScreen({ userName, status, online }: Props) {
   const db = useDb();
   // The same counts as the sync bar: a change held behind a refused one is still not sent.
   const { waiting, attention, held } = syncSummary(status);
@@ -126,9 +128,6 @@ export function HomeScreen({ userName, status, online, onSyncNow }: Props) {
         <div className="tile">
           <span className={online ? 'dot dot-online' : 'dot dot-offline'} aria-hidden="true" />
           <span>{online ? 'Online' : 'Offline: saving on this tablet'}</span>
-          <button type="button" className="button" onClick={onSyncNow} disabled={!online}>
-            Sync now
-          </button>
           {storedAt !== null ? (
             <span className="muted" data-testid="home-lookups-age">
               Lists updated {timeAgo(storedAt)}

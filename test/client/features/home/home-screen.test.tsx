@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createCollection } from '../../../../src/client/db/create-collection';
 import { createSite } from '../../../../src/client/db/create-site';
@@ -23,14 +23,12 @@ const DAY = 86_400_000;
 /** The local calendar day `days` before today, as a date-only collection is written. */
 const daysAgo = (days: number) => localDate(new Date(Date.now() - days * DAY));
 
-const home = (
-  <HomeScreen userName="Sam" status={INITIAL_STATUS} online onSyncNow={() => undefined} />
-);
+const home = <HomeScreen userName="Sam" status={INITIAL_STATUS} online />;
 
 /** Home as the app composes it: fed the engine's live status. */
 function LiveHome() {
   const status = useSyncStatus();
-  return <HomeScreen userName="Sam" status={status} online onSyncNow={() => undefined} />;
+  return <HomeScreen userName="Sam" status={status} online />;
 }
 
 describe('home screen', () => {
@@ -102,5 +100,28 @@ describe('home screen', () => {
     expect(screen.getByTestId('home-pending').parentElement).toHaveTextContent('4not sent yet');
     expect(screen.getByTestId('home-parked')).toHaveTextContent('1');
     expect(screen.getByRole('link', { name: 'Review' })).toHaveAttribute('href', '/sync');
+  });
+
+  it('leaves Sync now to the sync bar: one button on the screen, labelled, and it sends', async () => {
+    const { db, bff, engine } = setupEngine();
+    await createSite(db, makeSite({ code: '100102', name: 'One Button Pond' }));
+    const user = renderScreen(
+      db,
+      <SyncEngineProvider engine={engine}>
+        <SyncStatusBar />
+        <LiveHome />
+      </SyncEngineProvider>,
+    );
+    const bar = screen.getByRole('region', { name: 'Sync status' });
+    await within(bar).findByRole('button', { name: 'Sync now' });
+    expect(screen.getAllByRole('button', { name: 'Sync now' })).toEqual([
+      within(bar).getByRole('button', { name: 'Sync now' }),
+    ]);
+    // Home still says whether the tablet is online.
+    expect(screen.getByText('Online')).toBeInTheDocument();
+
+    await user.click(within(bar).getByRole('button', { name: 'Sync now' }));
+    await waitFor(() => expect(bff.requests.filter((r) => r.method === 'POST')).toHaveLength(1));
+    await within(bar).findByText('All changes sent');
   });
 });
