@@ -69,6 +69,8 @@ export default defineConfig({
   server: { proxy: { '/api': { target: BFF, changeOrigin: false } } },
   test: {
     reporters: ['default', './test/summary-reporter.ts'],
+    // One migrated embedded database per run, dumped; each test file's PGlite starts from it.
+    globalSetup: ['./test/pglite-template.ts'],
     // One PGlite per test file is heavy on two cores: keep the worker count modest.
     maxWorkers: 2,
     projects: [

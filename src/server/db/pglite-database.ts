@@ -5,8 +5,19 @@ import type { Database, Queryable, Row } from './database';
  * PGlite runs one statement at a time on one connection. A transaction must therefore own the
  * connection from BEGIN to COMMIT: every query and transaction goes through one FIFO mutex.
  */
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const pg = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+export async function openPglite(
+  dataDir: string | undefined,
+  options: { loadDataDir?: Blob } = {},
+): Promise<Database> {
+  // loadDataDir: start from a dump of another database's data directory (dumpDataDir) instead
+  // of running initdb, which is most of the seconds a fresh PGlite takes.
+  return pgliteDatabase(
+    dataDir ? await PGlite.create(dataDir, options) : await PGlite.create({ ...options }),
+  );
+}
+
+/** The Database over an open PGlite instance (which it then owns: close() closes it). */
+export function pgliteDatabase(pg: PGlite): Database {
   let tail: Promise<unknown> = Promise.resolve();
   function exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = tail.then(fn, fn);

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { TraplineDb } from '../../../src/client/db/database';
 import { createSyncEngine, type SyncEngine } from '../../../src/client/sync';
 import type { Database } from '../../../src/server/db/database';
-import { openDatabase } from '../../../src/server/db/open-database';
+import { openMigratedPglite } from '../../server/helpers/test-database';
 import { startBff, type RunningBff } from '../../../src/server/bff/app';
 import { buildRecords } from '../../../src/server/records/app';
 import {
@@ -36,7 +36,7 @@ let agencyId: number;
 const tablets: Array<{ engine: SyncEngine; tablet: TraplineDb }> = [];
 
 beforeAll(async () => {
-  db = await openDatabase({});
+  db = await openMigratedPglite();
   await seedLookups(db);
   await seedDemoAgencies(db, { password: PASSWORD });
   records = await buildRecords({ db });

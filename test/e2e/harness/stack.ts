@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../../src/server/db/database';
 import { openDatabase } from '../../../src/server/db/open-database';
+import { openMigratedPglite } from '../../server/helpers/test-database';
 import { startBff, type RunningBff } from '../../../src/server/bff/app';
 import { buildRecords } from '../../../src/server/records/app';
 import { seedDemoAgencies } from '../../../src/server/records/seed/seed-demo-agencies';
@@ -53,7 +54,7 @@ export type Stack = {
  */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dataDir = options.onDisk ? await mkdtemp(join(tmpdir(), 'trapline-e2e-data-')) : undefined;
-  const db = await openDatabase({ dataDir });
+  const db = dataDir ? await openDatabase({ dataDir }) : await openMigratedPglite();
   await seedLookups(db);
   await seedDemoAgencies(db, { password: E2E_PASSWORD });
 
