@@ -208,11 +208,11 @@ describe('Reports screen in Chromium', () => {
       'Week',
       'Species',
       'Count',
-      'Trap nights × traps',
+      'Trap nights',
       'Per trap night',
       'Five-year average',
       'Years in average',
-      'Change from average (%)',
+      'vs average (%)',
     ]);
     const week = rowWith(table, 'Cx tarsalis', '38')['Week'];
     expect(rowWith(table, 'Cx tarsalis', '38')).toEqual({
@@ -220,22 +220,22 @@ describe('Reports screen in Chromium', () => {
       Week: week,
       Species: 'Cx tarsalis',
       Count: '38',
-      'Trap nights × traps': '3',
+      'Trap nights': '3',
       'Per trap night': '12.6667',
       'Five-year average': '15',
       'Years in average': `${S - 2}, ${S - 1}`,
-      'Change from average (%)': '-15.56',
+      'vs average (%)': '-15.56',
     });
     expect(rowWith(table, 'Cx pipiens', '10')).toMatchObject({
       Week: week,
       'Per trap night': '3.3333',
       'Five-year average': '1',
-      'Change from average (%)': '233.33',
+      'vs average (%)': '+233.33',
     });
     expect(rowWith(table, 'Cx tarsalis', '12')).toMatchObject({
       'Per trap night': '12',
       'Five-year average': '—',
-      'Change from average (%)': '—',
+      'vs average (%)': '—',
     });
     // The chart: a line per species and each one's dashed five-year average, named for readers.
     const chart = page.getByTestId('report-chart');
@@ -244,7 +244,9 @@ describe('Reports screen in Chromium', () => {
       /^Mosquitoes per trap night by week, 2 lines; highest 12\.6667 \(Cx tarsalis, week \d+\)/,
     );
     await expect(chart.locator('[data-series]').count()).resolves.toBe(4);
-    await expect(chart.locator('circle').count()).resolves.toBe(4);
+    await expect(chart.locator('circle.chart-dot').count()).resolves.toBe(4);
+    // Week 27's averages (15 and 1) are single points: drawn as hollow marks.
+    await expect(chart.locator('circle.chart-avg-dot').count()).resolves.toBe(2);
     computedText = (await page.getByTestId('report-computed').textContent()) ?? '';
     expect(computedText).toMatch(/^Computed [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M/);
     await inspect('reports');

@@ -103,20 +103,21 @@ export default function ReportChart({ data, interval }: { data: ChartData; inter
                 strokeWidth={s.dashed ? 2 : 3}
                 strokeDasharray={s.dashed ? '7 5' : undefined}
               />
-              {s.dashed
-                ? null
-                : s.points.map((p, i) =>
-                    p ? (
-                      <circle
-                        key={i}
-                        cx={x(i)}
-                        cy={y(p.y)}
-                        r={4}
-                        fill={colour}
-                        className="chart-dot"
-                      />
-                    ) : null,
-                  )}
+              {/* Averages get hollow marks: a single week's average has no line to draw. */}
+              {s.points.map((p, i) =>
+                p ? (
+                  <circle
+                    key={i}
+                    cx={x(i)}
+                    cy={y(p.y)}
+                    r={s.dashed ? 5 : 4}
+                    fill={s.dashed ? '#fff' : colour}
+                    stroke={colour}
+                    strokeWidth={2}
+                    className={s.dashed ? 'chart-avg-dot' : 'chart-dot'}
+                  />
+                ) : null,
+              )}
             </g>
           );
         })}

@@ -16,6 +16,14 @@ export const REPORT_KINDS = [
 ] as const;
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
+/** Short names for the report buttons (the heading gives the full title). */
+export const REPORT_SHORT: Record<ReportKind, string> = {
+  'abundance-anomaly': 'Abundance vs 5-year average',
+  abundance: 'Abundance',
+  'infection-rate': 'Infection rate',
+  'vector-index': 'Vector index',
+};
+
 export const REPORT_TITLES: Record<ReportKind, string> = {
   'abundance-anomaly': 'Abundance against the five-year average',
   abundance: 'Abundance',
@@ -28,6 +36,13 @@ export const INTERVAL_LABELS: Record<Interval, string> = {
   Biweek: 'Two weeks',
   Month: 'Month',
   CollectionDate: 'Collection date',
+};
+
+const INTERVAL_WORDS: Record<Interval, string> = {
+  Week: 'by MMWR week',
+  Biweek: 'by two-week period',
+  Month: 'by month',
+  CollectionDate: 'by collection date',
 };
 
 export const ESTIMATOR_LABELS: Record<PtEstimate, string> = {
@@ -146,7 +161,7 @@ export function describeChoice(c: ReportChoice): string {
   const years = APPLIES[c.report].manyYears
     ? [...c.years].sort((a, b) => a - b).join(', ')
     : String(Math.max(...c.years));
-  const parts = [years, `by ${INTERVAL_LABELS[c.interval].toLowerCase()}`];
+  const parts = [years, INTERVAL_WORDS[c.interval]];
   parts.push(c.species.length ? c.species.join(', ') : 'all species');
   if (c.traps.length) parts.push(`traps ${c.traps.join(', ')}`);
   // The BFF's sex defaults (spec): females, except the vector index, which counts all sexes.

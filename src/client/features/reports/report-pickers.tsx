@@ -13,7 +13,7 @@ import {
   ESTIMATOR_LABELS,
   INTERVAL_LABELS,
   REPORT_KINDS,
-  REPORT_TITLES,
+  REPORT_SHORT,
   type ReportChoice,
   type ReportKind,
 } from './report-choice';
@@ -155,7 +155,7 @@ export function ReportPickers({
               checked={choice.report === k}
               onChange={() => set('report', k)}
             />
-            {REPORT_TITLES[k]}
+            {REPORT_SHORT[k]}
           </label>
         ))}
         <FieldMessage id={reportErrorId} text={errors.report} />
@@ -216,6 +216,15 @@ export function ReportPickers({
             ))}
           </select>
         </Field>
+        <label className="check report-picker">
+          <input
+            type="checkbox"
+            checked={choice.bySpecies}
+            onChange={(e) => set('bySpecies', e.target.checked)}
+          />
+          A line for each species
+        </label>
+        {errors.bySpecies ? <p className="field-error">{errors.bySpecies}</p> : null}
         {applies.infection ? (
           <>
             <Field label="Target virus" error={errors.target}>
@@ -245,7 +254,7 @@ export function ReportPickers({
           </>
         ) : null}
       </div>
-      <div className="report-grid">
+      <div className="report-grid report-grid-two">
         <CheckList
           legend="Species"
           options={species}
@@ -262,15 +271,6 @@ export function ReportPickers({
           error={errors.traps}
           allWord="All trap types"
         />
-        <label className="check report-picker">
-          <input
-            type="checkbox"
-            checked={choice.bySpecies}
-            onChange={(e) => set('bySpecies', e.target.checked)}
-          />
-          A line for each species
-        </label>
-        {errors.bySpecies ? <p className="field-error">{errors.bySpecies}</p> : null}
       </div>
     </div>
   );

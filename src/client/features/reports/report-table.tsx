@@ -5,11 +5,11 @@ import type { ReportRow } from './fetch-report';
 const HEADERS: Record<string, string> = {
   Biweek: 'Two weeks',
   CollectionDate: 'Collection date',
-  TrapEvents: 'Trap nights × traps',
+  TrapEvents: 'Trap nights',
   Abundance: 'Per trap night',
   FiveYearAvg: 'Five-year average',
   YearsInAverage: 'Years in average',
-  Delta: 'Change from average (%)',
+  Delta: 'vs average (%)',
   InfectionRate: 'Infection rate',
   LowerCI: 'Lower 95% CI',
   UpperCI: 'Upper 95% CI',
@@ -37,10 +37,12 @@ const isFigure = (column: string) => !LABEL_COLUMNS.includes(column);
  */
 export function formatCell(value: Cell | undefined, column: string): string {
   if (value === null || value === undefined) return '—';
-  if (typeof value === 'number')
-    return isFigure(column)
-      ? value.toLocaleString('en-US', { maximumFractionDigits: 4 })
-      : String(value);
+  if (typeof value === 'number') {
+    if (!isFigure(column)) return String(value);
+    const text = value.toLocaleString('en-US', { maximumFractionDigits: 4 });
+    // Above the average reads as such: +233.33, not 233.33 beside -15.56.
+    return column === 'Delta' && value > 0 ? `+${text}` : text;
+  }
   if (column === 'YearsInAverage') return value.split(',').join(', ');
   return value === '' ? '(none)' : value;
 }

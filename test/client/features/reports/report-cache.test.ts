@@ -1,0 +1,67 @@
+import { QueryClient } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import {
+  readStoredReports,
+  REPORT_KEY,
+  startReportCache,
+} from '../../../../src/client/lib/report-cache';
+
+const report = (computedAt: number) => ({
+  rows: [{ Year: 2026, Count: 38 }],
+  count: 1,
+  computedAt,
+});
+
+/** Until the owner's store holds `n` reports (writes are coalesced a moment after an answer). */
+async function stored(owner: string, n: number) {
+  await expect.poll(async () => (await readStoredReports(owner))?.queries.length ?? 0).toBe(n);
+  return (await readStoredReports(owner))!;
+}
+
+describe('report cache (IndexedDB)', () => {
+  it('keeps an owner’s report answers across a restart, and only report queries', async () => {
+    const owner = '1:demo-manager';
+    const first = new QueryClient();
+    await startReportCache(first, owner);
+    first.setQueryData([REPORT_KEY, owner, 'abundance', 'interval=Week'], report(1000));
+    first.setQueryData(['session'], { user: 'x' });
+    const state = await stored(owner, 1);
+    expect(state.queries[0].queryKey).toEqual([REPORT_KEY, owner, 'abundance', 'interval=Week']);
+
+    // A new app (a reload): the stored report is back before the screen asks for it.
+    const next = new QueryClient();
+    await startReportCache(next, owner);
+    expect(next.getQueryData([REPORT_KEY, owner, 'abundance', 'interval=Week'])).toEqual(
+      report(1000),
+    );
+    expect(next.getQueryData(['session'])).toBeUndefined();
+  });
+
+  it('never shows one user’s reports to the next on a shared tablet', async () => {
+    const client = new QueryClient();
+    await startReportCache(client, '1:alice');
+    client.setQueryData([REPORT_KEY, '1:alice', 'abundance', 'q'], report(1));
+    await stored('1:alice', 1);
+
+    await startReportCache(client, '2:bob');
+    expect(client.getQueryCache().findAll({ queryKey: [REPORT_KEY] })).toHaveLength(0);
+    expect(await readStoredReports('2:bob')).toBeNull();
+    // Alice's are still hers when she signs in again.
+    await startReportCache(client, '1:alice');
+    expect(client.getQueryData([REPORT_KEY, '1:alice', 'abundance', 'q'])).toEqual(report(1));
+  });
+
+  it('keeps the 20 newest reports', async () => {
+    const owner = '1:busy';
+    const client = new QueryClient();
+    await startReportCache(client, owner);
+    for (let i = 0; i < 25; i++)
+      client.setQueryData([REPORT_KEY, owner, 'abundance', `q${i}`], report(i), {
+        updatedAt: 1_000 + i,
+      });
+    const state = await stored(owner, 20);
+    expect(state.queries.map((q) => q.queryKey[3])).toEqual(
+      Array.from({ length: 20 }, (_, i) => `q${24 - i}`),
+    );
+  });
+});
