@@ -7,6 +7,7 @@ import { updateSite } from '../../db/update-site';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
 import { mergeFormData, pickKeys } from '../../lib/merge-form-data';
+import { nextSiteCode } from './next-site-code';
 import { SiteForm, type LocationPickerProps } from './site-form';
 import { useSite, useSites } from './use-sites';
 
@@ -47,6 +48,7 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
         lookups={lookups}
         sites={sites}
         initial={site ? (pickKeys(site.data, SITE_FORM_KEYS) as Partial<SiteCreate>) : undefined}
+        proposedCode={localId ? null : nextSiteCode(sites.map((s) => s.code))}
         selfLocalId={localId ?? null}
         problem={site?.problem ?? null}
         onSubmit={save}

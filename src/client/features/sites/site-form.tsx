@@ -28,6 +28,8 @@ type SiteFormProps = {
   lookups: LookupsDocument;
   sites: readonly SiteRow[];
   initial?: Partial<SiteCreate>;
+  /** A new site's code as proposed from the tablet's sites (see nextSiteCode): prefilled, editable. */
+  proposedCode?: string | null;
   selfLocalId?: string | null;
   problem?: Problem;
   submitLabel?: string;
@@ -46,6 +48,7 @@ export function SiteForm({
   lookups,
   sites,
   initial,
+  proposedCode = null,
   selfLocalId = null,
   problem = null,
   submitLabel = 'Save site',
@@ -67,6 +70,7 @@ export function SiteForm({
     resolver,
     defaultValues: {
       ...EMPTY,
+      ...(proposedCode ? { code: proposedCode } : {}),
       ...initial,
       shape: {
         type: 'Point',
@@ -125,7 +129,13 @@ export function SiteForm({
         <Field
           label="Site code"
           error={err('code')}
-          hint={<span className="hint-neutral">6 digits, unique in your agency</span>}
+          hint={
+            <span className="hint-neutral">
+              {proposedCode
+                ? 'Proposed from the sites on this tablet: change it if needed. 6 digits, unique in your agency'
+                : '6 digits, unique in your agency'}
+            </span>
+          }
         >
           <input inputMode="numeric" autoComplete="off" maxLength={6} {...register('code')} />
         </Field>
