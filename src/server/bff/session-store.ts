@@ -35,12 +35,35 @@ type SessionRow = {
   agency_name: string;
 };
 
+/** Sessions kept in memory at most (least recently used go first). */
+export const SESSION_CACHE_SIZE = 10_000;
+/**
+ * How long a session read from the table is trusted without reading it again. Sign-out and a
+ * refused token drop it at once in this process; another BFF process on the same database sees
+ * them within this time (and a signed-out session's upstream token is revoked anyway).
+ */
+export const SESSION_CACHE_MS = 10_000;
+
+type CachedSession = { session: StoredSession; endsAt: number; readAt: number };
+
 /**
  * The BFF's sessions (table bff_session). The upstream token is stored sealed (TokenCipher,
  * bound to the row), never in clear: a copy of the database gives no token. A row whose token
  * does not open (another key, tampered) reads as no session: signed out, never an error.
  */
 export class SessionStore {
+  /**
+   * Sessions read recently, by id hash: a proxied request then costs no query and no unsealing
+   * (profiled: the lookup was ~1 ms of the BFF's ~2.4 ms per proxied GET). Filled only by
+   * find(), so a session is always read from the table once before it is trusted from memory.
+   */
+  private readonly recent = new Map<string, CachedSession>();
+  /**
+   * Counts sign-outs and refused tokens. A read that overlapped one is not kept: it may have
+   * read the row just before the change, and must not bring back what was just dropped.
+   */
+  private drops = 0;
+
   constructor(
     private readonly db: Database,
     private readonly cipher: TokenCipher = new TokenCipher(processSessionKey()),
@@ -74,12 +97,40 @@ export class SessionStore {
   }
 
   async find(id: string, now: Date): Promise<StoredSession | null> {
-    const { rows } = await this.db.query<SessionRow>(
+    const idHash = hashSessionId(id);
+    const at = now.getTime();
+    const cached = this.recent.get(idHash);
+    if (
+      cached &&
+      at - cached.readAt < SESSION_CACHE_MS &&
+      at < cached.endsAt &&
+      at >= cached.readAt
+    ) {
+      // Most recently used last: the first key is the one to evict.
+      this.recent.delete(idHash);
+      this.recent.set(idHash, cached);
+      return cached.session;
+    }
+    this.recent.delete(idHash);
+    const dropsBefore = this.drops;
+    const { rows } = await this.db.query<SessionRow & { ends_at: Date | string }>(
       'select * from bff_session where id_hash = $1 and ends_at > $2',
-      [hashSessionId(id), now],
+      [idHash, now],
     );
     const row = rows[0];
     if (!row) return null;
+    const session = this.sessionOf(row);
+    if (!session) return null;
+    if (this.drops === dropsBefore) {
+      this.recent.set(idHash, { session, endsAt: new Date(row.ends_at).getTime(), readAt: at });
+      if (this.recent.size > SESSION_CACHE_SIZE) {
+        this.recent.delete(this.recent.keys().next().value as string);
+      }
+    }
+    return session;
+  }
+
+  private sessionOf(row: SessionRow): StoredSession | null {
     const token = this.cipher.open(row.upstream_token, row.id_hash);
     if (token === null) return null;
     const tokenExpiresAt = new Date(row.token_expires_at);
@@ -105,18 +156,37 @@ export class SessionStore {
   }
 
   async deleteByHash(idHash: string): Promise<void> {
-    await this.db.query('delete from bff_session where id_hash = $1', [idHash]);
+    await this.dropAround(idHash, () =>
+      this.db.query('delete from bff_session where id_hash = $1', [idHash]),
+    );
   }
 
   /** The upstream refused the token before its stated expiry (revoked, clock skew): stop using it. */
   async expireToken(idHash: string, now: Date): Promise<void> {
-    await this.db.query(
-      'update bff_session set token_expires_at = least(token_expires_at, $2) where id_hash = $1',
-      [idHash, now],
+    await this.dropAround(idHash, () =>
+      this.db.query(
+        'update bff_session set token_expires_at = least(token_expires_at, $2) where id_hash = $1',
+        [idHash, now],
+      ),
     );
   }
 
+  /** Forgets a session around a change to its row: no read overlapping the change is kept. */
+  private async dropAround(idHash: string, change: () => Promise<unknown>): Promise<void> {
+    this.drops++;
+    this.recent.delete(idHash);
+    try {
+      await change();
+    } finally {
+      this.drops++;
+      this.recent.delete(idHash);
+    }
+  }
+
   async sweep(now: Date): Promise<void> {
+    for (const [idHash, cached] of this.recent) {
+      if (cached.endsAt <= now.getTime()) this.recent.delete(idHash);
+    }
     await this.db.query('delete from bff_session where ends_at <= $1', [now]);
   }
 }

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  hashSessionId,
+  SESSION_CACHE_MS,
+  SessionStore,
+} from '../../../src/server/bff/session-store';
+import { TokenCipher } from '../../../src/server/bff/token-cipher';
+import type { Database } from '../../../src/server/db/database';
+import { openTestDatabase } from '../helpers/test-database';
+
+/**
+ * The session store keeps sessions it read in memory for a few seconds, so a proxied request
+ * costs no session query. What must still hold: sign-out and a refused token take effect at
+ * once in this process, a change made by another process is seen within SESSION_CACHE_MS, and a
+ * read that overlapped a sign-out never brings the session back.
+ */
+
+let db: Database;
+/** Session-table reads the store made, counted at the database boundary. */
+let sessionReads = 0;
+let counting: Database;
+/** When set, a session read's answer is held until it resolves (a slow reply from the database). */
+let holdReads: Promise<void> | null = null;
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  counting = {
+    ...db,
+    kind: db.kind,
+    query: (sql, params) => {
+      if (!/from bff_session/.test(sql)) return db.query(sql, params);
+      sessionReads++;
+      const hold = holdReads;
+      return db.query(sql, params).then(async (answer) => {
+        await hold;
+        return answer;
+      });
+    },
+    exec: db.exec.bind(db),
+    transaction: db.transaction.bind(db),
+    close: db.close.bind(db),
+  };
+});
+afterAll(async () => {
+  await db?.close();
+});
+
+const T0 = new Date('2026-07-01T12:00:00Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+
+function info(user: string) {
+  return {
+    user: { id: 2, username: user, name: 'Demo Tech', role: 'technician' as const },
+    agency: { id: 1, name: 'Demo Vector Control District' },
+    expiresAt: at(3_600_000).toISOString(),
+  };
+}
+
+function store() {
+  return new SessionStore(counting, new TokenCipher(randomBytes(32)));
+}
+
+describe('the session store in front of the session table', () => {
+  it('reads a session from the table once, then from memory until SESSION_CACHE_MS', async () => {
+    const sessions = store();
+    const id = await sessions.create('token-a', info('tech-a'));
+    sessionReads = 0;
+    const first = await sessions.find(id, at(0));
+    const again = await sessions.find(id, at(1_000));
+    expect(first?.token).toBe('token-a');
+    expect(again?.token).toBe('token-a');
+    expect(sessionReads).toBe(1);
+    await sessions.find(id, at(SESSION_CACHE_MS + 1));
+    expect(sessionReads).toBe(2);
+  });
+
+  it('signs out at once, though the session was just read', async () => {
+    const sessions = store();
+    const id = await sessions.create('token-b', info('tech-b'));
+    expect(await sessions.find(id, at(0))).not.toBeNull();
+    await sessions.delete(id);
+    expect(await sessions.find(id, at(1))).toBeNull();
+  });
+
+  it('stops using a refused token at once', async () => {
+    const sessions = store();
+    const id = await sessions.create('token-c', info('tech-c'));
+    expect((await sessions.find(id, at(0)))?.tokenExpiresAt.getTime()).toBe(
+      at(3_600_000).getTime(),
+    );
+    await sessions.expireToken(hashSessionId(id), at(5));
+    expect((await sessions.find(id, at(6)))?.tokenExpiresAt.getTime()).toBe(at(5).getTime());
+  });
+
+  it('sees a sign-out made by another process within SESSION_CACHE_MS', async () => {
+    const here = store();
+    const id = await here.create('token-d', info('tech-d'));
+    expect(await here.find(id, at(0))).not.toBeNull();
+    // Another BFF process on the same database signs the session out.
+    await db.query('delete from bff_session where id_hash = $1', [hashSessionId(id)]);
+    expect(await here.find(id, at(SESSION_CACHE_MS + 1))).toBeNull();
+  });
+
+  it('does not keep a read that overlapped a sign-out', async () => {
+    const sessions = store();
+    const id = await sessions.create('token-e', info('tech-e'));
+    // The read is sent first and sees the row, but its answer arrives only after the sign-out
+    // has finished (as on PostgreSQL, where they run on two connections).
+    let release = () => {};
+    holdReads = new Promise((resolve) => (release = resolve));
+    const reading = sessions.find(id, at(0));
+    holdReads = null;
+    await sessions.delete(id);
+    release();
+    expect((await reading)?.token).toBe('token-e');
+    expect(await sessions.find(id, at(1))).toBeNull();
+  });
+
+  it('forgets a session once its row would have ended', async () => {
+    const sessions = new SessionStore(counting, new TokenCipher(randomBytes(32)), 1_000);
+    const inf = { ...info('tech-f'), expiresAt: at(500).toISOString() };
+    const id = await sessions.create('token-f', inf);
+    expect(await sessions.find(id, at(0))).not.toBeNull();
+    // ends_at = token expiry (500 ms) + grace (1 s): gone at 1.5 s, inside SESSION_CACHE_MS.
+    expect(await sessions.find(id, at(1_600))).toBeNull();
+  });
+});
