@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -13,6 +14,7 @@ import { describeViolations, seriousViolations } from './harness/axe';
 import { ensureAppBuilt } from './harness/build-app';
 import { LANDSCAPE, launchApp, PORTRAIT, type AppBrowser } from './harness/browser';
 import { navigate, signIn, visible } from './harness/field-actions';
+import { OUTPUT_DIR } from './harness/paths';
 import { recordsApi, type RecordsApi } from './harness/records-api';
 import { screenScreenshot } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
@@ -250,6 +252,16 @@ describe('Reports screen in Chromium', () => {
     computedText = (await page.getByTestId('report-computed').textContent()) ?? '';
     expect(computedText).toMatch(/^Computed [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}\s?[AP]M/);
     await inspect('reports');
+    // The README's picture (copied by hand to docs/reports-screen.png): the screen from the
+    // top to the end of the table, in a viewport tall enough that the bottom navigation is below.
+    await page.setViewportSize({ width: 1280, height: 1800 });
+    const tableBox = (await page.getByRole('region', { name: 'Report table' }).boundingBox())!;
+    await page.screenshot({
+      path: join(OUTPUT_DIR, 'reports-readme.png'),
+      clip: { x: 0, y: 0, width: 1280, height: tableBox.y + tableBox.height + 16 },
+      animations: 'disabled',
+    });
+    await page.setViewportSize(LANDSCAPE);
   });
 
   it('downloads the same report as a CSV file', async () => {

@@ -48,7 +48,7 @@ const INTERVAL_WORDS: Record<Interval, string> = {
 export const ESTIMATOR_LABELS: Record<PtEstimate, string> = {
   'bc-mle': 'Bias-corrected MLE',
   mle: 'MLE',
-  mir: 'MIR (minimum infection rate)',
+  mir: 'MIR',
 };
 
 /** What the user picked. Empty lists mean "all" (the BFF's default: no filter). */

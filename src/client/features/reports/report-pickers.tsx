@@ -164,7 +164,7 @@ export function ReportPickers({
       <div className="report-grid">
         {applies.manyYears ? (
           <fieldset
-            className="report-picker checks"
+            className="report-picker checks report-seasons"
             aria-describedby={errors.years ? yearsErrorId : undefined}
             aria-invalid={errors.years ? true : undefined}
           >
@@ -174,16 +174,13 @@ export function ReportPickers({
                 <input
                   type="checkbox"
                   checked={choice.years.includes(y)}
-                  // At least one season: unticking the last one keeps it.
-                  disabled={choice.years.length === 1 && choice.years[0] === y}
-                  onChange={(e) =>
-                    set(
-                      'years',
-                      e.target.checked
-                        ? [...choice.years, y].sort((a, b) => b - a)
-                        : choice.years.filter((v) => v !== y),
-                    )
-                  }
+                  onChange={(e) => {
+                    const next = e.target.checked
+                      ? [...choice.years, y].sort((a, b) => b - a)
+                      : choice.years.filter((v) => v !== y);
+                    // A report needs a season: unticking the only one leaves it ticked.
+                    if (next.length) set('years', next);
+                  }}
                 />
                 {y}
               </label>
