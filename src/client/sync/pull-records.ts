@@ -33,6 +33,25 @@ export const DEFAULT_PULL: PullOptions = {
   reconcileEveryMs: 3_600_000,
 };
 
+/** How far the pull of one entity has come: rows received of the list's `count` (when known). */
+export type PullProgress = { entity: Entity; received: number; total: number | null };
+
+/**
+ * Rows per `bulkPut` inside a store's transaction: each call's structured cloning runs as one
+ * task, so a chunk bounds how long the page is blocked; 50 rows or more per call also let Dexie
+ * mark the table changed as a whole instead of tracking every key for live queries (which cost
+ * more than the writes themselves at 20,000 sites).
+ */
+const WRITE_CHUNK = 500;
+
+/**
+ * Largest batch of received rows written in one transaction. Batches start at one page and
+ * double: every commit makes live queries on the table (the Sites list and map) re-read all of
+ * it, so doubling batches keep those re-reads to a few over a first pull of 20,000 sites (about
+ * twice the table read in all) instead of one per page (the table read twenty times over).
+ */
+const MAX_BATCH = 16_000;
+
 /** Pool ids per pool test request: keeps the query string short. */
 const POOL_IDS_PER_REQUEST = 100;
 
@@ -48,20 +67,22 @@ type Row = Record<string, unknown>;
 export async function pullRecords(
   ctx: SyncContext,
   options: PullOptions = DEFAULT_PULL,
+  onProgress: (progress: PullProgress) => void = () => undefined,
 ): Promise<{ site: number; collection: number; pool: number; poolTest: number; removed: number }> {
   // Parents first: a pulled child finds its parent's localId.
-  const site = await pullEntity(ctx, 'site', {}, options);
+  const site = await pullEntity(ctx, 'site', {}, options, onProgress);
   const since = new Date(ctx.now() - options.collectionDays * 86_400_000)
     .toISOString()
     .slice(0, 10);
   const dated = { 'query[collection_date][$gte]': since };
-  const collection = await pullEntity(ctx, 'collection', dated, options);
-  const pool = await unlessMissing(pullEntity(ctx, 'pool', dated, options), {
+  const collection = await pullEntity(ctx, 'collection', dated, options, onProgress);
+  const pool = await unlessMissing(pullEntity(ctx, 'pool', dated, options, onProgress), {
     stored: 0,
     added: [],
+    listed: null,
   });
   const poolTest = await unlessMissing(pullPoolTests(ctx, options, pool.added), 0);
-  const removed = await reconcileSites(ctx, options);
+  const removed = await reconcileSites(ctx, options, site.listed);
   return {
     site: site.stored,
     collection: collection.stored,
@@ -136,29 +157,51 @@ async function pullPoolTests(
   return stored;
 }
 
+/**
+ * Pulls one list into its table. `listed` is the id of every row the server listed, when this
+ * pull listed them all (no mark yet, no filter, and the walk was complete), else null.
+ */
 async function pullEntity(
   ctx: SyncContext,
   entity: 'site' | 'collection' | 'pool',
   filter: Record<string, string>,
   options: PullOptions,
-): Promise<{ stored: number; added: number[] }> {
+  onProgress: (progress: PullProgress) => void,
+): Promise<{ stored: number; added: number[]; listed: Set<number> | null }> {
   const key = PULL_META_KEY[entity];
   const mark = (await ctx.db.meta.get(key))?.value as PullMark | undefined;
   const startedAt = ctx.now();
   let maxUpdated = mark?.maxUpdated ?? null;
   let stored = 0;
+  let received = 0;
   const added: number[] = [];
+  const listed = new Set<number>();
   const params = { ...filter };
   if (mark?.maxUpdated) params['query[updated][$gt]'] = mark.maxUpdated;
-  await eachPage(ctx, entity, params, options.pageSize, async (rows) => {
-    const page = await storePage(ctx, entity, rows);
-    stored += page.stored;
-    added.push(...page.added);
+  let batch: Row[] = [];
+  let batchSize = options.pageSize;
+  const flush = async () => {
+    const written = await storePage(ctx, entity, batch);
+    batch = [];
+    batchSize = Math.min(batchSize * 2, MAX_BATCH);
+    stored += written.stored;
+    for (const id of written.added) added.push(id);
+  };
+  const walk = await eachPage(ctx, entity, params, options.pageSize, async (rows, count) => {
+    for (const row of rows) {
+      batch.push(row);
+      if (typeof row.id === 'number') listed.add(row.id);
+    }
+    received += rows.length;
     maxUpdated = newestUpdated(rows, maxUpdated);
+    onProgress({ entity, received, total: count });
+    if (batch.length >= batchSize) await flush();
   });
+  if (batch.length > 0) await flush();
   const next: PullMark = { maxUpdated, pulledAt: startedAt };
   await ctx.db.meta.put({ key, value: next });
-  return { stored, added };
+  const whole = !mark && Object.keys(filter).length === 0 && walk.complete;
+  return { stored, added, listed: whole ? listed : null };
 }
 
 function newestUpdated(rows: Row[], current: string | null): string | null {
@@ -171,36 +214,48 @@ function newestUpdated(rows: Row[], current: string | null): string | null {
 }
 
 /**
- * Walks the pages of a list (sorted by id), handing each page's rows not seen before to `onPage`.
- * Stops at a short page, at `count`, or at a page that brings no new id: an upstream that ignores
- * `page` answers the same rows again, and without `count` nothing else would end the loop.
- * Accepts `{rows, count?}` or a bare array. `complete` is false when the list may hold rows the
- * upstream never sent (it repeated a full page).
+ * Walks the pages of a list (sorted by id), handing each page's rows not seen before to `onPage`
+ * with the list's `count` (null when the upstream gives none). Stops at a short page, at `count`,
+ * or at a page that brings no new id: an upstream that ignores `page` answers the same rows again,
+ * and without `count` nothing else would end the loop. Accepts `{rows, count?}` or a bare array.
+ * `complete` is false when the list may hold rows the upstream never sent (it repeated a full
+ * page). The next page is requested while `onPage` stores this one: the upstream's time and the
+ * tablet's overlap instead of adding up.
  */
 async function eachPage(
   ctx: SyncContext,
   entity: Entity,
   filter: Record<string, string>,
   pageSize: number,
-  onPage: (rows: Row[]) => Promise<void>,
+  onPage: (rows: Row[], count: number | null) => Promise<void>,
 ): Promise<{ complete: boolean }> {
   const seen = new Set<unknown>();
-  for (let page = 1; ; page += 1) {
+  const fetchPage = (page: number) => {
     const params = new URLSearchParams({
       pageSize: String(pageSize),
       page: String(page),
       sort: 'id',
       ...filter,
     });
-    const { rows, count } = await fetchList(ctx, entity, params);
+    const pending = fetchList(ctx, entity, params);
+    // Awaited below, after onPage; until then a failure must not count as unhandled.
+    pending.catch(() => undefined);
+    return pending;
+  };
+  let next = fetchPage(1);
+  for (let page = 1; ; page += 1) {
+    const { rows, count } = await next;
     const fresh = rows.filter((row) => !seen.has(row.id));
     for (const row of fresh) seen.add(row.id);
-    if (fresh.length > 0) await onPage(fresh);
+    let end: { complete: boolean } | null = null;
     if (rows.length < pageSize || (typeof count === 'number' && page * pageSize >= count))
-      return { complete: true };
+      end = { complete: true };
     // A full page repeated: the upstream ignores `page`, so rows past the first page may exist
     // that it will never send. More rows than asked for: it ignores paging and sent them all.
-    if (fresh.length === 0) return { complete: rows.length > pageSize };
+    else if (fresh.length === 0) end = { complete: rows.length > pageSize };
+    if (!end) next = fetchPage(page + 1);
+    if (fresh.length > 0) await onPage(fresh, count);
+    if (end) return end;
   }
 }
 
@@ -228,28 +283,40 @@ async function fetchList(
  * Removes local sites the server no longer lists (deleted), at most once per `reconcileEveryMs`.
  * Only a site with nothing of the user's at stake goes: synced, no outbox entry, and no child
  * collection with a local change. Its synced children stay (the server keeps them too).
+ * `listed`: every active site id, when this pull's own walk of the sites listed them all (the
+ * first pull); the check then costs no second listing.
  */
-async function reconcileSites(ctx: SyncContext, options: PullOptions): Promise<number> {
+async function reconcileSites(
+  ctx: SyncContext,
+  options: PullOptions,
+  listed: Set<number> | null,
+): Promise<number> {
   const last = (await ctx.db.meta.get(SITE_RECONCILE_META_KEY))?.value;
-  if (typeof last === 'number' && ctx.now() - last < options.reconcileEveryMs) return 0;
+  if (!listed && typeof last === 'number' && ctx.now() - last < options.reconcileEveryMs) return 0;
   const startedAt = ctx.now();
-  const active = new Set<unknown>();
-  const listing = await eachPage(
-    ctx,
-    'site',
-    { 'fields[]': 'id' },
-    options.pageSize,
-    async (rows) => {
-      for (const row of rows) active.add(row.id);
-    },
-  );
-  // A listing that may lack sites proves nothing about the missing ones: remove none.
-  if (!listing.complete) return 0;
+  let active: Set<unknown> = listed ?? new Set();
+  if (!listed) {
+    const ids = new Set<unknown>();
+    const listing = await eachPage(
+      ctx,
+      'site',
+      { 'fields[]': 'id' },
+      options.pageSize,
+      async (rows) => {
+        for (const row of rows) ids.add(row.id);
+      },
+    );
+    // A listing that may lack sites proves nothing about the missing ones: remove none.
+    if (!listing.complete) return 0;
+    active = ids;
+  }
   const { db } = ctx;
   const removed = await db.transaction('rw', db.sites, db.collections, db.outbox, async () => {
-    const gone = await db.sites
-      .filter((s) => s.serverId !== null && !active.has(s.serverId))
-      .toArray();
+    // Compared on the serverId index's keys alone: no site row is read unless it is gone.
+    const local = (await db.sites.orderBy('serverId').keys()) as number[];
+    const goneIds = local.filter((id) => !active.has(id));
+    if (goneIds.length === 0) return 0;
+    const gone = await db.sites.where('serverId').anyOf(goneIds).toArray();
     let count = 0;
     for (const site of gone) {
       if (site.syncState !== 'synced') continue;
@@ -274,10 +341,12 @@ async function reconcileSites(ctx: SyncContext, options: PullOptions): Promise<n
 }
 
 /**
- * Upserts one page by serverId, in one transaction. Invariant: a record with a local change not
- * yet on the server (syncState other than 'synced', or any entry in the outbox) is never
- * overwritten: the user's edit wins locally until the outbox resolves it. Returns how many rows
- * were written and the server ids of those new to this tablet.
+ * Upserts a batch of rows by serverId, in one transaction: one indexed read per table for the
+ * whole batch (the rows already here, their outbox entries, the parents), then chunked
+ * `bulkPut`s. Invariant: a record with a local change not yet on the server (syncState other
+ * than 'synced', or any entry in the outbox) is never overwritten: the user's edit wins locally
+ * until the outbox resolves it. Returns how many rows were written and the server ids of those
+ * new to this tablet.
  */
 async function storePage(
   ctx: SyncContext,
@@ -289,31 +358,56 @@ async function storePage(
   const parent = PARENT_FIELD[entity];
   const parentTable = parent ? recordTable(db, parent.entity) : null;
   const tables = parentTable ? [table, parentTable, db.outbox] : [table, db.outbox];
+  // One row per server id (the last one sent): serverId is a unique index.
+  const incoming = new Map<number, Row>();
+  for (const row of rows) if (typeof row.id === 'number') incoming.set(row.id, row);
+  const parentIdOf = (row: Row) =>
+    parent ? refId(row[parent.field] as number | { id: number } | null | undefined) : null;
   return db.transaction('rw', tables, async () => {
-    let stored = 0;
+    const existing = new Map<number, AnyRecordRow>();
+    for (const r of await table
+      .where('serverId')
+      .anyOf([...incoming.keys()])
+      .toArray())
+      if (r.serverId !== null) existing.set(r.serverId, r);
+    const withEntry = new Set(
+      existing.size === 0
+        ? []
+        : (
+            await db.outbox
+              .where('localId')
+              .anyOf([...existing.values()].map((r) => r.localId))
+              .toArray()
+          ).map((e) => e.localId),
+    );
+    const parentLocal = new Map<number, string>();
+    if (parentTable) {
+      const ids = new Set<number>();
+      for (const row of incoming.values()) {
+        const id = parentIdOf(row);
+        if (id !== null) ids.add(id);
+      }
+      for (const p of await parentTable
+        .where('serverId')
+        .anyOf([...ids])
+        .toArray())
+        if (p.serverId !== null) parentLocal.set(p.serverId, p.localId);
+    }
+    const next: AnyRecordRow[] = [];
     const added: number[] = [];
-    for (const row of rows) {
-      if (typeof row.id !== 'number') continue;
-      const existing = await table.where('serverId').equals(row.id).first();
-      if (existing) {
-        if (existing.syncState !== 'synced') continue;
-        if ((await db.outbox.where('localId').equals(existing.localId).count()) > 0) continue;
+    for (const [id, row] of incoming) {
+      const prior = existing.get(id);
+      if (prior && (prior.syncState !== 'synced' || withEntry.has(prior.localId))) continue;
+      let parentLocalId = prior?.parentLocalId ?? null;
+      if (parent) {
+        const parentId = parentIdOf(row);
+        parentLocalId = parentId === null ? null : (parentLocal.get(parentId) ?? null);
       }
-      let parentLocalId = existing?.parentLocalId ?? null;
-      if (parent && parentTable) {
-        const parentId = refId(row[parent.field] as number | { id: number } | null | undefined);
-        const parentRow =
-          parentId === null
-            ? undefined
-            : await parentTable.where('serverId').equals(parentId).first();
-        parentLocalId = parentRow?.localId ?? null;
-      }
-      const data = serverToData(entity, row);
-      const next: AnyRecordRow & Record<string, unknown> = {
-        localId: existing?.localId ?? crypto.randomUUID(),
-        serverId: row.id,
+      const record: AnyRecordRow & Record<string, unknown> = {
+        localId: prior?.localId ?? crypto.randomUUID(),
+        serverId: id,
         syncState: 'synced',
-        data,
+        data: serverToData(entity, row),
         server: row,
         baseUpdated: typeof row.updated === 'string' ? row.updated : null,
         parentLocalId,
@@ -324,10 +418,11 @@ async function storePage(
           : {}),
         ...(entity === 'collection' ? { collectionDate: String(row.collection_date ?? '') } : {}),
       };
-      await table.put(next);
-      stored += 1;
-      if (!existing) added.push(row.id);
+      next.push(record);
+      if (!prior) added.push(id);
     }
-    return { stored, added };
+    for (let i = 0; i < next.length; i += WRITE_CHUNK)
+      await table.bulkPut(next.slice(i, i + WRITE_CHUNK));
+    return { stored: next.length, added };
   });
 }

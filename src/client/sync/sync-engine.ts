@@ -232,7 +232,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       // Under the outbox lock: no tab acknowledges a create while a pull compares the server's
       // list with the tablet's rows (a site sent between reading the list of ids and acting on
       // it would look deleted on the server and be dropped from the tablet).
-      await runExclusive(lockName, () => pullRecords(ctx, pullOptions));
+      await runExclusive(lockName, () =>
+        pullRecords(ctx, pullOptions, (pulling) => setStatus({ pulling })),
+      ).finally(() => setStatus({ pulling: null }));
       setStatus({ lastPullAt: ctx.now() }, true);
       await recordSyncIfAllSent();
     } catch (err) {

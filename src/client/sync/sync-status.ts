@@ -1,5 +1,6 @@
 import type { OutboxEntry, OutboxError } from '../../shared';
 import { dependentsIn, heldIds } from './outbox-graph';
+import type { PullProgress } from './pull-records';
 
 /** What the UI shows about the outbox, at all times. */
 export type SyncStatus = {
@@ -25,6 +26,11 @@ export type SyncStatus = {
    */
   lastSuccessAt: number | null;
   lastPullAt: number | null;
+  /**
+   * While a pull runs: the list being downloaded, rows received so far and the list's total
+   * (null when the server gives none). Null between pulls.
+   */
+  pulling: PullProgress | null;
   /** When the next retry is due (ms epoch), if any entry is backing off. */
   nextAttemptAt: number | null;
   /** The most recent transient error (network, server, rate limit), while entries still wait. */
@@ -43,6 +49,7 @@ export const INITIAL_STATUS: SyncStatus = {
   progress: null,
   lastSuccessAt: null,
   lastPullAt: null,
+  pulling: null,
   nextAttemptAt: null,
   lastError: null,
 };

@@ -1,5 +1,6 @@
 import { syncSummary } from '../../sync';
 import { formatSince } from './format-time';
+import { PullProgress } from './pull-progress';
 import './sync-status.css';
 import { useSyncEngine, useSyncStatus } from './sync-engine-context';
 
@@ -97,6 +98,7 @@ export function SyncStatusBar({
           style={{ width: '100%', height: '0.75rem' }}
         />
       ) : null}
+      <PullProgress pulling={status.pulling} />
       <ul className="sync-counts" aria-label="Changes by state">
         <li data-zero={status.pending === 0}>{plural(status.pending, 'pending', 'pending')}</li>
         <li data-zero={status.sending === 0}>{plural(status.sending, 'sending', 'sending')}</li>
