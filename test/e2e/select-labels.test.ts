@@ -1,4 +1,4 @@
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
 import { launchApp, LANDSCAPE, PORTRAIT, type AppBrowser, type Viewport } from './harness/browser';
@@ -6,6 +6,7 @@ import {
   createCollectionAtSite,
   createSiteByCoordinates,
   makePools,
+  openPoolTestForm,
   signIn,
   visible,
 } from './harness/field-actions';
@@ -38,17 +39,6 @@ async function cutOptions(form: Locator): Promise<Cut[]> {
       });
     }),
   );
-}
-
-async function openPoolTestForm(page: Page): Promise<Locator> {
-  await page
-    .getByRole('list', { name: 'Pools' })
-    .getByRole('link', { name: 'Add test result' })
-    .first()
-    .click();
-  const form = page.getByRole('form', { name: 'Pool test' });
-  await visible(form);
-  return form;
 }
 
 // Tablet trial at 1280x800: drop-downs cut their labels ("CO2 — CO2-baited lig…", "Demo Vector

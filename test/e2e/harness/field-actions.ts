@@ -177,11 +177,8 @@ export async function browserDate(page: Page, days = 0): Promise<string> {
   }, days);
 }
 
-/**
- * On a collection's page: Add test result on the first pool; RT-PCR, WNV, the given result, a
- * test date the day after the collection, Ct value; Save test result.
- */
-export async function recordPoolTest(page: Page, result = 'Negative', ct = 36.5): Promise<void> {
+/** On a collection's page: Add test result on the first pool; returns the open form. */
+export async function openPoolTestForm(page: Page): Promise<Locator> {
   await page
     .getByRole('list', { name: 'Pools' })
     .getByRole('link', { name: 'Add test result' })
@@ -189,6 +186,15 @@ export async function recordPoolTest(page: Page, result = 'Negative', ct = 36.5)
     .click();
   const form = page.getByRole('form', { name: 'Pool test' });
   await visible(form);
+  return form;
+}
+
+/**
+ * On a collection's page: Add test result on the first pool; RT-PCR, WNV, the given result, a
+ * test date the day after the collection, Ct value; Save test result.
+ */
+export async function recordPoolTest(page: Page, result = 'Negative', ct = 36.5): Promise<void> {
+  const form = await openPoolTestForm(page);
   await form.getByLabel('Test method').selectOption({ label: 'RT-PCR' });
   await form.getByLabel('Target').selectOption({ index: 1 });
   await form.getByLabel('Result').selectOption({ label: result });
