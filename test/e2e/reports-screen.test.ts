@@ -39,6 +39,7 @@ import { startStack, type Stack } from './harness/stack';
  * Week 28 of S: Cx tarsalis 12 / 1 = 12, no earlier year in week 28 → no average.
  * Pools (WNV): 30 Cx tarsalis from C1 Confirmed, 8 from C2 Negative → MIR = 1 / 38 × 1000 =
  *   26.3158 per 1,000; CI p ± 1.959964·√(p(1−p)/38) → [0, 77.2106].
+ * Vector index (all sexes): Cx tarsalis week 27 = 43 / 3 = 14.3333 × 26.3158… = 377.1921.
  *
  * These dates are the 2026 MMWR weeks; the test runs with the current year as S, and checks
  * that S's week 27 is the week of 8 July (true for 2026; other years shift the week number, so the
@@ -310,6 +311,23 @@ describe('Reports screen in Chromium', () => {
     // The interval is drawn as a whisker around the point.
     await expect(page.getByTestId('report-chart').locator('.chart-ci').count()).resolves.toBe(1);
     await inspect('reports-infection-rate');
+  });
+
+  it('shows the vector index: abundance of every sex times the infection rate', async () => {
+    const page = app.page;
+    await page.getByRole('radio', { name: 'Vector index' }).check();
+    await expect(page.getByLabel('Estimator').inputValue()).resolves.toBe('mir');
+    // Week 27, Cx tarsalis, all sexes: (30 + 5 + 8) / 3 = 14.3333 per trap night; MIR 26.3158
+    // per 1,000 (above); 14.3333 × 1000/38 = 377.1921.
+    await visible(page.getByRole('cell', { name: '377.1921' }), 30_000);
+    const table = await readTable(page);
+    expect(rowWith(table, 'Cx tarsalis', '43')).toMatchObject({
+      'Trap nights': '3',
+      'Per trap night': '14.3333',
+      'Infection rate': '26.3158',
+      'Vector index': '377.1921',
+    });
+    await visible(page.getByTestId('report-chart'));
   });
 
   it('shows the server’s objection next to the picker it concerns', async () => {

@@ -21,11 +21,23 @@ const WRITE_DELAY_MS = 250;
 
 type StoredEntry = { savedAt: number; state: DehydratedState };
 
-function openStore(): Promise<IDBDatabase> {
+/**
+ * Opens the store, creating it when missing. A database found without it (opened elsewhere
+ * with no version, e.g. by developer tools) is upgraded once more to add it.
+ */
+function openStore(version?: number): Promise<IDBDatabase> {
   return new Promise((resolve, reject) => {
-    const req = indexedDB.open(DB_NAME, 1);
-    req.onupgradeneeded = () => req.result.createObjectStore(STORE);
-    req.onsuccess = () => resolve(req.result);
+    const req = indexedDB.open(DB_NAME, version);
+    req.onupgradeneeded = () => {
+      if (!req.result.objectStoreNames.contains(STORE)) req.result.createObjectStore(STORE);
+    };
+    req.onsuccess = () => {
+      const db = req.result;
+      if (db.objectStoreNames.contains(STORE)) return resolve(db);
+      const next = db.version + 1;
+      db.close();
+      openStore(next).then(resolve, reject);
+    };
     req.onerror = () => reject(req.error ?? new Error('IndexedDB open failed'));
   });
 }

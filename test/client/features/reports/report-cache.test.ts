@@ -64,4 +64,19 @@ describe('report cache (IndexedDB)', () => {
       Array.from({ length: 20 }, (_, i) => `q${24 - i}`),
     );
   });
+
+  it('adds its store to a database someone opened without it', async () => {
+    indexedDB.deleteDatabase('trapline-report-cache');
+    await new Promise<void>((resolve) => {
+      const bare = indexedDB.open('trapline-report-cache');
+      bare.onsuccess = () => {
+        bare.result.close();
+        resolve();
+      };
+    });
+    const client = new QueryClient();
+    await startReportCache(client, '3:carol');
+    client.setQueryData([REPORT_KEY, '3:carol', 'abundance', 'q'], report(5));
+    expect((await stored('3:carol', 1)).queries[0].state.data).toEqual(report(5));
+  });
 });

@@ -51,8 +51,9 @@ describe('report pickers', () => {
     await user.click(screen.getByRole('radio', { name: 'Infection rate' }));
     const seasons = screen.getByRole('group', { name: 'Seasons' });
     expect(within(seasons).getByRole('checkbox', { name: '2026' })).toBeChecked();
-    // The last season ticked cannot be unticked: a report always has a season.
-    expect(within(seasons).getByRole('checkbox', { name: '2026' })).toBeDisabled();
+    // The only season ticked stays ticked: a report always has a season.
+    await user.click(within(seasons).getByRole('checkbox', { name: '2026' }));
+    expect(within(seasons).getByRole('checkbox', { name: '2026' })).toBeChecked();
     expect(screen.getByLabelText('Target virus')).toHaveValue('WNV');
     expect(screen.getByRole('option', { name: 'WNV (West Nile virus)' })).toBeInTheDocument();
     expect(screen.getByLabelText('Estimator')).toHaveValue('bc-mle');
