@@ -2,7 +2,9 @@ import { QueryClient } from '@tanstack/react-query';
 
 /**
  * Record reads come from Dexie (live queries); TanStack Query holds the few network reads
- * (session, config). Offline-first: never retry forever, never refetch on focus.
+ * (session, config) and the reports, whose answers lib/report-cache keeps in IndexedDB per user
+ * (started by the Reports screen, so the first screen never waits for it). Offline-first: never
+ * retry forever, never refetch on focus.
  */
 export function makeQueryClient(): QueryClient {
   return new QueryClient({
