@@ -6,7 +6,7 @@ import {
   SessionStore,
 } from '../../../src/server/bff/session-store';
 import { TokenCipher } from '../../../src/server/bff/token-cipher';
-import type { Database } from '../../../src/server/db/database';
+import type { Database, Row } from '../../../src/server/db/database';
 import { openTestDatabase } from '../helpers/test-database';
 
 /**
@@ -28,11 +28,11 @@ beforeAll(async () => {
   counting = {
     ...db,
     kind: db.kind,
-    query: (sql, params) => {
-      if (!/from bff_session/.test(sql)) return db.query(sql, params);
+    query: <T extends Row = Row>(sql: string, params?: readonly unknown[]) => {
+      if (!/from bff_session/.test(sql)) return db.query<T>(sql, params);
       sessionReads++;
       const hold = holdReads;
-      return db.query(sql, params).then(async (answer) => {
+      return db.query<T>(sql, params).then(async (answer) => {
         await hold;
         return answer;
       });
