@@ -47,9 +47,16 @@ export async function populatePools(
       q,
       records.map((r) => r.id as number),
     );
-    for (const r of records) {
-      r.test = await populatedTests(q, tests.get(r.id as number) ?? [], has('status'));
-    }
+    // One populate over the page's tests (a few lookup queries), not one per pool: a 1,000-pool
+    // page took ~1 s of 4,000 queries. populatedTests keeps its input's order.
+    const all = [...tests.values()].flat();
+    const populated = await populatedTests(q, all, has('status'));
+    const byPool = new Map<number, Row[]>();
+    all.forEach((t, i) => {
+      const pool = t.pool as number;
+      byPool.set(pool, [...(byPool.get(pool) ?? []), populated[i]]);
+    });
+    for (const r of records) r.test = byPool.get(r.id as number) ?? [];
   }
   if (has('collection')) {
     const collections = await collectionRecords(q, agency, collectionIds);
