@@ -1,4 +1,9 @@
-import { abundanceGroups, ABUNDANCE_FIGURES, type AbundanceGroup } from './abundance';
+import {
+  abundanceGroups,
+  trapEventYears,
+  ABUNDANCE_FIGURES,
+  type AbundanceGroup,
+} from './abundance';
 import { exactMean } from './exact-mean';
 import type { ReportCollection } from './report-collection';
 import { entryOf, toReport, type Group } from './report-groups';
@@ -34,9 +39,7 @@ export function abundanceAnomalyReport(
   const interval = params.interval ?? 'Week';
   const target = params.target_year;
   const upToTarget = collections.filter((c) => c.surv_year != null && c.surv_year <= target);
-  const eventYears = new Set(
-    abundanceGroups(upToTarget, { ...params, separate_by: [] }).groups.map((g) => g.year as number),
-  );
+  const eventYears = trapEventYears(upToTarget, { ...params, separate_by: [] }) as Set<number>;
   const earlier = [...eventYears].filter((y) => y < target).sort((a, b) => b - a);
   const years = [target, ...earlier.slice(0, EARLIER_YEARS)];
   const { labels, groups } = abundanceGroups(upToTarget, { ...params, year: years });

@@ -1,10 +1,10 @@
-import { collectionRows } from './collection-rows';
 import type { ReportCollection } from './report-collection';
 import {
   compareGroups,
   entryOf,
   groupKey,
-  grouper,
+  intervalCache,
+  labelledKeys,
   labelColumns,
   toReport,
   type Group,
@@ -39,34 +39,47 @@ export function abundanceGroups(
   const interval = params.interval ?? 'Week';
   const labels = labelColumns(params.separate_by);
   const filters = reportFilters(params);
-  const groupOf = grouper(interval, labels);
-  // Step 1. `!= 0` in R drops NA too.
-  const rows = collectionRows(filters.inYears(collections)).filter(
-    (r) => !!r.trapNights && !!r.numTrap && r.trapProblem === false,
-  );
+  const intervalAt = intervalCache(interval);
+  // Step 1 drops whole collections (its conditions are the collection's). `!= 0` in R drops NA
+  // too. A kept collection stands for its rows as vectorsurvR's `getArthroCollections`
+  // flattens them: one per abundance row, or one with no species, sex or count when it has none
+  // (it still counts toward trap events).
+  const kept = keptCollections(filters, collections);
   const nightsMin = params.trapnight_min ?? 1;
   const nightsMax = params.trapnight_max ?? Infinity;
   const speciesAt = labels.findIndex((l) => l.by === 'species');
-  const speciesList = [...new Set(params.species ?? rows.map((r) => r.species))];
+  const speciesList = [...new Set(params.species ?? kept.flatMap(speciesOf))];
 
   const events = new Map<string, { group: Group; trapEvents: number }>();
   const counts = new Map<string, number>();
   const eventsCounted = new Set<number>();
-  for (const r of rows) {
-    if (!filters.agencyTrap(r)) continue;
-    const group = groupOf(r);
-    if (!eventsCounted.has(r.collection)) {
-      eventsCounted.add(r.collection);
-      const eventGroup =
-        speciesAt < 0 ? group : { ...group, labels: withSpecies(group.labels, speciesAt, null) };
-      const key = groupKey(eventGroup);
-      const entry = entryOf(events, key, () => ({ group: eventGroup, trapEvents: 0 }));
-      entry.trapEvents += (r.trapNights as number) * (r.numTrap as number);
-    }
-    const nights = r.trapNights as number;
-    if (!filters.speciesSex(r) || nights < nightsMin || nights > nightsMax) continue;
+  const keyWithSpecies = labelledKeys(speciesAt);
+  for (const c of kept) {
+    const agency = c.agency?.code ?? null;
+    const trap = c.trap?.acronym ?? null;
+    if (!filters.agencyTrapOk(agency, trap)) continue;
+    // The collection's group with no species: its trap events' group, and its rows' groups
+    // but for the species.
+    const group: Group = {
+      year: c.surv_year ?? null,
+      interval: intervalAt(c.collection_date ?? null),
+      labels: labels.map((l) => (l.by === 'agency' ? agency : l.by === 'trap' ? trap : null)),
+    };
     const key = groupKey(group);
-    counts.set(key, (counts.get(key) ?? 0) + (r.count ?? 0)); // sum(na.rm = TRUE)
+    const nights = c.trap_nights as number;
+    if (!eventsCounted.has(c.id)) {
+      eventsCounted.add(c.id);
+      const entry = entryOf(events, key, () => ({ group, trapEvents: 0 }));
+      entry.trapEvents += nights * (c.num_trap as number);
+    }
+    if (nights < nightsMin || nights > nightsMax) continue;
+    const arthropods = c.arthropods?.length ? c.arthropods : [NO_ARTHROPODS];
+    for (const a of arthropods) {
+      const species = a.species?.display_name ?? null;
+      if (!filters.speciesSexOk(species, a.sex?.type ?? null)) continue;
+      const at = speciesAt < 0 ? key : keyWithSpecies(group, key, species);
+      counts.set(at, (counts.get(at) ?? 0) + (a.num_count ?? 0)); // sum(na.rm = TRUE)
+    }
   }
 
   const groups: AbundanceGroup[] = [];
@@ -94,6 +107,47 @@ export function abundanceGroups(
   groups.sort(compareGroups);
   return { labels, groups };
 }
+
+/** Step 1: the collections in the asked years with trap nights, traps and no trap problem. */
+function keptCollections(
+  filters: ReturnType<typeof reportFilters>,
+  collections: readonly ReportCollection[],
+): ReportCollection[] {
+  return filters
+    .inYears(collections)
+    .filter((c) => !!c.trap_nights && !!c.num_trap && c.trap_problem_bit === false);
+}
+
+/**
+ * The years of `abundanceGroups(collections, { ...params, separate_by: [] })`'s groups (those
+ * with TrapEvents > 0), worked out from the trap events alone: nothing is counted.
+ */
+export function trapEventYears(
+  collections: readonly ReportCollection[],
+  params: AbundanceParams,
+): Set<number | null> {
+  const filters = reportFilters(params);
+  const intervalAt = intervalCache(params.interval ?? 'Week');
+  const events = new Map<string, { year: number | null; trapEvents: number }>();
+  const eventsCounted = new Set<number>();
+  for (const c of keptCollections(filters, collections)) {
+    if (!filters.agencyTrapOk(c.agency?.code ?? null, c.trap?.acronym ?? null)) continue;
+    if (eventsCounted.has(c.id)) continue;
+    eventsCounted.add(c.id);
+    const year = c.surv_year ?? null;
+    const key = groupKey({ year, interval: intervalAt(c.collection_date ?? null), labels: [] });
+    const entry = entryOf(events, key, () => ({ year, trapEvents: 0 }));
+    entry.trapEvents += (c.trap_nights as number) * (c.num_trap as number);
+  }
+  return new Set([...events.values()].filter((e) => e.trapEvents > 0).map((e) => e.year));
+}
+
+/** The one row of a collection with no abundance rows: no species, sex or count. */
+const NO_ARTHROPODS: { species?: null; sex?: null; num_count?: null } = {};
+
+/** The species of a collection's flattened rows (null for the one row of an empty collection). */
+const speciesOf = (c: ReportCollection): (string | null)[] =>
+  c.arthropods?.length ? c.arthropods.map((a) => a.species?.display_name ?? null) : [null];
 
 const withSpecies = (labels: (string | null)[], at: number, species: string | null) =>
   labels.map((l, i) => (i === at ? species : l));

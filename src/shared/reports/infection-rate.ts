@@ -1,11 +1,11 @@
 import { pooledEstimate } from './pooled-estimate';
-import { poolTestRows } from './pool-test-rows';
 import type { ReportPool } from './report-pool';
 import {
   compareGroups,
   entryOf,
   groupKey,
-  grouper,
+  intervalCache,
+  labelValues,
   labelColumns,
   toReport,
   type Group,
@@ -38,19 +38,35 @@ export function infectionRateGroups(
   const estimator = params.pt_estimate ?? 'bc-mle';
   const scale = params.scale ?? 1000;
   const filters = reportFilters(params);
-  const groupOf = grouper(interval, labels);
+  const intervalAt = intervalCache(interval);
 
+  // One row per (pool, test), as vectorsurvR's `getPools` flattens the list: a pool tested
+  // twice for the target counts twice; a pool with no test has no target and never matches.
+  // Every filter but the target is the pool's, so a pool is placed in its group once.
   const byGroup = new Map<string, { group: Group; x: number[]; m: number[] }>();
-  for (const r of poolTestRows(filters.inYears(pools))) {
-    if (r.target !== target || !filters.agencyTrap(r) || !filters.speciesSex(r)) continue;
-    const group = groupOf(r);
+  for (const p of filters.inYears(pools)) {
+    const tests = p.test ?? [];
+    if (!tests.some((t) => (t.target?.acronym ?? null) === target)) continue;
+    const agency = p.agency?.code ?? null;
+    const trap = p.trap?.acronym ?? null;
+    const species = p.species?.display_name ?? null;
+    if (!filters.agencyTrapOk(agency, trap)) continue;
+    if (!filters.speciesSexOk(species, p.sex?.type ?? null)) continue;
+    const group: Group = {
+      year: p.surv_year ?? null,
+      interval: intervalAt(p.collection_date ?? null),
+      labels: labelValues(labels, { species, trap, agency }),
+    };
     const entry = entryOf(byGroup, groupKey(group), () => ({
       group,
       x: [] as number[],
       m: [] as number[],
     }));
-    entry.x.push(r.status === 'Confirmed' ? 1 : 0);
-    entry.m.push(r.count);
+    for (const t of tests) {
+      if ((t.target?.acronym ?? null) !== target) continue;
+      entry.x.push((t.status?.name ?? null) === 'Confirmed' ? 1 : 0);
+      entry.m.push(p.num_count);
+    }
   }
 
   const groups: InfectionRateGroup[] = [];

@@ -24,11 +24,17 @@ export function reportFilters(params: FilterParams) {
   const trapOk = valueFilter(params.trap);
   const speciesOk = valueFilter(params.species);
   const sex = params.sex ?? 'female';
+  const agencyTrapOk = (agency: string | null, trap: string | null) =>
+    agencyOk(agency) && trapOk(trap);
+  const speciesSexOk = (species: string | null, sexType: string | null) =>
+    speciesOk(species) && (sex === 'all' || sexType === sex);
   return {
     inYears: <R extends { surv_year?: number | null }>(records: readonly R[]): readonly R[] =>
       years ? records.filter((r) => years.has(r.surv_year ?? null)) : records,
-    agencyTrap: (r: Labelled) => agencyOk(r.agency) && trapOk(r.trap),
-    speciesSex: (r: Labelled & { sex: string | null }) =>
-      speciesOk(r.species) && (sex === 'all' || r.sex === sex),
+    agencyTrap: (r: Labelled) => agencyTrapOk(r.agency, r.trap),
+    speciesSex: (r: Labelled & { sex: string | null }) => speciesSexOk(r.species, r.sex),
+    /** The same tests on bare values: a report's inner loop allocates no row to ask them. */
+    agencyTrapOk,
+    speciesSexOk,
   };
 }

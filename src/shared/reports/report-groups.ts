@@ -29,21 +29,34 @@ export interface Group {
 }
 
 /**
- * The group a flattened collection or pool row falls in, for one report: intervals are worked
- * out once per distinct date (a season has a few hundred dates and many thousand rows).
+ * `intervalOf` for one interval, worked out once per distinct date (a season has a few hundred
+ * dates and many thousand rows).
  */
-export function grouper(interval: Interval, labels: readonly LabelColumn[]) {
+export function intervalCache(interval: Interval): (date: string | null) => number | string | null {
   const intervals = new Map<string | null, number | string | null>();
-  return (row: {
-    year: number | null;
-    date: string | null;
-    species: string | null;
-    trap: string | null;
-    agency: string | null;
-  }): Group => {
-    let at = intervals.get(row.date);
-    if (at === undefined) intervals.set(row.date, (at = intervalOf(row.date, interval)));
-    return { year: row.year, interval: at, labels: labelValues(labels, row) };
+  return (date) => {
+    let at = intervals.get(date);
+    if (at === undefined) intervals.set(date, (at = intervalOf(date, interval)));
+    return at;
+  };
+}
+
+/**
+ * `groupKey` of a group that differs from `base` only in the label at `at`, remembered per
+ * (base key, label): a report's rows fall in a few thousand groups, and building the key is
+ * the costly part of putting a row in its group.
+ */
+export function labelledKeys(at: number) {
+  const byBase = new Map<string, Map<string | null, string>>();
+  return (base: Group, baseKey: string, label: string | null): string => {
+    let keys = byBase.get(baseKey);
+    if (keys === undefined) byBase.set(baseKey, (keys = new Map()));
+    let key = keys.get(label);
+    if (key === undefined) {
+      const labels = base.labels.map((l, i) => (i === at ? label : l));
+      keys.set(label, (key = groupKey({ ...base, labels })));
+    }
+    return key;
   };
 }
 
