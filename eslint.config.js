@@ -1,17 +1,65 @@
-// Lint rules, including the import directions of ARCHITECTURE.md as restricted-import zones:
-// shared <- client/db <- client/sync <- client/features <- client/app; ui and lib are leaves;
-// a feature never imports another feature; client and server never import each other;
-// server/records and server/bff talk HTTP only.
+// Lint rules, including the import directions of ARCHITECTURE.md, checked on RESOLVED paths
+// (eslint-plugin-import-x no-restricted-paths: '../sync/x' from client/db is caught whatever way
+// it is spelt), and no import cycles:
+//   shared <- client/lib <- client/ui <- client/db <- client/sync <- client/features <- client/app
+//   a feature never imports another feature (the app composes them);
+//   server/db, server/http <- server/records, server/bff; records and bff talk HTTP only;
+//   client and server never import each other; shared imports neither.
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import globals from 'globals';
 
-const zone = (files, patterns) => ({
-  files,
-  rules: { 'no-restricted-imports': ['error', { patterns }] },
-});
-const msg = (group, message) => ({ group, message });
+const FEATURES = readdirSync('src/client/features', { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+
+/** `target` (files) may not import anything under any of `from`. */
+const forbid = (target, from, message) => ({ target, from, message });
+const below = (layer, above) =>
+  forbid(
+    `./src/client/${layer}`,
+    above.map((a) => `./src/client/${a}`),
+    `client/${layer} sits below ${above.join(', ')}`,
+  );
+
+const ARCHITECTURE_ZONES = [
+  forbid(
+    './src/shared',
+    ['./src/client', './src/server'],
+    'shared imports neither client nor server',
+  ),
+  forbid('./src/client', './src/server', 'client never imports server'),
+  forbid('./src/server', './src/client', 'server never imports client'),
+  below('lib', ['ui', 'db', 'sync', 'features', 'app']),
+  below('ui', ['db', 'sync', 'features', 'app']),
+  below('db', ['sync', 'features', 'app']),
+  below('sync', ['features', 'app']),
+  below('features', ['app']),
+  ...FEATURES.map((f) => ({
+    target: `./src/client/features/${f}`,
+    from: './src/client/features',
+    except: [`./${f}`],
+    message: 'a feature never imports another feature; compose them in client/app',
+  })),
+  forbid(
+    ['./src/server/db', './src/server/http'],
+    ['./src/server/records', './src/server/bff', './src/server/main.ts'],
+    'db and http are shared by records and bff',
+  ),
+  forbid(
+    './src/server/records',
+    ['./src/server/bff', './src/server/main.ts'],
+    'records and bff talk HTTP only',
+  ),
+  forbid(
+    './src/server/bff',
+    ['./src/server/records', './src/server/main.ts'],
+    'records and bff talk HTTP only',
+  ),
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'dev-dist/', 'node_modules/', '.trapline*/', 'coverage/', 'test/.output/'] },
@@ -35,96 +83,16 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
-  zone(['src/shared/**'], [msg(['**/client/**', '**/server/**'], 'shared imports zod only')]),
-  zone(['src/client/**'], [msg(['**/server/**'], 'client never imports server')]),
-  zone(['src/server/**'], [msg(['**/client/**'], 'server never imports client')]),
-  // A later zone replaces an earlier one's rule for the same file (flat config does not merge
-  // rule options), so each zone repeats the server → client ban.
-  zone(
-    ['src/server/records/**'],
-    [
-      msg(['**/client/**'], 'server never imports client'),
-      msg(['**/bff/**', '**/server/main*'], 'records and bff talk HTTP only'),
-    ],
-  ),
-  zone(
-    ['src/server/bff/**'],
-    [
-      msg(['**/client/**'], 'server never imports client'),
-      msg(['**/records/**', '**/server/main*'], 'records and bff talk HTTP only'),
-    ],
-  ),
-  zone(
-    ['src/server/db/**', 'src/server/http/**'],
-    [
-      msg(['**/client/**'], 'server never imports client'),
-      msg(
-        ['**/records/**', '**/bff/**', '**/server/main*'],
-        'db and http are shared by records and bff',
-      ),
-    ],
-  ),
-  zone(
-    ['src/client/ui/**', 'src/client/lib/**'],
-    [
-      msg(
-        [
-          '**/client/db/**',
-          '**/client/sync/**',
-          '**/client/features/**',
-          '**/client/app/**',
-          '**/server/**',
-        ],
-        'ui and lib are leaves',
-      ),
-    ],
-  ),
-  zone(
-    ['src/client/db/**'],
-    [
-      msg(
-        ['**/client/sync/**', '**/client/features/**', '**/client/app/**', '**/server/**'],
-        'db imports only shared, lib',
-      ),
-    ],
-  ),
-  zone(
-    ['src/client/sync/**'],
-    [
-      msg(
-        ['**/client/features/**', '**/client/app/**', '**/server/**'],
-        'sync sits below features',
-      ),
-    ],
-  ),
-  ...[
-    'auth',
-    'sites',
-    'collections',
-    'pools',
-    'pool-tests',
-    'map',
-    'sync-status',
-    'settings',
-    'home',
-  ].map((f) =>
-    zone(
-      [`src/client/features/${f}/**`],
-      [
-        msg(['../../app/**', '**/client/app/**', '**/server/**'], 'features sit below app'),
-        // '../x' from a feature file is a sibling feature; '../../db', '../../lib', ... are the
-        // layers below (allowed) unless they lead back into another feature.
-        msg(
-          [
-            '../*/**',
-            '!../' + f + '/**',
-            '!../../**',
-            '../../features/**',
-            '!../../features/' + f + '/**',
-          ],
-          'a feature never imports another feature; compose in client/app',
-        ),
-      ],
-    ),
-  ),
+
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: ARCHITECTURE_ZONES }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
 );

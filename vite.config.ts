@@ -76,7 +76,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'shared', include: ['test/shared/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'shared',
+          // test/*.test.ts: suites about the whole code base (its architecture rules).
+          include: ['test/shared/**/*.test.ts', 'test/*.test.ts'],
+          environment: 'node',
+        },
       },
       {
         extends: true,

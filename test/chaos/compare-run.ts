@@ -1,7 +1,7 @@
 import { ENTITY_TABLE, PARENT_FIELD } from '../../src/client/db/database';
 import { tableOf } from '../../src/client/db/record-tables';
 import { sameValue, serverFieldValue } from '../../src/client/sync';
-import { normalizeValue } from '../../src/client/sync/field-values';
+import { normalizeValue } from '../../src/client/db/field-values';
 import type { Entity } from '../../src/shared';
 import type { Tablet } from './tablet';
 

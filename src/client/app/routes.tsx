@@ -55,7 +55,7 @@ import {
   useSyncEngine,
   useSyncStatus,
 } from '../features/sync-status';
-import { LeaveGuard } from '../lib/leave-guard';
+import { LeaveGuard } from '../ui/leave-guard';
 import { useOnline } from '../lib/use-online';
 
 // Forms and settings load on first use (the service worker precaches every chunk, so they

@@ -1,6 +1,6 @@
 import type { Entity, OutboxEntry } from '../../shared';
 import { newId } from '../lib/ids';
-import { sameValue } from '../sync/field-values';
+import { sameValue } from './field-values';
 import type { TraplineDb } from './database';
 import { compact, entriesOf, indexFields, ownerKeyOf, stableJson, tableOf } from './record-tables';
 import { RepositoryError } from './repository-error';

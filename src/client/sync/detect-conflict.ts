@@ -1,5 +1,5 @@
 import type { OutboxEntry } from '../../shared';
-import { sameValue } from './field-values';
+import { sameValue } from '../db/field-values';
 
 /**
  * The fields of an update that someone else also changed on the server since the edit was made.

@@ -1,5 +1,5 @@
 import type { OutboxEntry } from '../../shared';
-import { serverFieldValue } from './field-values';
+import { serverFieldValue } from '../db/field-values';
 import { dependentsIn } from './outbox-graph';
 import { allSyncTables, recordTable } from './record-tables';
 import type { SyncContext } from './sync-context';

@@ -30,4 +30,4 @@ export { DependentsNotConfirmedError } from './discard-entry';
 export type { ConflictChoices } from './resolve-conflict';
 export { describeEntry } from './describe-entry';
 export { recordTable, type AnyRecordRow } from './record-tables';
-export { serverFieldValue, sameValue } from './field-values';
+export { serverFieldValue, sameValue } from '../db/field-values';

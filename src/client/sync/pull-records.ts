@@ -1,7 +1,7 @@
 import { ENTITY_PATHS, MAX_PAGE_SIZE, listedRows, refId, type Entity } from '../../shared';
 import { PARENT_FIELD } from '../db/database';
 import { request } from '../lib/http';
-import { serverToData } from './field-values';
+import { serverToData } from '../db/field-values';
 import { recordTable, type AnyRecordRow } from './record-tables';
 import type { SyncContext } from './sync-context';
 import { SyncError, classify } from './sync-error';

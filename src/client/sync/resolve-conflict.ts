@@ -1,4 +1,4 @@
-import { serverFieldValue } from './field-values';
+import { serverFieldValue } from '../db/field-values';
 import { allSyncTables, recordTable } from './record-tables';
 import type { SyncContext } from './sync-context';
 

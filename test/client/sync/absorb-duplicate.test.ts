@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { serverToData } from '../../../src/client/sync/field-values';
+import { serverToData } from '../../../src/client/db/field-values';
 import { queueCreate, storeSynced, collection, pool, site } from './helpers/outbox-factory';
 import type { Fault } from './helpers/fake-bff';
 import { drain, setupEngine } from './helpers/setup-engine';

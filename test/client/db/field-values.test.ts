@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sameValue, serverToData } from '../../../src/client/sync/field-values';
-import { collection, site } from './helpers/outbox-factory';
-import { setupEngine } from './helpers/setup-engine';
+import { sameValue, serverToData } from '../../../src/client/db/field-values';
+import { collection, site } from '../sync/helpers/outbox-factory';
+import { setupEngine } from '../sync/helpers/setup-engine';
 
 const NOW = Date.parse('2026-07-20T12:00:00.000Z');
 

@@ -1,4 +1,4 @@
-import { PARENT_FIELD } from '../db/database';
+import { PARENT_FIELD } from './database';
 import { lureTypeIds, type Entity, type LureRecord } from '../../shared';
 
 /** Fields the service sets itself: never part of a record's editable data. */

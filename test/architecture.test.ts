@@ -1,0 +1,63 @@
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The import directions of ARCHITECTURE.md are lint errors on resolved paths. Each probe is a
+ * file that would sit in one layer and import a real module of a layer it may not use, spelt as
+ * a relative path (the spelling a text match let through): `npm run lint` must refuse it.
+ */
+const eslint = new ESLint();
+
+async function ruleErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages
+    .filter((m) => m.ruleId === 'import-x/no-restricted-paths')
+    .map((m) => m.message);
+}
+
+const CROSSINGS: Array<[string, string, string]> = [
+  ['src/shared/probe.ts', "import '../client/lib/dates';", 'shared → client'],
+  ['src/shared/probe.ts', "import '../server/http/json-depth';", 'shared → server'],
+  ['src/client/lib/probe.ts', "import '../ui/dialog';", 'lib → ui'],
+  ['src/client/lib/probe.ts', "import '../db/database';", 'lib → db'],
+  ['src/client/ui/probe.ts', "import '../db/database';", 'ui → db'],
+  ['src/client/db/probe.ts', "import '../sync/sync-engine';", 'db → sync'],
+  ['src/client/db/probe.ts', "import '../features/home/home-screen';", 'db → features'],
+  ['src/client/sync/probe.ts', "import '../features/home/home-screen';", 'sync → features'],
+  ['src/client/sync/probe.ts', "import '../app/app';", 'sync → app'],
+  ['src/client/features/sites/probe.ts', "import '../../app/app';", 'features → app'],
+  [
+    'src/client/features/sites/probe.ts',
+    "import '../collections/collection-schema';",
+    'feature → feature',
+  ],
+  ['src/client/features/map/probe.ts', "import '../sites/site-schema';", 'feature → feature'],
+  ['src/client/app/probe.ts', "import '../../server/bff/app';", 'client → server'],
+  ['src/server/bff/probe.ts', "import '../../client/lib/dates';", 'server → client'],
+  ['src/server/bff/probe.ts', "import '../records/app';", 'bff → records'],
+  ['src/server/records/probe.ts', "import '../bff/app';", 'records → bff'],
+  ['src/server/http/probe.ts', "import '../records/app';", 'http → records'],
+  ['src/server/db/probe.ts', "import '../bff/app';", 'db → bff'],
+];
+
+describe('the architecture as lint rules', () => {
+  it.each(CROSSINGS)('%s: refuses %s (%s)', async (file, code) => {
+    expect(await ruleErrors(file, code)).toHaveLength(1);
+  });
+
+  it('lets each layer import the layers below it', async () => {
+    expect(await ruleErrors('src/client/ui/probe.ts', "import '../lib/dates';")).toEqual([]);
+    expect(await ruleErrors('src/client/db/probe.ts', "import '../ui/dialog';")).toEqual([]);
+    expect(await ruleErrors('src/client/sync/probe.ts', "import '../db/database';")).toEqual([]);
+    expect(
+      await ruleErrors('src/client/features/sites/probe.ts', "import '../../sync/sync-engine';"),
+    ).toEqual([]);
+    expect(
+      await ruleErrors('src/client/features/sites/probe.ts', "import './site-schema';"),
+    ).toEqual([]);
+    expect(
+      await ruleErrors('src/client/app/probe.ts', "import '../features/home/home-screen';"),
+    ).toEqual([]);
+    expect(await ruleErrors('src/server/bff/probe.ts', "import '../http/json-depth';")).toEqual([]);
+  });
+});
