@@ -52,6 +52,9 @@ const WRITE_CHUNK = 500;
  */
 const MAX_BATCH = 16_000;
 
+/** Pages of a list requested ahead of the one being stored, when the list's count says they exist. */
+const PAGES_AHEAD = 3;
+
 /** Pool ids per pool test request: keeps the query string short. */
 const POOL_IDS_PER_REQUEST = 100;
 
@@ -219,8 +222,9 @@ function newestUpdated(rows: Row[], current: string | null): string | null {
  * or at a page that brings no new id: an upstream that ignores `page` answers the same rows again,
  * and without `count` nothing else would end the loop. Accepts `{rows, count?}` or a bare array.
  * `complete` is false when the list may hold rows the upstream never sent (it repeated a full
- * page). The next page is requested while `onPage` stores this one: the upstream's time and the
- * tablet's overlap instead of adding up.
+ * page). Later pages are requested while `onPage` stores this one, up to `PAGES_AHEAD` when
+ * `count` says they exist (one otherwise): the upstream's time and the tablet's overlap instead
+ * of adding up.
  */
 async function eachPage(
   ctx: SyncContext,
@@ -230,7 +234,9 @@ async function eachPage(
   onPage: (rows: Row[], count: number | null) => Promise<void>,
 ): Promise<{ complete: boolean }> {
   const seen = new Set<unknown>();
-  const fetchPage = (page: number) => {
+  const requested = new Map<number, ReturnType<typeof fetchList>>();
+  const request = (page: number) => {
+    if (requested.has(page)) return;
     const params = new URLSearchParams({
       pageSize: String(pageSize),
       page: String(page),
@@ -238,13 +244,15 @@ async function eachPage(
       ...filter,
     });
     const pending = fetchList(ctx, entity, params);
-    // Awaited below, after onPage; until then a failure must not count as unhandled.
+    // Awaited in turn; a page asked for ahead and never awaited must not count as unhandled.
     pending.catch(() => undefined);
-    return pending;
+    requested.set(page, pending);
   };
-  let next = fetchPage(1);
+  request(1);
   for (let page = 1; ; page += 1) {
-    const { rows, count } = await next;
+    request(page);
+    const { rows, count } = await requested.get(page)!;
+    requested.delete(page);
     const fresh = rows.filter((row) => !seen.has(row.id));
     for (const row of fresh) seen.add(row.id);
     let end: { complete: boolean } | null = null;
@@ -253,7 +261,10 @@ async function eachPage(
     // A full page repeated: the upstream ignores `page`, so rows past the first page may exist
     // that it will never send. More rows than asked for: it ignores paging and sent them all.
     else if (fresh.length === 0) end = { complete: rows.length > pageSize };
-    if (!end) next = fetchPage(page + 1);
+    if (!end) {
+      const lastPage = typeof count === 'number' ? Math.ceil(count / pageSize) : page + 1;
+      for (let p = page + 1; p <= Math.min(page + PAGES_AHEAD, lastPage); p += 1) request(p);
+    }
     if (fresh.length > 0) await onPage(fresh, count);
     if (end) return end;
   }

@@ -1,0 +1,312 @@
+/**
+ * The field map at district scale (issue 11), in real Chromium with the CPU throttled 4x (a
+ * mid-range tablet) at 1280x800, against the real BFF and records service holding 20,000 sites,
+ * then 100,000 (reported, no target):
+ *
+ * - the first pull: from tapping "Sign in" to every site stored on the tablet (IndexedDB count);
+ * - the app: the longest task while opening the Sites screen (map and list), and while panning
+ *   and zooming its map;
+ * - a naive page: the same sites drawn with one Leaflet circleMarker each (Leaflet's default
+ *   renderer, a tooltip each, as a first attempt would), served by this bench with Leaflet from
+ *   node_modules; the same two figures and the ratio app / naive (goal ≤ 0.1).
+ *
+ * Long tasks are the page's own PerformanceObserver('longtask') entries; a measurement ends once
+ * no long task has been seen for two seconds. Sites are grown by bulk SQL (grow-sites.ts).
+ * `npm run bench -- map-scale`; MAP_SCALE_SIZES=20000 to skip the 100,000 run. Prints figures,
+ * never asserts a time.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { refreshStatistics } from '../../src/server/db/refresh-statistics';
+import { ensureAppBuilt } from '../e2e/harness/build-app';
+import { launchApp, type AppBrowser } from '../e2e/harness/browser';
+import { ROOT } from '../e2e/harness/paths';
+import { startStack, type Stack } from '../e2e/harness/stack';
+import { growSites } from './grow-sites';
+import type { BenchRow } from './run';
+
+const SIZES = (process.env.MAP_SCALE_SIZES ?? '20000,100000').split(',').map(Number);
+const CPU_SLOWDOWN = 4;
+/** A measurement ends after this long without a long task. */
+const QUIET_MS = 2_000;
+/** Patience for one step at 100,000 sites (never a limit on a figure: the bench fails instead). */
+const STEP_LIMIT_MS = 20 * 60_000;
+
+/** Records every long task of the page from its start (installed before any script runs). */
+const LONGTASK_OBSERVER = `
+  window.__longtasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longtasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+`;
+
+type Tasks = { longest: number; total: number };
+
+async function throttle(context: BrowserContext, page: Page): Promise<void> {
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
+}
+
+const pageNow = (page: Page) => page.evaluate(() => performance.now());
+
+/**
+ * Waits until the page has gone QUIET_MS without a long task, then returns the long tasks that
+ * started at or after `since` (page clock, ms).
+ */
+async function tasksUntilQuiet(page: Page, since: number): Promise<Tasks> {
+  const started = Date.now();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { now, tasks } = await page.evaluate((from) => {
+      const all = (window as unknown as { __longtasks: [number, number][] }).__longtasks;
+      return { now: performance.now(), tasks: all.filter(([start]) => start >= from) };
+    }, since);
+    const lastEnd = Math.max(since, ...tasks.map(([start, duration]) => start + duration));
+    if (now - lastEnd >= QUIET_MS)
+      return {
+        longest: Math.max(0, ...tasks.map(([, duration]) => duration)),
+        total: tasks.reduce((sum, [, duration]) => sum + duration, 0),
+      };
+    if (Date.now() - started > STEP_LIMIT_MS) throw new Error('the page never became quiet');
+  }
+}
+
+/** Drags the map three times and zooms in twice and out once by wheel, as a technician looks around. */
+async function panAndZoom(page: Page, mapSelector: string): Promise<Tasks> {
+  const box = await page.locator(mapSelector).first().boundingBox();
+  if (!box) throw new Error(`no ${mapSelector} on the page`);
+  const x = box.x + box.width / 2;
+  const y = box.y + box.height / 2;
+  const since = await pageNow(page);
+  for (const [dx, dy] of [
+    [200, 80],
+    [-260, -40],
+    [60, -120],
+  ]) {
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + dx, y + dy, { steps: 8 });
+    await page.mouse.up();
+  }
+  for (const delta of [-240, -240, 240]) {
+    await page.mouse.move(x, y);
+    await page.mouse.wheel(0, delta);
+    await page.waitForTimeout(400);
+  }
+  return tasksUntilQuiet(page, since);
+}
+
+/** Sites stored in the signed-in user's database, read in the page. */
+function storedSites(page: Page, dbName: string): Promise<number> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number>((resolve) => {
+        const open = indexedDB.open(name);
+        open.onerror = () => resolve(0);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('sites')) {
+            db.close();
+            resolve(0);
+            return;
+          }
+          const count = db.transaction('sites').objectStore('sites').count();
+          count.onsuccess = () => {
+            db.close();
+            resolve(count.result);
+          };
+          count.onerror = () => {
+            db.close();
+            resolve(0);
+          };
+        };
+      }),
+    dbName,
+  );
+}
+
+type AppFigures = { pullMs: number; progressSeen: boolean; open: Tasks; pan: Tasks };
+
+async function measureApp(stack: Stack, expected: number): Promise<AppFigures> {
+  const app: AppBrowser = await launchApp(stack.appUrl);
+  try {
+    const { page, context } = app;
+    await context.addInitScript(LONGTASK_OBSERVER);
+    await page.reload();
+    await throttle(context, page);
+    const form = page.getByRole('form', { name: 'Sign in' });
+    await form.waitFor({ timeout: 60_000 });
+    await form.getByLabel('Username').fill('demo-tech');
+    await form.getByLabel('Password').fill(stack.password);
+    const started = Date.now();
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: /^Hello,/ }).waitFor({ timeout: 120_000 });
+    let progressSeen = false;
+    while ((await storedSites(page, 'trapline-a1-demo-tech')) < expected) {
+      if (!progressSeen)
+        progressSeen = (await page.getByText(/^Downloading sites [\d,]+ of [\d,]+$/).count()) > 0;
+      if (Date.now() - started > STEP_LIMIT_MS) throw new Error('the pull never ended');
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    const pullMs = Date.now() - started;
+    await tasksUntilQuiet(page, await pageNow(page));
+
+    const since = await pageNow(page);
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Sites', exact: true })
+      .click();
+    const map = page.getByRole('region', { name: 'Map of sites' }).locator('.leaflet-container');
+    await map.waitFor({ timeout: STEP_LIMIT_MS });
+    const open = await tasksUntilQuiet(page, since);
+    const pan = await panAndZoom(page, '[aria-label="Map of sites"] .leaflet-container');
+    return { pullMs, progressSeen, open, pan };
+  } finally {
+    await app.dispose();
+  }
+}
+
+const NAIVE_PAGE = `<!doctype html>
+<html><head><meta charset="utf-8"><title>Naive map</title>
+<link rel="stylesheet" href="/leaflet.css">
+<style>html,body{margin:0;height:100%}#map{height:100%}</style></head>
+<body><div id="map"></div>
+<script src="/leaflet.js"></script>
+<script>
+  // One circleMarker per site with a tooltip, Leaflet's default renderer: a first attempt.
+  fetch('/sites.json').then((r) => r.json()).then((sites) => {
+    const map = L.map('map');
+    const points = [];
+    for (const [lat, lon, label] of sites) {
+      points.push([lat, lon]);
+      L.circleMarker([lat, lon], { radius: 8, weight: 2, color: '#14532d', fillColor: '#22c55e', fillOpacity: 0.85 })
+        .bindTooltip(label)
+        .addTo(map);
+    }
+    map.fitBounds(L.latLngBounds(points), { padding: [24, 24], maxZoom: 14, animate: false });
+    document.body.dataset.drawn = String(sites.length);
+  });
+</script></body></html>`;
+
+/** Serves the naive page, Leaflet from node_modules and the agency's sites as [lat, lon, label]. */
+async function serveNaive(stack: Stack): Promise<{ url: string; server: Server }> {
+  const { rows } = await stack.db.query<{ lat: number; lon: number; label: string }>(
+    `select lat, lon, code || ' ' || name as label from site
+      where agency = 1 and delete_date is null order by id`,
+  );
+  const sites = JSON.stringify(rows.map((r) => [r.lat, r.lon, r.label]));
+  const leaflet = join(ROOT, 'node_modules/leaflet/dist');
+  const files: Record<string, [string, string | Buffer]> = {
+    '/': ['text/html', NAIVE_PAGE],
+    '/sites.json': ['application/json', sites],
+    '/leaflet.js': ['text/javascript', await readFile(join(leaflet, 'leaflet.js'))],
+    '/leaflet.css': ['text/css', await readFile(join(leaflet, 'leaflet.css'))],
+  };
+  const server = createServer((req, res) => {
+    const file = files[(req.url ?? '/').split('?')[0]];
+    if (!file) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('naive page server has no port');
+  return { url: `http://127.0.0.1:${address.port}`, server };
+}
+
+async function measureNaive(stack: Stack): Promise<{ open: Tasks; pan: Tasks }> {
+  const naive = await serveNaive(stack);
+  const app = await launchApp(naive.url, { path: '/leaflet.css' });
+  try {
+    const { page, context } = app;
+    await context.addInitScript(LONGTASK_OBSERVER);
+    await throttle(context, page);
+    await page.goto('/');
+    await page.locator('body[data-drawn]').waitFor({ timeout: STEP_LIMIT_MS });
+    // From the page's start (page clock 0): loading the sites and drawing them.
+    const open = await tasksUntilQuiet(page, 0);
+    const pan = await panAndZoom(page, '#map');
+    return { open, pan };
+  } finally {
+    await app.dispose();
+    await new Promise((resolve) => naive.server.close(resolve));
+  }
+}
+
+export async function benchMapScale(): Promise<BenchRow[]> {
+  await ensureAppBuilt();
+  const stack = await startStack({ onDisk: true });
+  const rows: BenchRow[] = [];
+  try {
+    let grown = 0;
+    for (const size of SIZES) {
+      await growSites(stack.db, size - grown, grown);
+      grown = size;
+      await refreshStatistics(stack.db);
+      const { rows: counted } = await stack.db.query<{ n: number }>(
+        `select count(*)::int as n from site where agency = 1 and delete_date is null`,
+      );
+      const expected = counted[0].n;
+      const label = `map scale ${size / 1000}k`;
+      process.stderr.write(`  ${label}: ${expected} sites of agency 1; the app…\n`);
+      const app = await measureApp(stack, expected);
+      process.stderr.write(`  ${label}: the naive page…\n`);
+      const naive = await measureNaive(stack);
+      rows.push(
+        {
+          name: `${label}: first pull, sign-in → all sites stored`,
+          value: app.pullMs / 1000,
+          unit: 's',
+        },
+        {
+          name: `${label}: progress with counts shown during the pull`,
+          value: app.progressSeen ? 1 : 0,
+          unit: '1 = yes',
+        },
+        { name: `${label}: app, longest task opening Sites`, value: app.open.longest, unit: 'ms' },
+        {
+          name: `${label}: naive, longest task opening the map`,
+          value: naive.open.longest,
+          unit: 'ms',
+        },
+        {
+          name: `${label}: open, app / naive (goal ≤ 0.1)`,
+          value: app.open.longest / naive.open.longest,
+          unit: '×',
+        },
+        {
+          name: `${label}: app, longest task panning and zooming`,
+          value: app.pan.longest,
+          unit: 'ms',
+        },
+        {
+          name: `${label}: naive, longest task panning and zooming`,
+          value: naive.pan.longest,
+          unit: 'ms',
+        },
+        {
+          name: `${label}: pan/zoom, app / naive (goal ≤ 0.1)`,
+          value: app.pan.longest / naive.pan.longest,
+          unit: '×',
+        },
+        {
+          name: `${label}: app, long tasks in all while opening Sites`,
+          value: app.open.total,
+          unit: 'ms',
+        },
+        {
+          name: `${label}: naive, long tasks in all while opening`,
+          value: naive.open.total,
+          unit: 'ms',
+        },
+      );
+    }
+    return rows;
+  } finally {
+    await stack.stop();
+  }
+}
