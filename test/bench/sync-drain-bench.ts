@@ -10,17 +10,13 @@ import 'fake-indexeddb/auto';
 import { TraplineDb } from '../../src/client/db/database';
 import { createSyncEngine } from '../../src/client/sync';
 import type { OutboxEntry } from '../../src/shared';
-import { openDatabase } from '../../src/server/db/open-database';
-import { startBff } from '../../src/server/bff/app';
-import { buildRecords } from '../../src/server/records/app';
 import {
   PRECISION_ID,
   SEX_ID,
   SPECIES_ID,
   TRAP_ID,
 } from '../../src/server/records/seed/lookup-data';
-import { seedDemoAgencies } from '../../src/server/records/seed/seed-demo-agencies';
-import { seedLookups } from '../../src/server/records/seed/seed-lookups';
+import { startDrainStack } from './drain-stack';
 import type { BenchRow } from './run';
 
 const ENTRIES = 200;
@@ -39,28 +35,6 @@ function collectionBody(i: number): Record<string, unknown> {
       { species: SPECIES_ID.cxPipiens, sex: SEX_ID.male, num_count: 3 },
     ],
   };
-}
-
-async function signIn(bffUrl: string): Promise<Record<string, string>> {
-  const res = await fetch(`${bffUrl}/api/session`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF': '1', Origin: bffUrl },
-    body: JSON.stringify({ username: 'demo-tech', password: PASSWORD }),
-  });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';', 1)[0])
-    .join('; ');
-  // Outside a browser: the cookie and the same-origin proof a browser would add itself.
-  return { Cookie: cookie, Origin: bffUrl, 'Sec-Fetch-Site': 'same-origin' };
-}
-
-async function countCollections(bffUrl: string, headers: Record<string, string>): Promise<number> {
-  const res = await fetch(`${bffUrl}/api/v1/arthropod/collection?pageSize=1`, {
-    headers: { ...headers, 'X-CSRF': '1' },
-  });
-  return ((await res.json()) as { count: number }).count;
 }
 
 /** Stores the synced site and queues ENTRIES collection creates, as the repositories would. */
@@ -151,39 +125,25 @@ async function plainClient(
 }
 
 export async function benchSyncDrain(): Promise<BenchRow[]> {
-  const db = await openDatabase({});
-  await seedLookups(db);
-  await seedDemoAgencies(db, { password: PASSWORD });
-  const records = await buildRecords({ db });
-  const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
-  const bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null, logger: false });
+  const stack = await startDrainStack(PASSWORD);
+  const { bffUrl, headers } = stack;
+  const countCollections = () => stack.count('/arthropod/collection');
   const tablet = new TraplineDb(`trapline-bench-${Date.now()}`);
   try {
-    const headers = await signIn(bff.url);
-    const siteRes = await fetch(`${bff.url}/api/v1/site`, {
-      method: 'POST',
-      headers: { ...headers, 'X-CSRF': '1', 'Content-Type': 'application/json' },
-      body: JSON.stringify({
-        code: '700101',
-        name: 'Bench site',
-        coordinate_precision: PRECISION_ID.gps,
-        shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-      }),
-    });
-    if (!siteRes.ok)
-      throw new Error(`site create failed: ${siteRes.status} ${await siteRes.text()}`);
-    const site = (await siteRes.json()) as Record<string, unknown> & {
-      id: number;
-      updated: string;
-    };
+    const site = (await stack.post('/site', {
+      code: '700101',
+      name: 'Bench site',
+      coordinate_precision: PRECISION_ID.gps,
+      shape: { type: 'Point', coordinates: [-121.49, 38.58] },
+    })) as Record<string, unknown> & { id: number; updated: string };
 
     // Warm-up: the first requests pay for JIT, connection setup and PGlite caches.
-    const warmFailures = await plainClient(bff.url, headers, site.id);
-    const before = await countCollections(bff.url, headers);
+    const warmFailures = await plainClient(bffUrl, headers, site.id);
+    const before = await countCollections();
 
     await queueCollections(tablet, site);
     const engine = createSyncEngine(tablet, {
-      baseUrl: bff.url,
+      baseUrl: bffUrl,
       headers,
       concurrency: CONCURRENCY,
       channelName: null,
@@ -196,12 +156,12 @@ export async function benchSyncDrain(): Promise<BenchRow[]> {
     const engineMs = performance.now() - engineStart;
     engine.stop();
     const left = await tablet.outbox.count();
-    const afterEngine = await countCollections(bff.url, headers);
+    const afterEngine = await countCollections();
 
     const plainStart = performance.now();
-    const plainFailures = await plainClient(bff.url, headers, site.id);
+    const plainFailures = await plainClient(bffUrl, headers, site.id);
     const plainMs = performance.now() - plainStart;
-    const afterPlain = await countCollections(bff.url, headers);
+    const afterPlain = await countCollections();
 
     return [
       { name: `sync engine: drain ${ENTRIES} collections`, value: engineMs, unit: 'ms' },
@@ -237,8 +197,6 @@ export async function benchSyncDrain(): Promise<BenchRow[]> {
   } finally {
     tablet.close();
     await tablet.delete();
-    await bff.close();
-    await records.close();
-    await db.close();
+    await stack.close();
   }
 }

@@ -1,0 +1,52 @@
+import type { DBCore, DBCoreTable, Middleware } from 'dexie';
+import type { TraplineDb } from '../../../../src/client/db/database';
+
+export type OutboxReads = {
+  /** Reads of the whole outbox (no key range: toArray, orderBy().toArray()). */
+  full: number;
+  /** Ranged or indexed reads (where(...), above(...)). */
+  ranged: number;
+  /** Entries the non-cursor reads returned, together. */
+  rows: number;
+};
+
+/** DBCore's "no range" (DBCoreRangeType.Any, a const enum that isolated modules cannot import). */
+const RANGE_ANY = 3;
+
+/**
+ * Counts what is read from the outbox, at the database layer (Dexie's DBCore), whoever reads it:
+ * the drain, the status counts, the repositories. Install before the database is first opened.
+ */
+export function countOutboxReads(db: TraplineDb): OutboxReads {
+  const reads: OutboxReads = { full: 0, ranged: 0, rows: 0 };
+  const middleware: Middleware<DBCore> = {
+    stack: 'dbcore',
+    name: 'countOutboxReads',
+    create: (down) => ({
+      ...down,
+      table(name) {
+        const table = down.table(name);
+        if (name !== 'outbox') return table;
+        const counted: DBCoreTable = {
+          ...table,
+          async query(req) {
+            const res = await table.query(req);
+            if ((req.query.range.type as number) === RANGE_ANY) reads.full += 1;
+            else reads.ranged += 1;
+            reads.rows += res.result.length;
+            return res;
+          },
+          // Filtered reads and modify() walk a cursor: counted as reads, rows unknown.
+          openCursor(req) {
+            if ((req.query.range.type as number) === RANGE_ANY) reads.full += 1;
+            else reads.ranged += 1;
+            return table.openCursor(req);
+          },
+        };
+        return counted;
+      },
+    }),
+  };
+  db.use(middleware);
+  return reads;
+}
