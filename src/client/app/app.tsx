@@ -1,11 +1,14 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { useCallback, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useState } from 'react';
 import type { SessionInfo } from '../../shared';
 import { signOut } from '../features/auth/session-api';
-import { SignInScreen } from '../features/auth/sign-in-screen';
 import { clearIdentity, loadIdentity, saveIdentity } from '../lib/identity';
-import { makeQueryClient } from '../lib/query-client';
 import { SignedInApp } from './signed-in-app';
+
+// Sign-in is its own chunk (with the form library): a returning technician opens straight into
+// their data and never waits for it; the service worker precaches it for a first sign-in.
+const SignInScreen = lazy(() =>
+  import('../features/auth/sign-in-screen').then((m) => ({ default: m.SignInScreen })),
+);
 
 const PERSIST_ASKED = 'trapline.persistAsked';
 
@@ -21,7 +24,6 @@ async function askPersistenceOnce(): Promise<void> {
  * remembered, never a token); otherwise the sign-in screen.
  */
 export function App() {
-  const queryClient = useMemo(() => makeQueryClient(), []);
   const [identity, setIdentity] = useState<SessionInfo | null>(() => loadIdentity());
   const signedIn = useCallback((session: SessionInfo) => {
     saveIdentity(session);
@@ -33,18 +35,16 @@ export function App() {
     clearIdentity();
     setIdentity(null);
   }, []);
-  return (
-    <QueryClientProvider client={queryClient}>
-      {identity ? (
-        <SignedInApp
-          key={`${identity.agency.id}:${identity.user.username}`}
-          identity={identity}
-          onIdentity={setIdentity}
-          onSignOut={leave}
-        />
-      ) : (
-        <SignInScreen onSignedIn={signedIn} />
-      )}
-    </QueryClientProvider>
+  return identity ? (
+    <SignedInApp
+      key={`${identity.agency.id}:${identity.user.username}`}
+      identity={identity}
+      onIdentity={setIdentity}
+      onSignOut={leave}
+    />
+  ) : (
+    <Suspense fallback={<p className="screen">Loading…</p>}>
+      <SignInScreen onSignedIn={signedIn} />
+    </Suspense>
   );
 }

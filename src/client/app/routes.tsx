@@ -39,24 +39,37 @@
  *                           leaving a dirty form asks dialog "Discard the changes you typed?" with
  *                           "Keep editing" (focused) and "Discard changes"
  */
-import { lazy, Suspense, useCallback, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, type ComponentProps, type ReactNode } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import type { Entity } from '../../shared';
 import type { LocalRecord } from '../db/database';
-import { CollectionDetailScreen } from '../features/collections/collection-detail-screen';
 import { HomeScreen } from '../features/home/home-screen';
-import { SiteDetailScreen } from '../features/sites/site-detail-screen';
-import { SiteListScreen } from '../features/sites/site-list-screen';
 import type { LocationPickerProps } from '../features/sites/site-form';
-import {
-  ConflictResolver,
-  ParkedEntries,
-  RecordSyncBadge,
-  useSyncEngine,
-  useSyncStatus,
-} from '../features/sync-status';
+import { RecordSyncBadge, useSyncEngine, useSyncStatus } from '../features/sync-status';
 import { LeaveGuard } from '../ui/leave-guard';
 import { useOnline } from '../lib/use-online';
+
+// Only Home is in the first load: every other screen is its own chunk, loaded on first use (the
+// service worker precaches every chunk, so they open offline too).
+const SiteListScreen = lazy(() =>
+  import('../features/sites/site-list-screen').then((m) => ({ default: m.SiteListScreen })),
+);
+const SiteDetailScreen = lazy(() =>
+  import('../features/sites/site-detail-screen').then((m) => ({ default: m.SiteDetailScreen })),
+);
+const CollectionDetailScreen = lazy(() =>
+  import('../features/collections/collection-detail-screen').then((m) => ({
+    default: m.CollectionDetailScreen,
+  })),
+);
+const ParkedEntries = lazy(() =>
+  import('../features/sync-status/parked-entries').then((m) => ({ default: m.ParkedEntries })),
+);
+const ConflictResolver = lazy(() =>
+  import('../features/sync-status/conflict-resolver').then((m) => ({
+    default: m.ConflictResolver,
+  })),
+);
 
 // Forms and settings load on first use (the service worker precaches every chunk, so they
 // open offline too): the first screen a technician sees waits only for what it shows.
@@ -84,7 +97,15 @@ const PoolTestEditScreen = lazy(() =>
 );
 // Reports and exports are for the office as much as the field: their own chunk, loaded on first use.
 const ReportsScreen = lazy(() =>
-  import('../features/reports/reports-screen').then((m) => ({ default: m.ReportsScreen })),
+  Promise.all([import('../features/reports/reports-screen'), import('./query-provider')]).then(
+    ([screen, query]) => ({
+      default: (props: ComponentProps<typeof screen.ReportsScreen>) => (
+        <query.QueryProvider>
+          <screen.ReportsScreen {...props} />
+        </query.QueryProvider>
+      ),
+    }),
+  ),
 );
 const ExportPanel = lazy(() =>
   import('../features/exports/export-panel').then((m) => ({ default: m.ExportPanel })),

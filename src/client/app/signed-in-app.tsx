@@ -1,9 +1,8 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import type { SessionInfo } from '../../shared';
 import { openUserDb } from '../db/database';
 import { DbContext } from '../db/db-context';
 import { refreshLookups } from '../db/refresh-lookups';
-import { SignInSheet } from '../features/auth/sign-in-sheet';
 import { SyncEngineProvider } from '../features/sync-status';
 import { fetchConfig } from '../lib/app-config';
 import { onAuthRequired } from '../lib/http';
@@ -13,6 +12,11 @@ import { Layout } from './layout';
 import { AppRoutes } from './routes';
 import { SupersededBanner, useSuperseded } from './superseded-banner';
 import { UpdateBanner } from './update-banner';
+
+// Mounted only when the server asks for the password again: its own chunk with the form library.
+const SignInSheet = lazy(() =>
+  import('../features/auth/sign-in-sheet').then((m) => ({ default: m.SignInSheet })),
+);
 
 const REFRESH_WORDS = {
   updated: 'Lookups updated',
@@ -111,12 +115,16 @@ export function SignedInApp({
             onRefreshLookups={refreshNow}
           />
         </Layout>
-        <SignInSheet
-          open={sheetOpen}
-          username={identity.user.username}
-          onSignedIn={signedInAgain}
-          onLater={() => setSheetOpen(false)}
-        />
+        {sheetOpen && (
+          <Suspense fallback={null}>
+            <SignInSheet
+              open
+              username={identity.user.username}
+              onSignedIn={signedInAgain}
+              onLater={() => setSheetOpen(false)}
+            />
+          </Suspense>
+        )}
       </SyncEngineProvider>
     </DbContext.Provider>
   );

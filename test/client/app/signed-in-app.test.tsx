@@ -51,7 +51,7 @@ describe('signed-in app', () => {
     render(
       <SignedInApp identity={identity} onIdentity={() => undefined} onSignOut={() => undefined} />,
     );
-    const sheet = await screen.findByRole('dialog', { name: 'Sign in again' });
+    const sheet = await screen.findByRole('dialog', { name: 'Sign in again' }, { timeout: 10_000 });
     await userEvent.click(within(sheet).getByRole('button', { name: 'Later' }));
     await waitFor(() =>
       expect(screen.queryByRole('dialog', { name: 'Sign in again' })).not.toBeInTheDocument(),

@@ -4,12 +4,12 @@ import axe from 'axe-core';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  ConflictResolver,
-  ParkedEntries,
   RecordSyncBadge,
   SyncEngineProvider,
   SyncStatusBar,
 } from '../../../src/client/features/sync-status';
+import { ConflictResolver } from '../../../src/client/features/sync-status/conflict-resolver';
+import { ParkedEntries } from '../../../src/client/features/sync-status/parked-entries';
 import type { SyncEngine } from '../../../src/client/sync';
 import {
   collection,
