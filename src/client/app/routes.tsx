@@ -33,7 +33,8 @@
  * /reports                  heading "Reports" (report pickers, chart, table, CSV) and region
  *                           "Download the agency's data" (exports)
  * /settings                 "Persistent storage", "Refresh lookups", "Sign out"
- * Sign-in screen / sheet:   "Username", "Password", button "Sign in"; sheet dialog "Sign in again"
+ * Sign-in screen:           "Username", "Password", button "Sign in"; sheet dialog "Sign in again"
+ *                           with "Signed in as <user>", "Password" (focused), "Sign in", "Later"
  * Navigation:               nav "Main" with links "Home", "Sites", "New collection", "Sync", "Reports",
  *                           "Settings";
  *                           leaving a dirty form asks dialog "Discard the changes you typed?" with
