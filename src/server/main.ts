@@ -64,6 +64,7 @@ export async function startStack(
       db,
       upstreamUrl,
       tileUrl: env.TILE_URL,
+      tileBulkDownload: env.TILE_BULK_DOWNLOAD === 'allowed',
       staticRoot: options.staticRoot,
       upstreamConnectTimeoutMs: env.TRAPLINE_UPSTREAM_CONNECT_TIMEOUT_MS,
       upstreamTimeoutMs: env.TRAPLINE_UPSTREAM_TIMEOUT_MS,

@@ -47,6 +47,8 @@ export type BffOptions = {
   /** Base URL of the records service (the bundled one or a hosted one). */
   upstreamUrl: string;
   tileUrl?: string;
+  /** TILE_URL's server allows bulk downloading: the app offers offline map areas (default no). */
+  tileBulkDownload?: boolean;
   /** The built app (dist/); null or missing → /api only. */
   staticRoot?: string | null;
   upstreamConnectTimeoutMs?: number;
@@ -98,6 +100,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
     lookups: new LookupCache(upstream, catalog, options.lookupTtlMs ?? 300_000, now),
     loginLimits: { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits },
     tileUrl: options.tileUrl ?? DEFAULT_TILE_URL,
+    tileBulkDownload: options.tileBulkDownload ?? false,
     allowedOrigins: options.allowedOrigins ?? [],
     now,
   };

@@ -17,6 +17,8 @@ export type BffContext = {
   lookups: LookupCache;
   loginLimits: LoginLimits;
   tileUrl: string;
+  /** The operator says TILE_URL's server allows bulk downloading (offline map areas). */
+  tileBulkDownload?: boolean;
   /** Extra origins allowed to change state (besides the request's own host), e.g. a TLS proxy's. */
   allowedOrigins: string[];
   now: () => Date;

@@ -16,6 +16,11 @@ const envSchema = z.object({
       message: 'TILE_URL must be an https URL template with {z}, {x} and {y}',
     })
     .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  /**
+   * Whether TILE_URL's server allows bulk downloading (the app's offline map areas). Off by
+   * default: the OpenStreetMap tile server forbids it, and so do most free tile servers.
+   */
+  TILE_BULK_DOWNLOAD: z.enum(['allowed', 'forbidden']).default('forbidden'),
   TRAPLINE_DATA_DIR: z.string().min(1).default('./.trapline'),
   DATABASE_URL: z
     .string()
@@ -71,6 +76,16 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): BffEnv {
   }
   if (Boolean(result.data.TLS_CERT) !== Boolean(result.data.TLS_KEY)) {
     throw new EnvError(['TLS_CERT and TLS_KEY must be set together']);
+  }
+  if (
+    result.data.TILE_BULK_DOWNLOAD === 'allowed' &&
+    /^https:\/\/([^/]*\.)?tile\.openstreetmap\.org\//.test(result.data.TILE_URL)
+  ) {
+    throw new EnvError([
+      'TILE_BULK_DOWNLOAD: tile.openstreetmap.org forbids bulk downloading ' +
+        '(https://operations.osmfoundation.org/policies/tiles/); set TILE_URL to a tile server ' +
+        'that allows it, or leave TILE_BULK_DOWNLOAD unset',
+    ]);
   }
   return result.data;
 }

@@ -9,7 +9,8 @@ const HEALTH_CACHE_MS = 5_000;
  * GET /api/health: liveness (always 200 while the process serves) and whether the upstream
  * answers HTTP at all (any status counts: a 401 proves it is up). Probes are cached briefly so a
  * monitor polling hard does not load the upstream.
- * GET /api/config: settings the built app reads at run time (the tile URL). Signed in only: the
+ * GET /api/config: settings the built app reads at run time (the tile URL, and whether its server
+ * allows the bulk downloads of offline map areas). Signed in only: the
  * app reads it once signed in (and keeps the last copy for offline use), so nothing about the
  * deployment is told to a visitor who has not signed in.
  */
@@ -37,5 +38,6 @@ export async function infoRoutes(app: FastifyInstance, ctx: BffContext): Promise
 
   app.get('/api/config', { preHandler: requireSession(ctx) }, async () => ({
     tileUrl: ctx.tileUrl,
+    tileBulkDownload: ctx.tileBulkDownload ?? false,
   }));
 }

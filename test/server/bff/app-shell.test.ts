@@ -86,7 +86,7 @@ describe('the app shell', () => {
     const res = await http(`${bff.url}/api/config`, {
       headers: { 'x-csrf': '1', cookie: `${SESSION_COOKIE}=${id}` },
     });
-    expect(res.json()).toEqual({ tileUrl: TILE_URL });
+    expect(res.json()).toEqual({ tileUrl: TILE_URL, tileBulkDownload: false });
   });
 
   it('reports liveness and an unreachable upstream on /api/health', async () => {
