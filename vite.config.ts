@@ -59,6 +59,26 @@ export default defineConfig({
                 purgeOnQuotaError: true,
               },
               cacheableResponse: { statuses: [200] },
+              // Saved map areas (features/map-areas) live in their own cache, 'trapline-areas',
+              // outside this one's 3,000-entry / 30-day expiration, which would otherwise evict
+              // an area the technician saved for the field. This plugin (listed after the
+              // expiration, so it runs after it) answers from the saved areas first; the
+              // runtime cache and then the network serve the rest. A plugin keeps generateSW
+              // (no hand-written service worker) and the expiration of viewed tiles as they are.
+              plugins: [
+                {
+                  cachedResponseWillBeUsed: async ({
+                    request,
+                    cachedResponse,
+                  }: {
+                    request: Request;
+                    cachedResponse?: Response;
+                  }) =>
+                    (await caches.match(request.url, { cacheName: 'trapline-areas' })) ??
+                    cachedResponse ??
+                    null,
+                },
+              ],
             },
           },
         ],

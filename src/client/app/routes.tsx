@@ -32,6 +32,8 @@
  * /sync                     parked and conflicting changes (sync-status feature)
  * /reports                  heading "Reports" (report pickers, chart, table, CSV) and region
  *                           "Download the agency's data" (exports)
+ * /map-areas                heading "Offline map areas" (link "Offline map areas" under the Sites
+ *                           map): form "Download an area", list "Saved map areas"
  * /settings                 "Persistent storage", "Refresh lookups", "Sign out"
  * Sign-in screen:           "Username", "Password", button "Sign in"; sheet dialog "Sign in again"
  *                           with "Signed in as <user>", "Password" (focused), "Sign in", "Later"
@@ -41,7 +43,7 @@
  *                           "Keep editing" (focused) and "Discard changes"
  */
 import { lazy, Suspense, useCallback, type ComponentProps, type ReactNode } from 'react';
-import { Route, Switch, useLocation } from 'wouter';
+import { Link, Route, Switch, useLocation } from 'wouter';
 import type { Entity } from '../../shared';
 import type { LocalRecord } from '../db/database';
 import { HomeScreen } from '../features/home/home-screen';
@@ -113,6 +115,11 @@ const ExportPanel = lazy(() =>
 );
 const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((m) => ({ default: m.SettingsScreen })),
+);
+
+// Offline map areas: their own chunk, opened from under the Sites map.
+const MapAreasScreen = lazy(() =>
+  import('../features/map-areas/map-areas-screen').then((m) => ({ default: m.MapAreasScreen })),
 );
 
 // Leaflet is its own chunk: the first screen does not wait for the map.
@@ -189,9 +196,14 @@ export function AppRoutes({
           <Route path="/sites">
             <SiteListScreen
               map={
-                <Suspense fallback={<MapFallback />}>
-                  <SitesMap onSelect={(id) => navigate(`/sites/${id}`)} />
-                </Suspense>
+                <>
+                  <Suspense fallback={<MapFallback />}>
+                    <SitesMap onSelect={(id) => navigate(`/sites/${id}`)} />
+                  </Suspense>
+                  <Link href="/map-areas" className="button button-quiet">
+                    Offline map areas
+                  </Link>
+                </>
               }
             />
           </Route>
@@ -238,6 +250,9 @@ export function AppRoutes({
           </Route>
           <Route path="/reports">
             <ReportsScreen exports={<ExportPanel />} />
+          </Route>
+          <Route path="/map-areas">
+            <MapAreasScreen />
           </Route>
           <Route path="/settings">
             <SettingsScreen

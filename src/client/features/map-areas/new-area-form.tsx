@@ -1,0 +1,230 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Field } from '../../ui/field';
+import { checkTiles, parseRectangle, type AreaChoice, type ChoiceErrors } from './area-choice';
+import { formatBytes } from './format-bytes';
+import { sampleTileSizes } from './sample-tile-sizes';
+import type { SavedArea } from './saved-areas';
+import type { SitesExtent } from './sites-extent';
+import type { StorageLeft } from './storage-left';
+import { estimateBytes, MAX_ZOOM, type Bbox } from './tile-math';
+import { isRetina } from './tile-url';
+
+const ZOOMS = Array.from({ length: MAX_ZOOM + 1 }, (_, z) => z);
+/** Zoom 10 shows a district, 16 its streets and house numbers: enough to find a trap. */
+const DEFAULT_ZOOMS = { minZoom: 10, maxZoom: 16 };
+
+function describeZoom(z: number): string {
+  if (z <= 8) return `${z} — region`;
+  if (z <= 11) return `${z} — district`;
+  if (z <= 14) return `${z} — town`;
+  return `${z} — streets`;
+}
+
+function useSampleSizes(tileUrl: string, bbox: Bbox | null, minZoom: number, maxZoom: number) {
+  const [sizes, setSizes] = useState<{ key: string; sizes: number[] } | null>(null);
+  const key = bbox ? JSON.stringify([tileUrl, bbox, minZoom, maxZoom]) : '';
+  useEffect(() => {
+    if (!bbox) return;
+    const abort = new AbortController();
+    // Waits for typing to settle before asking the tile server.
+    const timer = setTimeout(() => {
+      void sampleTileSizes(tileUrl, bbox, minZoom, maxZoom, isRetina(), abort.signal).then(
+        (s) => !abort.signal.aborted && setSizes({ key, sizes: s }),
+      );
+    }, 400);
+    return () => {
+      clearTimeout(timer);
+      abort.abort();
+    };
+    // key stands for bbox, minZoom and maxZoom.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key]);
+  return sizes?.key === key ? sizes.sizes : null;
+}
+
+type Props = {
+  tileUrl: string;
+  /** undefined while the sites are read; null when no site has a location. */
+  extent: SitesExtent | null | undefined;
+  storage: StorageLeft | undefined;
+  /** A download is under way: a second waits. */
+  busy: boolean;
+  onStart: (area: SavedArea) => void;
+};
+
+/** Choose an area and zooms, see the tiles, their likely size and the storage left, download. */
+export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) {
+  const [choice, setChoice] = useState<AreaChoice>({
+    kind: 'sites',
+    rectangle: { north: '', south: '', west: '', east: '' },
+    ...DEFAULT_ZOOMS,
+  });
+  const [name, setName] = useState('');
+  const [showErrors, setShowErrors] = useState(false);
+  const kind = choice.kind === 'sites' && extent === null ? 'rectangle' : choice.kind;
+
+  const { bbox, errors, tiles } = useMemo(() => {
+    const typed =
+      kind === 'sites'
+        ? { bbox: extent?.bbox ?? null, errors: {} as ChoiceErrors }
+        : parseRectangle(choice.rectangle);
+    if (!typed.bbox) return { bbox: null, errors: typed.errors, tiles: 0 };
+    const checked = checkTiles(typed.bbox, choice.minZoom, choice.maxZoom);
+    return { bbox: typed.bbox, errors: checked.errors, tiles: checked.tiles };
+  }, [kind, extent, choice]);
+  const tooMany = Boolean(errors.tiles || errors.zoom);
+  const samples = useSampleSizes(tileUrl, tooMany ? null : bbox, choice.minZoom, choice.maxZoom);
+  const estimate = samples && samples.length > 0 ? estimateBytes(samples, tiles) : null;
+  const tooBig = estimate !== null && storage ? estimate > storage.left : false;
+
+  const defaultName =
+    kind === 'sites'
+      ? `Agency sites, zoom ${choice.minZoom}–${choice.maxZoom}`
+      : `Rectangle, zoom ${choice.minZoom}–${choice.maxZoom}`;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setShowErrors(true);
+    if (!bbox || Object.keys(errors).length > 0 || tooBig || busy) return;
+    onStart({
+      id: crypto.randomUUID(),
+      name: name.trim() || defaultName,
+      bbox,
+      minZoom: choice.minZoom,
+      maxZoom: choice.maxZoom,
+      tileUrl,
+      retina: isRetina(),
+      tiles,
+      bytes: 0,
+      savedAt: new Date().toISOString(),
+      complete: false,
+    });
+  };
+
+  const edge = (key: keyof AreaChoice['rectangle'], label: string) => (
+    <Field label={label} error={showErrors ? errors[key] : null}>
+      <input
+        inputMode="decimal"
+        value={choice.rectangle[key]}
+        onChange={(e) =>
+          setChoice((c) => ({ ...c, rectangle: { ...c.rectangle, [key]: e.target.value } }))
+        }
+      />
+    </Field>
+  );
+
+  return (
+    <form className="form area-form" aria-label="Download an area" noValidate onSubmit={submit}>
+      <fieldset className="checks">
+        <legend>Area</legend>
+        <label className="check">
+          <input
+            type="radio"
+            name="area-kind"
+            checked={kind === 'sites'}
+            disabled={extent === null}
+            onChange={() => setChoice((c) => ({ ...c, kind: 'sites' }))}
+          />
+          <span>
+            Around the agency’s sites
+            <span className="field-hint">
+              {extent === undefined
+                ? ' (reading sites…)'
+                : extent === null
+                  ? ' (no site on this tablet has a location)'
+                  : ` (${extent.sites.toLocaleString('en-US')} ${extent.sites === 1 ? 'site' : 'sites'})`}
+            </span>
+          </span>
+        </label>
+        <label className="check">
+          <input
+            type="radio"
+            name="area-kind"
+            checked={kind === 'rectangle'}
+            onChange={() => setChoice((c) => ({ ...c, kind: 'rectangle' }))}
+          />
+          <span>A rectangle I enter (decimal degrees)</span>
+        </label>
+      </fieldset>
+      {kind === 'rectangle' ? (
+        <div className="form-grid area-edges">
+          {edge('north', 'North (latitude)')}
+          {edge('south', 'South (latitude)')}
+          {edge('west', 'West (longitude)')}
+          {edge('east', 'East (longitude)')}
+        </div>
+      ) : null}
+      <div className="form-grid">
+        <Field label="From zoom" error={errors.zoom}>
+          <select
+            value={choice.minZoom}
+            onChange={(e) => setChoice((c) => ({ ...c, minZoom: Number(e.target.value) }))}
+          >
+            {ZOOMS.map((z) => (
+              <option key={z} value={z}>
+                {describeZoom(z)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="To zoom">
+          <select
+            value={choice.maxZoom}
+            onChange={(e) => setChoice((c) => ({ ...c, maxZoom: Number(e.target.value) }))}
+          >
+            {ZOOMS.map((z) => (
+              <option key={z} value={z}>
+                {describeZoom(z)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Name">
+          <input value={name} placeholder={defaultName} onChange={(e) => setName(e.target.value)} />
+        </Field>
+      </div>
+      <dl className="facts area-facts">
+        <dt>Tiles</dt>
+        <dd data-testid="area-tiles">{bbox ? tiles.toLocaleString('en-US') : '—'}</dd>
+        <dt>Estimated size</dt>
+        <dd data-testid="area-estimate">
+          {!bbox || tooMany
+            ? '—'
+            : samples === null
+              ? 'measuring a few tiles…'
+              : estimate === null
+                ? 'unknown (no sample tile could be read: is the tablet online?)'
+                : `about ${formatBytes(estimate)} (${samples.length} sample ${samples.length === 1 ? 'tile' : 'tiles'} × ${tiles.toLocaleString('en-US')})`}
+        </dd>
+        <dt>Storage left</dt>
+        <dd data-testid="storage-left">
+          {storage === undefined
+            ? 'checking…'
+            : storage === null
+              ? 'unknown'
+              : `${formatBytes(storage.left)} of ${formatBytes(storage.quota)}`}
+        </dd>
+      </dl>
+      {errors.tiles ? (
+        <p className="field-error" role="alert">
+          {errors.tiles}
+        </p>
+      ) : null}
+      {tooBig ? (
+        <p className="field-error" role="alert">
+          This area needs more than the storage left on this tablet: choose a smaller area or fewer
+          zoom levels, or delete a saved area.
+        </p>
+      ) : null}
+      <div className="form-actions">
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={busy || tooMany || tooBig}
+        >
+          Download area
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,44 @@
+import { useEffect, useState } from 'react';
+import { useMap } from 'react-leaflet';
+import { cachedConfig } from '../../lib/app-config';
+import { useOnline } from '../../lib/use-online';
+import { viewIsSaved } from './area-coverage';
+import { listAreas, onAreasChange } from './saved-areas';
+import './map-areas.css';
+
+/**
+ * Mount inside a react-leaflet map (a child of MapContainer): offline, when the view is outside
+ * every saved map area, says so over the map, so a blank background reads as "no saved map
+ * here" rather than "no sites here". Says nothing online (tiles load from the server).
+ */
+export function SavedMapNote() {
+  const map = useMap();
+  const online = useOnline();
+  const [saved, setSaved] = useState(true);
+  useEffect(() => {
+    const check = () => {
+      const b = map.getBounds();
+      const view = {
+        west: b.getWest(),
+        south: b.getSouth(),
+        east: b.getEast(),
+        north: b.getNorth(),
+      };
+      setSaved(viewIsSaved(listAreas(), view, map.getZoom(), cachedConfig().tileUrl));
+    };
+    check();
+    map.on('moveend zoomend', check);
+    const off = onAreasChange(check);
+    return () => {
+      map.off('moveend zoomend', check);
+      off();
+    };
+  }, [map]);
+  if (online || saved) return null;
+  return (
+    <div className="saved-map-note" role="status">
+      No saved map here: offline, only map areas saved in Offline map areas (and places viewed
+      recently) are drawn.
+    </div>
+  );
+}
