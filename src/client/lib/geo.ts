@@ -17,10 +17,13 @@ export function distanceMeters(a: LatLon, b: LatLon): number {
 
 export type AccuracyLevel = 'good' | 'fair' | 'poor';
 
-/** GPS accuracy in three levels shown with a colour: good ≤ 10 m, fair ≤ 50 m, poor beyond. */
-export function accuracyLevel(meters: number): AccuracyLevel {
-  if (meters <= 10) return 'good';
-  if (meters <= 50) return 'fair';
+/**
+ * GPS accuracy in three levels shown with a colour: good ≤ 10 m, fair up to `enoughMeters` (the
+ * accuracy set as enough to place a site, 50 m unless changed), poor beyond.
+ */
+export function accuracyLevel(meters: number, enoughMeters = 50): AccuracyLevel {
+  if (meters <= Math.min(10, enoughMeters)) return 'good';
+  if (meters <= enoughMeters) return 'fair';
   return 'poor';
 }
 
@@ -64,4 +67,52 @@ export function coordinateHint(
 /** Rounds a coordinate to 6 decimals (~0.1 m): more digits only pretend to precision. */
 export function roundCoord(value: number): number {
   return Math.round(value * 1e6) / 1e6;
+}
+
+/** Initial great-circle bearing from `from` to `to`, in degrees clockwise from north (0–360). */
+export function bearingDegrees(from: LatLon, to: LatLon): number {
+  const rad = Math.PI / 180;
+  const φ1 = from.lat * rad;
+  const φ2 = to.lat * rad;
+  const Δλ = (to.lon - from.lon) * rad;
+  const y = Math.sin(Δλ) * Math.cos(φ2);
+  const x = Math.cos(φ1) * Math.sin(φ2) - Math.sin(φ1) * Math.cos(φ2) * Math.cos(Δλ);
+  return (((Math.atan2(y, x) / rad) % 360) + 360) % 360;
+}
+
+const COMPASS = ['N', 'NE', 'E', 'SE', 'S', 'SW', 'W', 'NW'] as const;
+
+/** The nearest of the eight compass points to a bearing in degrees ("NE" for 30°–60°…). */
+export function compassPoint(degrees: number): (typeof COMPASS)[number] {
+  return COMPASS[Math.round((((degrees % 360) + 360) % 360) / 45) % 8];
+}
+
+/** A distance as a technician reads it: "420 m" below a kilometre, else "1.2 km". */
+export function formatDistance(meters: number): string {
+  return meters < 1000 ? `${Math.round(meters)} m` : `${(meters / 1000).toFixed(1)} km`;
+}
+
+export type Nearby<T> = { item: T; meters: number; bearing: number };
+
+/**
+ * The `count` items closest to `here`, nearest first, with their distance and the bearing from
+ * `here` to them. One pass keeping a sorted shortlist: O(items × count), for a few nearest of
+ * tens of thousands.
+ */
+export function nearestTo<T extends LatLon>(
+  items: Iterable<T>,
+  here: LatLon,
+  count: number,
+): Nearby<T>[] {
+  const best: { item: T; meters: number }[] = [];
+  if (count <= 0) return [];
+  for (const item of items) {
+    const meters = distanceMeters(here, item);
+    if (best.length === count && meters >= best[count - 1].meters) continue;
+    let at = best.length;
+    while (at > 0 && best[at - 1].meters > meters) at -= 1;
+    best.splice(at, 0, { item, meters });
+    if (best.length > count) best.pop();
+  }
+  return best.map(({ item, meters }) => ({ item, meters, bearing: bearingDegrees(here, item) }));
 }

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 
 export type GpsFix = { lat: number; lon: number; accuracy: number };
 export type GpsFailure = 'denied' | 'unavailable' | 'timeout' | 'no-gps';
@@ -60,4 +60,117 @@ export function useGps(): GpsState & { locate: () => Promise<GpsFix | null> } {
     [],
   );
   return { ...state, locate };
+}
+
+export type WatchedPosition = {
+  /** Watching the position (asked by the technician, or already allowed in the browser). */
+  watching: boolean;
+  fix: GpsFix | null;
+  message: string | null;
+  failure: GpsFailure | null;
+  /** Starts watching (the browser asks for permission the first time). */
+  start: () => void;
+};
+
+const hasGps = () => typeof navigator !== 'undefined' && 'geolocation' in navigator;
+
+/**
+ * The tablet's position, kept current while the calling screen is shown. Starts by itself when
+ * the browser already allows location (no prompt on opening a screen), else on `start()`.
+ */
+export function useWatchedPosition(): WatchedPosition {
+  const [on, setOn] = useState(false);
+  const [seen, setSeen] = useState<{ fix: GpsFix | null; code: number | null; text?: string }>({
+    fix: null,
+    code: null,
+  });
+  useEffect(() => {
+    let live = true;
+    void navigator.permissions
+      ?.query({ name: 'geolocation' })
+      .then((p) => {
+        if (live && p.state === 'granted') setOn(true);
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  useEffect(() => {
+    if (!on || !hasGps()) return;
+    const id = navigator.geolocation.watchPosition(
+      (pos) =>
+        setSeen({
+          fix: {
+            lat: pos.coords.latitude,
+            lon: pos.coords.longitude,
+            accuracy: pos.coords.accuracy,
+          },
+          code: null,
+        }),
+      // The last fix stays shown through a timeout or a lost signal: it is where the tablet was.
+      (err) =>
+        setSeen((s) => ({ fix: err.code === 1 ? null : s.fix, code: err.code, text: err.message })),
+      { enableHighAccuracy: true, maximumAge: 5_000, timeout: 30_000 },
+    );
+    return () => navigator.geolocation.clearWatch(id);
+  }, [on]);
+  const start = useCallback(() => setOn(true), []);
+  if (on && !hasGps())
+    return {
+      watching: false,
+      fix: null,
+      message: 'This device has no GPS',
+      failure: 'no-gps',
+      start,
+    };
+  return {
+    watching: on,
+    fix: seen.fix,
+    message: seen.code === null ? null : (MESSAGES[seen.code] ?? seen.text ?? null),
+    failure: seen.code === null ? null : (FAILURES[seen.code] ?? 'unavailable'),
+    start,
+  };
+}
+
+/** How close a GPS fix must be (metres) to place a site by it, unless changed in Settings. */
+export const DEFAULT_PLACE_ACCURACY_M = 50;
+const PLACE_ACCURACY_KEY = 'trapline.placeAccuracyMeters';
+const limitListeners = new Set<() => void>();
+
+/** The accuracy a fix needs to place a site, from this tablet's settings (stored locally). */
+export function placeAccuracyLimit(): number {
+  try {
+    const stored = Number(globalThis.localStorage?.getItem(PLACE_ACCURACY_KEY));
+    return Number.isFinite(stored) && stored > 0 ? stored : DEFAULT_PLACE_ACCURACY_M;
+  } catch {
+    return DEFAULT_PLACE_ACCURACY_M;
+  }
+}
+
+function subscribeLimit(onChange: () => void): () => void {
+  limitListeners.add(onChange);
+  window.addEventListener('storage', onChange);
+  return () => {
+    limitListeners.delete(onChange);
+    window.removeEventListener('storage', onChange);
+  };
+}
+
+/** The place-accuracy setting and its setter; every screen showing it follows a change. */
+export function usePlaceAccuracyLimit(): [number, (meters: number) => void] {
+  const limit = useSyncExternalStore(
+    subscribeLimit,
+    placeAccuracyLimit,
+    () => DEFAULT_PLACE_ACCURACY_M,
+  );
+  const set = useCallback((meters: number) => {
+    try {
+      localStorage.setItem(PLACE_ACCURACY_KEY, String(meters));
+    } catch {
+      // Storage refused (private mode, quota): the setting lasts for this page only.
+    }
+    for (const listener of limitListeners) listener();
+  }, []);
+  return [limit, set];
 }

@@ -1,75 +1,179 @@
-import { useLiveQuery } from 'dexie-react-hooks';
 import L from 'leaflet';
-import { useEffect, useRef } from 'react';
-import { useMap } from 'react-leaflet';
-import type { SiteRow } from '../../db/database';
+import { useEffect, useRef, useState } from 'react';
+import { useMap, useMapEvents } from 'react-leaflet';
 import { useDb } from '../../db/db-context';
+import { accuracyLevel } from '../../lib/geo';
+import { useSiteIndex, type SiteIndex } from '../../lib/site-index';
+import { usePlaceAccuracyLimit, useWatchedPosition, type GpsFix } from '../../lib/use-gps';
 import { BaseMap, DEFAULT_CENTER } from './base-map';
+import { NearestSites } from './nearest-sites';
+import { SitesLayer } from './sites-layer';
+import './sites-map.css';
 
-function coordsOf(site: SiteRow): [number, number] | null {
-  const c = (site.data.shape as { coordinates?: [number, number] } | undefined)?.coordinates;
-  return c && Number.isFinite(c[0]) && Number.isFinite(c[1]) ? [c[1], c[0]] : null;
-}
-
-/** All sites as canvas circle markers in one layer, rebuilt when the sites change. */
-function SiteMarkers({
-  sites,
+/**
+ * The clusters and sites in view (a quarter of the view around it too, so a short pan draws
+ * nothing new), asked of the site index worker after each move and each change of the sites.
+ */
+function SiteFeatures({
+  index,
+  version,
   onSelect,
 }: {
-  sites: SiteRow[];
+  index: SiteIndex;
+  version: number;
   onSelect: (localId: string) => void;
 }) {
   const map = useMap();
-  const fitted = useRef(false);
   const select = useRef(onSelect);
+  const refresh = useRef<(() => void) | null>(null);
   useEffect(() => {
     select.current = onSelect;
   }, [onSelect]);
   useEffect(() => {
-    // A tap within 16 px of a marker selects it: an 8 px circle is too small for a gloved finger.
-    const renderer = L.canvas({ padding: 0.5, tolerance: 16 });
-    const layer = L.layerGroup();
-    const points: L.LatLngExpression[] = [];
-    for (const site of sites) {
-      const ll = coordsOf(site);
-      if (!ll) continue;
-      points.push(ll);
-      L.circleMarker(ll, {
-        renderer,
-        radius: 8,
-        weight: 2,
-        color: site.syncState === 'synced' ? '#14532d' : '#92400e',
-        fillColor: site.syncState === 'synced' ? '#22c55e' : '#f59e0b',
-        fillOpacity: 0.85,
-      })
-        .bindTooltip(`${site.code} ${site.name}`)
-        .on('click', () => select.current(site.localId))
-        .addTo(layer);
-    }
-    layer.addTo(map);
-    if (!fitted.current && points.length > 0) {
-      // Not animated: the map opens framed on the sites, and no zoom animation is left running
-      // for a technician who leaves Sites at once.
-      map.fitBounds(L.latLngBounds(points), { padding: [24, 24], maxZoom: 14, animate: false });
-      fitted.current = true;
-    }
-    return () => {
-      layer.remove();
+    const drawn = new SitesLayer(map, (id) => select.current(id));
+    let asked = 0;
+    const ask = () => {
+      const b = map.getBounds().pad(0.25);
+      const question = ++asked;
+      void index
+        .view([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], map.getZoom())
+        .then((features) => {
+          // Only the latest answer is drawn: an earlier one describes a view already left.
+          if (features && question === asked) drawn.show(features);
+        });
     };
-  }, [map, sites]);
+    refresh.current = ask;
+    map.on('moveend', ask);
+    return () => {
+      asked = -1;
+      refresh.current = null;
+      map.off('moveend', ask);
+      drawn.remove();
+    };
+  }, [map, index]);
+  useEffect(() => {
+    refresh.current?.();
+  }, [version]);
   return null;
 }
 
-/** The agency's sites on a map; tapping one opens it. */
+/** Frames the sites once, when they are first known (not animated: see base-map.tsx). */
+function FitToSites({ bounds }: { bounds: [[number, number], [number, number]] | null }) {
+  const map = useMap();
+  const fitted = useRef(false);
+  useEffect(() => {
+    if (fitted.current || !bounds) return;
+    fitted.current = true;
+    map.fitBounds(bounds, { padding: [24, 24], maxZoom: 14, animate: false });
+  }, [map, bounds]);
+  return null;
+}
+
+/**
+ * The tablet's position: a dot and its accuracy circle (metres on the ground). While following,
+ * each fix re-centres the map; dragging the map by hand stops following.
+ */
+function PositionMarker({
+  fix,
+  following,
+  enough,
+  onHandPan,
+}: {
+  fix: GpsFix | null;
+  following: boolean;
+  enough: number;
+  onHandPan: () => void;
+}) {
+  const map = useMap();
+  const drawn = useRef<{ dot: L.CircleMarker; circle: L.Circle } | null>(null);
+  useMapEvents({ dragstart: onHandPan });
+  useEffect(() => {
+    return () => {
+      drawn.current?.dot.remove();
+      drawn.current?.circle.remove();
+      drawn.current = null;
+    };
+  }, [map]);
+  useEffect(() => {
+    if (!fix) {
+      drawn.current?.dot.remove();
+      drawn.current?.circle.remove();
+      drawn.current = null;
+      return;
+    }
+    const at: [number, number] = [fix.lat, fix.lon];
+    const level = accuracyLevel(fix.accuracy, enough);
+    if (!drawn.current) {
+      // SVG, not the sites' canvas: the position is above the sites and never takes their taps.
+      const svg = L.svg();
+      drawn.current = {
+        circle: L.circle(at, {
+          renderer: svg,
+          radius: fix.accuracy,
+          interactive: false,
+          className: `position-accuracy position-${level}`,
+        }).addTo(map),
+        dot: L.circleMarker(at, {
+          renderer: svg,
+          radius: 9,
+          interactive: false,
+          className: 'position-dot',
+        }).addTo(map),
+      };
+    } else {
+      drawn.current.circle.setLatLng(at).setRadius(fix.accuracy);
+      drawn.current.dot.setLatLng(at);
+    }
+    drawn.current.circle.getElement()?.setAttribute('class', `position-accuracy position-${level}`);
+    drawn.current.circle
+      .getElement()
+      ?.setAttribute('data-accuracy', String(Math.round(fix.accuracy)));
+  }, [map, fix, enough]);
+  useEffect(() => {
+    if (!following || !fix) return;
+    // Not animated: a pan left running when Sites is left is what base-map.tsx guards against.
+    map.setView([fix.lat, fix.lon], Math.max(map.getZoom(), 16), { animate: false });
+  }, [map, fix, following]);
+  return null;
+}
+
+/**
+ * The agency's sites on a map, clustered when many are in view; tapping a site opens it, tapping a
+ * cluster zooms in. The tablet's position with "Follow me" and the nearest sites below the map.
+ */
 export default function SitesMap({ onSelect }: { onSelect: (localId: string) => void }) {
   const db = useDb();
-  const sites = useLiveQuery(
-    async () => (await db.sites.toArray()).filter((s) => !s.deleted),
-    [db],
-  );
+  const { index, summary } = useSiteIndex(db.name);
+  const position = useWatchedPosition();
+  const [enough] = usePlaceAccuracyLimit();
+  const [following, setFollowing] = useState(false);
   return (
-    <BaseMap center={DEFAULT_CENTER} zoom={10} label="Map of sites">
-      {sites ? <SiteMarkers sites={sites} onSelect={onSelect} /> : null}
-    </BaseMap>
+    <>
+      <BaseMap center={DEFAULT_CENTER} zoom={10} label="Map of sites">
+        {summary ? (
+          <>
+            <SiteFeatures index={index} version={summary.version} onSelect={onSelect} />
+            <FitToSites bounds={summary.bounds} />
+          </>
+        ) : null}
+        <PositionMarker
+          fix={position.fix}
+          following={following}
+          enough={enough}
+          onHandPan={() => setFollowing(false)}
+        />
+      </BaseMap>
+      <NearestSites
+        index={index}
+        version={summary?.version}
+        position={position}
+        following={following}
+        onFollow={(on) => {
+          if (on) position.start();
+          setFollowing(on);
+        }}
+        onSelect={onSelect}
+      />
+    </>
   );
 }

@@ -1,15 +1,17 @@
 import { useDeferredValue, useState, type ReactNode } from 'react';
 import { Link } from 'wouter';
-import { matchesSite, useSites } from './use-sites';
+import { useSiteSearch } from './use-sites';
 
-const SHOWN = 200;
+/** Rows drawn at once: a list of 20,000 rows is itself a long task, and nobody scrolls it. */
+const SHOWN = 50;
+
+const count = (n: number) => n.toLocaleString('en-US');
 
 /** Sites: search by code or name, the map of the agency's sites, tap one for details. */
 export function SiteListScreen({ map }: { map?: ReactNode }) {
-  const sites = useSites();
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
-  const matches = (sites ?? []).filter((s) => matchesSite(s, deferred));
+  const found = useSiteSearch(deferred, SHOWN);
   return (
     <section className="screen">
       <div className="screen-head">
@@ -29,31 +31,34 @@ export function SiteListScreen({ map }: { map?: ReactNode }) {
           onChange={(e) => setQuery(e.target.value)}
         />
       </div>
-      {sites === undefined ? (
+      {found === undefined ? (
         <p>Loading sites…</p>
       ) : (
         <>
           <p className="muted" aria-live="polite">
-            {matches.length === sites.length
-              ? `${sites.length} sites`
-              : `${matches.length} of ${sites.length} sites`}
+            {found.matched === found.total
+              ? `${count(found.total)} sites`
+              : `${count(found.matched)} of ${count(found.total)} sites`}
           </p>
           <ul className="list" aria-label="Sites">
-            {matches.slice(0, SHOWN).map((s) => (
-              <li key={s.localId}>
-                <Link href={`/sites/${s.localId}`} className="list-item">
+            {found.shown.map((s) => (
+              <li key={s.id}>
+                <Link href={`/sites/${s.id}`} className="list-item">
                   <span className="code">{s.code}</span> <span>{s.name}</span>
-                  {s.syncState !== 'synced' ? (
+                  {s.state !== 'synced' ? (
                     <span className="tag">
-                      {s.syncState === 'failed' ? 'needs fixing' : 'not sent'}
+                      {s.state === 'failed' ? 'needs fixing' : 'not sent'}
                     </span>
                   ) : null}
                 </Link>
               </li>
             ))}
           </ul>
-          {matches.length > SHOWN ? (
-            <p className="muted">Showing the first {SHOWN}: search to narrow down.</p>
+          {found.matched > found.shown.length ? (
+            <p className="muted">
+              Showing {count(found.shown.length)} of {count(found.matched)}: type a code or part of
+              a name to narrow down.
+            </p>
           ) : null}
         </>
       )}

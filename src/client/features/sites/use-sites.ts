@@ -1,6 +1,8 @@
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useEffect, useState } from 'react';
 import type { CollectionRow, SiteRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
+import { useSiteIndex, type SearchResult } from '../../lib/site-index';
 
 /** Every site on the tablet that is not deleted, live (undefined while loading). */
 export function useSites(): SiteRow[] | undefined {
@@ -29,8 +31,25 @@ export function useSiteCollections(localId: string, limit = 10): CollectionRow[]
   );
 }
 
-/** Case-insensitive match on code or name. */
-export function matchesSite(site: Pick<SiteRow, 'code' | 'name'>, query: string): boolean {
-  const q = query.trim().toLowerCase();
-  return q === '' || site.code.includes(q) || site.name.toLowerCase().includes(q);
+/**
+ * Sites whose code or name contains `query`, the first `limit` in code order, with how many match
+ * and how many there are; undefined until the sites are first read. The search runs in the site
+ * index worker: the main thread never reads every site record (20,000 of them blocked the page).
+ */
+export function useSiteSearch(query: string, limit: number): SearchResult | undefined {
+  const db = useDb();
+  const { index, summary } = useSiteIndex(db.name);
+  const [result, setResult] = useState<{ query: string; result: SearchResult } | undefined>();
+  const version = summary?.version;
+  useEffect(() => {
+    if (version === undefined) return;
+    let live = true;
+    void index.search(query, limit).then((r) => {
+      if (live && r) setResult({ query, result: r });
+    });
+    return () => {
+      live = false;
+    };
+  }, [index, version, query, limit]);
+  return result?.result;
 }

@@ -1,0 +1,226 @@
+import Supercluster, { type ClusterProperties } from 'supercluster';
+import { nearestTo, type LatLon } from './geo';
+
+/**
+ * The agency's sites reduced to what the map and the Sites list need, with a cluster index and a
+ * search, built once per change of the sites. Runs in a web worker (site-index.worker.ts): the
+ * main thread never deserialises 20,000 site records nor clusters them. Pure: tested in Node.
+ */
+
+/** A site as the index keeps it. `state` is the record's sync state. */
+export type IndexedSite = LatLon & {
+  id: string;
+  code: string;
+  name: string;
+  state: string;
+};
+
+/** What is drawn in view: a cluster of sites, or one site. `key` is stable while it is unchanged. */
+export type MapFeature =
+  | { kind: 'cluster'; key: string; lat: number; lon: number; count: number; zoomTo: number }
+  | { kind: 'site'; key: string; lat: number; lon: number; site: IndexedSite };
+
+export type SearchResult = { total: number; matched: number; shown: IndexedSite[] };
+export type NearbySite = { site: IndexedSite; meters: number; bearing: number };
+export type IndexSummary = {
+  version: number;
+  count: number;
+  /** [[south, west], [north, east]] of every site with a position, or null when none has one. */
+  bounds: [[number, number], [number, number]] | null;
+};
+
+/** Sites are clustered up to this zoom; from the next zoom on every site is drawn on its own. */
+export const CLUSTER_MAX_ZOOM = 16;
+/** Up to this many sites in view are drawn each on its own, at any zoom. */
+export const DRAW_EACH_UP_TO = 150;
+
+/** A stored site row, as much of it as the index reads (database.ts SiteRow). */
+export type SiteRecordLike = {
+  localId: string;
+  code: string;
+  name: string;
+  syncState: string;
+  deleted?: boolean;
+  data?: { shape?: unknown } | null;
+};
+
+function positionOf(row: SiteRecordLike): LatLon | null {
+  const c = (row.data?.shape as { coordinates?: unknown } | undefined)?.coordinates;
+  if (!Array.isArray(c)) return null;
+  const [lon, lat] = c as unknown[];
+  return typeof lat === 'number' &&
+    typeof lon === 'number' &&
+    Number.isFinite(lat) &&
+    Number.isFinite(lon)
+    ? { lat, lon }
+    : null;
+}
+
+const signature = (s: IndexedSite) => `${s.lat},${s.lon},${s.state},${s.code},${s.name}`;
+
+export class SiteIndexCore {
+  private sites: IndexedSite[] = [];
+  /** Lower-case names, same order as `sites` (code order), for the search. */
+  private names: string[] = [];
+  private signatures = new Map<string, string>();
+  private clusters: Supercluster<{ i: number }> | null = null;
+  private placed: IndexedSite[] = [];
+  version = 0;
+
+  /**
+   * Replaces the index with these rows (deleted ones left out). Returns the ids of sites added,
+   * changed or gone, and bumps `version` when there are any; otherwise keeps everything.
+   */
+  load(rows: readonly SiteRecordLike[]): string[] {
+    const next: IndexedSite[] = [];
+    for (const row of rows) {
+      if (row.deleted) continue;
+      const at = positionOf(row);
+      next.push({
+        id: row.localId,
+        code: row.code,
+        name: row.name,
+        state: row.syncState,
+        lat: at?.lat ?? Number.NaN,
+        lon: at?.lon ?? Number.NaN,
+      });
+    }
+    const signatures = new Map(next.map((s) => [s.id, signature(s)]));
+    const changed: string[] = [];
+    for (const [id, sig] of signatures) if (this.signatures.get(id) !== sig) changed.push(id);
+    for (const id of this.signatures.keys()) if (!signatures.has(id)) changed.push(id);
+    if (changed.length === 0 && this.version > 0) return [];
+    next.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+    this.sites = next;
+    this.names = next.map((s) => s.name.toLowerCase());
+    this.signatures = signatures;
+    this.placed = next.filter((s) => Number.isFinite(s.lat));
+    this.clusters = new Supercluster<{ i: number }>({
+      // 256 px tiles as Leaflet draws them: a radius of 72 screen pixels keeps clusters' 44–60 px
+      // targets apart.
+      extent: 256,
+      radius: 72,
+      maxZoom: CLUSTER_MAX_ZOOM,
+      minPoints: 2,
+    }).load(
+      this.placed.map((s, i) => ({
+        type: 'Feature' as const,
+        properties: { i },
+        geometry: { type: 'Point' as const, coordinates: [s.lon, s.lat] },
+      })),
+    );
+    this.version += 1;
+    return changed;
+  }
+
+  summary(): IndexSummary {
+    let s = 90;
+    let w = 180;
+    let n = -90;
+    let e = -180;
+    for (const p of this.placed) {
+      if (p.lat < s) s = p.lat;
+      if (p.lat > n) n = p.lat;
+      if (p.lon < w) w = p.lon;
+      if (p.lon > e) e = p.lon;
+    }
+    return {
+      version: this.version,
+      count: this.sites.length,
+      bounds:
+        this.placed.length > 0
+          ? [
+              [s, w],
+              [n, e],
+            ]
+          : null,
+    };
+  }
+
+  /** Sites whose code or name contains `query` (any case), in code order: the first `limit`. */
+  search(query: string, limit: number): SearchResult {
+    const q = query.trim().toLowerCase();
+    if (q === '')
+      return {
+        total: this.sites.length,
+        matched: this.sites.length,
+        shown: this.sites.slice(0, limit),
+      };
+    const shown: IndexedSite[] = [];
+    let matched = 0;
+    for (let i = 0; i < this.sites.length; i += 1) {
+      if (!this.sites[i].code.includes(q) && !this.names[i].includes(q)) continue;
+      matched += 1;
+      if (shown.length < limit) shown.push(this.sites[i]);
+    }
+    return { total: this.sites.length, matched, shown };
+  }
+
+  /** Clusters and sites within [west, south, east, north] at a (whole) map zoom. */
+  view(bbox: [number, number, number, number], zoom: number): MapFeature[] {
+    if (!this.clusters) return [];
+    const [w, s, e, n] = bbox;
+    const box: [number, number, number, number] = [
+      Math.max(-180, w),
+      Math.max(-85, s),
+      Math.min(180, e),
+      Math.min(85, n),
+    ];
+    let z = Math.max(0, Math.round(zoom));
+    let found = this.clusters.getClusters(box, z);
+    // Few sites in view are drawn one by one: a cluster would only hide them.
+    if (z <= CLUSTER_MAX_ZOOM && found.length < DRAW_EACH_UP_TO) {
+      const inView = found.reduce(
+        (sum, f) => sum + ((f.properties as Partial<ClusterProperties>).point_count ?? 1),
+        0,
+      );
+      if (inView <= DRAW_EACH_UP_TO) {
+        z = CLUSTER_MAX_ZOOM + 1;
+        found = this.clusters.getClusters(box, z);
+      }
+    }
+    return found.map((f): MapFeature => {
+      const [lon, lat] = f.geometry.coordinates;
+      const props = f.properties as Partial<ClusterProperties> & { i?: number };
+      if (props.cluster && typeof props.cluster_id === 'number') {
+        return {
+          kind: 'cluster',
+          // Same place and count, same marker: a cluster nothing changed in is not redrawn.
+          key: `c:${lat.toFixed(7)},${lon.toFixed(7)}:${props.point_count}`,
+          lat,
+          lon,
+          count: props.point_count ?? 0,
+          zoomTo: Math.min(
+            this.clusters!.getClusterExpansionZoom(props.cluster_id),
+            CLUSTER_MAX_ZOOM + 1,
+          ),
+        };
+      }
+      const site = this.placed[props.i ?? 0];
+      return { kind: 'site', key: `s:${site.id}:${signature(site)}`, lat, lon, site };
+    });
+  }
+
+  /** The `count` sites nearest to `here`, with distance (m) and bearing (degrees from north). */
+  nearest(here: LatLon, count: number): NearbySite[] {
+    return nearestTo(this.placed, here, count).map(({ item, meters, bearing }) => ({
+      site: item,
+      meters,
+      bearing,
+    }));
+  }
+}
+
+/** Messages to the worker. `id` pairs a question with its answer. */
+export type IndexRequest =
+  | { type: 'open'; dbName: string }
+  | { type: 'watch'; on: boolean }
+  | { type: 'search'; id: number; query: string; limit: number }
+  | { type: 'view'; id: number; bbox: [number, number, number, number]; zoom: number }
+  | { type: 'nearest'; id: number; here: LatLon; count: number };
+
+/** Messages from the worker: the index changed (with the sites that did), or an answer. */
+export type IndexMessage =
+  | { type: 'loaded'; summary: IndexSummary; changed: string[] }
+  | { type: 'answer'; id: number; result: unknown }
+  | { type: 'failed'; message: string };

@@ -1,0 +1,132 @@
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import type { LatLon } from './geo';
+import type {
+  IndexMessage,
+  IndexRequest,
+  IndexSummary,
+  MapFeature,
+  NearbySite,
+  SearchResult,
+} from './site-index-core';
+
+export type { IndexedSite, MapFeature, NearbySite, SearchResult } from './site-index-core';
+
+type Question = IndexRequest extends infer R ? (R extends { id: number } ? R : never) : never;
+type Unasked<Q> = Q extends unknown ? Omit<Q, 'id'> : never;
+
+/**
+ * The main thread's side of the site index worker: one per signed-in database, shared by the
+ * Sites list and the map. Asks are answered in order; `summary` changes (a new `version`) when the
+ * stored sites changed, and subscribers are told which sites did.
+ */
+export class SiteIndex {
+  summary: IndexSummary | null = null;
+  failure: string | null = null;
+  private readonly worker: Worker;
+  private readonly waiting = new Map<number, (result: unknown) => void>();
+  private readonly listeners = new Set<(changed: readonly string[]) => void>();
+  private nextId = 1;
+  users = 0;
+
+  constructor(readonly dbName: string) {
+    // Vite bundles the worker as its own chunk; the service worker precaches it with the app.
+    this.worker = new Worker(new URL('./site-index.worker.ts', import.meta.url), {
+      type: 'module',
+      name: 'site-index',
+    });
+    this.worker.onmessage = (event: MessageEvent<IndexMessage>) => this.receive(event.data);
+    this.send({ type: 'open', dbName });
+  }
+
+  private send(message: IndexRequest): void {
+    this.worker.postMessage(message);
+  }
+
+  private receive(m: IndexMessage): void {
+    if (m.type === 'answer') {
+      this.waiting.get(m.id)?.(m.result);
+      this.waiting.delete(m.id);
+    } else if (m.type === 'loaded') {
+      this.summary = m.summary;
+      this.failure = null;
+      for (const listener of this.listeners) listener(m.changed);
+    } else {
+      this.failure = m.message;
+      for (const listener of this.listeners) listener([]);
+    }
+  }
+
+  private ask<T>(question: Unasked<Question>): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve) => {
+      this.waiting.set(id, resolve as (result: unknown) => void);
+      this.send({ ...question, id } as IndexRequest);
+    });
+  }
+
+  search(query: string, limit: number): Promise<SearchResult> {
+    return this.ask({ type: 'search', query, limit });
+  }
+
+  view(bbox: [number, number, number, number], zoom: number): Promise<MapFeature[]> {
+    return this.ask({ type: 'view', bbox, zoom });
+  }
+
+  nearest(here: LatLon, count: number): Promise<NearbySite[]> {
+    return this.ask({ type: 'nearest', here, count });
+  }
+
+  /** Calls `listener` with the changed sites' ids each time the index is rebuilt. */
+  subscribe(listener: (changed: readonly string[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Someone shows the index: keep it current. The last one to leave lets it go stale. */
+  retain(): () => void {
+    this.users += 1;
+    if (this.users === 1) this.send({ type: 'watch', on: true });
+    return () => {
+      this.users -= 1;
+      if (this.users === 0) this.send({ type: 'watch', on: false });
+    };
+  }
+
+  terminate(): void {
+    this.worker.terminate();
+    for (const resolve of this.waiting.values()) resolve(undefined);
+    this.waiting.clear();
+  }
+}
+
+/**
+ * The index is kept for the page's life (returning to Sites is then immediate), one database at
+ * a time: another user's database ends the previous worker.
+ */
+let current: SiteIndex | null = null;
+
+export function siteIndexFor(dbName: string): SiteIndex {
+  if (current?.dbName !== dbName) {
+    current?.terminate();
+    current = new SiteIndex(dbName);
+  }
+  return current;
+}
+
+/**
+ * The site index of `dbName` while the calling component is shown, and its summary (null until
+ * the sites are first read), re-rendering when the sites change.
+ */
+export function useSiteIndex(dbName: string): {
+  index: SiteIndex;
+  summary: IndexSummary | null;
+  failure: string | null;
+} {
+  const index = useMemo(() => siteIndexFor(dbName), [dbName]);
+  useEffect(() => index.retain(), [index]);
+  const summary = useSyncExternalStore(
+    (onChange) => index.subscribe(onChange),
+    () => index.summary,
+  );
+  return { index, summary, failure: index.failure };
+}

@@ -1,0 +1,154 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { growSites } from '../bench/grow-sites';
+import { describeViolations, seriousViolations } from './harness/axe';
+import { ensureAppBuilt } from './harness/build-app';
+import { LANDSCAPE, PORTRAIT, type AppBrowser } from './harness/browser';
+import { launchSignedIn, navigate, visible } from './harness/field-actions';
+import { screenScreenshot } from './harness/screenshot';
+import { startStack, type Stack } from './harness/stack';
+
+/** Grown sites: enough that the district view is clusters (grow-sites.ts spreads them). */
+const GROWN = 3_000;
+/** Grown site 1 (code 100001), by grow-sites.ts's formula. */
+const SITE_1 = {
+  lat: 38.2 + 0.9 * ((1 * 0.7548776662466927) % 1),
+  lon: -122.1 + 1.2 * ((1 * 0.6180339887498949) % 1),
+};
+/** `meters` south of a place (flat offset, small distances). */
+const south = (at: { lat: number; lon: number }, meters: number) => ({
+  latitude: at.lat - meters / 111_195,
+  longitude: at.lon,
+});
+
+const mapRegion = (page: Page) => page.getByRole('region', { name: 'Map of sites' });
+
+/** The centre of the tablet's position dot relative to the map's centre, in px. */
+async function dotFromCentre(page: Page): Promise<number> {
+  const map = (await mapRegion(page).locator('.leaflet-container').boundingBox())!;
+  const dot = (await mapRegion(page).locator('.position-dot').boundingBox())!;
+  return Math.hypot(
+    dot.x + dot.width / 2 - (map.x + map.width / 2),
+    dot.y + dot.height / 2 - (map.y + map.height / 2),
+  );
+}
+
+describe('map at scale and where am I', () => {
+  let stack: Stack;
+  let app: AppBrowser;
+  let total: number;
+
+  beforeAll(async () => {
+    await ensureAppBuilt();
+    stack = await startStack();
+    await growSites(stack.db, GROWN);
+    const { rows } = await stack.db.query<{ n: number }>(
+      `select count(*)::int as n from site where agency = 1 and delete_date is null`,
+    );
+    total = rows[0].n;
+    app = await launchSignedIn(stack);
+  });
+
+  afterAll(async () => {
+    await app?.dispose();
+    await stack?.stop();
+  });
+
+  it('clusters thousands of sites, lists the first of them and searches them all', async () => {
+    const page = app.page;
+    await navigate(page, 'Sites');
+    await visible(
+      page.getByText(`${total.toLocaleString('en-US')} sites`, { exact: true }),
+      60_000,
+    );
+    const clusters = mapRegion(page).getByRole('button', { name: /sites here: zoom in$/ });
+    await visible(clusters);
+    // Every cluster is a target a gloved finger hits.
+    for (const box of await Promise.all((await clusters.all()).map((c) => c.boundingBox()))) {
+      expect(box!.width).toBeGreaterThanOrEqual(44);
+      expect(box!.height).toBeGreaterThanOrEqual(44);
+    }
+    // The list shows a page of sites, not thousands of rows, and says how to find the others.
+    const list = page.getByRole('list', { name: 'Sites' });
+    expect(await list.getByRole('listitem').count()).toBe(50);
+    await visible(page.getByText(/^Showing 50 of [\d,]+: type a code or part of a name/));
+    await page.getByLabel('Search sites').fill('scale site 2999');
+    await visible(page.getByText(`1 of ${total.toLocaleString('en-US')} sites`, { exact: true }));
+    await visible(list.getByRole('link', { name: /102999 Scale site 2999/ }));
+    await page.getByLabel('Search sites').fill('');
+
+    for (const [size, viewport] of [
+      ['1280x800', LANDSCAPE],
+      ['800x1280', PORTRAIT],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await page.waitForTimeout(500);
+      const violations = await seriousViolations(page);
+      expect(violations, describeViolations(violations)).toEqual([]);
+      await screenScreenshot(page, size, 'sites-clustered');
+    }
+    await page.setViewportSize(LANDSCAPE);
+  });
+
+  it('zooms in where a cluster is tapped', async () => {
+    const page = app.page;
+    const clusters = mapRegion(page).getByRole('button', { name: /sites here: zoom in$/ });
+    await visible(clusters);
+    const counts = async () =>
+      (await clusters.evaluateAll((els) => els.map((e) => e.getAttribute('title') ?? ''))).map(
+        (t) => Number(t.replace(/[^\d]/g, '')),
+      );
+    const before = Math.max(...(await counts()));
+    const biggest = clusters.nth((await counts()).indexOf(before));
+    await biggest.click();
+    // Zoomed in: what was one cluster is now several smaller ones (or single sites).
+    await expect
+      .poll(async () => Math.max(0, ...(await counts())), { timeout: 15_000 })
+      .toBeLessThan(before);
+  });
+
+  it('shows where the tablet is, the nearest sites with distance and direction, and follows on request', async () => {
+    const page = app.page;
+    await app.context.grantPermissions(['geolocation'], { origin: stack.appUrl });
+    await app.context.setGeolocation({ ...south(SITE_1, 300), accuracy: 12 });
+    await page.reload();
+    await visible(mapRegion(page).locator('.leaflet-container'), 30_000);
+
+    // Location already allowed: the position shows without asking, with its accuracy circle.
+    await visible(page.getByTestId('position-accuracy'), 30_000);
+    await expect(page.getByTestId('position-accuracy').textContent()).resolves.toMatch(/±12 m/);
+    expect(await mapRegion(page).locator('.position-dot').count()).toBe(1);
+    expect(await mapRegion(page).locator('path.position-accuracy').count()).toBe(1);
+
+    const nearest = page.getByRole('list', { name: 'Nearest sites' });
+    await visible(nearest);
+    const first = nearest.getByRole('listitem').first();
+    await expect.poll(() => first.textContent()).toMatch(/100001\s+Scale site 1\s+300 m N$/);
+    expect(await nearest.getByRole('listitem').count()).toBe(5);
+
+    // Follow me: the map centres on the tablet, and keeps doing so as it moves.
+    const follow = page.getByRole('button', { name: 'Follow me' });
+    await follow.click();
+    await expect.poll(() => follow.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => dotFromCentre(page)).toBeLessThan(4);
+    await app.context.setGeolocation({ ...south(SITE_1, 3_000), accuracy: 8 });
+    await expect.poll(() => page.getByTestId('position-accuracy').textContent()).toMatch(/±8 m/);
+    await expect.poll(() => dotFromCentre(page)).toBeLessThan(4);
+
+    // Panning by hand stops following: the next fix moves the dot, not the map.
+    const map = (await mapRegion(page).locator('.leaflet-container').boundingBox())!;
+    await page.mouse.move(map.x + map.width / 2, map.y + map.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(map.x + map.width / 2 + 150, map.y + map.height / 2 + 40, { steps: 6 });
+    await page.mouse.up();
+    await expect.poll(() => follow.getAttribute('aria-pressed')).toBe('false');
+    await app.context.setGeolocation({ ...south(SITE_1, 600), accuracy: 8 });
+    await expect.poll(() => first.textContent()).toMatch(/100001\s+Scale site 1\s+600 m N$/);
+    expect(await dotFromCentre(page)).toBeGreaterThan(40);
+
+    // Tapping a nearest site opens it.
+    await first.getByRole('button').click();
+    await visible(page.getByRole('heading', { name: '100001 Scale site 1' }));
+    expect(app.pageErrors).toEqual([]);
+  });
+});
