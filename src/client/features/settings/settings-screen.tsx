@@ -3,8 +3,12 @@ import { useEffect, useState } from 'react';
 import { useDb } from '../../db/db-context';
 import { useLookups } from '../../db/use-lookups';
 import { timeAgo } from '../../lib/dates';
+import { usePlaceAccuracyLimit } from '../../lib/use-gps';
 import { Banner } from '../../ui/banner';
 import { Dialog } from '../../ui/dialog';
+
+/** Choices for the GPS accuracy that is enough to place a site (metres). */
+const PLACE_ACCURACY_CHOICES = [5, 10, 20, 30, 50, 100, 200];
 
 type StorageInfo = { persisted: boolean | null; usage: number | null; quota: number | null };
 
@@ -26,7 +30,10 @@ type Props = {
   onRefreshLookups: () => Promise<string>;
 };
 
-/** Settings: storage persistence and use, lookups freshness, who is signed in, sign out. */
+/**
+ * Settings: storage persistence and use, lookups freshness, the GPS accuracy needed to place a
+ * site, who is signed in, sign out.
+ */
 export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLookups }: Props) {
   const { storedAt } = useLookups();
   const db = useDb();
@@ -37,6 +44,7 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
     if (unsent > 0) setConfirmSignOut(true);
     else onSignOut();
   };
+  const [placeAccuracy, setPlaceAccuracy] = usePlaceAccuracyLimit();
   const [storage, setStorage] = useState<StorageInfo | null>(null);
   const [refreshing, setRefreshing] = useState<string | null>(null);
   useEffect(() => {
@@ -96,6 +104,28 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
           Refresh lookups
         </button>
         {refreshing ? <span role="status">{refreshing}</span> : null}
+      </div>
+      <h2>GPS</h2>
+      <div className="field">
+        <label htmlFor="place-accuracy">GPS accuracy needed to place a site</label>
+        <select
+          id="place-accuracy"
+          value={placeAccuracy}
+          onChange={(e) => setPlaceAccuracy(Number(e.target.value))}
+          aria-describedby="place-accuracy-hint"
+        >
+          {[...new Set([...PLACE_ACCURACY_CHOICES, placeAccuracy])]
+            .sort((a, b) => a - b)
+            .map((m) => (
+              <option key={m} value={m}>
+                ±{m} m
+              </option>
+            ))}
+        </select>
+        <p id="place-accuracy-hint" className="hint-neutral">
+          A fix coarser than this is shown in red with a warning when a site or a Zero Site
+          collection takes its place from the GPS. Kept on this tablet.
+        </p>
       </div>
       <h2>Account</h2>
       <p>
