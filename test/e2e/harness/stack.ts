@@ -29,6 +29,10 @@ export type StackOptions = {
   faultProxy?: boolean;
   /** Keep the embedded database in a temp directory (default in memory). */
   onDisk?: boolean;
+  /** Map tiles from here (a local tile server) instead of the closed port E2E_TILE_URL. */
+  tileUrl?: string;
+  /** The tile source allows bulk downloads (offline map areas are offered). */
+  tileBulkDownload?: boolean;
 };
 
 export type Stack = {
@@ -67,7 +71,8 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     db,
     upstreamUrl: proxy?.url ?? recordsUrl,
     staticRoot: DIST_DIR,
-    tileUrl: E2E_TILE_URL,
+    tileUrl: options.tileUrl ?? E2E_TILE_URL,
+    tileBulkDownload: options.tileBulkDownload,
     // Short upstream timeouts: a lost answer must turn into a retry within a test's patience.
     upstreamConnectTimeoutMs: 2_000,
     upstreamTimeoutMs: 10_000,

@@ -145,9 +145,11 @@ export class AreaDownload {
         }
       }
       // As Leaflet asks (crossOrigin="anonymous"): a CORS answer whose status can be checked.
+      // A refresh revalidates with the server; a new area may take tiles from the HTTP cache.
       const res = await fetch(url, {
         mode: 'cors',
         credentials: 'omit',
+        cache: this.onlyMissing ? 'default' : 'no-cache',
         signal: this.abort.signal,
       });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);

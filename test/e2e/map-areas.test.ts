@@ -1,0 +1,294 @@
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { crc32, deflateSync } from 'node:zlib';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tileInArea } from '../../src/client/features/map-areas/tile-math';
+import { describeViolations, seriousViolations } from './harness/axe';
+import { ensureAppBuilt } from './harness/build-app';
+import { LANDSCAPE, PORTRAIT, type AppBrowser } from './harness/browser';
+import {
+  createSiteByCoordinates,
+  launchSignedIn,
+  navigate,
+  visible,
+} from './harness/field-actions';
+import { screenScreenshot } from './harness/screenshot';
+import { startStack, type Stack } from './harness/stack';
+
+/**
+ * A 256 px tile (PNG, RGB): one colour from the tile's place with a little seeded noise, so it
+ * weighs what a real map tile does (~15-20 kB) and the storage figures mean something.
+ */
+function tilePng(z: number, x: number, y: number): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(body.length + 8);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), body.length + 4);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(256, 0);
+  header.writeUInt32BE(256, 4);
+  header.set([8, 2, 0, 0, 0], 8);
+  let seed = (z * 73856093) ^ (x * 19349663) ^ (y * 83492791);
+  const noise = () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed >>> 30;
+  };
+  const base = [(x * 37) % 200, (y * 53) % 200, (z * 20) % 200];
+  const pixels = Buffer.alloc(256 * (1 + 256 * 3));
+  for (let row = 0; row < 256; row++) {
+    const start = row * (1 + 256 * 3);
+    for (let i = 0; i < 256; i++) {
+      pixels.set([base[0] + noise(), base[1], base[2]], start + 1 + i * 3);
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+type TileServer = {
+  template: string;
+  /** Paths asked for, in order. */
+  requests: string[];
+  /** While true, answers wait for release(): shows how many tiles are asked for at once. */
+  hold: boolean;
+  held: (() => void)[];
+  release(): void;
+  /** Paths answered 503 the first time they are asked for (a busy server). */
+  failFirst: (z: number, x: number, y: number) => boolean;
+  close(): Promise<void>;
+};
+
+/** A tile server on loopback answering /{z}/{x}/{y}.png with generated tiles, CORS open as OSM's. */
+async function startTileServer(): Promise<TileServer> {
+  const failed = new Set<string>();
+  const tiles: TileServer = {
+    template: '',
+    requests: [],
+    hold: false,
+    held: [],
+    release() {
+      tiles.hold = false;
+      for (const answer of tiles.held.splice(0)) answer();
+    },
+    failFirst: () => false,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+  const answer = (res: ServerResponse, path: string) => {
+    const m = /^\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);
+    res.setHeader('access-control-allow-origin', '*');
+    if (!m) return res.writeHead(404).end();
+    const [z, x, y] = m.slice(1).map(Number);
+    if (tiles.failFirst(z, x, y) && !failed.has(path)) {
+      failed.add(path);
+      return res.writeHead(503).end();
+    }
+    // Not kept by the browser's HTTP cache: every tile the app fetches reaches this server and
+    // is counted (real tile servers allow caching; the app works either way).
+    res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
+    res.end(tilePng(z, x, y));
+  };
+  const server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    tiles.requests.push(path);
+    if (tiles.hold) tiles.held.push(() => answer(res, path));
+    else answer(res, path);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  tiles.template = `http://127.0.0.1:${(server.address() as AddressInfo).port}/{z}/{x}/{y}.png`;
+  return tiles;
+}
+
+const AREA_NAME = 'Sacramento test area';
+
+/** The download panel's counts: "12 of 240 tiles, 18 kB; 2 failed". */
+async function downloadCounts(page: Page) {
+  const text = (await page.getByTestId('download-status').textContent()) ?? '';
+  const m = /^([\d,]+) of ([\d,]+) tiles, .*?(?:; ([\d,]+) failed)?$/.exec(text);
+  if (!m) throw new Error(`unexpected status "${text}"`);
+  const n = (s?: string) => Number((s ?? '0').replace(/,/g, ''));
+  return { done: n(m[1]), total: n(m[2]), failed: n(m[3]) };
+}
+
+function cacheSize(page: Page, name: string): Promise<number> {
+  return page.evaluate(async (cacheName) => {
+    if (!(await caches.has(cacheName))) return 0;
+    return (await (await caches.open(cacheName)).keys()).length;
+  }, name);
+}
+
+function storageUsage(page: Page): Promise<number> {
+  return page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+}
+
+describe('offline map areas in Chromium', () => {
+  let tiles: TileServer;
+  let stack: Stack;
+  let app: AppBrowser;
+
+  async function inspect(name: string) {
+    const page = app.page;
+    for (const [size, viewport] of [
+      ['1280x800', LANDSCAPE],
+      ['800x1280', PORTRAIT],
+    ] as const) {
+      await page.setViewportSize(viewport);
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 150))),
+      );
+      const violations = await seriousViolations(page);
+      expect(violations, `${name} ${size}:\n${describeViolations(violations)}`).toEqual([]);
+      await screenScreenshot(page, size, name);
+    }
+    await page.setViewportSize(LANDSCAPE);
+  }
+
+  beforeAll(async () => {
+    await ensureAppBuilt();
+    tiles = await startTileServer();
+    stack = await startStack({ tileUrl: tiles.template, tileBulkDownload: true });
+    app = await launchSignedIn(stack);
+  });
+
+  afterAll(async () => {
+    await app?.dispose();
+    await stack?.stop();
+    await tiles?.close();
+  });
+
+  it('downloads the sites’ area four tiles at a time, with pause, resume and retry', async () => {
+    const page = app.page;
+    await createSiteByCoordinates(page, {
+      code: '510001',
+      name: 'Creek N',
+      lat: 38.55,
+      lon: -121.5,
+    });
+    await createSiteByCoordinates(page, {
+      code: '510002',
+      name: 'Pond E',
+      lat: 38.6,
+      lon: -121.45,
+    });
+    await navigate(page, 'Sites');
+    await page.getByRole('link', { name: 'Offline map areas' }).click();
+    await visible(page.getByRole('heading', { name: 'Offline map areas', level: 1 }));
+
+    const form = page.getByRole('form', { name: 'Download an area' });
+    await expect(form.getByLabel(/Around the agency’s sites/).isChecked()).resolves.toBe(true);
+    await form.getByLabel('From zoom').selectOption('9');
+    await form.getByLabel('To zoom').selectOption('14');
+    await form.getByLabel('Name').fill(AREA_NAME);
+    await visible(form.getByTestId('area-estimate').getByText(/^about /));
+    const shownTiles = Number(
+      (await form.getByTestId('area-tiles').textContent())!.replace(/,/g, ''),
+    );
+    expect(shownTiles).toBeGreaterThan(20);
+    await expect(form.getByTestId('area-estimate').textContent()).resolves.toMatch(
+      /^about [\d.]+ (kB|MB) \(3 sample tiles × [\d,]+\)$/,
+    );
+    await expect(form.getByTestId('storage-left').textContent()).resolves.toMatch(/ of /);
+    await inspect('map-areas-choose');
+
+    // The tile server holds its answers: the app has exactly four tiles on their way.
+    const before = tiles.requests.length;
+    tiles.hold = true;
+    tiles.failFirst = (z, x, y) => z === 14 && (x + y) % 4 === 0;
+    await form.getByRole('button', { name: 'Download area' }).click();
+    await expect.poll(() => tiles.held.length, { timeout: 30_000 }).toBe(4);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await visible(page.getByRole('heading', { name: `${AREA_NAME}: paused` }));
+    tiles.release();
+    // Paused: the four finish and no fifth is asked for.
+    await expect
+      .poll(async () => {
+        const c = await downloadCounts(page);
+        return c.done + c.failed;
+      })
+      .toBe(4);
+    expect(tiles.requests.length - before).toBe(4);
+    expect((await downloadCounts(page)).total).toBe(shownTiles);
+    await inspect('map-areas-download');
+
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await visible(page.getByRole('heading', { name: /tiles? failed$/ }), 60_000);
+    const afterRun = await downloadCounts(page);
+    expect(afterRun.failed).toBeGreaterThan(0);
+    expect(afterRun.done + afterRun.failed).toBe(shownTiles);
+    // Every tile was asked for once.
+    expect(tiles.requests.length - before).toBe(shownTiles);
+
+    await page.getByRole('button', { name: 'Retry failed tiles' }).click();
+    await visible(page.getByRole('heading', { name: `${AREA_NAME} is saved` }), 60_000);
+    expect(await downloadCounts(page)).toEqual({ done: shownTiles, total: shownTiles, failed: 0 });
+    expect(tiles.requests.length - before).toBe(shownTiles + afterRun.failed);
+    expect(await cacheSize(page, 'trapline-areas')).toBe(shownTiles);
+
+    await page.getByRole('button', { name: 'Done' }).click();
+    const list = page.getByRole('list', { name: 'Saved map areas' });
+    await visible(list.getByText(AREA_NAME));
+    await expect(list.getByRole('listitem').first().textContent()).resolves.toMatch(
+      new RegExp(
+        `Zoom 9–14 · ${shownTiles.toLocaleString('en-US')} tiles · [\\d.]+ (kB|MB) · saved`,
+      ),
+    );
+    await inspect('map-areas-saved');
+  });
+
+  it('draws the saved tiles offline after a reload, asking the tile server for nothing', async () => {
+    const page = app.page;
+    // Tiles the map showed online are in the runtime cache too: only the saved area may serve now.
+    await page.evaluate(() => caches.delete('trapline-tiles'));
+    const area = await page.evaluate(
+      () => JSON.parse(localStorage.getItem('trapline.mapAreas') ?? '[]')[0],
+    );
+    await app.context.setOffline(true);
+    const before = tiles.requests.length;
+    await page.reload();
+    await navigate(page, 'Sites');
+    const map = page.getByRole('region', { name: 'Map of sites' });
+    await visible(map.locator('.leaflet-container'));
+    const drawn = () =>
+      map
+        .locator('img.leaflet-tile')
+        .evaluateAll((imgs) =>
+          (imgs as HTMLImageElement[])
+            .filter((i) => i.complete && i.naturalWidth > 0)
+            .map((i) => i.src),
+        );
+    await expect.poll(async () => (await drawn()).length, { timeout: 30_000 }).toBeGreaterThan(0);
+    for (const src of await drawn()) {
+      const [z, x, y] = /\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(src)!.slice(1).map(Number);
+      expect(tileInArea({ z, x, y }, area), src).toBe(true);
+    }
+    expect(tiles.requests.slice(before)).toEqual([]);
+    await app.context.setOffline(false);
+  });
+
+  it('deleting the area frees its tiles and the storage they took', async () => {
+    const page = app.page;
+    await page.getByRole('link', { name: 'Offline map areas' }).click();
+    const list = page.getByRole('list', { name: 'Saved map areas' });
+    await visible(list.getByText(AREA_NAME));
+    const usage = await storageUsage(page);
+    await list.getByRole('button', { name: `Delete ${AREA_NAME}` }).click();
+    await list
+      .getByRole('group', { name: `Delete ${AREA_NAME}?` })
+      .getByRole('button', { name: 'Delete area' })
+      .click();
+    await visible(page.getByText('No saved map areas yet on this tablet.'));
+    expect(await cacheSize(page, 'trapline-areas')).toBe(0);
+    const after = await storageUsage(page);
+    console.log(`storage used: ${usage} bytes with the area, ${after} after deleting it`);
+    expect(after).toBeLessThan(usage);
+    expect(app.pageErrors).toEqual([]);
+  });
+});
