@@ -52,7 +52,8 @@ function record(job: Job): void {
 
 async function run(job: Job, step: () => Promise<void>): Promise<void> {
   await step();
-  if (current === job) record(job);
+  // `current` is replaced on every progress report: the download names the job.
+  if (current?.download === job.download) record(job);
 }
 
 /** Starts downloading an area's tiles (unless a download is under way). */
