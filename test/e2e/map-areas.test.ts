@@ -4,16 +4,15 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tileInArea } from '../../src/client/features/map-areas/tile-math';
-import { describeViolations, seriousViolations } from './harness/axe';
 import { ensureAppBuilt } from './harness/build-app';
-import { LANDSCAPE, PORTRAIT, type AppBrowser } from './harness/browser';
+import type { AppBrowser } from './harness/browser';
 import {
   createSiteByCoordinates,
   launchSignedIn,
   navigate,
   visible,
 } from './harness/field-actions';
-import { screenScreenshot } from './harness/screenshot';
+import { inspectScreen } from './harness/inspect-screen';
 import { startStack, type Stack } from './harness/stack';
 
 /**
@@ -133,23 +132,8 @@ describe('offline map areas in Chromium', () => {
   let tiles: TileServer;
   let stack: Stack;
   let app: AppBrowser;
-
-  async function inspect(name: string) {
-    const page = app.page;
-    for (const [size, viewport] of [
-      ['1280x800', LANDSCAPE],
-      ['800x1280', PORTRAIT],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await page.evaluate(
-        () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 150))),
-      );
-      const violations = await seriousViolations(page);
-      expect(violations, `${name} ${size}:\n${describeViolations(violations)}`).toEqual([]);
-      await screenScreenshot(page, size, name);
-    }
-    await page.setViewportSize(LANDSCAPE);
-  }
+  /** The tile count the screen showed for the area (test 1), which the later tests check. */
+  let shownTiles = 0;
 
   beforeAll(async () => {
     await ensureAppBuilt();
@@ -188,15 +172,13 @@ describe('offline map areas in Chromium', () => {
     await form.getByLabel('To zoom').selectOption('14');
     await form.getByLabel('Name').fill(AREA_NAME);
     await visible(form.getByTestId('area-estimate').getByText(/^about /));
-    const shownTiles = Number(
-      (await form.getByTestId('area-tiles').textContent())!.replace(/,/g, ''),
-    );
+    shownTiles = Number((await form.getByTestId('area-tiles').textContent())!.replace(/,/g, ''));
     expect(shownTiles).toBeGreaterThan(20);
     await expect(form.getByTestId('area-estimate').textContent()).resolves.toMatch(
       /^about [\d.]+ (kB|MB) \(3 sample tiles × [\d,]+\)$/,
     );
     await expect(form.getByTestId('storage-left').textContent()).resolves.toMatch(/ of /);
-    await inspect('map-areas-choose');
+    await inspectScreen(page, 'map-areas-choose');
 
     // The tile server holds its answers: the app has exactly four tiles on their way.
     const before = tiles.requests.length;
@@ -216,7 +198,7 @@ describe('offline map areas in Chromium', () => {
       .toBe(4);
     expect(tiles.requests.length - before).toBe(4);
     expect((await downloadCounts(page)).total).toBe(shownTiles);
-    await inspect('map-areas-download');
+    await inspectScreen(page, 'map-areas-download');
 
     await page.getByRole('button', { name: 'Resume' }).click();
     await visible(page.getByRole('heading', { name: /tiles? failed$/ }), 60_000);
@@ -241,7 +223,7 @@ describe('offline map areas in Chromium', () => {
       new RegExp(`Zoom 9–14 · ${shownTiles.toLocaleString('en-US')} tiles · [\\d.]+ MB · saved`),
     );
     expect(item).not.toContain('Not complete');
-    await inspect('map-areas-saved');
+    await inspectScreen(page, 'map-areas-saved');
   });
 
   it('draws the saved tiles offline after a reload, asking the tile server for nothing', async () => {
@@ -286,6 +268,8 @@ describe('offline map areas in Chromium', () => {
       .getByRole('button', { name: 'Delete area' })
       .click();
     await visible(page.getByText('No saved map areas yet on this tablet.'));
+    // The tiles are deleted after the area leaves the list; the screen says when they are freed.
+    await visible(page.getByText(`${AREA_NAME} deleted: ${shownTiles} tiles freed.`));
     expect(await cacheSize(page, 'trapline-areas')).toBe(0);
     const after = await storageUsage(page);
     console.log(`storage used: ${usage} bytes with the area, ${after} after deleting it`);

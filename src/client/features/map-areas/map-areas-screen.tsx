@@ -35,6 +35,7 @@ export function MapAreasScreen() {
   const areas = useSavedAreas();
   const job = useDownloadJob();
   const [storage, refreshStorage] = useStorageLeft();
+  const [deleted, setDeleted] = useState<string | null>(null);
   const state = job?.progress.state;
   const busy = state === 'running' || state === 'paused';
   useEffect(() => {
@@ -80,10 +81,15 @@ export function MapAreasScreen() {
           onRefresh={(a) => void startJob(a, 'refresh')}
           onContinue={(a) => void startJob(a, 'continue')}
           onDelete={async (a) => {
-            await deleteArea(a);
+            const freed = await deleteArea(a);
+            setDeleted(
+              `${a.name} deleted: ${freed.toLocaleString('en-US')} ${freed === 1 ? 'tile' : 'tiles'} freed` +
+                (freed < a.tiles ? ' (the rest are kept for other saved areas).' : '.'),
+            );
             refreshStorage();
           }}
         />
+        {deleted ? <p role="status">{deleted}</p> : null}
       </section>
     </section>
   );

@@ -113,6 +113,21 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
     </Field>
   );
 
+  const zoomField = (key: 'minZoom' | 'maxZoom', label: string, error?: string) => (
+    <Field label={label} error={error}>
+      <select
+        value={choice[key]}
+        onChange={(e) => setChoice((c) => ({ ...c, [key]: Number(e.target.value) }))}
+      >
+        {ZOOMS.map((z) => (
+          <option key={z} value={z}>
+            {describeZoom(z)}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+
   return (
     <form className="form area-form" aria-label="Download an area" noValidate onSubmit={submit}>
       <fieldset className="checks">
@@ -155,30 +170,8 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
         </div>
       ) : null}
       <div className="form-grid">
-        <Field label="From zoom" error={errors.zoom}>
-          <select
-            value={choice.minZoom}
-            onChange={(e) => setChoice((c) => ({ ...c, minZoom: Number(e.target.value) }))}
-          >
-            {ZOOMS.map((z) => (
-              <option key={z} value={z}>
-                {describeZoom(z)}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="To zoom">
-          <select
-            value={choice.maxZoom}
-            onChange={(e) => setChoice((c) => ({ ...c, maxZoom: Number(e.target.value) }))}
-          >
-            {ZOOMS.map((z) => (
-              <option key={z} value={z}>
-                {describeZoom(z)}
-              </option>
-            ))}
-          </select>
-        </Field>
+        {zoomField('minZoom', 'From zoom', errors.zoom)}
+        {zoomField('maxZoom', 'To zoom')}
         <Field label="Name">
           <input value={name} placeholder={defaultName} onChange={(e) => setName(e.target.value)} />
         </Field>

@@ -1,0 +1,68 @@
+import { screen, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { MapAreasScreen } from '../../../../src/client/features/map-areas/map-areas-screen';
+import { countTiles } from '../../../../src/client/features/map-areas/tile-math';
+import { renderScreen, tabletDb } from '../helpers/records';
+
+// A closed loopback port: the sample tiles fail at once, and nothing reaches the internet.
+const LOCAL_TILES = 'http://127.0.0.1:9/{z}/{x}/{y}.png';
+
+function configure(config: object) {
+  localStorage.setItem('trapline.config', JSON.stringify(config));
+}
+
+describe('Offline map areas screen', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('says why area download is not offered when the tile server has not been marked as allowing it', async () => {
+    configure({ tileUrl: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' });
+    renderScreen(await tabletDb(), <MapAreasScreen />, '/map-areas');
+    expect(
+      await screen.findByText(
+        /Area download is not offered for this map: its tile server \(tile\.openstreetmap\.org\) does not allow bulk downloads/,
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('form', { name: 'Download an area' })).toBeNull();
+    expect(screen.getByText('No saved map areas yet on this tablet.')).toBeInTheDocument();
+  });
+
+  it('checks a typed rectangle, keeps what was typed, and counts its tiles once it is right', async () => {
+    configure({ tileUrl: LOCAL_TILES, tileBulkDownload: true });
+    const user = renderScreen(await tabletDb(), <MapAreasScreen />, '/map-areas');
+    const form = await screen.findByRole('form', { name: 'Download an area' });
+    // No site on this tablet has a location: the rectangle is the only choice.
+    await within(form).findByText(/no site on this tablet has a location/);
+    expect(within(form).getByLabelText(/A rectangle I enter/)).toBeChecked();
+    await user.type(within(form).getByLabelText('North (latitude)'), '38.4');
+    await user.type(within(form).getByLabelText('South (latitude)'), '38.75');
+    await user.type(within(form).getByLabelText('West (longitude)'), 'west');
+    await user.click(within(form).getByRole('button', { name: 'Download area' }));
+    expect(
+      within(form).getByText('The south edge must be below the north edge'),
+    ).toBeInTheDocument();
+    expect(within(form).getByText('Enter the west edge in decimal degrees')).toBeInTheDocument();
+    expect(within(form).getByLabelText('West (longitude)')).toHaveValue('west');
+
+    await user.clear(within(form).getByLabelText('North (latitude)'));
+    await user.type(within(form).getByLabelText('North (latitude)'), '38.75');
+    await user.clear(within(form).getByLabelText('South (latitude)'));
+    await user.type(within(form).getByLabelText('South (latitude)'), '38.4');
+    await user.clear(within(form).getByLabelText('West (longitude)'));
+    await user.type(within(form).getByLabelText('West (longitude)'), '-121.9');
+    await user.type(within(form).getByLabelText('East (longitude)'), '-121.3');
+    const expected = countTiles({ west: -121.9, south: 38.4, east: -121.3, north: 38.75 }, 10, 16);
+    expect(within(form).getByTestId('area-tiles')).toHaveTextContent(
+      expected.toLocaleString('en-US'),
+    );
+    // The sample tiles cannot be read here: the estimate says so rather than guessing.
+    expect(
+      await within(form).findByText(/^unknown \(no sample tile could be read/),
+    ).toBeInTheDocument();
+    expect(within(form).queryByRole('alert')).toBeNull();
+
+    // Zoom 10 to 19 over the district is far more than one area may hold.
+    await user.selectOptions(within(form).getByLabelText('To zoom'), '19');
+    expect(within(form).getByRole('alert')).toHaveTextContent(/one area holds at most 30,000/);
+    expect(within(form).getByRole('button', { name: 'Download area' })).toBeDisabled();
+  });
+});
