@@ -151,4 +151,19 @@ describe('map at scale and where am I', () => {
     await visible(page.getByRole('heading', { name: '100001 Scale site 1' }));
     expect(app.pageErrors).toEqual([]);
   });
+
+  it('opens the clustered map and the list with no connection (the worker is precached)', async () => {
+    const page = app.page;
+    await app.context.setOffline(true);
+    try {
+      await page.goto('/sites');
+      await visible(
+        page.getByText(`${total.toLocaleString('en-US')} sites`, { exact: true }),
+        30_000,
+      );
+      await visible(mapRegion(page).getByRole('button', { name: /sites here: zoom in$/ }));
+    } finally {
+      await app.context.setOffline(false);
+    }
+  });
 });

@@ -1,12 +1,20 @@
 import { useEffect, useState } from 'react';
 import { compassPoint, distanceMeters, formatDistance, type LatLon } from '../../lib/geo';
 import type { NearbySite, SiteIndex } from '../../lib/site-index';
-import type { WatchedPosition } from '../../lib/use-gps';
+import type { GpsFailure, WatchedPosition } from '../../lib/use-gps';
 
 /** How many nearest sites are listed. */
 const NEAREST = 5;
 /** The list is asked again when the tablet has moved this far (m): GPS jitter does not re-ask. */
 const MOVED_M = 10;
+
+/** Why there is no position, in this screen's words (the forms' words speak of typing one). */
+const NO_POSITION: Record<GpsFailure, string> = {
+  denied: 'Location permission was refused: allow it in the browser settings to see where you are.',
+  unavailable: 'No position is available here yet.',
+  timeout: 'The GPS is taking long to answer.',
+  'no-gps': 'This device has no GPS.',
+};
 
 /**
  * Where am I: "Show my position" / "Follow me", the fix's accuracy, and the nearest sites with
@@ -67,11 +75,16 @@ export function NearestSites({
           <span data-testid="position-accuracy" className="muted">
             Your position ±{Math.round(fix.accuracy)} m{following ? ', map following' : ''}
           </span>
-        ) : position.watching && !position.message ? (
+        ) : position.watching && !position.failure ? (
           <span className="muted">Finding your position…</span>
         ) : null}
       </div>
-      {position.message ? <p className="field-hint">{position.message}</p> : null}
+      {position.failure ? (
+        <p className="field-hint">
+          {NO_POSITION[position.failure]}
+          {fix ? ' The last position found is shown.' : ''}
+        </p>
+      ) : null}
       {fix && nearest ? (
         nearest.length === 0 ? (
           <p className="muted">No site with a position yet.</p>

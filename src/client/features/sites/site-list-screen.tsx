@@ -11,7 +11,7 @@ const count = (n: number) => n.toLocaleString('en-US');
 export function SiteListScreen({ map }: { map?: ReactNode }) {
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
-  const found = useSiteSearch(deferred, SHOWN);
+  const { found, failure } = useSiteSearch(deferred, SHOWN);
   return (
     <section className="screen">
       <div className="screen-head">
@@ -32,7 +32,11 @@ export function SiteListScreen({ map }: { map?: ReactNode }) {
         />
       </div>
       {found === undefined ? (
-        <p>Loading sites…</p>
+        <p role={failure ? 'alert' : undefined}>
+          {failure
+            ? `The sites on this tablet could not be read (${failure}): reload the page.`
+            : 'Loading sites…'}
+        </p>
       ) : (
         <>
           <p className="muted" aria-live="polite">

@@ -33,12 +33,15 @@ export function useSiteCollections(localId: string, limit = 10): CollectionRow[]
 
 /**
  * Sites whose code or name contains `query`, the first `limit` in code order, with how many match
- * and how many there are; undefined until the sites are first read. The search runs in the site
+ * and how many there are (undefined until the sites are first read), or why they cannot be read. The search runs in the site
  * index worker: the main thread never reads every site record (20,000 of them blocked the page).
  */
-export function useSiteSearch(query: string, limit: number): SearchResult | undefined {
+export function useSiteSearch(
+  query: string,
+  limit: number,
+): { found: SearchResult | undefined; failure: string | null } {
   const db = useDb();
-  const { index, summary } = useSiteIndex(db.name);
+  const { index, summary, failure } = useSiteIndex(db.name);
   const [result, setResult] = useState<{ query: string; result: SearchResult } | undefined>();
   const version = summary?.version;
   useEffect(() => {
@@ -51,5 +54,5 @@ export function useSiteSearch(query: string, limit: number): SearchResult | unde
       live = false;
     };
   }, [index, version, query, limit]);
-  return result?.result;
+  return { found: result?.result, failure };
 }
