@@ -32,7 +32,7 @@ export type IndexSummary = {
 /** Sites are clustered up to this zoom; from the next zoom on every site is drawn on its own. */
 export const CLUSTER_MAX_ZOOM = 16;
 /** Up to this many sites in view are drawn each on its own, at any zoom. */
-export const DRAW_EACH_UP_TO = 150;
+export const DRAW_EACH_UP_TO = 100;
 
 /** A stored site row, as much of it as the index reads (database.ts SiteRow). */
 export type SiteRecordLike = {

@@ -61,6 +61,9 @@ export function BaseMap({
           url={tileUrl}
           attribution="&copy; OpenStreetMap contributors"
           crossOrigin="anonymous"
+          // Tiles load once a zoom has ended, not at every frame of its animation (each batch of
+          // tile requests is a long task on a slow tablet).
+          updateWhenZooming={false}
         />
         <EndZoomOnRemove />
         {children}

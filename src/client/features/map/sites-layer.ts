@@ -1,6 +1,9 @@
 import L from 'leaflet';
 import type { MapFeature } from '../../lib/site-index';
 
+/** New markers added per frame. */
+const SLICE = 30;
+
 /** Cluster markers grow with their count; the smallest is still a 44 px target for a glove. */
 function clusterSize(count: number): number {
   return count < 10 ? 44 : count < 100 ? 48 : count < 1000 ? 54 : 60;
@@ -21,6 +24,8 @@ export class SitesLayer {
   private readonly group = L.layerGroup();
   private readonly drawn = new Map<string, L.Layer>();
   private readonly renderer = L.canvas({ padding: 0.5, tolerance: 14 });
+  /** The frame that adds the next slice of new markers, if any is waiting. */
+  private pending: number | null = null;
 
   constructor(
     private readonly map: L.Map,
@@ -30,20 +35,32 @@ export class SitesLayer {
   }
 
   show(features: readonly MapFeature[]): void {
+    if (this.pending !== null) cancelAnimationFrame(this.pending);
+    this.pending = null;
     const keep = new Set<string>();
+    const added: MapFeature[] = [];
     for (const f of features) {
       keep.add(f.key);
-      if (!this.drawn.has(f.key)) {
-        const layer = this.draw(f);
-        this.drawn.set(f.key, layer);
-        layer.addTo(this.group);
-      }
+      if (!this.drawn.has(f.key)) added.push(f);
     }
     for (const [key, layer] of this.drawn) {
       if (keep.has(key)) continue;
       this.group.removeLayer(layer);
       this.drawn.delete(key);
     }
+    // New markers go on in slices, one per frame: a hundred markers made in one task is a long
+    // task on a slow tablet, and the map stays movable meanwhile. A newer show() drops the rest.
+    const addSlice = (from: number) => {
+      this.pending = null;
+      for (const f of added.slice(from, from + SLICE)) {
+        const layer = this.draw(f);
+        this.drawn.set(f.key, layer);
+        layer.addTo(this.group);
+      }
+      if (from + SLICE < added.length)
+        this.pending = requestAnimationFrame(() => addSlice(from + SLICE));
+    };
+    addSlice(0);
   }
 
   get size(): number {
@@ -51,6 +68,8 @@ export class SitesLayer {
   }
 
   remove(): void {
+    if (this.pending !== null) cancelAnimationFrame(this.pending);
+    this.pending = null;
     this.group.remove();
     this.drawn.clear();
   }
