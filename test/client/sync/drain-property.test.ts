@@ -49,7 +49,8 @@ describe('drain, property', () => {
       fc.asyncProperty(
         graphArb,
         fc.array(faultArb, { minLength: 1, maxLength: 50 }),
-        fc.double({ min: 0, max: 0.6 }),
+        // noNaN: a NaN rate made every request fail for ever, so no drain could settle (seed 973753391).
+        fc.double({ min: 0, max: 0.6, noNaN: true }),
         async ([parents, extras], faults, failureRate) => {
           const { db, bff, engine, dispose } = setupEngine({ backoff: { baseMs: 1, capMs: 4 } });
           // Each run leaves nothing behind: engine stopped, database deleted (not at afterEach).
