@@ -124,6 +124,9 @@ const MapAreasScreen = lazy(() =>
 
 // Leaflet is its own chunk: the first screen does not wait for the map.
 const SitesMap = lazy(() => import('../features/map/sites-map'));
+const SavedMapNote = lazy(() =>
+  import('../features/map-areas/saved-map-note').then((m) => ({ default: m.SavedMapNote })),
+);
 const LocationPicker = lazy(() => import('../features/map/location-picker'));
 
 function MapFallback() {
@@ -198,7 +201,14 @@ export function AppRoutes({
               map={
                 <>
                   <Suspense fallback={<MapFallback />}>
-                    <SitesMap onSelect={(id) => navigate(`/sites/${id}`)} />
+                    <SitesMap
+                      onSelect={(id) => navigate(`/sites/${id}`)}
+                      overlay={
+                        <Suspense fallback={null}>
+                          <SavedMapNote />
+                        </Suspense>
+                      }
+                    />
                   </Suspense>
                   <Link href="/map-areas" className="button button-quiet">
                     Offline map areas

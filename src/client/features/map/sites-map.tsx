@@ -1,5 +1,5 @@
 import L from 'leaflet';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMap, useMapEvents } from 'react-leaflet';
 import { useDb } from '../../db/db-context';
 import { accuracyLevel } from '../../lib/geo';
@@ -141,7 +141,14 @@ function PositionMarker({
  * The agency's sites on a map, clustered when many are in view; tapping a site opens it, tapping a
  * cluster zooms in. The tablet's position with "Follow me" and the nearest sites below the map.
  */
-export default function SitesMap({ onSelect }: { onSelect: (localId: string) => void }) {
+export default function SitesMap({
+  onSelect,
+  overlay,
+}: {
+  onSelect: (localId: string) => void;
+  /** Drawn inside the map (a react-leaflet child), e.g. the offline "no saved map here" note. */
+  overlay?: ReactNode;
+}) {
   const db = useDb();
   const { index, summary } = useSiteIndex(db.name);
   const position = useWatchedPosition();
@@ -162,6 +169,7 @@ export default function SitesMap({ onSelect }: { onSelect: (localId: string) => 
           enough={enough}
           onHandPan={() => setFollowing(false)}
         />
+        {overlay}
       </BaseMap>
       <NearestSites
         index={index}
