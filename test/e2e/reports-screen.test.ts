@@ -10,13 +10,12 @@ import {
   TARGET_ID,
   TRAP_ID,
 } from '../../src/server/records/seed/lookup-data';
-import { describeViolations, seriousViolations } from './harness/axe';
 import { ensureAppBuilt } from './harness/build-app';
-import { LANDSCAPE, launchApp, PORTRAIT, type AppBrowser } from './harness/browser';
+import { LANDSCAPE, launchApp, type AppBrowser } from './harness/browser';
 import { navigate, signIn, visible } from './harness/field-actions';
+import { inspectScreen } from './harness/inspect-screen';
 import { OUTPUT_DIR } from './harness/paths';
 import { recordsApi, type RecordsApi } from './harness/records-api';
-import { screenScreenshot } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
 
 /**
@@ -166,20 +165,10 @@ describe('Reports screen in Chromium', () => {
   let app: AppBrowser;
   let computedText = '';
 
+  /** Axe and screenshots at both sizes, and the six navigation links on one line in each. */
   async function inspect(name: string) {
     const page = app.page;
-    for (const [size, viewport] of [
-      ['1280x800', LANDSCAPE],
-      ['800x1280', PORTRAIT],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await page.evaluate(
-        () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 150))),
-      );
-      const violations = await seriousViolations(page);
-      expect(violations, `${name} ${size}:\n${describeViolations(violations)}`).toEqual([]);
-      await screenScreenshot(page, size, name);
-      // The six navigation links stay on one line, each fully inside the screen.
+    await inspectScreen(page, name, async (viewport) => {
       const nav = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').all();
       const boxes = await Promise.all(nav.map((l) => l.boundingBox()));
       expect(boxes).toHaveLength(6);
@@ -188,8 +177,7 @@ describe('Reports screen in Chromium', () => {
         expect(b!.x + b!.width).toBeLessThanOrEqual(viewport.width + 0.5);
         expect(b!.y).toBe(boxes[0]!.y);
       }
-    }
-    await page.setViewportSize(LANDSCAPE);
+    });
   }
 
   beforeAll(async () => {

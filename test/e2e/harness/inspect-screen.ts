@@ -6,10 +6,14 @@ import { screenScreenshot } from './screenshot';
 
 /**
  * The screen as it is at 1280x800 and 800x1280: axe-clean (no serious or critical violation) at
- * each size, and a screenshot of each in test/.output/screens/<size>/<name>.png. Leaves the
- * page in landscape.
+ * each size, and a screenshot of each in test/.output/screens/<size>/<name>.png; `atEachSize`
+ * adds a screen's own checks at each size. Leaves the page in landscape.
  */
-export async function inspectScreen(page: Page, name: string): Promise<void> {
+export async function inspectScreen(
+  page: Page,
+  name: string,
+  atEachSize?: (viewport: { width: number; height: number }) => Promise<void>,
+): Promise<void> {
   for (const [size, viewport] of [
     ['1280x800', LANDSCAPE],
     ['800x1280', PORTRAIT],
@@ -22,6 +26,7 @@ export async function inspectScreen(page: Page, name: string): Promise<void> {
     const violations = await seriousViolations(page);
     expect(violations, `${name} ${size}:\n${describeViolations(violations)}`).toEqual([]);
     await screenScreenshot(page, size, name);
+    await atEachSize?.(viewport);
   }
   await page.setViewportSize(LANDSCAPE);
 }
