@@ -6,6 +6,7 @@
 //   server/db, server/http <- server/records, server/bff; records and bff talk HTTP only;
 //   client and server never import each other; shared imports neither.
 import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -88,7 +89,12 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+      'import-x/resolver-next': [
+        createNodeResolver({
+          extensions: ['.ts', '.tsx', '.js'],
+          alias: { '#shared': [fileURLToPath(new URL('./src/shared', import.meta.url))] },
+        }),
+      ],
     },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: ARCHITECTURE_ZONES }],

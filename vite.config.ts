@@ -2,10 +2,17 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { fileURLToPath } from 'node:url';
 
 const BFF = process.env.TRAPLINE_DEV_BFF ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
+  // `#shared/x` is src/shared/x everywhere (tsconfig.json paths, eslint.config.js resolver).
+  resolve: {
+    alias: [
+      { find: /^#shared\//, replacement: fileURLToPath(new URL('./src/shared/', import.meta.url)) },
+    ],
+  },
   plugins: [
     react(),
     VitePWA({

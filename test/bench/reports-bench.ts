@@ -32,7 +32,7 @@ import {
   infectionRateReport,
   vectorIndexReport,
   type Report,
-} from '../../src/shared/reports';
+} from '#shared/reports';
 import { growSeasons } from './grow-seasons';
 import type { BenchRow } from './run';
 

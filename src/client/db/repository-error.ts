@@ -1,4 +1,4 @@
-import type { FieldError } from '../../shared/schemas/error';
+import type { FieldError } from '#shared/schemas/error';
 
 /**
  * Why a repository refused a write. Nothing was written when one is thrown: the record and its

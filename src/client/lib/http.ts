@@ -1,4 +1,4 @@
-import { errorBody, type ErrorBody } from '../../shared/schemas/error';
+import { errorBody, type ErrorBody } from '#shared/schemas/error';
 
 /**
  * The one HTTP client to the BFF. Same origin, cookie session; every request carries

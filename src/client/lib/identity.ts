@@ -1,4 +1,4 @@
-import { sessionInfo, type SessionInfo } from '../../shared/schemas/auth';
+import { sessionInfo, type SessionInfo } from '#shared/schemas/auth';
 
 /**
  * The signed-in identity (user and agency, never a token) kept in localStorage so the app opens

@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode, FieldError } from '../../shared/schemas/error';
+import type { ErrorBody, ErrorCode, FieldError } from '#shared/schemas/error';
 
 /**
  * An error the BFF answers with the contract's status and error body (contract §2). The BFF has

@@ -7,7 +7,7 @@ import {
   LOOKUP_NAMES,
   type LookupName,
   type LookupsDocument,
-} from '../../shared/schemas/lookups';
+} from '#shared/schemas/lookups';
 import { BffError, reauthRequired } from './bff-error';
 import { parseJson } from './parse-json';
 import type { UpstreamClient } from './upstream-client';

@@ -1,4 +1,4 @@
-import { LOOKUP_LISTS } from '../../shared/schemas/lookups';
+import { LOOKUP_LISTS } from '#shared/schemas/lookups';
 
 export type ProxyMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type ProxyRoute = { method: ProxyMethod; path: string };

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from '../../shared/schemas/error';
+import { errorBody } from '#shared/schemas/error';
 import { BffError, reauthRequired } from './bff-error';
 import type { BffContext } from './context';
 import { canonicalJson, parseJson } from './parse-json';

@@ -1,4 +1,4 @@
-import { listedRows } from '../../shared/schemas/list';
+import { listedRows } from '#shared/schemas/list';
 import { reauthRequired } from './bff-error';
 import { parseJson } from './parse-json';
 import { storedMatch } from './stored-match';

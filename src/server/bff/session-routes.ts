@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { loginRequest, loginResponse, whoAmI, type SessionInfo } from '../../shared/schemas/auth';
-import { fieldsFromZod, summarizeFields } from '../../shared/schemas/error';
+import { loginRequest, loginResponse, whoAmI, type SessionInfo } from '#shared/schemas/auth';
+import { fieldsFromZod, summarizeFields } from '#shared/schemas/error';
 import { BffError } from './bff-error';
 import { parseJson } from './parse-json';
 import type { BffContext } from './context';

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../db/database';
-import type { SessionInfo } from '../../shared/schemas/auth';
+import type { SessionInfo } from '#shared/schemas/auth';
 import { processSessionKey } from './session-key';
 import { TokenCipher } from './token-cipher';
 

@@ -1,5 +1,5 @@
-import { toIsoOutput } from '../../shared/schemas/common';
-import { collectionLure, lureTypeIds } from '../../shared/schemas/lure';
+import { toIsoOutput } from '#shared/schemas/common';
+import { collectionLure, lureTypeIds } from '#shared/schemas/lure';
 
 /**
  * Whether a stored record is what a create body asked for, judged field by field as an upstream

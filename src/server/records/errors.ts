@@ -6,7 +6,7 @@ import {
   type ErrorBody,
   type ErrorCode,
   type FieldError,
-} from '../../shared/schemas/error';
+} from '#shared/schemas/error';
 
 /** An error with the contract's status, code and message (contract §2). Thrown anywhere in a route. */
 export class ApiError extends Error {

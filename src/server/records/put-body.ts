@@ -1,4 +1,4 @@
-import { numericLoose, refId } from '../../shared/schemas/common';
+import { numericLoose, refId } from '#shared/schemas/common';
 
 export type PutResource = 'site' | 'collection' | 'pool' | 'poolTest';
 

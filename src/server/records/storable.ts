@@ -1,5 +1,5 @@
-import type { FieldError } from '../../shared/schemas/error';
-import { toIsoOutput } from '../../shared/schemas/common';
+import type { FieldError } from '#shared/schemas/error';
+import { toIsoOutput } from '#shared/schemas/common';
 
 /** PostgreSQL `int` range: larger ids cannot exist, and binding them as int would fail. */
 export const MAX_INT4 = 2_147_483_647;

@@ -1,4 +1,4 @@
-import { ERROR_CODES, errorBody } from '../../../src/shared/schemas/error';
+import { ERROR_CODES, errorBody } from '#shared/schemas/error';
 import type { FuzzRequest } from './endpoints';
 import type { Answer } from './send-request';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LOOKUP_LISTS } from '../../../src/shared/schemas/lookups';
+import { LOOKUP_LISTS } from '#shared/schemas/lookups';
 import type { ListSpec } from '../../../src/server/records/list';
 import { COLLECTION_LIST } from '../../../src/server/records/arthropod/list-collections';
 import { POOL_LIST } from '../../../src/server/records/arthropod/list-pools';

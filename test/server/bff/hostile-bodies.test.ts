@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody } from '../../../src/shared/schemas/error';
+import { errorBody } from '#shared/schemas/error';
 import { startBffStack, type BffStack } from './helpers/bff-stack';
 import { makeCollection } from './helpers/record-bodies';
 

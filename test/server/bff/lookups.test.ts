@@ -12,7 +12,7 @@ import {
   type PublicLikeUpstream,
 } from './helpers/public-like-upstream';
 import { loadLookupCatalog } from '../../../src/server/bff/lookup-cache';
-import { LOOKUP_NAMES, lookupsDocument } from '../../../src/shared/schemas/lookups';
+import { LOOKUP_NAMES, lookupsDocument } from '#shared/schemas/lookups';
 import { appRequest, startBffStack, type BffStack } from './helpers/bff-stack';
 
 let stack: BffStack;

@@ -8,7 +8,7 @@ import {
   vectorIndexReport,
   type ReportCollection,
   type ReportPool,
-} from '../../../src/shared/reports';
+} from '#shared/reports';
 import { csvCell } from '../../../src/server/bff/reports/report-csv';
 import {
   METHOD_ID,

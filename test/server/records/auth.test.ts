@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, TEST_PASSWORD, type TestRecords } from '../helpers/records-app';
-import { whoAmI } from '../../../src/shared/schemas/auth';
+import { whoAmI } from '#shared/schemas/auth';
 
 let t: TestRecords;
 let clock = Date.parse('2026-07-14T15:00:00.000Z');

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../helpers/records-app';
-import { errorBody } from '../../../src/shared/schemas/error';
+import { errorBody } from '#shared/schemas/error';
 
 let t: TestRecords;
 let token: string;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../helpers/records-app';
 import { makeSite } from './factories/make-site';
-import { site as siteSchema } from '../../../src/shared/schemas/site';
+import { site as siteSchema } from '#shared/schemas/site';
 
 let t: TestRecords;
 let manager: string;

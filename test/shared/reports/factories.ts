@@ -1,4 +1,4 @@
-import type { ReportCollection, ReportPool } from '../../../src/shared/reports';
+import type { ReportCollection, ReportPool } from '#shared/reports';
 
 /** Populated records as the records service lists them, with only what a case needs said. */
 const SEX = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { intervalOf, mmwrWeek } from '../../../src/shared/reports';
+import { intervalOf, mmwrWeek } from '#shared/reports';
 
 describe('mmwrWeek is lubridate::epiweek (values printed by R 4.2.2, lubridate 1.9.2)', () => {
   it('puts the year boundaries where MMWR does', () => {

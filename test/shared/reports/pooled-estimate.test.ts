@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bcMle, mir, mle, Z_95 } from '../../../src/shared/reports';
+import { bcMle, mir, mle, Z_95 } from '#shared/reports';
 
 // PooledInfRate's classic example (spec reference values): one positive pool of 50, negative
 // pools of 25, 10 and 5.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rRound } from '../../../src/shared/reports';
+import { rRound } from '#shared/reports';
 
 describe('rRound gives what R 4.2.2 round() gives', () => {
   it("rounds the spec's cases as R does", () => {

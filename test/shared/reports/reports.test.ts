@@ -6,7 +6,7 @@ import {
   infectionRateReport,
   vectorIndexReport,
   type ReportCollection,
-} from '../../../src/shared/reports';
+} from '#shared/reports';
 import { makeCollection, makePool, type SexName } from './factories';
 
 // Week 28 of 2025 runs Sunday 6 July – Saturday 12 July (week 1 began Sunday 29 December

@@ -6,7 +6,7 @@ import {
   vectorIndexReport,
   type Cell,
   type Report,
-} from '../../../src/shared/reports';
+} from '#shared/reports';
 import reference from './vectorsurvr/reference.json';
 import { sampleData } from './vectorsurvr/sample-data';
 

@@ -1,4 +1,4 @@
-import type { Cell, Interval } from '../../../shared/reports';
+import type { Cell, Interval } from '#shared/reports';
 import type { ReportRow } from './fetch-report';
 import type { ReportKind } from './report-choice';
 

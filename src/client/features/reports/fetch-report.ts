@@ -1,5 +1,5 @@
-import type { Cell } from '../../../shared/reports';
-import type { FieldError } from '../../../shared/schemas/error';
+import type { Cell } from '#shared/reports';
+import type { FieldError } from '#shared/schemas/error';
 import { NetworkError, request } from '../../lib/http';
 import type { ReportKind } from './report-choice';
 

@@ -1,4 +1,4 @@
-import type { Interval } from '../../../shared/reports';
+import type { Interval } from '#shared/reports';
 import { chartSummary, type ChartData, type ChartPoint } from './chart-series';
 
 /**

@@ -5,7 +5,7 @@ import {
   type Interval,
   type PtEstimate,
   type TargetDisease,
-} from '../../../shared/reports';
+} from '#shared/reports';
 
 /** The four BFF reports, in the order the screen offers them. */
 export const REPORT_KINDS = [

@@ -6,7 +6,7 @@ import {
   type Interval,
   type PtEstimate,
   type TargetDisease,
-} from '../../../shared/reports';
+} from '#shared/reports';
 import { Field } from '../../ui/field';
 import {
   APPLIES,

@@ -1,4 +1,4 @@
-import type { Cell } from '../../../shared/reports';
+import type { Cell } from '#shared/reports';
 import type { ReportRow } from './fetch-report';
 
 /** Column headers in words; the CSV keeps vectorsurvR's names (shown as a tooltip). */

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'wouter';
-import { TARGET_DISEASES, type TargetDisease } from '../../../shared/reports';
+import { TARGET_DISEASES, type TargetDisease } from '#shared/reports';
 import { useLookups } from '../../db/use-lookups';
 import { loadIdentity } from '../../lib/identity';
 import { useOnline } from '../../lib/use-online';

@@ -1,4 +1,4 @@
-import type { Cell } from '../../../shared/reports';
+import type { Cell } from '#shared/reports';
 import type { BffContext } from '../context';
 import { csvCell } from '../reports/report-csv';
 import type { StoredSession } from '../session-store';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { FieldError } from '../../../shared/schemas/error';
+import type { FieldError } from '#shared/schemas/error';
 import { BffError } from '../bff-error';
 import type { BffContext } from '../context';
 import { requireSession, sessionOf } from '../require-session';

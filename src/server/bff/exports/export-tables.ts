@@ -1,5 +1,5 @@
-import { SPECIES_TYPES } from '../../../shared/schemas/lookups';
-import type { Cell } from '../../../shared/reports';
+import { SPECIES_TYPES } from '#shared/schemas/lookups';
+import type { Cell } from '#shared/reports';
 import { idOf, nameOf, type LookupNames } from './lookup-names';
 import type { UpstreamList, UpstreamRow } from './upstream-pages';
 

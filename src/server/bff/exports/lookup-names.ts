@@ -1,4 +1,4 @@
-import { LOOKUP_NAMES, type LookupName } from '../../../shared/schemas/lookups';
+import { LOOKUP_NAMES, type LookupName } from '#shared/schemas/lookups';
 import { parseJson } from '../parse-json';
 
 type Entry = Record<string, unknown>;

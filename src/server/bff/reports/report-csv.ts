@@ -1,4 +1,4 @@
-import type { Cell, Report } from '../../../shared/reports';
+import type { Cell, Report } from '#shared/reports';
 
 /**
  * A report as CSV (RFC 4180): the columns as the header, one line per row, CRLF line ends. Empty

@@ -4,7 +4,7 @@ import {
   reportPool,
   type ReportCollection,
   type ReportPool,
-} from '../../../shared/reports';
+} from '#shared/reports';
 import { BffError, reauthRequired } from '../bff-error';
 import type { BffContext } from '../context';
 import { parseJson } from '../parse-json';

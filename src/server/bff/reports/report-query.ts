@@ -5,8 +5,8 @@ import {
   SEPARATE_BY,
   SEX_FILTERS,
   TARGET_DISEASES,
-} from '../../../shared/reports';
-import type { FieldError } from '../../../shared/schemas/error';
+} from '#shared/reports';
+import type { FieldError } from '#shared/schemas/error';
 import { BffError } from '../bff-error';
 
 export const REPORT_NAMES = [

@@ -5,7 +5,7 @@ import {
   infectionRateReport,
   vectorIndexReport,
   type Report,
-} from '../../../shared/reports';
+} from '#shared/reports';
 import type { BffContext } from '../context';
 import { requireSession, sessionOf } from '../require-session';
 import { reportCsv } from './report-csv';

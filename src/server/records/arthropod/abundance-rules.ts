@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/database';
-import type { AbundanceInput } from '../../../shared/schemas/collection';
-import type { FieldError } from '../../../shared/schemas/error';
-import { mixedConditionConflicts } from '../../../shared/rules';
+import type { AbundanceInput } from '#shared/schemas/collection';
+import type { FieldError } from '#shared/schemas/error';
+import { mixedConditionConflicts } from '#shared/rules';
 import { validationFailed } from '../errors';
 import type { LookupRef } from './lookup-errors';
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { ZERO_SITE_CODE } from '../../../shared/schemas/site';
+import { ZERO_SITE_CODE } from '#shared/schemas/site';
 
 export type AgencySite = {
   id: number;

@@ -1,7 +1,7 @@
 import type { Database, Row } from '../../db/database';
-import type { CollectionCreate } from '../../../shared/schemas/collection';
-import type { FieldError } from '../../../shared/schemas/error';
-import { survYearOf } from '../../../shared/rules';
+import type { CollectionCreate } from '#shared/schemas/collection';
+import type { FieldError } from '#shared/schemas/error';
+import { survYearOf } from '#shared/rules';
 import type { Caller } from '../auth/types';
 import { ApiError, validationFailed } from '../errors';
 import { abundanceRefs, assertNoMixedConflict } from './abundance-rules';

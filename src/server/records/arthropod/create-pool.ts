@@ -1,7 +1,7 @@
 import type { Database, Queryable, Row } from '../../db/database';
-import type { FieldError } from '../../../shared/schemas/error';
-import type { PoolCreate } from '../../../shared/schemas/pool';
-import { survYearOf } from '../../../shared/rules';
+import type { FieldError } from '#shared/schemas/error';
+import type { PoolCreate } from '#shared/schemas/pool';
+import { survYearOf } from '#shared/rules';
 import type { Caller } from '../auth/types';
 import { ApiError, validationFailed } from '../errors';
 import { overflowError, poolOverflow } from './abundance-rules';

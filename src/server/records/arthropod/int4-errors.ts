@@ -1,4 +1,4 @@
-import type { FieldError } from '../../../shared/schemas/error';
+import type { FieldError } from '#shared/schemas/error';
 import { validationFailed } from '../errors';
 
 /** Largest value of a PostgreSQL `int`: IDs, counts and numbers are stored as such. */

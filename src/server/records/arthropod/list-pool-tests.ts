@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database';
-import type { List } from '../../../shared/schemas/list';
+import type { List } from '#shared/schemas/list';
 import type { Caller } from '../auth/types';
 import { applyFields, parseListQuery, runList, type ListSpec } from '../list';
 import { liveCount } from '../list/run-list';

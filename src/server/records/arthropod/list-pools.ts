@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database';
-import type { List } from '../../../shared/schemas/list';
-import { SPECIES_TYPES } from '../../../shared/schemas/lookups';
+import type { List } from '#shared/schemas/list';
+import { SPECIES_TYPES } from '#shared/schemas/lookups';
 import type { Caller } from '../auth/types';
 import { validationFailed } from '../errors';
 import { applyFields, parseListQuery, runList, type ListSpec } from '../list';

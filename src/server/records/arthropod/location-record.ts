@@ -1,5 +1,5 @@
 import type { Queryable, Row } from '../../db/database';
-import { CRS_4326 } from '../../../shared/schemas/common';
+import { CRS_4326 } from '#shared/schemas/common';
 
 export type LocationRecord = {
   id: number;

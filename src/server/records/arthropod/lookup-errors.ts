@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import type { FieldError } from '../../../shared/schemas/error';
+import type { FieldError } from '#shared/schemas/error';
 import { unknownLookupIds, type ShapeKind } from '../populate';
 
 /** Words a person sees for each lookup a record may reference. */

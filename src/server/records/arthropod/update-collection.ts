@@ -1,7 +1,7 @@
 import type { Database, Queryable, Row } from '../../db/database';
-import type { CollectionUpdate } from '../../../shared/schemas/collection';
-import type { FieldError } from '../../../shared/schemas/error';
-import { survYearOf } from '../../../shared/rules';
+import type { CollectionUpdate } from '#shared/schemas/collection';
+import type { FieldError } from '#shared/schemas/error';
+import { survYearOf } from '#shared/rules';
 import type { Caller } from '../auth/types';
 import { ApiError, notFound, validationFailed } from '../errors';
 import { assertNoMixedConflict, overflowError, poolOverflow } from './abundance-rules';

@@ -1,5 +1,5 @@
 import type { Database, Row } from '../../db/database';
-import type { PoolUpdate } from '../../../shared/schemas/pool';
+import type { PoolUpdate } from '#shared/schemas/pool';
 import type { Caller } from '../auth/types';
 import { notFound, validationFailed } from '../errors';
 import { overflowError, poolOverflow } from './abundance-rules';

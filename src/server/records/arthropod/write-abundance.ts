@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import type { AbundanceInput } from '../../../shared/schemas/collection';
+import type { AbundanceInput } from '#shared/schemas/collection';
 
 /**
  * Makes `rows` the collection's active abundance set (contract §6): a row with the same species

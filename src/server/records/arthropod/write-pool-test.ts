@@ -1,6 +1,6 @@
 import type { Database, Queryable, Row } from '../../db/database';
-import type { FieldError } from '../../../shared/schemas/error';
-import type { PoolTestCreate, PoolTestUpdate } from '../../../shared/schemas/pool-test';
+import type { FieldError } from '#shared/schemas/error';
+import type { PoolTestCreate, PoolTestUpdate } from '#shared/schemas/pool-test';
 import type { Caller } from '../auth/types';
 import { notFound, validationFailed } from '../errors';
 import { lookupErrors, type LookupRef } from './lookup-errors';

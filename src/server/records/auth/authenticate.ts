@@ -1,7 +1,7 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { RecordsContext } from '../context';
 import { ApiError } from '../errors';
-import type { Role } from '../../../shared/schemas/auth';
+import type { Role } from '#shared/schemas/auth';
 import type { Caller } from './types';
 import { hashToken } from './tokens';
 

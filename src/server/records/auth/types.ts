@@ -1,4 +1,4 @@
-import type { Role } from '../../../shared/schemas/auth';
+import type { Role } from '#shared/schemas/auth';
 
 /** Who a request acts for, set by the authentication hook on every `/v1` request. */
 export type Caller = {

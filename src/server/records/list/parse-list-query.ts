@@ -1,8 +1,8 @@
 import { validationFailed } from '../errors';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../../shared/schemas/list';
-import { isoDateInput } from '../../../shared/schemas/common';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '#shared/schemas/list';
+import { isoDateInput } from '#shared/schemas/common';
 import { storableDate } from '../storable';
-import type { FieldError } from '../../../shared/schemas/error';
+import type { FieldError } from '#shared/schemas/error';
 import type { ListField, ListFieldType, ListQuery, ListSpec } from './list-spec';
 import {
   parseQueryString,

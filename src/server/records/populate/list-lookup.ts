@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import type { List } from '../../../shared/schemas/list';
+import type { List } from '#shared/schemas/list';
 import { applyFields, parseListQuery, runList, type ListSpec } from '../list';
 import { hasActiveFlag, normalizeShape, SHAPES, type Shape, type ShapeKind } from './lookup-shapes';
 

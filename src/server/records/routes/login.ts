@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RecordsContext } from '../context';
 import { ApiError, parseBody } from '../errors';
-import { loginRequest } from '../../../shared/schemas/auth';
+import { loginRequest } from '#shared/schemas/auth';
 import { dummyPasswordHash, verifyPassword } from '../auth/password';
 import { issueLoginToken } from '../auth/tokens';
 import { LoginLimits } from '../auth/login-limits';

@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import { hashPassword } from '../auth/password';
 import { insertRows } from './insert-rows';
 import { PRECISION_ID, REGION } from './lookup-data';
-import { ZERO_SITE_CODE } from '../../../shared/schemas/site';
+import { ZERO_SITE_CODE } from '#shared/schemas/site';
 
 export const DEMO_AGENCIES = [
   {

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database';
-import type { SiteCreate } from '../../../shared/schemas/site';
+import type { SiteCreate } from '#shared/schemas/site';
 import type { Caller } from '../auth/types';
 import { forbidden } from '../errors';
 import { siteColumns } from './site-columns';

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database';
-import { ZERO_SITE_CODE } from '../../../shared/schemas/site';
+import { ZERO_SITE_CODE } from '#shared/schemas/site';
 import type { Caller } from '../auth/types';
 import { forbidden, notFound, validationFailed } from '../errors';
 import { findSite, markSiteDeleted } from './site-store';

@@ -1,4 +1,4 @@
-import { CRS_4326 } from '../../../shared/schemas/common';
+import { CRS_4326 } from '#shared/schemas/common';
 import type { SiteRow } from './site-row';
 
 export const isoOrNull = (v: Date | string | null): string | null =>

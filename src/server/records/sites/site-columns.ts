@@ -1,5 +1,5 @@
 import { storedDate } from '../stored-date';
-import type { SiteCreate } from '../../../shared/schemas/site';
+import type { SiteCreate } from '#shared/schemas/site';
 
 /** Writable site columns and the cast of their bound value. Names are constants, never input. */
 const CASTS = {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database';
-import type { FieldError } from '../../../shared/schemas/error';
-import { ZERO_SITE_CODE, type SiteCreate } from '../../../shared/schemas/site';
+import type { FieldError } from '#shared/schemas/error';
+import { ZERO_SITE_CODE, type SiteCreate } from '#shared/schemas/site';
 import { ApiError, validationFailed } from '../errors';
 import { unknownLookupIds } from '../populate';
 import { siteUsingCode } from './site-store';

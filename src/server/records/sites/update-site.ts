@@ -1,5 +1,5 @@
 import type { Database } from '../../db/database';
-import { ZERO_SITE_CODE, type SiteUpdate } from '../../../shared/schemas/site';
+import { ZERO_SITE_CODE, type SiteUpdate } from '#shared/schemas/site';
 import { canUpdate, type Caller } from '../auth/types';
 import { forbidden, notFound, validationFailed } from '../errors';
 import { assertOwnAgency } from './create-site';

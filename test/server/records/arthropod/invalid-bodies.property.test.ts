@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody } from '../../../../src/shared/schemas/error';
+import { errorBody } from '#shared/schemas/error';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 import {
   PRECISION_ID,

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectionCreate } from '../../../../src/shared/schemas/collection';
-import { errorBody } from '../../../../src/shared/schemas/error';
-import { poolUpdate } from '../../../../src/shared/schemas/pool';
-import { poolTestCreate } from '../../../../src/shared/schemas/pool-test';
-import { siteCreate } from '../../../../src/shared/schemas/site';
+import { collectionCreate } from '#shared/schemas/collection';
+import { errorBody } from '#shared/schemas/error';
+import { poolUpdate } from '#shared/schemas/pool';
+import { poolTestCreate } from '#shared/schemas/pool-test';
+import { siteCreate } from '#shared/schemas/site';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 import { makeSite } from '../factories/make-site';
 import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from '../arthropod/arthropod-fixtures';

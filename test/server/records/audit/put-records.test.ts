@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorBody } from '../../../../src/shared/schemas/error';
+import { errorBody } from '#shared/schemas/error';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 import { makeSite } from '../factories/make-site';
 import {

@@ -1,4 +1,4 @@
-import type { ReportCollection, ReportPool } from '../../../../src/shared/reports';
+import type { ReportCollection, ReportPool } from '#shared/reports';
 
 /**
  * A deterministic agency history for comparing with vectorsurvR (seeded, so the R script and

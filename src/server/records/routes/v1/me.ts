@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RecordsContext } from '../../context';
-import type { WhoAmI } from '../../../../shared/schemas/auth';
-import type { Role } from '../../../../shared/schemas/auth';
+import type { WhoAmI } from '#shared/schemas/auth';
+import type { Role } from '#shared/schemas/auth';
 
 type MeRow = {
   user_id: number | null;

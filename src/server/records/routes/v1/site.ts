@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RecordsContext } from '../../context';
 import { notFound, parseBody } from '../../errors';
-import { siteCreate, siteUpdate } from '../../../../shared/schemas/site';
+import { siteCreate, siteUpdate } from '#shared/schemas/site';
 import { applyFields, parseListQuery, runList } from '../../list';
 import { SITE_COLUMNS, type SiteRow } from '../../sites/site-row';
 import { SITE_LIST } from '../../sites/site-list-spec';

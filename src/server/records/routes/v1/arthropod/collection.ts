@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { collectionCreate, collectionUpdate } from '../../../../../shared/schemas/collection';
+import { collectionCreate, collectionUpdate } from '#shared/schemas/collection';
 import { applyFields, parseListQuery } from '../../../list';
 import type { RecordsContext } from '../../../context';
 import { notFound, parseBody } from '../../../errors';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { poolCreate, poolUpdate } from '../../../../../shared/schemas/pool';
+import { poolCreate, poolUpdate } from '#shared/schemas/pool';
 import { applyFields, parseListQuery } from '../../../list';
 import type { RecordsContext } from '../../../context';
 import { notFound, parseBody } from '../../../errors';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { poolTestCreate, poolTestUpdate } from '../../../../../../shared/schemas/pool-test';
+import { poolTestCreate, poolTestUpdate } from '#shared/schemas/pool-test';
 import { applyFields, parseListQuery } from '../../../../list';
 import type { RecordsContext } from '../../../../context';
 import { notFound, parseBody } from '../../../../errors';
