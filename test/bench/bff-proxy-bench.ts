@@ -31,20 +31,21 @@ const PASSWORD = 'bench-password';
 const DURATION_S = 5;
 const CONNECTIONS = 10;
 
-type Run = { rps: number; p50: number; p99: number; failed: number };
+export type Run = { rps: number; p50: number; p99: number; failed: number };
 
-async function load(
+export async function load(
   url: string,
   headers: Record<string, string>,
-  body: string,
+  body: string | null,
   withKey: boolean,
   duration = DURATION_S,
 ): Promise<Run> {
+  // A null body is a GET (the list); otherwise a POST of that body.
   const result = await autocannon({
     url,
-    method: 'POST',
+    method: body === null ? 'GET' : 'POST',
     headers,
-    body,
+    ...(body === null ? {} : { body }),
     connections: CONNECTIONS,
     duration,
     ...(withKey
@@ -96,7 +97,7 @@ async function serveForBench(): Promise<void> {
 }
 
 /** Starts `serveForBench` in a child node process (tsx as loader) and waits for its URLs. */
-async function startServerProcess(): Promise<ServerUrls & { stop: () => Promise<void> }> {
+export async function startServerProcess(): Promise<ServerUrls & { stop: () => Promise<void> }> {
   const self = fileURLToPath(import.meta.url);
   const child = spawn(process.execPath, ['--import', 'tsx', self], {
     cwd: resolve(dirname(self), '../..'),
@@ -119,49 +120,62 @@ async function startServerProcess(): Promise<ServerUrls & { stop: () => Promise<
   };
 }
 
+/** What both benches need: a records token, a BFF session and a collection body on one site. */
+export type BenchClients = {
+  token: string;
+  direct: Record<string, string>;
+  viaBff: Record<string, string>;
+  body: string;
+};
+
+export async function prepareClients(recordsUrl: string, bffUrl: string): Promise<BenchClients> {
+  const login = await fetch(`${recordsUrl}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'demo-tech', password: PASSWORD }),
+  });
+  const { token } = (await login.json()) as { token: string };
+  const direct = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const session = await fetch(`${bffUrl}/api/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-csrf': '1', origin: bffUrl },
+    body: JSON.stringify({ username: 'demo-tech', password: PASSWORD }),
+  });
+  const cookie = (session.headers.get('set-cookie') ?? '').split(';', 1)[0];
+  const viaBff = { cookie, 'x-csrf': '1', origin: bffUrl, 'content-type': 'application/json' };
+  const site = await fetch(`${recordsUrl}/v1/site`, {
+    method: 'POST',
+    headers: direct,
+    body: JSON.stringify({
+      code: String(700000 + Math.floor(Math.random() * 99999)).padStart(6, '0'),
+      name: 'Bench site',
+      coordinate_precision: PRECISION_ID.gps,
+      shape: { type: 'Point', coordinates: [-121.49, 38.58] },
+    }),
+  });
+  const siteId = ((await site.json()) as { id: number }).id;
+  const body = JSON.stringify({
+    collection_date: '2026-07-14T06:30:00-07:00',
+    num_trap: 1,
+    trap: TRAP_ID.co2,
+    trap_nights: 1,
+    site: siteId,
+    lures: [1],
+    arthropods: [
+      { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 42 },
+      { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.male, num_count: 7 },
+      { species: SPECIES_ID.cxPipiens, sex: SEX_ID.fMixed, num_count: 12 },
+    ],
+  });
+  return { token, direct, viaBff, body };
+}
+
 export async function benchBffProxy(): Promise<BenchRow[]> {
   const servers = await startServerProcess();
   const { recordsUrl } = servers;
   const bff = { url: servers.bffUrl };
   try {
-    const login = await fetch(`${recordsUrl}/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'demo-tech', password: PASSWORD }),
-    });
-    const { token } = (await login.json()) as { token: string };
-    const direct = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const session = await fetch(`${bff.url}/api/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-csrf': '1', origin: bff.url },
-      body: JSON.stringify({ username: 'demo-tech', password: PASSWORD }),
-    });
-    const cookie = (session.headers.get('set-cookie') ?? '').split(';', 1)[0];
-    const viaBff = { cookie, 'x-csrf': '1', origin: bff.url, 'content-type': 'application/json' };
-    const site = await fetch(`${recordsUrl}/v1/site`, {
-      method: 'POST',
-      headers: direct,
-      body: JSON.stringify({
-        code: '700002',
-        name: 'Bench site',
-        coordinate_precision: PRECISION_ID.gps,
-        shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-      }),
-    });
-    const siteId = ((await site.json()) as { id: number }).id;
-    const body = JSON.stringify({
-      collection_date: '2026-07-14T06:30:00-07:00',
-      num_trap: 1,
-      trap: TRAP_ID.co2,
-      trap_nights: 1,
-      site: siteId,
-      lures: [1],
-      arthropods: [
-        { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 42 },
-        { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.male, num_count: 7 },
-        { species: SPECIES_ID.cxPipiens, sex: SEX_ID.fMixed, num_count: 12 },
-      ],
-    });
+    const { direct, viaBff, body } = await prepareClients(recordsUrl, bff.url);
     const directUrl = `${recordsUrl}/v1/arthropod/collection`;
     const bffUrl = `${bff.url}/api/v1/arthropod/collection`;
     // Warm both paths (JIT, connection pools) before measuring.

@@ -4,10 +4,22 @@
  * Pass names to run a subset: `npm run bench -- records sync`.
  */
 import { readdirSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-export type BenchRow = { name: string; value: number; unit: string };
+/**
+ * One printed figure. A row with a `goal` is one of the issues' targets: the table says whether
+ * this run met it. `note` carries what a reader needs to trust the figure (e.g. each round's
+ * value, so the spread is visible next to the median).
+ */
+export type BenchRow = {
+  name: string;
+  value: number;
+  unit: string;
+  goal?: { atMost: number } | { atLeast: number };
+  note?: string;
+};
 
 const here = dirname(fileURLToPath(import.meta.url));
 const filter = process.argv.slice(2);
@@ -17,6 +29,7 @@ const files = readdirSync(here)
   .sort();
 
 const rows: Array<BenchRow & { bench: string }> = [];
+const loadAtStart = loadavg();
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(here, file)).href)) as Record<string, unknown>;
   for (const [name, fn] of Object.entries(mod)) {
@@ -31,9 +44,33 @@ for (const file of files) {
 
 const fmt = (v: number) =>
   Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 10 ? v.toFixed(1) : v.toFixed(2);
+const goalText = (g: BenchRow['goal']) =>
+  !g ? '' : 'atMost' in g ? `≤ ${fmt(g.atMost)}` : `≥ ${fmt(g.atLeast)}`;
+const met = (r: BenchRow) =>
+  !r.goal
+    ? ''
+    : ('atMost' in r.goal ? r.value <= r.goal.atMost : r.value >= r.goal.atLeast)
+      ? 'met'
+      : 'NOT MET';
 const width = Math.max(10, ...rows.map((r) => r.name.length));
-console.log(`\n${'figure'.padEnd(width)}  ${'value'.padStart(10)}  unit`);
-console.log(`${'-'.repeat(width)}  ${'-'.repeat(10)}  ----`);
-for (const r of rows)
-  console.log(`${r.name.padEnd(width)}  ${fmt(r.value).padStart(10)}  ${r.unit}`);
+const unitWidth = Math.max(4, ...rows.map((r) => r.unit.length));
+console.log(
+  `\n${'figure'.padEnd(width)}  ${'value'.padStart(10)}  ${'unit'.padEnd(unitWidth)}  ${'goal'.padEnd(8)}  result`,
+);
+console.log(`${'-'.repeat(width)}  ${'-'.repeat(10)}  ${'-'.repeat(unitWidth)}  --------  ------`);
+for (const r of rows) {
+  console.log(
+    `${r.name.padEnd(width)}  ${fmt(r.value).padStart(10)}  ${r.unit.padEnd(unitWidth)}  ${goalText(r.goal).padEnd(8)}  ${met(r)}`.trimEnd(),
+  );
+  if (r.note) console.log(`${''.padEnd(width)}  ${r.note}`);
+}
+const goals = rows.filter((r) => r.goal);
+if (goals.length > 0)
+  console.log(
+    `\n${goals.filter((r) => met(r) === 'met').length} of ${goals.length} goals met. ` +
+      `Load average (1, 5, 15 min): ${loadAtStart.map((l) => l.toFixed(2)).join(', ')} at the start, ` +
+      `${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(', ')} at the end (${cpus().length} cores).`,
+  );
 process.exit(0);
