@@ -1,6 +1,7 @@
 import type { OutboxEntry } from '../../shared';
 import { acknowledge, holdForSignIn, markConflict, park, retryLater } from './entry-outcomes';
-import { blockersOf, heldIds, indexOutbox } from './outbox-graph';
+import { DrainGraph } from './drain-graph';
+import { createOutboxReader } from './outbox-reader';
 import { sendEntry } from './send-entry';
 import type { SyncContext } from './sync-context';
 import { SyncError } from './sync-error';
@@ -27,12 +28,14 @@ export type DrainResult = {
  * Sends every sendable entry of the outbox, `concurrency` at a time.
  * Invariant: an entry is sent only when every entry it waits on (blockersOf) has left the outbox,
  * which happens only once the server acknowledged it.
- * The drain works from a snapshot of the outbox that it keeps up to date with its own outcomes
- * (an acknowledged entry leaves it, a parked one is parked in it). Other writers only add entries
- * or replace refused ones, so the snapshot never shows a dependency as acknowledged when it is
- * not; it is re-read whenever a free slot cannot be filled from it, and always before the drain
- * ends, so entries saved meanwhile join the same drain. Re-reading after every send would cost
- * more than the sends.
+ * The drain reads the outbox once and keeps that view current itself (DrainGraph): its own
+ * outcomes (an acknowledged entry leaves it and releases what waited only on it, a parked one
+ * holds its dependents), and entries saved meanwhile, looked for with a ranged read of what is
+ * newer whenever a free slot cannot be filled. Other writers only add entries or replace refused
+ * ones, so the view never shows a dependency as acknowledged when it is not. The whole outbox is
+ * read again before the drain ends (and the drain goes on if that shows more to send), so
+ * nothing saved or fixed meanwhile is left behind. Each send costs the entries it touches, not
+ * the outbox's size: a week offline drains in linear time.
  */
 export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<DrainResult> {
   const inFlight = new Map<string, Promise<void>>();
@@ -40,46 +43,71 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
   let paused = false;
   // Entries whose handling threw (e.g. storage failure): not retried within this drain.
   const broken = new Set<string>();
-  let snapshot = new Map<string, OutboxEntry>();
+  // Acknowledged in this drain: a read that began before the acknowledgement committed would
+  // bring them back.
+  const acknowledged = new Set<string>();
+  const reader = createOutboxReader(ctx.db);
+  let graph = new DrainGraph();
+  // The outbox was read whole since the last completion / looked for new entries since then.
   let fresh = false;
-  const reload = async () => {
-    // Oldest first, so the per-iteration index sorts an already sorted list.
-    const entries = await ctx.db.outbox.orderBy('createdAt').toArray();
-    snapshot = new Map(entries.map((e) => [e.id, e]));
-    fresh = true;
+  let looked = false;
+  // Outcomes recorded while a whole read is under way, applied again to what it returns.
+  let during: Array<[string, Partial<OutboxEntry> | null]> | null = null;
+  const record = (id: string, changes: Partial<OutboxEntry> | null) => {
+    if (changes === null) graph.remove(id);
+    else graph.update(id, changes);
+    during?.push([id, changes]);
   };
-  const patch = (id: string, changes: Partial<OutboxEntry> | null) => {
-    const current = snapshot.get(id);
-    if (!current) return;
-    if (changes === null) snapshot.delete(id);
-    else snapshot.set(id, { ...current, ...changes });
+  const readAll = async () => {
+    const outcomes: Array<[string, Partial<OutboxEntry> | null]> = [];
+    during = outcomes;
+    try {
+      const entries = await reader.all();
+      graph = new DrainGraph(entries.filter((e) => !acknowledged.has(e.id)));
+      for (const [id, changes] of outcomes) {
+        if (changes === null) graph.remove(id);
+        else graph.update(id, changes);
+      }
+    } finally {
+      during = null;
+    }
+    fresh = true;
+    looked = true;
+  };
+  const readAdded = async () => {
+    for (const e of await reader.added())
+      if (!graph.has(e.id) && !acknowledged.has(e.id)) graph.add(e);
+    looked = true;
   };
 
   const run = (entry: OutboxEntry) => {
     const task = (async () => {
       const outcome = await sendEntry(ctx, entry);
       if (outcome.kind === 'gone') {
-        patch(entry.id, null);
+        // Discarded, or no longer sendable: the view takes it as stored (a parked entry still
+        // holds its dependents).
+        record(entry.id, (await ctx.db.outbox.get(entry.id)) ?? null);
         return;
       }
       if (outcome.kind === 'ack') {
         await acknowledge(ctx, outcome.entry, outcome.body);
-        patch(entry.id, null);
+        acknowledged.add(entry.id);
+        record(entry.id, null);
         sent += 1;
         hooks.onAcknowledged(outcome.entry);
       } else if (outcome.kind === 'conflict') {
         await markConflict(ctx, outcome.entry, outcome.server, outcome.fields, outcome.error);
-        patch(entry.id, { state: 'conflict' });
+        record(entry.id, { state: 'conflict' });
       } else if (outcome.error.action === 'pause') {
         paused = true;
         await holdForSignIn(ctx, outcome.entry, outcome.error);
         hooks.onPause(outcome.error);
       } else if (outcome.error.action === 'park') {
         await park(ctx, outcome.entry, outcome.error);
-        patch(entry.id, { state: 'parked' });
+        record(entry.id, { state: 'parked' });
       } else {
         const nextAttemptAt = await retryLater(ctx, outcome.entry, outcome.error);
-        patch(entry.id, { state: 'pending', nextAttemptAt });
+        record(entry.id, { state: 'pending', nextAttemptAt });
       }
     })()
       .catch(async (err: unknown) => {
@@ -99,38 +127,28 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
     hooks.onInFlight(new Set(inFlight.keys()));
   };
 
-  await reload();
+  const skip = (id: string) => inFlight.has(id) || broken.has(id);
+  await readAll();
   for (;;) {
-    const entries = [...snapshot.values()];
-    const index = indexOutbox(entries);
     const now = ctx.now();
-    const held = heldIds(entries, index);
-    const remaining = entries.filter(
-      (e) => (e.state === 'pending' || e.state === 'sending') && !held.has(e.id),
-    );
-    hooks.onProgress({ sent, total: sent + remaining.length });
+    hooks.onProgress({ sent, total: sent + graph.remaining });
 
     if (!paused && !hooks.shouldStop()) {
-      const ready = remaining.filter(
-        (e) =>
-          !inFlight.has(e.id) &&
-          !broken.has(e.id) &&
-          e.nextAttemptAt <= now &&
-          blockersOf(e, index).length === 0,
-      );
-      for (const entry of ready) {
-        if (inFlight.size >= hooks.concurrency) break;
+      while (inFlight.size < hooks.concurrency) {
+        const entry = graph.takeReady(now, skip);
+        if (!entry) break;
         run(entry);
       }
-      // A free slot and nothing to fill it with from the snapshot: look for entries saved since.
-      if (inFlight.size < hooks.concurrency && !fresh) {
-        await reload();
+      // A free slot and nothing to fill it with: look for entries saved since (with nothing in
+      // flight, the whole read below does).
+      if (inFlight.size > 0 && inFlight.size < hooks.concurrency && !looked) {
+        await readAdded();
         continue;
       }
     }
     if (inFlight.size === 0) {
       if (!fresh) {
-        await reload();
+        await readAll();
         continue;
       }
       // An entry whose handling threw is due again after its backoff, but not within this drain:
@@ -139,12 +157,11 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
       // the idle poll, a minute later).
       const dueAt = (e: OutboxEntry) =>
         broken.has(e.id) ? Math.max(e.nextAttemptAt, now + ctx.backoff.baseMs) : e.nextAttemptAt;
-      const waiting = remaining.filter((e) => blockersOf(e, index).length === 0 && dueAt(e) > now);
-      const nextAttemptAt = waiting.length > 0 ? Math.min(...waiting.map(dueAt)) : null;
-      return { sent, nextAttemptAt: paused ? null : nextAttemptAt };
+      return { sent, nextAttemptAt: paused ? null : graph.nextDue(now, dueAt) };
     }
     // A failed task is already recorded in the outbox; the race only wakes the loop.
     await Promise.race([...inFlight.values()].map((p) => p.catch(() => undefined)));
     fresh = false;
+    looked = false;
   }
 }

@@ -1,6 +1,7 @@
 import type { OutboxEntry } from '../../shared';
 
-const recordKey = (e: { entity: string; localId: string }) => `${e.entity}:${e.localId}`;
+/** A record's key in the outbox graphs: `entity:localId`. */
+export const recordKey = (e: { entity: string; localId: string }) => `${e.entity}:${e.localId}`;
 
 /**
  * Which entries must wait for which. An entry waits for:
@@ -43,32 +44,8 @@ export function indexOutbox(entries: OutboxEntry[]): OutboxIndex {
   return { byId, createOf, byRecord };
 }
 
-/**
- * Entries that cannot be sent until the user acts: those waiting, directly or through others,
- * on a parked or conflicting entry.
- */
-export function heldIds(entries: OutboxEntry[], index = indexOutbox(entries)): Set<string> {
-  const stuck = new Set(
-    entries.filter((e) => e.state === 'parked' || e.state === 'conflict').map((e) => e.id),
-  );
-  const held = new Set<string>();
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const e of entries) {
-      if (stuck.has(e.id) || held.has(e.id)) continue;
-      if (blockersOf(e, index).some((b) => stuck.has(b) || held.has(b))) {
-        held.add(e.id);
-        changed = true;
-      }
-    }
-  }
-  return held;
-}
-
-/** Everything that waits on the entry, directly or transitively, nearest first. */
-export function dependentsIn(entries: OutboxEntry[], entryId: string): OutboxEntry[] {
-  const index = indexOutbox(entries);
+/** Who waits on whom, reversed: for each entry, the entries whose blockers name it. */
+function waitersOf(entries: OutboxEntry[], index: OutboxIndex): Map<string, OutboxEntry[]> {
   const waitsOn = new Map<string, OutboxEntry[]>();
   for (const e of entries) {
     for (const b of blockersOf(e, index)) {
@@ -77,12 +54,17 @@ export function dependentsIn(entries: OutboxEntry[], entryId: string): OutboxEnt
       waitsOn.set(b, list);
     }
   }
-  const seen = new Set<string>([entryId]);
+  return waitsOn;
+}
+
+/** Everything reachable from `starts` through `waitsOn`, nearest first, starts excluded. */
+function reachable(waitsOn: Map<string, OutboxEntry[]>, starts: string[]): OutboxEntry[] {
+  const seen = new Set<string>(starts);
   const out: OutboxEntry[] = [];
-  const queue = [entryId];
-  while (queue.length > 0) {
-    const id = queue.shift() as string;
-    for (const dep of waitsOn.get(id) ?? []) {
+  const queue = [...starts];
+  // An index instead of shift(): shift is O(n) per call, quadratic over a long outbox.
+  for (let i = 0; i < queue.length; i += 1) {
+    for (const dep of waitsOn.get(queue[i]) ?? []) {
       if (seen.has(dep.id)) continue;
       seen.add(dep.id);
       out.push(dep);
@@ -90,4 +72,26 @@ export function dependentsIn(entries: OutboxEntry[], entryId: string): OutboxEnt
     }
   }
   return out;
+}
+
+/**
+ * Entries that cannot be sent until the user acts: those waiting, directly or through others,
+ * on a parked or conflicting entry (which are not themselves "held"). One pass over the entries
+ * and their waits, whatever the depth of the chains.
+ */
+export function heldIds(entries: OutboxEntry[], index = indexOutbox(entries)): Set<string> {
+  const stuck = entries.filter((e) => e.state === 'parked' || e.state === 'conflict');
+  if (stuck.length === 0) return new Set();
+  const held = reachable(
+    waitersOf(entries, index),
+    stuck.map((e) => e.id),
+  );
+  return new Set(
+    held.filter((e) => e.state !== 'parked' && e.state !== 'conflict').map((e) => e.id),
+  );
+}
+
+/** Everything that waits on the entry, directly or transitively, nearest first. */
+export function dependentsIn(entries: OutboxEntry[], entryId: string): OutboxEntry[] {
+  return reachable(waitersOf(entries, indexOutbox(entries)), [entryId]);
 }

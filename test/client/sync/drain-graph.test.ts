@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { DrainGraph } from '../../../src/client/sync/drain-graph';
+import { heldIds } from '../../../src/client/sync/outbox-graph';
+import type { OutboxEntry } from '../../../src/shared';
+
+function makeEntry(fields: Partial<OutboxEntry> & Pick<OutboxEntry, 'entity' | 'localId'>) {
+  const entry: OutboxEntry = {
+    id: crypto.randomUUID(),
+    op: 'create',
+    payload: {},
+    refs: [],
+    dependsOn: [],
+    baseUpdated: null,
+    baseValues: null,
+    state: 'pending',
+    frozen: false,
+    attempts: 0,
+    nextAttemptAt: 0,
+    lastError: null,
+    createdAt: 0,
+    ownerKey: 'test',
+    ...fields,
+  };
+  return entry;
+}
+
+const none = () => false;
+const takeAll = (graph: DrainGraph, now = 0) => {
+  const out: string[] = [];
+  for (let e = graph.takeReady(now, none); e; e = graph.takeReady(now, none)) out.push(e.id);
+  return out;
+};
+
+function chain(): { site: OutboxEntry; collection: OutboxEntry; pool: OutboxEntry } {
+  const site = makeEntry({ entity: 'site', localId: 's', createdAt: 1 });
+  const collection = makeEntry({
+    entity: 'collection',
+    localId: 'c',
+    createdAt: 2,
+    refs: [{ field: 'site', entity: 'site', localId: 's' }],
+    dependsOn: [site.id],
+  });
+  const pool = makeEntry({
+    entity: 'pool',
+    localId: 'p',
+    createdAt: 3,
+    refs: [{ field: 'collection', entity: 'collection', localId: 'c' }],
+  });
+  return { site, collection, pool };
+}
+
+describe('drain graph', () => {
+  it('offers a child only once its parent left the outbox, oldest first', () => {
+    const { site, collection, pool } = chain();
+    const other = makeEntry({ entity: 'site', localId: 's2', createdAt: 4 });
+    const graph = new DrainGraph([pool, other, collection, site]);
+    expect(takeAll(graph)).toEqual([site.id, other.id]);
+    graph.remove(site.id);
+    expect(takeAll(graph)).toEqual([collection.id]);
+    graph.remove(collection.id);
+    expect(takeAll(graph)).toEqual([pool.id]);
+  });
+
+  it('holds a child that arrives before its parent, once the parent arrives', () => {
+    const { site, collection } = chain();
+    const graph = new DrainGraph([collection]);
+    // Seen alone, the child's parent looks sent; then another tab's parent entry turns up.
+    graph.add(site);
+    expect(takeAll(graph)).toEqual([site.id]);
+    graph.remove(site.id);
+    expect(takeAll(graph)).toEqual([collection.id]);
+  });
+
+  it('keeps a later edit of a record behind an earlier one', () => {
+    const first = makeEntry({ entity: 'site', localId: 's', op: 'update', createdAt: 5 });
+    const second = makeEntry({ entity: 'site', localId: 's', op: 'update', createdAt: 6 });
+    const graph = new DrainGraph([second]);
+    graph.add(first);
+    expect(takeAll(graph)).toEqual([first.id]);
+    graph.remove(first.id);
+    expect(takeAll(graph)).toEqual([second.id]);
+  });
+
+  it('counts what a parked entry holds as heldIds does, and frees it when the entry goes', () => {
+    const { site, collection, pool } = chain();
+    const graph = new DrainGraph([site, collection, pool]);
+    expect(graph.remaining).toBe(3);
+    graph.update(site.id, { state: 'parked' });
+    const stored = [{ ...site, state: 'parked' as const }, collection, pool];
+    expect(heldIds(stored)).toEqual(new Set([collection.id, pool.id]));
+    expect(graph.remaining).toBe(0);
+    expect(takeAll(graph)).toEqual([]);
+    graph.remove(site.id);
+    expect(graph.remaining).toBe(2);
+    expect(takeAll(graph)).toEqual([collection.id]);
+  });
+
+  it('offers an entry backing off once its time came, and says when that is', () => {
+    const { site } = chain();
+    const graph = new DrainGraph([{ ...site, nextAttemptAt: 100 }]);
+    expect(takeAll(graph, 50)).toEqual([]);
+    expect(graph.nextDue(50, (e) => e.nextAttemptAt)).toBe(100);
+    expect(takeAll(graph, 100)).toEqual([site.id]);
+  });
+});
