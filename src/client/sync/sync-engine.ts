@@ -62,6 +62,10 @@ type ChannelMessage = {
   status: Pick<SyncStatus, 'draining' | 'progress' | 'lastSuccessAt' | 'lastPullAt' | 'paused'>;
 };
 
+/** The later of two times, either of which may be unknown (null). */
+const later = (a: number | null, b: number | null) =>
+  a === null ? b : b === null ? a : Math.max(a, b);
+
 export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}): SyncEngine {
   const ctx: SyncContext = {
     db,
@@ -285,7 +289,14 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         channel.onmessage = (event: MessageEvent<ChannelMessage>) => {
           if (event.data?.type !== 'status') return;
           const wasPaused = status.paused;
-          setStatus(event.data.status);
+          const { lastSuccessAt, lastPullAt, ...rest } = event.data.status;
+          // Sync times only move forward: a tab that has not read them yet (just opened) sends
+          // null, and an older time is not news.
+          setStatus({
+            ...rest,
+            lastSuccessAt: later(status.lastSuccessAt, lastSuccessAt),
+            lastPullAt: later(status.lastPullAt, lastPullAt),
+          });
           if (wasPaused && !event.data.status.paused) requestSync('resume');
         };
       }
