@@ -25,6 +25,7 @@ import {
 } from '../../src/server/records/seed/lookup-data';
 import { seedDemoAgencies } from '../../src/server/records/seed/seed-demo-agencies';
 import { seedLookups } from '../../src/server/records/seed/seed-lookups';
+import { startRecordsThread } from '../../src/server/records/records-thread';
 import type { BenchRow } from './run';
 
 const PASSWORD = 'bench-password';
@@ -72,22 +73,49 @@ export async function load(
 type ServerUrls = { recordsUrl: string; bffUrl: string };
 
 /**
- * The child: records service and BFF on one fresh file-backed PGlite, both on loopback port 0.
+ * How the child runs the two servers: 'split' as `npm start` runs them on the embedded database
+ * (the records service and its PGlite on a thread of their own, the BFF with its own PGlite for
+ * sessions and the journal), or 'one-thread' (both on one thread and one PGlite, as before).
+ */
+export type ServerLayout = 'split' | 'one-thread';
+
+/**
+ * The child: records service and BFF on fresh file-backed PGlite, both on loopback port 0.
  * Prints their URLs as one JSON line, then serves until SIGTERM.
  */
-async function serveForBench(): Promise<void> {
+async function serveForBench(layout: ServerLayout): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'trapline-bff-bench-'));
-  const db = await openDatabase({ dataDir: dir });
-  await seedLookups(db);
-  await seedDemoAgencies(db, { password: PASSWORD });
-  const records = await buildRecords({ db });
-  const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
-  const bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null });
+  let closeRecords: () => Promise<void>;
+  let recordsUrl: string;
+  let bffDb;
+  if (layout === 'split') {
+    const records = await startRecordsThread(
+      {
+        TRAPLINE_DATA_DIR: join(dir, 'records'),
+        RECORDS_PORT: 0,
+        HOST: '127.0.0.1',
+        TRAPLINE_DEMO_PASSWORD: PASSWORD,
+      },
+      { logLevel: 'warn', demoData: false },
+    );
+    recordsUrl = records.url;
+    closeRecords = () => records.close();
+    bffDb = await openDatabase({ dataDir: join(dir, 'bff') });
+  } else {
+    const db = await openDatabase({ dataDir: dir });
+    await seedLookups(db);
+    await seedDemoAgencies(db, { password: PASSWORD });
+    const records = await buildRecords({ db });
+    recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
+    closeRecords = () => records.close();
+    bffDb = db;
+  }
+  const bff = await startBff({ db: bffDb, upstreamUrl: recordsUrl, staticRoot: null });
   process.once('SIGTERM', () => {
     void (async () => {
       await bff.close();
-      await records.close();
-      await db.close();
+      await closeRecords();
+      await bffDb.close();
       rmSync(dir, { recursive: true, force: true });
       process.exit(0);
     })();
@@ -97,11 +125,13 @@ async function serveForBench(): Promise<void> {
 }
 
 /** Starts `serveForBench` in a child node process (tsx as loader) and waits for its URLs. */
-export async function startServerProcess(): Promise<ServerUrls & { stop: () => Promise<void> }> {
+export async function startServerProcess(
+  layout: ServerLayout = 'split',
+): Promise<ServerUrls & { stop: () => Promise<void> }> {
   const self = fileURLToPath(import.meta.url);
   const child = spawn(process.execPath, ['--import', 'tsx', self], {
     cwd: resolve(dirname(self), '../..'),
-    env: { ...process.env, TRAPLINE_BENCH_SERVERS: '1' },
+    env: { ...process.env, TRAPLINE_BENCH_SERVERS: layout },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise<void>((done) => child.on('exit', () => done()));
@@ -215,11 +245,12 @@ export async function benchBffProxy(): Promise<BenchRow[]> {
 }
 
 if (
-  process.env.TRAPLINE_BENCH_SERVERS === '1' &&
+  (process.env.TRAPLINE_BENCH_SERVERS === 'split' ||
+    process.env.TRAPLINE_BENCH_SERVERS === 'one-thread') &&
   process.argv[1] &&
   import.meta.url === pathToFileURL(resolve(process.argv[1])).href
 ) {
-  serveForBench().catch((err: unknown) => {
+  serveForBench(process.env.TRAPLINE_BENCH_SERVERS).catch((err: unknown) => {
     console.error(err);
     process.exit(1);
   });

@@ -30,7 +30,9 @@ export async function benchProxyVsNginx(): Promise<BenchRow[]> {
     );
     return [];
   }
-  const servers = await startServerProcess();
+  const servers = await startServerProcess(
+    process.env.PROXY_BENCH_LAYOUT === 'one-thread' ? 'one-thread' : 'split',
+  );
   const clients = await prepareClients(servers.recordsUrl, servers.bffUrl);
   const proxy = await startNginxProxy(nginx, servers.recordsUrl, clients.token);
   const cases: Case[] = [
