@@ -2,6 +2,18 @@ import type { OutboxEntry } from '../../shared';
 import { MinHeap } from './min-heap';
 import { recordKey } from './outbox-graph';
 
+/** What DrainGraph.tally counts. */
+export type DrainTally = {
+  /** Entries in the graph. */
+  entries: number;
+  /** Pending or being sent, and not held. */
+  sendable: number;
+  parked: number;
+  conflict: number;
+  /** Waiting, directly or through others, on a parked or conflicting entry. */
+  held: number;
+};
+
 type Node = {
   entry: OutboxEntry;
   /** Entries in the graph this one waits on (blockersOf's three rules). */
@@ -57,6 +69,9 @@ export class DrainGraph {
   /** Unblocked entries waiting on their backoff, soonest first; stale items are skipped. */
   private readonly backingOff = new MinHeap<{ id: string; at: number }>((a, b) => a.at < b.at);
   private sendable = 0;
+  /** Parked and conflicting entries, and entries held behind them: kept as they change. */
+  private stuck = { parked: 0, conflict: 0 };
+  private heldCount = 0;
 
   constructor(entries: Iterable<OutboxEntry> = []) {
     for (const entry of [...entries].sort(older)) this.add(entry);
@@ -71,6 +86,17 @@ export class DrainGraph {
     return this.sendable;
   }
 
+  /** The graph's entries by what they wait for, without walking them (sync status, drain). */
+  tally(): DrainTally {
+    return {
+      entries: this.nodes.size,
+      sendable: this.sendable,
+      parked: this.stuck.parked,
+      conflict: this.stuck.conflict,
+      held: this.heldCount,
+    };
+  }
+
   /** An entry new to the graph (an entry already in it is updated instead). */
   add(entry: OutboxEntry): void {
     if (this.nodes.has(entry.id)) {
@@ -80,6 +106,7 @@ export class DrainGraph {
     const node: Node = { entry, blockers: new Set(), dependents: new Set(), held: false };
     this.nodes.set(entry.id, node);
     if (isSendable(entry)) this.sendable += 1;
+    this.countStuck(entry, 1);
     const key = recordKey(entry);
 
     for (const id of entry.dependsOn) {
@@ -121,6 +148,8 @@ export class DrainGraph {
     if (!node) return;
     const { entry } = node;
     if (isSendable(entry) && !node.held) this.sendable -= 1;
+    if (node.held) this.heldCount -= 1;
+    this.countStuck(entry, -1);
     this.nodes.delete(id);
     for (const blocker of node.blockers) this.nodes.get(blocker)?.dependents.delete(id);
     for (const dependent of node.dependents) {
@@ -147,6 +176,8 @@ export class DrainGraph {
     const before = node.entry;
     const after = { ...before, ...changes, id };
     if (!node.held) this.sendable += Number(isSendable(after)) - Number(isSendable(before));
+    this.countStuck(before, -1);
+    this.countStuck(after, 1);
     node.entry = after;
     if (isStuck(after) && !isStuck(before)) this.holdDependentsOf(node);
     else if (isStuck(before) && !isStuck(after)) this.recomputeHeld();
@@ -190,6 +221,10 @@ export class DrainGraph {
     return next;
   }
 
+  private countStuck(entry: OutboxEntry, by: 1 | -1) {
+    if (entry.state === 'parked' || entry.state === 'conflict') this.stuck[entry.state] += by;
+  }
+
   private link(blockerId: string, dependentId: string) {
     const blocker = this.nodes.get(blockerId);
     const dependent = this.nodes.get(dependentId);
@@ -211,6 +246,7 @@ export class DrainGraph {
     for (let node = stack.pop(); node; node = stack.pop()) {
       if (node.held || isStuck(node.entry)) continue;
       node.held = true;
+      this.heldCount += 1;
       if (isSendable(node.entry)) this.sendable -= 1;
       for (const id of node.dependents) {
         const next = this.nodes.get(id);
@@ -231,6 +267,7 @@ export class DrainGraph {
       if (node.held && isSendable(node.entry)) this.sendable += 1;
       node.held = false;
     }
+    this.heldCount = 0;
     for (const node of this.nodes.values()) if (isStuck(node.entry)) this.holdDependentsOf(node);
   }
 }

@@ -1,6 +1,6 @@
 import type { OutboxEntry } from '../../shared';
 import { acknowledge, holdForSignIn, markConflict, park, retryLater } from './entry-outcomes';
-import { DrainGraph } from './drain-graph';
+import { DrainGraph, type DrainTally } from './drain-graph';
 import { createOutboxReader } from './outbox-reader';
 import { sendEntry } from './send-entry';
 import type { SyncContext } from './sync-context';
@@ -16,6 +16,11 @@ export type DrainHooks = {
   onProgress(progress: { sent: number; total: number }): void;
   /** Called with the ids being sent whenever that set changes. */
   onInFlight(ids: ReadonlySet<string>): void;
+  /**
+   * Called once the drain has read the outbox, with a way to count its entries as the drain
+   * sees them at any moment (costs nothing: kept as they change), and with null when it ends.
+   */
+  onTally?(tally: (() => DrainTally) | null): void;
 };
 
 export type DrainResult = {
@@ -129,39 +134,48 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
 
   const skip = (id: string) => inFlight.has(id) || broken.has(id);
   await readAll();
-  for (;;) {
-    const now = ctx.now();
-    hooks.onProgress({ sent, total: sent + graph.remaining });
+  hooks.onTally?.(() => graph.tally());
+  try {
+    return await sendAll();
+  } finally {
+    hooks.onTally?.(null);
+  }
 
-    if (!paused && !hooks.shouldStop()) {
-      while (inFlight.size < hooks.concurrency) {
-        const entry = graph.takeReady(now, skip);
-        if (!entry) break;
-        run(entry);
+  async function sendAll(): Promise<DrainResult> {
+    for (;;) {
+      const now = ctx.now();
+      hooks.onProgress({ sent, total: sent + graph.remaining });
+
+      if (!paused && !hooks.shouldStop()) {
+        while (inFlight.size < hooks.concurrency) {
+          const entry = graph.takeReady(now, skip);
+          if (!entry) break;
+          run(entry);
+        }
+        // A free slot and nothing to fill it with: look for entries saved since (with nothing in
+        // flight, the whole read below does).
+        if (inFlight.size > 0 && inFlight.size < hooks.concurrency && !looked) {
+          await readAdded();
+          continue;
+        }
       }
-      // A free slot and nothing to fill it with: look for entries saved since (with nothing in
-      // flight, the whole read below does).
-      if (inFlight.size > 0 && inFlight.size < hooks.concurrency && !looked) {
-        await readAdded();
-        continue;
+      if (inFlight.size === 0) {
+        if (!fresh) {
+          await readAll();
+          continue;
+        }
+        // An entry whose handling threw is due again after its backoff, but not within this drain:
+        // it counts as waiting at least one base delay, so the engine's retry timer brings it
+        // round (without it, the drain would report nothing due and the entry would sit until
+        // the idle poll, a minute later).
+        const dueAt = (e: OutboxEntry) =>
+          broken.has(e.id) ? Math.max(e.nextAttemptAt, now + ctx.backoff.baseMs) : e.nextAttemptAt;
+        return { sent, nextAttemptAt: paused ? null : graph.nextDue(now, dueAt) };
       }
+      // A failed task is already recorded in the outbox; the race only wakes the loop.
+      await Promise.race([...inFlight.values()].map((p) => p.catch(() => undefined)));
+      fresh = false;
+      looked = false;
     }
-    if (inFlight.size === 0) {
-      if (!fresh) {
-        await readAll();
-        continue;
-      }
-      // An entry whose handling threw is due again after its backoff, but not within this drain:
-      // it counts as waiting at least one base delay, so the engine's retry timer brings it
-      // round (without it, the drain would report nothing due and the entry would sit until
-      // the idle poll, a minute later).
-      const dueAt = (e: OutboxEntry) =>
-        broken.has(e.id) ? Math.max(e.nextAttemptAt, now + ctx.backoff.baseMs) : e.nextAttemptAt;
-      return { sent, nextAttemptAt: paused ? null : graph.nextDue(now, dueAt) };
-    }
-    // A failed task is already recorded in the outbox; the race only wakes the loop.
-    await Promise.race([...inFlight.values()].map((p) => p.catch(() => undefined)));
-    fresh = false;
-    looked = false;
   }
 }

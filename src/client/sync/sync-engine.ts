@@ -10,7 +10,14 @@ import { resolveConflict, type ConflictChoices } from './resolve-conflict';
 import { runExclusive } from './run-exclusive';
 import type { SyncContext } from './sync-context';
 import { SyncError } from './sync-error';
-import { INITIAL_STATUS, outboxCounts, syncSummary, type SyncStatus } from './sync-status';
+import type { DrainTally } from './drain-graph';
+import {
+  INITIAL_STATUS,
+  drainingCounts,
+  outboxCounts,
+  syncSummary,
+  type SyncStatus,
+} from './sync-status';
 
 export type SyncEngineOptions = {
   /** Prefix of `/api/...`; empty (same origin) in the app. */
@@ -105,7 +112,10 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     }
   };
 
-  // Counts are recomputed from the outbox, coalesced: one read at a time, one more if asked meanwhile.
+  // Counts are recomputed from the outbox, coalesced: one read at a time, one more if asked
+  // meanwhile. While a drain runs, from its view of the outbox and a count of the stored entries
+  // (an index count: no entry is read), not from every entry.
+  let drainTally: (() => DrainTally) | null = null;
   let counting: Promise<void> | null = null;
   let countAgain = false;
   const refreshCounts = (): Promise<void> => {
@@ -116,8 +126,16 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     counting = (async () => {
       do {
         countAgain = false;
-        const entries = await db.outbox.toArray();
-        setStatus(outboxCounts(entries, inFlight));
+        if (drainTally) {
+          const stored = await db.outbox.count();
+          // The drain ended meanwhile: count again, from the outbox itself.
+          const tally = drainTally?.();
+          if (tally) setStatus(drainingCounts(tally, stored, inFlight));
+          else countAgain = true;
+        } else {
+          const entries = await db.outbox.toArray();
+          setStatus(outboxCounts(entries, inFlight));
+        }
       } while (countAgain);
     })().finally(() => {
       counting = null;
@@ -184,6 +202,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
             onInFlight: (ids) => {
               inFlight = ids;
               scheduleCounts();
+            },
+            onTally: (tally) => {
+              drainTally = tally;
             },
           }),
         );

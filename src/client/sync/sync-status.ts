@@ -1,4 +1,5 @@
 import type { OutboxEntry, OutboxError } from '../../shared';
+import type { DrainTally } from './drain-graph';
 import { dependentsIn, heldIds } from './outbox-graph';
 import type { PullProgress } from './pull-records';
 
@@ -87,6 +88,28 @@ export function outboxCounts(
     }
   }
   return { pending, sending, parked, conflict, held: held.size, nextAttemptAt, lastError };
+}
+
+/**
+ * The counts while a drain runs, from the drain's own view of the outbox (DrainGraph.tally)
+ * and the number of entries stored, instead of reading and walking every entry: a week's queue
+ * re-read every 100 ms would cost more than the sends. Entries stored but not yet in the drain's
+ * view (saved since it last looked) are counted pending. The next retry and latest error are
+ * the outbox's business: they stay as the last full count (outboxCounts) found them.
+ */
+export function drainingCounts(
+  tally: DrainTally,
+  stored: number,
+  inFlight: ReadonlySet<string>,
+): Pick<SyncStatus, 'pending' | 'sending' | 'parked' | 'conflict' | 'held'> {
+  const sending = Math.min(inFlight.size, tally.sendable);
+  return {
+    pending: tally.sendable - sending + Math.max(0, stored - tally.entries),
+    sending,
+    parked: tally.parked,
+    conflict: tally.conflict,
+    held: tally.held,
+  };
 }
 
 /**
