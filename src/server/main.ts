@@ -1,8 +1,13 @@
 /**
  * `npm start`: builds the app if dist/ is missing, starts the records service (unless
  * UPSTREAM_URL names another one), then the BFF, and prints where to go and how to sign in.
- * The BFF shares the records service's database (its own tables) so that on PostgreSQL several
- * BFF processes share sessions and the idempotency journal.
+ *
+ * The records service runs on a thread of its own (records-thread.ts) so that BFF work never
+ * takes the records service's capacity, as with a reverse proxy on another core. The BFF's
+ * tables (sessions, idempotency journal) are in the BFF's database: on PostgreSQL the same
+ * database as the records service, so several BFF processes share sessions and the journal; on
+ * the embedded database a PGlite of its own in TRAPLINE_DATA_DIR/bff (a PGlite belongs to one
+ * thread).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,13 +19,14 @@ import { loadSessionKey } from './bff/session-key';
 import type { Database } from './db/database';
 import { openDatabase } from './db/open-database';
 import { EnvError as RecordsEnvError, parseRecordsEnv } from './records/env';
-import { describeDemoCredentials, startRecordsServer, type RunningRecords } from './records/server';
+import { startRecordsThread, type ThreadedRecords } from './records/records-thread';
+import { describeDemoCredentials } from './records/server';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export type RunningStack = {
   bff: RunningBff;
-  records: RunningRecords | null;
+  records: ThreadedRecords | null;
   /** Human lines to print once: URL and demo sign-in. */
   banner: string;
   close(): Promise<void>;
@@ -43,7 +49,7 @@ export async function startStack(
   env: BffEnv,
   options: { staticRoot: string | null },
 ): Promise<RunningStack> {
-  let records: RunningRecords | null = null;
+  let records: ThreadedRecords | null = null;
   let db: Database;
   let upstreamUrl: string;
   if (env.UPSTREAM_URL) {
@@ -54,9 +60,18 @@ export async function startStack(
   } else {
     // The records service stays on loopback HTTP beside the BFF: TLS, if any, is the BFF's.
     const recordsEnv = { ...parseRecordsEnv(process.env), TLS_CERT: undefined, TLS_KEY: undefined };
-    records = await startRecordsServer(recordsEnv, { logger: { level: env.LOG_LEVEL } });
-    db = records.db;
+    records = await startRecordsThread(recordsEnv, { logLevel: env.LOG_LEVEL });
     upstreamUrl = records.url;
+    try {
+      db = await openDatabase(
+        env.DATABASE_URL
+          ? { databaseUrl: env.DATABASE_URL }
+          : { dataDir: join(env.TRAPLINE_DATA_DIR, 'bff') },
+      );
+    } catch (err) {
+      await records.close();
+      throw err;
+    }
   }
   let bff: RunningBff;
   try {
@@ -80,8 +95,8 @@ export async function startStack(
       host: env.HOST,
     });
   } catch (err) {
+    await db.close();
     if (records) await records.close();
-    else await db.close();
     throw err;
   }
   const lines = [`Trapline is running at ${bff.url}`];
@@ -101,8 +116,8 @@ export async function startStack(
       // Once: a signal and the dev server's exit may both ask.
       closed ??= (async () => {
         await bff.close();
+        await db.close();
         if (records) await records.close();
-        else await db.close();
       })();
       return closed;
     },
