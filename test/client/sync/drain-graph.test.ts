@@ -2,27 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { DrainGraph } from '../../../src/client/sync/drain-graph';
 import { heldIds } from '../../../src/client/sync/outbox-graph';
 import type { OutboxEntry } from '../../../src/shared';
+import { outboxEntry } from './helpers/outbox-entry';
 
-function makeEntry(fields: Partial<OutboxEntry> & Pick<OutboxEntry, 'entity' | 'localId'>) {
-  const entry: OutboxEntry = {
-    id: crypto.randomUUID(),
-    op: 'create',
-    payload: {},
-    refs: [],
-    dependsOn: [],
-    baseUpdated: null,
-    baseValues: null,
-    state: 'pending',
-    frozen: false,
-    attempts: 0,
-    nextAttemptAt: 0,
-    lastError: null,
-    createdAt: 0,
-    ownerKey: 'test',
-    ...fields,
-  };
-  return entry;
-}
+/** Entries made at time 0 unless given a createdAt: the graph orders them by it. */
+const makeEntry = (fields: Parameters<typeof outboxEntry>[0]) =>
+  outboxEntry({ createdAt: 0, ...fields });
 
 const none = () => false;
 const takeAll = (graph: DrainGraph, now = 0) => {

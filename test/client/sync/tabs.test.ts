@@ -71,4 +71,31 @@ describe('several tabs', () => {
     expect(seen).toContain(true);
     expect(bff.requests).toHaveLength(4);
   });
+
+  it('keeps "last synced" in a tab when another tab opens that has not read it yet', async () => {
+    const first = makeDb();
+    vi.stubGlobal('fetch', new FakeBff().fetch);
+    await queueCreate(first, 'site', site(1));
+    first.close();
+    const channel = `trapline-sync-test-${first.name}`;
+    const a = tab(first.name, channel);
+    a.engine.start();
+    await a.engine.settled();
+    const syncedAt = a.engine.getStatus().lastSuccessAt;
+    expect(syncedAt).not.toBeNull();
+    const shown: Array<number | null> = [];
+    a.engine.subscribe((s) => shown.push(s.lastSuccessAt));
+
+    // A second tab opens: it broadcasts that it is draining before it has read the last sync
+    // time from the database.
+    const b = tab(first.name, channel);
+    b.engine.start();
+    await b.engine.settled();
+    await vi.waitFor(() => expect(shown.length).toBeGreaterThan(0));
+    await vi.waitFor(() => expect(b.engine.getStatus().lastSuccessAt).toBe(syncedAt));
+
+    // The first tab never went back to "never synced" (nor to an older time).
+    expect(shown.every((at) => at === syncedAt)).toBe(true);
+    expect(a.engine.getStatus().lastSuccessAt).toBe(syncedAt);
+  });
 });

@@ -1,12 +1,12 @@
 import type { Entity, OutboxEntry } from '../../../../src/shared';
 
-/** A delete entry as the repositories queue it for a synced record. */
-export function deleteEntry(ownerKey: string, entity: Entity, localId: string): OutboxEntry {
+/** An outbox entry as the repositories write it: a pending create unless `fields` say more. */
+export function outboxEntry(
+  fields: Partial<OutboxEntry> & Pick<OutboxEntry, 'entity' | 'localId'>,
+): OutboxEntry {
   return {
     id: crypto.randomUUID(),
-    entity,
-    localId,
-    op: 'delete',
+    op: 'create',
     payload: {},
     refs: [],
     dependsOn: [],
@@ -18,6 +18,12 @@ export function deleteEntry(ownerKey: string, entity: Entity, localId: string): 
     nextAttemptAt: 0,
     lastError: null,
     createdAt: Date.now(),
-    ownerKey,
+    ownerKey: 'test',
+    ...fields,
   };
+}
+
+/** A delete entry as the repositories queue it for a synced record. */
+export function deleteEntry(ownerKey: string, entity: Entity, localId: string): OutboxEntry {
+  return outboxEntry({ entity, localId, op: 'delete', ownerKey });
 }
