@@ -14,6 +14,8 @@ export type ProxyHooks = {
   decide(method: string, path: string): Fault | null;
   /** A fault was applied (counted once, when it really happened). */
   injected(kind: FaultKind): void;
+  /** The fault `decide` gave could not be applied to this request (see FaultPlan.missed). */
+  missed(fault: Fault): void;
   /** SIGKILLs that process now (a kill fault); false when it was down already. */
   kill(target: 'bff' | 'records'): boolean;
 };
@@ -85,32 +87,43 @@ export async function startChaosProxy(
     const faultable = side === 'edge' ? path.startsWith('/api/v1/') : path.startsWith('/v1/');
     const fault = faultable ? hooks.decide(method, path) : null;
     const cut = () => req.socket.destroy();
+    // Whether the fault acted (or, a timed kill, will act whatever becomes of the request).
+    let struck = false;
+    const strike = (kind: FaultKind) => {
+      struck = true;
+      hooks.injected(kind);
+    };
+    // The request ended before the fault could act on it: the fault is dealt again later.
+    const miss = () => {
+      if (fault && !struck) hooks.missed(fault);
+      cut();
+    };
     let body: Buffer;
     try {
       body = await readAll(req);
     } catch {
-      return cut();
+      return miss();
     }
     if (fault?.kind === 'drop-request') {
-      hooks.injected(fault.kind);
+      strike(fault.kind);
       return cut();
     }
     if (fault?.kind === 'rate-limit') {
-      hooks.injected(fault.kind);
+      strike(fault.kind);
       return answerJson(res, 429, 'rate_limited', 'Too many requests', {
         'retry-after': String(fault.retryAfterS),
       });
     }
     if (fault?.kind === 'token-expiry') {
-      hooks.injected(fault.kind);
+      strike(fault.kind);
       return answerJson(res, 401, 'unauthenticated', 'The token has expired');
     }
     if (fault?.kind === 'server-error' && !fault.delivered) {
-      hooks.injected(fault.kind);
+      strike(fault.kind);
       return answerJson(res, fault.status, 'upstream_unavailable', 'Gateway error (chaos)');
     }
     if (fault?.kind === 'delay' && fault.stage === 'request') {
-      hooks.injected(fault.kind);
+      strike(fault.kind);
       await sleep(fault.ms);
     }
 
@@ -126,7 +139,7 @@ export async function startChaosProxy(
     });
     up.on('error', cut);
     if (fault?.kind === 'reset') {
-      hooks.injected(fault.kind);
+      strike(fault.kind);
       up.flushHeaders();
       if (body.length > 1) up.write(body.subarray(0, Math.floor(body.length / 2)));
       setTimeout(() => {
@@ -136,10 +149,14 @@ export async function startChaosProxy(
       return;
     }
     const killing = fault?.kind === 'kill-bff' || fault?.kind === 'kill-records' ? fault : null;
+    const kill = (f: NonNullable<typeof killing>) => {
+      if (hooks.kill(f.kind === 'kill-bff' ? 'bff' : 'records')) hooks.injected(f.kind);
+      else hooks.missed(f);
+    };
     if (killing && typeof killing.after === 'number') {
+      struck = true; // the timer below kills, or deals the kill again, whatever the request does
       setTimeout(() => {
-        if (hooks.kill(killing.kind === 'kill-bff' ? 'bff' : 'records'))
-          hooks.injected(killing.kind);
+        kill(killing);
         // Answered already: the socket may carry the next request by now; leave it.
         if (!res.writableEnded) cut();
       }, killing.after);
@@ -154,24 +171,25 @@ export async function startChaosProxy(
       });
       answer = await readAll(upRes);
     } catch {
-      return cut();
+      return miss();
     }
-    if (req.socket.destroyed) return;
+    // The waiting side gave up (its timeout) before the answer came.
+    if (req.socket.destroyed) return miss();
     // From here the server has answered: whatever it did is committed.
     if (killing && killing.after === 'answer') {
-      if (hooks.kill(killing.kind === 'kill-bff' ? 'bff' : 'records')) hooks.injected(killing.kind);
+      kill(killing);
       return cut();
     }
     if (fault?.kind === 'drop-answer') {
-      hooks.injected(fault.kind);
+      strike(fault.kind);
       return cut();
     }
     if (fault?.kind === 'server-error') {
-      hooks.injected(fault.kind);
+      strike(fault.kind);
       return answerJson(res, fault.status, 'upstream_unavailable', 'Gateway error (chaos)');
     }
     if (fault?.kind === 'delay' && fault.stage === 'answer') {
-      hooks.injected(fault.kind);
+      strike(fault.kind);
       await sleep(fault.ms);
       if (req.socket.destroyed) return;
     }

@@ -61,6 +61,7 @@ export async function startChaosStack(): Promise<ChaosStack> {
     injected: (kind: FaultKind) => {
       counts[kind] += 1;
     },
+    missed: (fault: Fault) => plan?.missed(fault),
     kill: (t: 'bff' | 'records') => proc(t)?.killAndRestart() ?? false,
   });
   // Targets are set once each server prints its URL; until then requests find nobody there.

@@ -34,7 +34,14 @@ export type Fault =
   /** SIGKILL the process `afterMs` after the request went on, or as its upstream answer arrives. */
   | { kind: 'kill-bff' | 'kill-records'; after: number | 'answer' };
 
-type Card = { side: Side; at: number; fault: Fault; postOnly: boolean };
+type Card = {
+  side: Side;
+  at: number;
+  fault: Fault;
+  postOnly: boolean;
+  /** Times it was dealt to a request it could not strike (see FaultPlan.missed). */
+  misses: number;
+};
 
 export type PlanOptions = {
   /** Saves the seed's field work makes: each card is due within about that many requests. */
@@ -52,12 +59,21 @@ export type FaultPlan = {
    * that `applicable` refuses (a kill while that process is down) stays for a later request.
    */
   next(side: Side, method: string, applicable: (fault: Fault) => boolean): Fault | null;
+  /**
+   * The fault `next` dealt could not strike that request (it failed before the point where the
+   * fault acts: no answer came back to drop or to kill on, the process was down already). A card
+   * goes back into the deck, due again at once; an ambient fault is simply not counted.
+   */
+  missed(fault: Fault): void;
   /** Planned faults not dealt yet. */
   pending(): number;
   /** Requests seen so far on each side while faults were on. */
   seen(): Record<Side, number>;
-  /** The faults dealt, in order: `edge#12 POST drop-answer @3.2s` (request number, seconds in). */
-  dealt: string[];
+  /**
+   * The faults dealt, in order: `edge#12 POST drop-answer @3.2s` (request number, seconds in);
+   * a card dealt again after it missed says how often it missed (`… (missed 3)`).
+   */
+  readonly dealt: string[];
   /** No more faults from now on (the calm phase). */
   off(): void;
 };
@@ -66,7 +82,10 @@ export type FaultPlan = {
  * The faults of one seed: a deck of cards (every cheap kind at least once per seed, a kill of the
  * BFF and of the records service each in about half of the seeds), each due from a random
  * request number on its side, plus ambient faults at a seeded rate. The same seed deals the same
- * deck; which request gets a card depends on timing too (the engine sends concurrently).
+ * deck; which request gets a card depends on timing too (the engine sends concurrently), but
+ * whether a card strikes does not: one that could not act on its request (say, a kill on the
+ * answer of a request that found the records service down) is dealt again to a later request, so
+ * every card of the deck strikes while the seed's requests last, however fast or slow they come.
  */
 export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
   const rng = seededRng(seed).fork('faults');
@@ -75,7 +94,7 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
   // expiry in the first half, so the work after them is large.
   const full = Math.max(4, Math.floor(timing.saves * 0.8));
   const add = (side: Side, fault: Fault, postOnly = false, window = full) =>
-    cards.push({ side, at: rng.between(1, window), fault, postOnly });
+    cards.push({ side, at: rng.between(1, window), fault, postOnly, misses: 0 });
   const delay = (limitMs: number): Fault => ({
     kind: 'delay',
     // One delay in three outlasts the waiting side's timeout: the answer comes after it gave up.
@@ -128,13 +147,20 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
   const counters: Record<Side, number> = { edge: 0, upstream: 0 };
   const ambientRng = { edge: rng.fork('edge'), upstream: rng.fork('upstream') };
   let enabled = true;
-  const dealt: string[] = [];
+  const lines: Array<{ text: string; missed: boolean }> = [];
+  // Cards dealt to a request still under way, by the fault object handed out (a copy per deal),
+  // with their line: missed() finds them.
+  const inPlay = new Map<Fault, { card: Card; line: { missed: boolean } }>();
   const started = Date.now();
-  const deal = (side: Side, method: string, f: Fault) => {
+  const deal = (side: Side, method: string, f: Fault, card?: Card) => {
     const detail = 'after' in f ? ` after ${f.after}` : 'ms' in f ? ` ${f.stage} ${f.ms}ms` : '';
-    dealt.push(
-      `${side}#${counters[side]} ${method} ${f.kind}${detail} @${((Date.now() - started) / 1000).toFixed(1)}s`,
-    );
+    const misses = card && card.misses > 0 ? ` (missed ${card.misses})` : '';
+    const line = {
+      text: `${side}#${counters[side]} ${method} ${f.kind}${detail} @${((Date.now() - started) / 1000).toFixed(1)}s${misses}`,
+      missed: false,
+    };
+    lines.push(line);
+    if (card) inPlay.set(f, { card, line });
     return f;
   };
 
@@ -150,13 +176,29 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
           (!c.postOnly || method === 'POST') &&
           applicable(c.fault),
       );
-      if (i >= 0) return deal(side, method, cards.splice(i, 1)[0].fault);
+      if (i >= 0) {
+        const [card] = cards.splice(i, 1);
+        return deal(side, method, { ...card.fault }, card);
+      }
       const f = ambient(ambientRng[side]);
       return f && applicable(f) ? deal(side, method, f) : null;
     },
+    missed(fault) {
+      const played = inPlay.get(fault);
+      if (!played) return;
+      inPlay.delete(fault);
+      const { card } = played;
+      played.line.missed = true;
+      card.misses += 1;
+      // Its `at` has passed already: it is due on the next request that fits, ahead of later cards.
+      const at = cards.findIndex((c) => c.at > card.at);
+      cards.splice(at < 0 ? cards.length : at, 0, card);
+    },
     pending: () => cards.length,
     seen: () => ({ ...counters }),
-    dealt,
+    get dealt() {
+      return lines.filter((l) => !l.missed).map((l) => l.text);
+    },
     off() {
       enabled = false;
     },
