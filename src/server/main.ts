@@ -16,6 +16,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBff, type RunningBff } from './bff/app';
 import { EnvError, parseEnv, type BffEnv } from './bff/env';
 import { loadSessionKey } from './bff/session-key';
+import { startWorkers, WORKER_INDEX_ENV, type WorkerMessage } from './cluster/start-workers';
+import { parseWorkers, planWorkers, workersRefused } from './cluster/worker-plan';
 import type { Database } from './db/database';
 import { openDatabase } from './db/open-database';
 import { EnvError as RecordsEnvError, parseRecordsEnv } from './records/env';
@@ -170,9 +172,38 @@ export function loadEnvOrExit(): BffEnv {
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit();
+  const workers = parseWorkers(process.argv.slice(2));
+  const refused = typeof workers === 'string' ? workers : workersRefused(workers, env);
+  if (refused !== null) {
+    console.error(refused);
+    process.exit(2);
+  }
   await buildAppIfMissing();
+  if (typeof workers === 'number' && workers > 1) {
+    // The first start writes the session key file every worker's BFF must share.
+    loadSessionKey(env.TRAPLINE_SESSION_KEY, env.TRAPLINE_DATA_DIR);
+    const running = await startWorkers(
+      fileURLToPath(import.meta.url),
+      planWorkers(workers, env.PORT, env.RECORDS_PORT),
+    );
+    closeOnSignals(running.close);
+    console.log(`\n${running.banner}\n`);
+    return;
+  }
   const stack = await startStack(env, { staticRoot: join(ROOT, 'dist') });
   closeOnSignals(stack.close);
+  if (process.env[WORKER_INDEX_ENV] !== undefined && process.send) {
+    // A worker of `--workers N`: the manager prints, and a manager gone is the signal to stop.
+    const ready: WorkerMessage = {
+      type: 'listening',
+      url: stack.bff.url,
+      signIn: stack.banner.split('\n').slice(1).join('\n'),
+      seeded: Boolean(stack.records?.demoCredentials),
+    };
+    process.send(ready);
+    process.once('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+    return;
+  }
   console.log(`\n${stack.banner}\n`);
 }
 

@@ -39,10 +39,18 @@ type SessionRow = {
 export const SESSION_CACHE_SIZE = 10_000;
 /**
  * How long a session read from the table is trusted without reading it again. Sign-out and a
- * refused token drop it at once in this process; another BFF process on the same database sees
- * them within this time (and a signed-out session's upstream token is revoked anyway).
+ * refused token drop it at once in this process, and on PostgreSQL in every other BFF process
+ * too (SESSION_DROP_CHANNEL); this bound only limits how long a change made to the table by
+ * something else (an operator's delete) goes unseen.
  */
 export const SESSION_CACHE_MS = 10_000;
+
+/**
+ * NOTIFY channel on PostgreSQL carrying the id hash of a session just signed out or refused, so
+ * every BFF process sharing the database drops it from its cache at once: sign-out in one process
+ * must not leave the cookie working through another for SESSION_CACHE_MS.
+ */
+export const SESSION_DROP_CHANNEL = 'trapline_session_drop';
 
 type CachedSession = { session: StoredSession; endsAt: number; readAt: number };
 
@@ -63,13 +71,62 @@ export class SessionStore {
    * read the row just before the change, and must not bring back what was just dropped.
    */
   private drops = 0;
+  /**
+   * Whether this process hears other processes' sign-outs: always on PGlite (one process), on
+   * PostgreSQL once LISTEN is in place. Nothing is served from or kept in memory until then, and
+   * from the moment the listening connection is lost until it is back.
+   */
+  private hearsDrops: boolean;
+  private listening: Promise<void> | null = null;
 
   constructor(
     private readonly db: Database,
     private readonly cipher: TokenCipher = new TokenCipher(processSessionKey()),
     /** How long a row outlives its token, so an expired sign-in says reauth_required, not unknown. */
     private readonly graceMs = 12 * 3600_000,
-  ) {}
+  ) {
+    this.hearsDrops = !db.listen;
+  }
+
+  /**
+   * Listens for other processes' sign-outs (PostgreSQL): the first find waits for LISTEN to be in
+   * place (one connect, once), and so does the first after the listening connection was lost.
+   * If it cannot listen, the read goes on uncached.
+   */
+  private listenForDrops(): Promise<void> {
+    const db = this.db;
+    if (this.hearsDrops || !db.listen) return Promise.resolve();
+    this.listening ??= db
+      .listen(
+        SESSION_DROP_CHANNEL,
+        (idHash) => this.forget(idHash),
+        () => {
+          this.hearsDrops = false;
+          this.listening = null;
+          this.forgetAll();
+        },
+      )
+      .then(
+        () => {
+          this.hearsDrops = true;
+        },
+        () => {
+          this.listening = null;
+        },
+      );
+    return this.listening;
+  }
+
+  /** Another process signed this session out or saw its token refused. */
+  private forget(idHash: string): void {
+    this.drops++;
+    this.recent.delete(idHash);
+  }
+
+  private forgetAll(): void {
+    this.drops++;
+    this.recent.clear();
+  }
 
   /** Stores a new session and returns the raw id for the cookie (the only place it exists). */
   async create(token: string, info: SessionInfo): Promise<string> {
@@ -99,8 +156,11 @@ export class SessionStore {
   async find(id: string, now: Date): Promise<StoredSession | null> {
     const idHash = hashSessionId(id);
     const at = now.getTime();
+    if (!this.hearsDrops) await this.listenForDrops();
+    const trusted = this.hearsDrops;
     const cached = this.recent.get(idHash);
     if (
+      trusted &&
       cached &&
       at - cached.readAt < SESSION_CACHE_MS &&
       at < cached.endsAt &&
@@ -121,7 +181,7 @@ export class SessionStore {
     if (!row) return null;
     const session = this.sessionOf(row);
     if (!session) return null;
-    if (this.drops === dropsBefore) {
+    if (trusted && this.hearsDrops && this.drops === dropsBefore) {
       this.recent.set(idHash, { session, endsAt: new Date(row.ends_at).getTime(), readAt: at });
       if (this.recent.size > SESSION_CACHE_SIZE) {
         this.recent.delete(this.recent.keys().next().value as string);
@@ -177,6 +237,10 @@ export class SessionStore {
     this.recent.delete(idHash);
     try {
       await change();
+      // After the change committed: a process that hears this and then reads finds it done.
+      if (this.db.listen) {
+        await this.db.query('select pg_notify($1, $2)', [SESSION_DROP_CHANNEL, idHash]);
+      }
     } finally {
       this.drops++;
       this.recent.delete(idHash);

@@ -18,6 +18,13 @@ export interface Database extends Queryable {
    * other statement interleaves with an open transaction.
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only (absent on PGlite, which one process owns): LISTEN on `channel` over a
+   * connection of its own, calling `onMessage` with each NOTIFY payload. `onEnd` is called once if
+   * that connection ends (server restart, network): notifications may have been missed from then
+   * on, and the caller must listen again. `close()` ends the connection too.
+   */
+  listen?(channel: string, onMessage: (payload: string) => void, onEnd: () => void): Promise<void>;
   close(): Promise<void>;
 }
 

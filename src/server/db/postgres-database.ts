@@ -11,6 +11,7 @@ export async function openPostgres(url: string): Promise<Database> {
   // connection in use still reject its query.
   pool.on('error', () => undefined);
   await pool.query('select 1');
+  const listeners = new Set<pg.Client>();
   return {
     kind: 'postgres',
     async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
@@ -42,6 +43,30 @@ export async function openPostgres(url: string): Promise<Database> {
         client.release();
       }
     },
-    close: () => pool.end(),
+    async listen(channel, onMessage, onEnd) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
+      const client = new pg.Client({ connectionString: url });
+      // A connection lost says so through 'end' (after 'error'); the caller listens again.
+      client.on('error', () => undefined);
+      client.on('notification', (n) => {
+        if (n.channel === channel) onMessage(n.payload ?? '');
+      });
+      client.once('end', () => {
+        listeners.delete(client);
+        onEnd();
+      });
+      listeners.add(client);
+      try {
+        await client.connect();
+        await client.query(`listen ${channel}`);
+      } catch (err) {
+        await client.end().catch(() => undefined);
+        throw err;
+      }
+    },
+    async close() {
+      await Promise.all([...listeners].map((c) => c.end().catch(() => undefined)));
+      await pool.end();
+    },
   };
 }
