@@ -1,7 +1,8 @@
-import type { Entity, OutboxEntry } from '../../shared';
+import type { Entity } from '../../shared';
 import { newId } from '../lib/ids';
 import { PARENT_FIELD, type TraplineDb } from './database';
-import { compact, entriesOf, indexFields, ownerKeyOf, tableOf, type AnyRow } from './record-tables';
+import { newEntry } from './new-entry';
+import { compact, entriesOf, indexFields, tableOf, type AnyRow } from './record-tables';
 import { RepositoryError } from './repository-error';
 import { validateRecord } from './validate-record';
 
@@ -71,29 +72,21 @@ export async function createRecords(
         problem: null,
         ...indexFields(entity, item.data),
       };
-      const entry: OutboxEntry = {
-        id: newId(),
-        entity,
-        localId,
-        op: 'create',
-        payload: item.data,
-        refs:
-          parent && item.parentLocalId
-            ? [{ field: parent.field, entity: parent.entity, localId: item.parentLocalId }]
-            : [],
-        dependsOn: item.parentLocalId ? (parentDeps.get(item.parentLocalId) ?? []) : [],
-        baseUpdated: null,
-        baseValues: null,
-        state: 'pending',
-        frozen: false,
-        attempts: 0,
-        nextAttemptAt: 0,
-        lastError: null,
-        createdAt: now,
-        ownerKey: ownerKeyOf(db),
-      };
       await table.add(row);
-      await db.outbox.add(entry);
+      await db.outbox.add(
+        newEntry(db, {
+          entity,
+          localId,
+          op: 'create',
+          payload: item.data,
+          refs:
+            parent && item.parentLocalId
+              ? [{ field: parent.field, entity: parent.entity, localId: item.parentLocalId }]
+              : [],
+          dependsOn: item.parentLocalId ? (parentDeps.get(item.parentLocalId) ?? []) : [],
+          createdAt: now,
+        }),
+      );
       ids.push(localId);
     }
     return ids;

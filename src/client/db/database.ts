@@ -1,7 +1,7 @@
 import Dexie, { type EntityTable } from 'dexie';
+import { ENTITIES, ENTITY, type Entity, type EntityFacts } from '#shared/entities';
 import type {
   Collection,
-  Entity,
   LookupsDocument,
   OutboxEntry,
   Pool,
@@ -51,19 +51,21 @@ export type LookupsRow = {
 };
 export type MetaRow = { key: string; value: unknown };
 
-/** Dexie table of each outbox entity. */
-export const ENTITY_TABLE: Record<Entity, 'sites' | 'collections' | 'pools' | 'poolTests'> = {
-  site: 'sites',
-  collection: 'collections',
-  pool: 'pools',
-  poolTest: 'poolTests',
+/** Dexie table of each outbox entity (from the entity registry). */
+export const ENTITY_TABLE = Object.fromEntries(ENTITIES.map((e) => [e, ENTITY[e].table])) as {
+  [E in Entity]: EntityFacts['table'];
 };
 
-/** Which field of a child's payload names its parent, by child entity. */
-export const PARENT_FIELD: Partial<Record<Entity, { field: string; entity: Entity }>> = {
-  collection: { field: 'site', entity: 'site' },
-  pool: { field: 'collection', entity: 'collection' },
-  poolTest: { field: 'pool', entity: 'pool' },
+/** Which field of a child's payload names its parent, by child entity (from the entity registry). */
+export const PARENT_FIELD: Partial<Record<Entity, { field: string; entity: Entity }>> =
+  Object.fromEntries(ENTITIES.flatMap((e) => (ENTITY[e].parent ? [[e, ENTITY[e].parent]] : [])));
+
+/** Indexes of each record table; typed by the registry's table names, so none can be missed. */
+const RECORD_TABLE_INDEXES: Record<EntityFacts['table'], string> = {
+  sites: 'localId, &serverId, syncState, code, name, updatedAt',
+  collections: 'localId, &serverId, syncState, parentLocalId, collectionDate, updatedAt',
+  pools: 'localId, &serverId, syncState, parentLocalId, updatedAt',
+  poolTests: 'localId, &serverId, syncState, parentLocalId, updatedAt',
 };
 
 export class TraplineDb extends Dexie {
@@ -87,10 +89,7 @@ export class TraplineDb extends Dexie {
     // Strict durability: a saved record and its outbox entry survive a crash or power loss.
     super(name, { chromeTransactionDurability: 'strict' });
     this.version(1).stores({
-      sites: 'localId, &serverId, syncState, code, name, updatedAt',
-      collections: 'localId, &serverId, syncState, parentLocalId, collectionDate, updatedAt',
-      pools: 'localId, &serverId, syncState, parentLocalId, updatedAt',
-      poolTests: 'localId, &serverId, syncState, parentLocalId, updatedAt',
+      ...RECORD_TABLE_INDEXES,
       outbox: 'id, entity, localId, state, nextAttemptAt, createdAt',
       lookups: 'key',
       meta: 'key',

@@ -1,7 +1,8 @@
-import type { Entity, OutboxEntry } from '../../shared';
-import { newId } from '../lib/ids';
+import type { Entity } from '../../shared';
 import type { TraplineDb } from './database';
-import { CHILD_ENTITY, entriesOf, ownerKeyOf, tableOf } from './record-tables';
+import { CHILD_ENTITY } from '#shared/entities';
+import { newEntry } from './new-entry';
+import { entriesOf, tableOf } from './record-tables';
 import { RepositoryError } from './repository-error';
 
 function childLabel(row: {
@@ -68,25 +69,16 @@ export async function deleteRecord(
       await table.delete(localId);
       return 'removed';
     }
-    const entry: OutboxEntry = {
-      id: newId(),
-      entity,
-      localId,
-      op: 'delete',
-      payload: {},
-      refs: [],
-      dependsOn: entries.map((e) => e.id),
-      baseUpdated: row.baseUpdated,
-      baseValues: null,
-      state: 'pending',
-      frozen: false,
-      attempts: 0,
-      nextAttemptAt: 0,
-      lastError: null,
-      createdAt: Date.now(),
-      ownerKey: ownerKeyOf(db),
-    };
-    await db.outbox.add(entry);
+    await db.outbox.add(
+      newEntry(db, {
+        entity,
+        localId,
+        op: 'delete',
+        payload: {},
+        dependsOn: entries.map((e) => e.id),
+        baseUpdated: row.baseUpdated,
+      }),
+    );
     await table.update(localId, { deleted: true, syncState: 'queued', updatedAt: Date.now() });
     return 'queued';
   });

@@ -9,13 +9,6 @@ export function tableOf(db: TraplineDb, entity: Entity): Table<AnyRow, string> {
   return db.table(ENTITY_TABLE[entity]);
 }
 
-/** The entity whose records name this entity as their parent (site → collection, ...). */
-export const CHILD_ENTITY: Partial<Record<Entity, Entity>> = {
-  site: 'collection',
-  collection: 'pool',
-  pool: 'poolTest',
-};
-
 /** Outbox entries of one record still in the outbox, oldest first. */
 export async function entriesOf(db: TraplineDb, localId: string): Promise<OutboxEntry[]> {
   const rows = await db.outbox.where('localId').equals(localId).toArray();

@@ -2,7 +2,8 @@ import type { Entity, OutboxEntry } from '../../shared';
 import { newId } from '../lib/ids';
 import { sameValue } from './field-values';
 import type { TraplineDb } from './database';
-import { compact, entriesOf, indexFields, ownerKeyOf, stableJson, tableOf } from './record-tables';
+import { newEntry } from './new-entry';
+import { compact, entriesOf, indexFields, stableJson, tableOf } from './record-tables';
 import { RepositoryError } from './repository-error';
 import { validateRecord } from './validate-record';
 
@@ -180,25 +181,20 @@ export async function updateRecord(
 
     validateRecord(entity, 'update', changes);
     const server = (row.server ?? null) as Record<string, unknown> | null;
-    const entry: OutboxEntry = {
-      id: newId(),
-      entity,
-      localId,
-      op: 'update',
-      payload: changes,
-      refs: [],
-      dependsOn: entries.map((e) => e.id),
-      baseUpdated: (server?.updated as string | undefined) ?? null,
-      baseValues: Object.fromEntries(Object.keys(changes).map((k) => [k, serverValue(server, k)])),
-      state: 'pending',
-      frozen: false,
-      attempts: 0,
-      nextAttemptAt: 0,
-      lastError: null,
-      createdAt: now,
-      ownerKey: ownerKeyOf(db),
-    };
-    await db.outbox.add(entry);
+    await db.outbox.add(
+      newEntry(db, {
+        entity,
+        localId,
+        op: 'update',
+        payload: changes,
+        dependsOn: entries.map((e) => e.id),
+        baseUpdated: (server?.updated as string | undefined) ?? null,
+        baseValues: Object.fromEntries(
+          Object.keys(changes).map((k) => [k, serverValue(server, k)]),
+        ),
+        createdAt: now,
+      }),
+    );
     await table.update(localId, { ...recordPatch, syncState: 'queued' });
     return true;
   });

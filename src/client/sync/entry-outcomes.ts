@@ -1,7 +1,8 @@
 import type { OutboxEntry } from '../../shared';
 import { backoffDelay } from './backoff';
 import { normalizeValue } from '../db/field-values';
-import { CHILD_ENTITY, allSyncTables, recordTable, type AnyRecordRow } from './record-tables';
+import { CHILD_ENTITY } from '#shared/entities';
+import { allSyncTables, recordTable, type AnyRecordRow } from './record-tables';
 import type { SyncContext } from './sync-context';
 import type { SyncError } from './sync-error';
 

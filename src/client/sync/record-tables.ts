@@ -25,10 +25,3 @@ export function recordTable(db: TraplineDb, entity: Entity): Table<AnyRecordRow,
 export function allSyncTables(db: TraplineDb) {
   return [db.sites, db.collections, db.pools, db.poolTests, db.outbox, db.meta];
 }
-
-/** The child entity of each parent entity (site → collection → pool → pool test). */
-export const CHILD_ENTITY: Partial<Record<Entity, Entity>> = {
-  site: 'collection',
-  collection: 'pool',
-  pool: 'poolTest',
-};

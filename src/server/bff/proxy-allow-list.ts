@@ -1,17 +1,12 @@
+import { ENTITIES, ENTITY, v1Path } from '#shared/entities';
 import { LOOKUP_LISTS } from '#shared/schemas/lookups';
 
 export type ProxyMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type ProxyRoute = { method: ProxyMethod; path: string };
 
-/** Record resources the app may read, create and update. */
-export const RECORD_RESOURCES = [
-  '/v1/site',
-  '/v1/arthropod/collection',
-  '/v1/arthropod/pool',
-  '/v1/arthropod/pool/test',
-] as const;
-export type RecordResource = (typeof RECORD_RESOURCES)[number];
-const DELETABLE_RESOURCES = ['/v1/site', '/v1/arthropod/collection', '/v1/arthropod/pool'] as const;
+/** Record resources the app may read, create and update: every entity of the registry. */
+const RECORD_RESOURCES = ENTITIES.map(v1Path);
+const DELETABLE_RESOURCES = ENTITIES.filter((e) => ENTITY[e].deletable).map(v1Path);
 
 /**
  * Exactly what the browser may reach upstream, as `/v1/...` route patterns (the BFF serves each
@@ -25,7 +20,7 @@ export const PROXY_ALLOW_LIST: ProxyRoute[] = [
     { method: 'PUT', path: `${base}/:id` },
   ]),
   // The sync engine sends the deletes a manager queues on the tablet (the upstream refuses
-  // them for technicians). Pool tests have no delete upstream.
+  // them for technicians), for the entities the upstream can delete.
   ...DELETABLE_RESOURCES.map((base): ProxyRoute => ({ method: 'DELETE', path: `${base}/:id` })),
   ...Object.values(LOOKUP_LISTS).map((l): ProxyRoute => ({ method: 'GET', path: l.path })),
 ];

@@ -1,3 +1,4 @@
+import { ENTITY, entityAtV1Path } from '#shared/entities';
 import { listedRows } from '#shared/schemas/list';
 import { reauthRequired } from './bff-error';
 import { parseJson } from './parse-json';
@@ -52,8 +53,9 @@ export type Reconciled =
  * - it was added since the first forward (less clock skew);
  * - the journal has not already given it to another key (`givenElsewhere`);
  * - it is the only such record.
- * The natural key (site code; collection site, date and trap; pool collection, species, sex and
- * count; test pool, method and target) only narrows what the upstream is asked to list.
+ * The natural key of the entity registry (site code; collection trap and site; pool species, sex,
+ * count and collection; test pool, method and target) only narrows what the upstream is asked
+ * to list.
  */
 export async function reconcileCreate(
   upstream: UpstreamClient,
@@ -139,34 +141,16 @@ export async function reconcileCreate(
     );
   };
 
-  let found: { same: Row[]; unknown: Row[] };
-  switch (path) {
-    case '/v1/site':
-      found = await candidates(path, { code: b.code });
-      break;
-    case '/v1/arthropod/collection':
-      found = await candidates(path, { trap: b.trap, site: b.site });
-      break;
-    case '/v1/arthropod/pool': {
-      found = { same: [], unknown: [] };
-      // Pool lists default to mosquito species (contract §4): look at the other types too.
-      for (const type of ['mosquito', 'tick', 'nontick']) {
-        const query = { species: b.species, sex: b.sex, num_count: b.num_count };
-        const more = await candidates(
-          path,
-          { ...query, collection: b.collection },
-          `&type=${type}`,
-        );
-        found.same.push(...more.same);
-        found.unknown.push(...more.unknown);
-      }
-      break;
-    }
-    case '/v1/arthropod/pool/test':
-      found = await candidates(path, { pool: b.pool, method: b.method, target: b.target });
-      break;
-    default:
-      return { kind: 'absent' };
+  const entity = entityAtV1Path(path);
+  if (!entity) return { kind: 'absent' };
+  const { naturalKey, listVariants } = ENTITY[entity];
+  const key = Object.fromEntries(naturalKey.map((field) => [field, b[field]]));
+  const found = { same: [] as Row[], unknown: [] as Row[] };
+  // Every list variant (pool lists show one species type at a time, contract §4).
+  for (const variant of listVariants) {
+    const more = await candidates(path, key, variant ? `&${variant}` : '');
+    found.same.push(...more.same);
+    found.unknown.push(...more.unknown);
   }
   const ids = [...found.same, ...found.unknown]
     .map((r) => r.id)

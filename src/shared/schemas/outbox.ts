@@ -1,16 +1,14 @@
 import { z } from 'zod';
 import { errorBody } from './error';
+import { ENTITIES, ENTITY, type Entity } from '../entities';
 
-export const ENTITIES = ['site', 'collection', 'pool', 'poolTest'] as const;
-export type Entity = (typeof ENTITIES)[number];
+export { ENTITIES, type Entity } from '../entities';
 
-/** Upstream path of each entity's resource (`/v1` prefix added by the caller). */
-export const ENTITY_PATHS: Record<Entity, string> = {
-  site: '/site',
-  collection: '/arthropod/collection',
-  pool: '/arthropod/pool',
-  poolTest: '/arthropod/pool/test',
-};
+/** Resource path of each entity under `/v1` (from the entity registry). */
+export const ENTITY_PATHS = Object.fromEntries(ENTITIES.map((e) => [e, ENTITY[e].path])) as Record<
+  Entity,
+  string
+>;
 
 export const SYNC_STATES = ['draft', 'queued', 'syncing', 'synced', 'failed', 'conflict'] as const;
 export type SyncState = (typeof SYNC_STATES)[number];

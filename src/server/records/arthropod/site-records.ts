@@ -6,7 +6,7 @@ import { SITE_COLUMNS, type SiteRow } from '../sites/site-row';
  * Sites by ID in their record shape, for `populate[]=site` of collections and pools. Scoped to
  * the agency: a record only ever references its own agency's sites.
  */
-export async function siteRecords(
+async function sitesById(
   q: Queryable,
   agency: number,
   ids: Iterable<number | null | undefined>,
@@ -22,7 +22,7 @@ export async function siteRecords(
 
 /** Replaces each record's `site` ID by the site record. */
 export async function populateSite(q: Queryable, agency: number, records: Row[]): Promise<void> {
-  const sites = await siteRecords(
+  const sites = await sitesById(
     q,
     agency,
     records.map((r) => r.site as number | null),

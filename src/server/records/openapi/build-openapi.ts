@@ -18,6 +18,7 @@ import {
   siteUpdate,
   whoAmI,
 } from '../../../shared';
+import { ENTITIES, ENTITY, v1Path, type Entity } from '#shared/entities';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -120,7 +121,19 @@ const IDEMPOTENCY = [
   },
 ];
 
-function resource(name: string, base: string, tag: string, opts: { del: boolean }) {
+/** The record schemas of each entity: the response, the create body and the update body. */
+const ENTITY_SCHEMAS: Record<Entity, [record: z.ZodType, create: z.ZodType, update: z.ZodType]> = {
+  site: [site, siteCreate, siteUpdate],
+  collection: [collection, collectionCreate, collectionUpdate],
+  pool: [pool, poolCreate, poolUpdate],
+  poolTest: [poolTest, poolTestCreate, poolTestUpdate],
+};
+
+/** The list/create path and the item path of an entity's resource. */
+function resource(entity: Entity) {
+  const { openapi, deletable } = ENTITY[entity];
+  const { name, tag } = openapi;
+  const base = v1Path(entity);
   const item = {
     get: {
       tags: [tag],
@@ -142,7 +155,7 @@ function resource(name: string, base: string, tag: string, opts: { del: boolean 
         ...errorResponses('400', '401', '403', '404', '409', '413', '415', '422'),
       },
     },
-    ...(opts.del
+    ...(deletable
       ? {
           delete: {
             tags: [tag],
@@ -183,19 +196,14 @@ export function buildOpenApi(): JsonSchema {
     LoginRequest: schemaOf(loginRequest, 'input'),
     LoginResponse: schemaOf(loginResponse, 'output'),
     WhoAmI: schemaOf(whoAmI, 'output'),
-    Site: schemaOf(site, 'output'),
-    SiteCreate: schemaOf(siteCreate, 'input'),
-    SiteUpdate: schemaOf(siteUpdate, 'input'),
-    Collection: schemaOf(collection, 'output'),
-    CollectionCreate: schemaOf(collectionCreate, 'input'),
-    CollectionUpdate: schemaOf(collectionUpdate, 'input'),
-    Pool: schemaOf(pool, 'output'),
-    PoolCreate: schemaOf(poolCreate, 'input'),
-    PoolUpdate: schemaOf(poolUpdate, 'input'),
-    PoolTest: schemaOf(poolTest, 'output'),
-    PoolTestCreate: schemaOf(poolTestCreate, 'input'),
-    PoolTestUpdate: schemaOf(poolTestUpdate, 'input'),
   };
+  for (const entity of ENTITIES) {
+    const { name } = ENTITY[entity].openapi;
+    const [record, create, update] = ENTITY_SCHEMAS[entity];
+    schemas[name] = schemaOf(record, 'output');
+    schemas[`${name}Create`] = schemaOf(create, 'input');
+    schemas[`${name}Update`] = schemaOf(update, 'input');
+  }
   const lookupPaths: Record<string, unknown> = {};
   for (const [name, { path, schema }] of Object.entries(LOOKUP_LISTS)) {
     const ref = `Lookup_${name}`;
@@ -276,10 +284,7 @@ export function buildOpenApi(): JsonSchema {
           responses: { '200': { description: 'Revoked' }, ...errorResponses('401', '403', '404') },
         },
       },
-      ...resource('Site', '/v1/site', 'sites', { del: true }),
-      ...resource('Collection', '/v1/arthropod/collection', 'collections', { del: true }),
-      ...resource('Pool', '/v1/arthropod/pool', 'pools', { del: true }),
-      ...resource('PoolTest', '/v1/arthropod/pool/test', 'pool tests', { del: false }),
+      ...Object.assign({}, ...ENTITIES.map(resource)),
       ...lookupPaths,
     },
   };

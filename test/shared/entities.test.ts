@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CHILD_ENTITY,
+  ENTITIES,
+  ENTITY,
+  entityAtV1Path,
+  v1Path,
+  type Entity,
+} from '../../src/shared/entities';
+import { LOOKUP_LISTS } from '../../src/shared/schemas/lookups';
+import { TraplineDb } from '../../src/client/db/database';
+import { PROXY_ALLOW_LIST } from '../../src/server/bff/proxy-allow-list';
+import { buildOpenApi } from '../../src/server/records/openapi/build-openapi';
+
+const sorted = (values: Iterable<string>) => [...values].sort();
+
+describe('entity registry', () => {
+  it('names an existing entity as every parent, and each child points back at its parent', () => {
+    for (const entity of ENTITIES) {
+      const parent = ENTITY[entity].parent;
+      if (!parent) continue;
+      expect(ENTITIES).toContain(parent.entity);
+      expect(parent.field).not.toBe('');
+      expect(CHILD_ENTITY[parent.entity]).toBe(entity);
+    }
+    for (const [parent, child] of Object.entries(CHILD_ENTITY) as [Entity, Entity][]) {
+      expect(ENTITY[child].parent?.entity).toBe(parent);
+    }
+  });
+
+  it('is one chain from site: every record reaches the root, no parent has two child kinds', () => {
+    const roots = ENTITIES.filter((e) => ENTITY[e].parent === null);
+    expect(roots).toEqual(['site']);
+    for (const entity of ENTITIES) {
+      const seen = new Set<Entity>();
+      let at: Entity | undefined = entity;
+      while (at && !seen.has(at)) {
+        seen.add(at);
+        at = ENTITY[at].parent?.entity;
+      }
+      expect(at, `${entity} reaches the root without a cycle`).toBeUndefined();
+    }
+    const parents = ENTITIES.flatMap((e) => (ENTITY[e].parent ? [ENTITY[e].parent.entity] : []));
+    expect(new Set(parents).size).toBe(parents.length);
+  });
+
+  it('gives every entity its own path, table and OpenAPI name', () => {
+    for (const facts of [
+      ENTITIES.map((e) => ENTITY[e].path),
+      ENTITIES.map((e) => ENTITY[e].table),
+      ENTITIES.map((e) => ENTITY[e].openapi.name),
+    ]) {
+      expect(new Set(facts).size).toBe(ENTITIES.length);
+    }
+    for (const entity of ENTITIES) expect(entityAtV1Path(v1Path(entity))).toBe(entity);
+    expect(entityAtV1Path('/v1/species')).toBeUndefined();
+  });
+
+  it('has a natural key of create-body fields and at least one way to list every record', () => {
+    for (const entity of ENTITIES) {
+      expect(ENTITY[entity].naturalKey.length).toBeGreaterThan(0);
+      expect(ENTITY[entity].listVariants.length).toBeGreaterThan(0);
+      const parent = ENTITY[entity].parent;
+      // Reconciliation narrows to the parent's records: the parent field is part of the key.
+      if (parent) expect(ENTITY[entity].naturalKey).toContain(parent.field);
+    }
+  });
+
+  it('the BFF forwards exactly the entities (and lookups), deletes only where the service takes them', () => {
+    const lookupPaths = new Set(Object.values(LOOKUP_LISTS).map((l) => l.path));
+    const records = PROXY_ALLOW_LIST.filter((r) => !lookupPaths.has(r.path));
+    const bases = new Set(records.map((r) => r.path.replace(/\/:id$/, '')));
+    expect(sorted(bases)).toEqual(sorted(ENTITIES.map(v1Path)));
+    for (const entity of ENTITIES) {
+      const methods = (path: string) =>
+        sorted(records.filter((r) => r.path === path).map((r) => r.method));
+      expect(methods(v1Path(entity))).toEqual(['GET', 'POST']);
+      expect(methods(`${v1Path(entity)}/:id`)).toEqual(
+        sorted(['GET', 'PUT', ...(ENTITY[entity].deletable ? ['DELETE'] : [])]),
+      );
+    }
+  });
+
+  it('the OpenAPI document describes exactly the entities as record resources', () => {
+    const doc = buildOpenApi() as {
+      paths: Record<string, Record<string, unknown>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    // A record resource is one whose items can be updated (lookups are read-only lists).
+    const items = Object.keys(doc.paths).filter((p) => 'put' in doc.paths[p]);
+    expect(sorted(items)).toEqual(sorted(ENTITIES.map((e) => `${v1Path(e)}/{id}`)));
+    for (const entity of ENTITIES) {
+      const { name } = ENTITY[entity].openapi;
+      expect(Object.keys(doc.paths[v1Path(entity)]).sort()).toEqual(['get', 'post']);
+      expect('delete' in doc.paths[`${v1Path(entity)}/{id}`]).toBe(ENTITY[entity].deletable);
+      for (const schema of [name, `${name}Create`, `${name}Update`])
+        expect(doc.components.schemas).toHaveProperty(schema);
+    }
+  });
+
+  it('the tablet database has one record table per entity, besides the outbox, lookups and meta', () => {
+    const db = new TraplineDb('entities-test');
+    const tables = db.tables
+      .map((t) => t.name)
+      .filter((n) => !['outbox', 'lookups', 'meta'].includes(n));
+    expect(sorted(tables)).toEqual(sorted(ENTITIES.map((e) => ENTITY[e].table)));
+  });
+});
