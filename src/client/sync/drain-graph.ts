@@ -27,7 +27,7 @@ type Node = {
 const isStuck = (e: OutboxEntry) => e.state === 'parked' || e.state === 'conflict';
 const isSendable = (e: OutboxEntry) => e.state === 'pending' || e.state === 'sending';
 /** Outbox order: oldest first, ties by id (as IndexedDB orders the createdAt index). */
-const older = (a: OutboxEntry, b: OutboxEntry) =>
+export const older = (a: OutboxEntry, b: OutboxEntry) =>
   a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 function addTo(map: Map<string, Set<string>>, key: string, id: string) {

@@ -1,5 +1,6 @@
 import type { OutboxEntry } from '../../shared';
 import type { TraplineDb } from '../db/database';
+import { older } from './drain-graph';
 
 /**
  * How long a writer may take between stamping an entry's createdAt (Date.now(), inside its
@@ -7,6 +8,32 @@ import type { TraplineDb } from '../db/database';
  * read began, so an entry stamped before that read but committed after it is still found.
  */
 export const WRITE_WINDOW_MS = 5_000;
+
+/**
+ * Entries per IndexedDB request when the whole outbox is read: the page deserialises each
+ * request's rows in one task, and a week's queue (thousands of entries) in one request would
+ * freeze the screen for that long. Pages of a few hundred keep each task short.
+ */
+export const OUTBOX_PAGE = 500;
+
+/**
+ * The whole outbox, oldest first, read in pages by primary key inside one read transaction (so
+ * the pages are one consistent snapshot, as a single read would be).
+ */
+export async function readWholeOutbox(db: TraplineDb): Promise<OutboxEntry[]> {
+  const entries = await db.transaction('r', db.outbox, async () => {
+    const out: OutboxEntry[] = [];
+    let page = await db.outbox.orderBy(':id').limit(OUTBOX_PAGE).toArray();
+    out.push(...page);
+    while (page.length === OUTBOX_PAGE) {
+      const last = page[page.length - 1].id;
+      page = await db.outbox.where(':id').above(last).limit(OUTBOX_PAGE).toArray();
+      out.push(...page);
+    }
+    return out;
+  });
+  return entries.sort(older);
+}
 
 export type OutboxReader = {
   /** The whole outbox, oldest first. */
@@ -25,7 +52,7 @@ export function createOutboxReader(db: TraplineDb): OutboxReader {
     const startedAt = Date.now();
     const entries =
       from === null
-        ? await db.outbox.orderBy('createdAt').toArray()
+        ? await readWholeOutbox(db)
         : await db.outbox.where('createdAt').aboveOrEqual(from).toArray();
     for (const e of entries) if (e.createdAt > newest) newest = e.createdAt;
     lastReadAt = startedAt;

@@ -5,6 +5,7 @@ import { onAuthRequired } from '../lib/http';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { dependentsOf, discardEntry } from './discard-entry';
 import { drainOutbox } from './drain-outbox';
+import { readWholeOutbox } from './outbox-reader';
 import { DEFAULT_PULL, pullRecords, type PullOptions } from './pull-records';
 import { resolveConflict, type ConflictChoices } from './resolve-conflict';
 import { runExclusive } from './run-exclusive';
@@ -133,7 +134,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
           if (tally) setStatus(drainingCounts(tally, stored, inFlight));
           else countAgain = true;
         } else {
-          const entries = await db.outbox.toArray();
+          const entries = await readWholeOutbox(db);
           setStatus(outboxCounts(entries, inFlight));
         }
       } while (countAgain);
