@@ -67,7 +67,7 @@ describe('entity registry', () => {
   });
 
   it('the BFF forwards exactly the entities (and lookups), deletes only where the service takes them', () => {
-    const lookupPaths = new Set(Object.values(LOOKUP_LISTS).map((l) => l.path));
+    const lookupPaths = new Set<string>(Object.values(LOOKUP_LISTS).map((l) => l.path));
     const records = PROXY_ALLOW_LIST.filter((r) => !lookupPaths.has(r.path));
     const bases = new Set(records.map((r) => r.path.replace(/\/:id$/, '')));
     expect(sorted(bases)).toEqual(sorted(ENTITIES.map(v1Path)));
