@@ -219,8 +219,11 @@ export type IndexRequest =
   | { type: 'view'; id: number; bbox: [number, number, number, number]; zoom: number }
   | { type: 'nearest'; id: number; here: LatLon; count: number };
 
-/** Messages from the worker: the index changed (with the sites that did), or an answer. */
+/**
+ * Messages from the worker: the index changed (with how many sites did: their ids would cost the
+ * page a long task to receive after a first read of 20,000), or an answer.
+ */
 export type IndexMessage =
-  | { type: 'loaded'; summary: IndexSummary; changed: string[] }
+  | { type: 'loaded'; summary: IndexSummary; changed: number }
   | { type: 'answer'; id: number; result: unknown }
   | { type: 'failed'; message: string };

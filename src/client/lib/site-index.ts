@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import type { LatLon } from './geo';
 import type {
   IndexMessage,
@@ -17,14 +17,14 @@ type Unasked<Q> = Q extends unknown ? Omit<Q, 'id'> : never;
 /**
  * The main thread's side of the site index worker: one per signed-in database, shared by the
  * Sites list and the map. Asks are answered in order; `summary` changes (a new `version`) when the
- * stored sites changed, and subscribers are told which sites did.
+ * stored sites changed, and subscribers are told.
  */
 export class SiteIndex {
   summary: IndexSummary | null = null;
   failure: string | null = null;
   private readonly worker: Worker;
   private readonly waiting = new Map<number, (result: unknown) => void>();
-  private readonly listeners = new Set<(changed: readonly string[]) => void>();
+  private readonly listeners = new Set<() => void>();
   private nextId = 1;
   users = 0;
 
@@ -49,10 +49,10 @@ export class SiteIndex {
     } else if (m.type === 'loaded') {
       this.summary = m.summary;
       this.failure = null;
-      for (const listener of this.listeners) listener(m.changed);
+      for (const listener of this.listeners) listener();
     } else {
       this.failure = m.message;
-      for (const listener of this.listeners) listener([]);
+      for (const listener of this.listeners) listener();
     }
   }
 
@@ -76,8 +76,8 @@ export class SiteIndex {
     return this.ask({ type: 'nearest', here, count });
   }
 
-  /** Calls `listener` with the changed sites' ids each time the index is rebuilt. */
-  subscribe(listener: (changed: readonly string[]) => void): () => void {
+  /** Calls `listener` each time the index is rebuilt or fails. */
+  subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -115,7 +115,9 @@ export function siteIndexFor(dbName: string): SiteIndex {
 
 /**
  * The site index of `dbName` while the calling component is shown, and its summary (null until
- * the sites are first read), re-rendering when the sites change.
+ * the sites are first read), re-rendering when the sites change. The re-render is a transition:
+ * news from the worker (the map framing 20,000 sites, the list's count) renders in slices the
+ * page can interrupt, not in the task that received the message.
  */
 export function useSiteIndex(dbName: string): {
   index: SiteIndex;
@@ -124,9 +126,26 @@ export function useSiteIndex(dbName: string): {
 } {
   const index = useMemo(() => siteIndexFor(dbName), [dbName]);
   useEffect(() => index.retain(), [index]);
-  const summary = useSyncExternalStore(
-    (onChange) => index.subscribe(onChange),
-    () => index.summary,
-  );
-  return { index, summary, failure: index.failure };
+  const [known, setKnown] = useState(() => ({
+    index,
+    summary: index.summary,
+    failure: index.failure,
+  }));
+  useEffect(() => {
+    const update = () =>
+      startTransition(() =>
+        setKnown((was) =>
+          was.index === index && was.summary === index.summary && was.failure === index.failure
+            ? was
+            : { index, summary: index.summary, failure: index.failure },
+        ),
+      );
+    // The worker may have answered between the first render and this subscription.
+    update();
+    return index.subscribe(update);
+  }, [index]);
+  // Another database's index: nothing known of it until its worker answers.
+  const current =
+    known.index === index ? known : { summary: index.summary, failure: index.failure };
+  return { index, summary: current.summary, failure: current.failure };
 }

@@ -36,7 +36,7 @@ async function readAll(): Promise<void> {
     const rows = (await db.table('sites').toArray()) as SiteRecordLike[];
     const changed = core.load(rows);
     if (changed.length > 0 || core.version === 1)
-      post({ type: 'loaded', summary: core.summary(), changed });
+      post({ type: 'loaded', summary: core.summary(), changed: changed.length });
   } catch (e) {
     post({ type: 'failed', message: e instanceof Error ? e.message : String(e) });
   }

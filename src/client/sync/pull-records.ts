@@ -1,8 +1,7 @@
 import { ENTITY_PATHS, MAX_PAGE_SIZE, listedRows, refId, type Entity } from '../../shared';
-import { PARENT_FIELD } from '../db/database';
 import { request } from '../lib/http';
-import { serverToData } from '../db/field-values';
-import { recordTable, type AnyRecordRow } from './record-tables';
+import { storePulled } from './pull-writer';
+import type { PulledRow } from './store-pulled-rows';
 import type { SyncContext } from './sync-context';
 import { SyncError, classify } from './sync-error';
 
@@ -37,14 +36,6 @@ export const DEFAULT_PULL: PullOptions = {
 export type PullProgress = { entity: Entity; received: number; total: number | null };
 
 /**
- * Rows per `bulkPut` inside a store's transaction: each call's structured cloning runs as one
- * task, so a chunk bounds how long the page is blocked; 50 rows or more per call also let Dexie
- * mark the table changed as a whole instead of tracking every key for live queries (which cost
- * more than the writes themselves at 20,000 sites).
- */
-const WRITE_CHUNK = 500;
-
-/**
  * Largest batch of received rows written in one transaction. Batches start at one page and
  * double: every commit makes live queries on the table (the Sites list and map) re-read all of
  * it, so doubling batches keep those re-reads to a few over a first pull of 20,000 sites (about
@@ -58,7 +49,7 @@ const PAGES_AHEAD = 3;
 /** Pool ids per pool test request: keeps the query string short. */
 const POOL_IDS_PER_REQUEST = 100;
 
-type Row = Record<string, unknown>;
+type Row = PulledRow;
 
 /**
  * Brings the agency's sites, the last `collectionDays` days of collections, their pools and the
@@ -138,7 +129,7 @@ async function pullPoolTests(
       const pool = refId(r.pool as number | { id: number } | null | undefined);
       return pool !== null && local.has(pool);
     });
-    stored += (await storePage(ctx, 'poolTest', mine)).stored;
+    stored += (await storePulled(ctx.db, ctx.now(), 'poolTest', mine)).stored;
     maxUpdated = newestUpdated(rows, maxUpdated);
   };
   // After a first pull, known pools need only what changed (everything, while no test was seen).
@@ -184,7 +175,7 @@ async function pullEntity(
   let batch: Row[] = [];
   let batchSize = options.pageSize;
   const flush = async () => {
-    const written = await storePage(ctx, entity, batch);
+    const written = await storePulled(ctx.db, ctx.now(), entity, batch);
     batch = [];
     batchSize = Math.min(batchSize * 2, MAX_BATCH);
     stored += written.stored;
@@ -349,91 +340,4 @@ async function reconcileSites(
   });
   await db.meta.put({ key: SITE_RECONCILE_META_KEY, value: startedAt });
   return removed;
-}
-
-/**
- * Upserts a batch of rows by serverId, in one transaction: one indexed read per table for the
- * whole batch (the rows already here, their outbox entries, the parents), then chunked
- * `bulkPut`s. Invariant: a record with a local change not yet on the server (syncState other
- * than 'synced', or any entry in the outbox) is never overwritten: the user's edit wins locally
- * until the outbox resolves it. Returns how many rows were written and the server ids of those
- * new to this tablet.
- */
-async function storePage(
-  ctx: SyncContext,
-  entity: Entity,
-  rows: Row[],
-): Promise<{ stored: number; added: number[] }> {
-  const { db } = ctx;
-  const table = recordTable(db, entity);
-  const parent = PARENT_FIELD[entity];
-  const parentTable = parent ? recordTable(db, parent.entity) : null;
-  const tables = parentTable ? [table, parentTable, db.outbox] : [table, db.outbox];
-  // One row per server id (the last one sent): serverId is a unique index.
-  const incoming = new Map<number, Row>();
-  for (const row of rows) if (typeof row.id === 'number') incoming.set(row.id, row);
-  const parentIdOf = (row: Row) =>
-    parent ? refId(row[parent.field] as number | { id: number } | null | undefined) : null;
-  return db.transaction('rw', tables, async () => {
-    const existing = new Map<number, AnyRecordRow>();
-    for (const r of await table
-      .where('serverId')
-      .anyOf([...incoming.keys()])
-      .toArray())
-      if (r.serverId !== null) existing.set(r.serverId, r);
-    const withEntry = new Set(
-      existing.size === 0
-        ? []
-        : (
-            await db.outbox
-              .where('localId')
-              .anyOf([...existing.values()].map((r) => r.localId))
-              .toArray()
-          ).map((e) => e.localId),
-    );
-    const parentLocal = new Map<number, string>();
-    if (parentTable) {
-      const ids = new Set<number>();
-      for (const row of incoming.values()) {
-        const id = parentIdOf(row);
-        if (id !== null) ids.add(id);
-      }
-      for (const p of await parentTable
-        .where('serverId')
-        .anyOf([...ids])
-        .toArray())
-        if (p.serverId !== null) parentLocal.set(p.serverId, p.localId);
-    }
-    const next: AnyRecordRow[] = [];
-    const added: number[] = [];
-    for (const [id, row] of incoming) {
-      const prior = existing.get(id);
-      if (prior && (prior.syncState !== 'synced' || withEntry.has(prior.localId))) continue;
-      let parentLocalId = prior?.parentLocalId ?? null;
-      if (parent) {
-        const parentId = parentIdOf(row);
-        parentLocalId = parentId === null ? null : (parentLocal.get(parentId) ?? null);
-      }
-      const record: AnyRecordRow & Record<string, unknown> = {
-        localId: prior?.localId ?? crypto.randomUUID(),
-        serverId: id,
-        syncState: 'synced',
-        data: serverToData(entity, row),
-        server: row,
-        baseUpdated: typeof row.updated === 'string' ? row.updated : null,
-        parentLocalId,
-        updatedAt: ctx.now(),
-        problem: null,
-        ...(entity === 'site'
-          ? { code: String(row.code ?? ''), name: String(row.name ?? '') }
-          : {}),
-        ...(entity === 'collection' ? { collectionDate: String(row.collection_date ?? '') } : {}),
-      };
-      next.push(record);
-      if (!prior) added.push(id);
-    }
-    for (let i = 0; i < next.length; i += WRITE_CHUNK)
-      await table.bulkPut(next.slice(i, i + WRITE_CHUNK));
-    return { stored: next.length, added };
-  });
 }

@@ -1,8 +1,11 @@
 import L from 'leaflet';
 import type { MapFeature } from '../../lib/site-index';
 
-/** New markers added per frame. */
-const SLICE = 30;
+/**
+ * New markers added per frame: 30 cluster markers took 50–95 ms per frame at 4x CPU throttle (a
+ * trace of panning), 10 keep each frame's task short while a view fills within a few frames.
+ */
+const SLICE = 10;
 
 /** Cluster markers grow with their count; the smallest is still a 44 px target for a glove. */
 function clusterSize(count: number): number {
@@ -14,6 +17,29 @@ function shortCount(count: number): string {
 }
 
 /**
+ * A marker placed by left/top instead of Leaflet's 3D transform, and hidden during a zoom's
+ * animation instead of moved along: each transformed marker is a compositing layer of its own,
+ * and with a hundred and more cluster markers in view a trace of panning showed the compositor's
+ * commit at 120–170 ms per frame at 4x CPU throttle. Laid out flat they paint into the map's
+ * layer. The next view's clusters replace them once the zoom ends.
+ */
+const FlatMarker = L.Marker.extend({
+  onAdd(this: L.Marker & { _zoomAnimated: boolean }, map: L.Map) {
+    this._zoomAnimated = false;
+    L.Marker.prototype.onAdd.call(this, map);
+    return this;
+  },
+  _setPos(this: L.Marker & { _icon?: HTMLElement; _zIndex: number }, pos: L.Point) {
+    if (this._icon) {
+      this._icon.style.left = `${pos.x}px`;
+      this._icon.style.top = `${pos.y}px`;
+      this._icon.style.zIndex = String(pos.y + (this.options.zIndexOffset ?? 0));
+    }
+    this._zIndex = pos.y + (this.options.zIndexOffset ?? 0);
+  },
+}) as unknown as new (latlng: L.LatLngExpression, options?: L.MarkerOptions) => L.Marker;
+
+/**
  * The sites and clusters in view, drawn incrementally: `show()` adds the features it has not
  * drawn and removes those gone, keyed by MapFeature.key, so a changed site redraws its marker
  * alone and an unchanged cluster is not touched. Sites are canvas circles (a tap within 14 px of
@@ -23,15 +49,28 @@ function shortCount(count: number): string {
 export class SitesLayer {
   private readonly group = L.layerGroup();
   private readonly drawn = new Map<string, L.Layer>();
-  private readonly renderer = L.canvas({ padding: 0.5, tolerance: 14 });
+  /**
+   * Padding a quarter of the view, as the features asked for around it (sites-map.tsx): the
+   * canvas is reallocated at every move's end, and at half a view each side it was four views'
+   * worth of pixels, the longest part of a pan on a slow tablet.
+   */
+  private readonly renderer = L.canvas({ padding: 0.25, tolerance: 14 });
   /** The frame that adds the next slice of new markers, if any is waiting. */
   private pending: number | null = null;
+  /** The task that adds the canvas to the map, until it has run. */
+  private prepared: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly map: L.Map,
     private readonly onSelect: (localId: string) => void,
   ) {
     this.group.addTo(map);
+    // The canvas is made (its first sizing is the costly part) in a task of its own, not in the
+    // one that draws the first sites after the map opened.
+    this.prepared = setTimeout(() => {
+      this.prepared = null;
+      if (!map.hasLayer(this.renderer)) map.addLayer(this.renderer);
+    }, 0);
   }
 
   show(features: readonly MapFeature[]): void {
@@ -70,7 +109,9 @@ export class SitesLayer {
   remove(): void {
     if (this.pending !== null) cancelAnimationFrame(this.pending);
     this.pending = null;
+    if (this.prepared !== null) clearTimeout(this.prepared);
     this.group.remove();
+    this.renderer.remove();
     this.drawn.clear();
   }
 
@@ -78,7 +119,7 @@ export class SitesLayer {
     if (f.kind === 'cluster') {
       const size = clusterSize(f.count);
       const label = `${f.count.toLocaleString('en-US')} sites here: zoom in`;
-      return L.marker([f.lat, f.lon], {
+      return new FlatMarker([f.lat, f.lon], {
         icon: L.divIcon({
           className: 'site-cluster',
           html: `<span aria-hidden="true">${shortCount(f.count)}</span>`,
