@@ -8,6 +8,7 @@ import { openDatabase } from '../../src/server/db/open-database';
 import { buildRecords } from '../../src/server/records/app';
 import { seedDemoAgencies } from '../../src/server/records/seed/seed-demo-agencies';
 import { seedLookups } from '../../src/server/records/seed/seed-lookups';
+import { DIST_DIR } from '../e2e/harness/paths';
 
 export type DrainStack = {
   bffUrl: string;
@@ -24,13 +25,26 @@ export type DrainStack = {
   close(): Promise<void>;
 };
 
-export async function startDrainStack(password: string): Promise<DrainStack> {
+/** Tiles at a closed port: the machine has no internet, and the drain benches draw no map. */
+const NO_TILES = 'https://127.0.0.1:9/{z}/{x}/{y}.png';
+
+/** `serveApp`: the BFF also serves the built app (dist/), for benches in Chromium. */
+export async function startDrainStack(
+  password: string,
+  { serveApp = false }: { serveApp?: boolean } = {},
+): Promise<DrainStack> {
   const db = await openDatabase({});
   await seedLookups(db);
   await seedDemoAgencies(db, { password });
   const records = await buildRecords({ db });
   const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
-  const bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null, logger: false });
+  const bff = await startBff({
+    db,
+    upstreamUrl: recordsUrl,
+    staticRoot: serveApp ? DIST_DIR : null,
+    tileUrl: NO_TILES,
+    logger: false,
+  });
   const close = async () => {
     await bff.close();
     await records.close();

@@ -1,0 +1,144 @@
+/**
+ * Is the tablet responsive while a week offline drains (issue 13, item 2)? The app in Chromium,
+ * signed in as demo-tech, with CHAINS chains of site → collection → 2 pools → a test of each
+ * pool in its outbox (6 creates a chain), drained by the app's own sync engine through the real
+ * BFF and records service. The longest main-thread task while it drains is what a technician
+ * feels as a frozen screen (goal ≤ 50 ms, the browser's own "long task" bound).
+ *
+ * The queue is written by the app's real repositories (drain-chains' queueChains) into a Dexie
+ * database of the same name under Node, then copied row for row into the page's IndexedDB while
+ * the page is offline; going online starts the drain as it does on a tablet that finds signal.
+ * Long tasks are observed in the page (PerformanceObserver 'longtask') until the outbox is
+ * empty. `DRAIN_CHAINS=200 npm run bench -- drain-longtask` for a quicker run.
+ */
+import 'fake-indexeddb/auto';
+import { TraplineDb, databaseName } from '../../src/client/db/database';
+import { launchSignedIn, syncNow } from '../e2e/harness/field-actions';
+import { ensureAppBuilt } from '../e2e/harness/build-app';
+import { PER_CHAIN, queueChains } from './drain-chains-bench';
+import { startDrainStack } from './drain-stack';
+import type { BenchRow } from './run';
+
+const CHAINS = Number(process.env.DRAIN_CHAINS ?? 1000);
+const PASSWORD = 'bench-password-drain-longtask';
+/** demo-tech of the Demo Vector Control District (agency 1): the page's database. */
+const USER_DB = databaseName({ agencyId: 1, username: 'demo-tech' });
+const RECORD_STORES = ['sites', 'collections', 'pools', 'poolTests', 'outbox'] as const;
+
+type Rows = Record<(typeof RECORD_STORES)[number], unknown[]>;
+
+/** The queue as the repositories store it, read back from a Node-side database of that name. */
+async function queuedRows(chains: number): Promise<Rows> {
+  const db = new TraplineDb(USER_DB);
+  try {
+    await queueChains(db, chains);
+    const rows = {} as Rows;
+    for (const store of RECORD_STORES) rows[store] = await db.table(store).toArray();
+    return rows;
+  } finally {
+    db.close();
+    await db.delete();
+  }
+}
+
+// Page scripts are strings: tsx would add its __name helper to functions, which the page lacks.
+const COPY_ROWS = `(async ([name, rows]) => {
+  const db = await new Promise((resolve, reject) => {
+    const open = indexedDB.open(name);
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  const stores = Object.keys(rows);
+  await new Promise((resolve, reject) => {
+    const tx = db.transaction(stores, 'readwrite');
+    for (const store of stores) for (const row of rows[store]) tx.objectStore(store).put(row);
+    tx.oncomplete = resolve;
+    tx.onerror = () => reject(tx.error);
+  });
+  db.close();
+})`;
+
+const COUNT_OUTBOX = `(async (name) => {
+  const db = await new Promise((resolve, reject) => {
+    const open = indexedDB.open(name);
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error);
+  });
+  const n = await new Promise((resolve, reject) => {
+    const req = db.transaction('outbox').objectStore('outbox').count();
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  db.close();
+  return n;
+})`;
+
+const WATCH_LONG_TASKS = `(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration });
+  }).observe({ type: 'longtask' });
+  return performance.now();
+})()`;
+
+export async function benchDrainLongtask(): Promise<BenchRow[]> {
+  await ensureAppBuilt();
+  const rows = await queuedRows(CHAINS);
+  const queued = rows.outbox.length;
+  const stack = await startDrainStack(PASSWORD, { serveApp: true });
+  const app = await launchSignedIn({ appUrl: stack.bffUrl, password: PASSWORD });
+  try {
+    const { page, context } = app;
+    await context.setOffline(true);
+    await page.evaluate(`${COPY_ROWS}(${JSON.stringify([USER_DB, rows])})`);
+    const countOutbox = () => page.evaluate<number>(`${COUNT_OUTBOX}(${JSON.stringify(USER_DB)})`);
+    if ((await countOutbox()) !== queued) throw new Error('the queue did not reach the page');
+    const watchFrom = await page.evaluate<number>(WATCH_LONG_TASKS);
+
+    const started = Date.now();
+    await context.setOffline(false);
+    await syncNow(page);
+    let left = queued;
+    // However long it takes: a bench reports, it does not give up (Ctrl-C ends it).
+    while (left > 0) {
+      await new Promise((r) => setTimeout(r, 1000));
+      left = await countOutbox();
+    }
+    const drainMs = Date.now() - started;
+    const drainEnd = await page.evaluate<number>('performance.now()');
+    const tasks = (
+      await page.evaluate<Array<{ start: number; ms: number }>>('window.__longTasks')
+    ).filter((t) => t.start >= watchFrom && t.start <= drainEnd);
+    const longest = Math.max(0, ...tasks.map((t) => t.ms));
+    const top = [...tasks]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 5)
+      .map((t) => `${t.ms.toFixed(0)} ms at ${((t.start - watchFrom) / 1000).toFixed(1)} s`);
+    const shape = `${CHAINS} chains × ${PER_CHAIN} creates`;
+    return [
+      { name: 'drain in Chromium: entries drained', value: queued, unit: shape },
+      { name: 'drain in Chromium: drain time', value: drainMs / 1000, unit: 's' },
+      {
+        name: 'drain in Chromium: requests per second',
+        value: (queued / drainMs) * 1000,
+        unit: 'req/s',
+      },
+      {
+        name: 'drain in Chromium: longest main-thread task',
+        value: longest,
+        unit: 'ms',
+        goal: { atMost: 50 },
+        note: top.length > 0 ? `longest: ${top.join(', ')}` : 'no task over 50 ms',
+      },
+      { name: 'drain in Chromium: tasks over 50 ms', value: tasks.length, unit: 'tasks' },
+      {
+        name: 'drain in Chromium: time in tasks over 50 ms',
+        value: tasks.reduce((sum, t) => sum + t.ms, 0),
+        unit: 'ms',
+      },
+    ];
+  } finally {
+    await app.dispose();
+    await stack.close();
+  }
+}
