@@ -4,7 +4,7 @@ import { growSites } from '../bench/grow-sites';
 import { describeViolations, seriousViolations } from './harness/axe';
 import { ensureAppBuilt } from './harness/build-app';
 import { LANDSCAPE, PORTRAIT, type AppBrowser } from './harness/browser';
-import { launchSignedIn, navigate, visible } from './harness/field-actions';
+import { launchSignedIn, navigate, syncNow, visible } from './harness/field-actions';
 import { screenScreenshot } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
 
@@ -165,5 +165,33 @@ describe('map at scale and where am I', () => {
     } finally {
       await app.context.setOffline(false);
     }
+  });
+
+  it('shows a site renamed on the server after a sync, and leaves the clusters on the map as they were', async () => {
+    const page = app.page;
+    await page.goto('/sites');
+    const clusters = mapRegion(page).getByRole('button', { name: /sites here: zoom in$/ });
+    await visible(clusters);
+    // Every cluster drawn now is marked: a map rebuilt after the sync would have none of them.
+    const marked = await clusters.evaluateAll((els) => {
+      for (const el of els) el.setAttribute('data-drawn-before', '');
+      return els.length;
+    });
+    await stack.db.query(
+      `update site set name = 'Renamed on the server', updated = now()
+        where agency = 1 and code = '102999'`,
+    );
+    await syncNow(page);
+    await page.getByLabel('Search sites').fill('renamed on the server');
+    // The pull stored it (the pull writer worker, in a browser) and the site index re-read it.
+    await visible(
+      page.getByRole('list', { name: 'Sites' }).getByRole('link', {
+        name: /102999 Renamed on the server/,
+      }),
+      30_000,
+    );
+    expect(await mapRegion(page).locator('[data-drawn-before]').count()).toBe(marked);
+    await page.getByLabel('Search sites').fill('');
+    expect(app.pageErrors).toEqual([]);
   });
 });

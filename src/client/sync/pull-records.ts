@@ -174,12 +174,23 @@ async function pullEntity(
   if (mark?.maxUpdated) params['query[updated][$gt]'] = mark.maxUpdated;
   let batch: Row[] = [];
   let batchSize = options.pageSize;
-  const flush = async () => {
-    const written = await storePulled(ctx.db, ctx.now(), entity, batch);
+  // Batches are stored while the next pages download: storing (IndexedDB's work) and downloading
+  // overlap instead of adding up. Batches still commit one after another, in page order; a new
+  // batch waits for the one before it, so at most two are held at once.
+  let storing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    const rows = batch;
     batch = [];
     batchSize = Math.min(batchSize * 2, MAX_BATCH);
-    stored += written.stored;
-    for (const id of written.added) added.push(id);
+    const before = storing;
+    storing = before.then(async () => {
+      const written = await storePulled(ctx.db, ctx.now(), entity, rows);
+      stored += written.stored;
+      for (const id of written.added) added.push(id);
+    });
+    // Awaited below (or by the next flush); meanwhile a failure must not count as unhandled.
+    storing.catch(() => undefined);
+    return before;
   };
   const walk = await eachPage(ctx, entity, params, options.pageSize, async (rows, count) => {
     for (const row of rows) {
@@ -191,7 +202,9 @@ async function pullEntity(
     onProgress({ entity, received, total: count });
     if (batch.length >= batchSize) await flush();
   });
-  if (batch.length > 0) await flush();
+  if (batch.length > 0) void flush();
+  // The mark moves on only once every batch is stored.
+  await storing;
   const next: PullMark = { maxUpdated, pulledAt: startedAt };
   await ctx.db.meta.put({ key, value: next });
   const whole = !mark && Object.keys(filter).length === 0 && walk.complete;

@@ -1,6 +1,6 @@
 import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { MapContainer, TileLayer, useMap } from 'react-leaflet';
 import { cachedConfig } from '../../lib/app-config';
 
@@ -26,18 +26,44 @@ function EndZoomOnRemove() {
 }
 
 /**
+ * Its children one task after the map itself: making a Leaflet map lays the page out (it reads
+ * its size), and its layers are the same again; in one task they were the longest task of
+ * opening Sites on a slow tablet.
+ */
+function Later({ children }: { children: ReactNode }) {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const next = setTimeout(() => setShown(true), 0);
+    return () => clearTimeout(next);
+  }, []);
+  return shown ? children : null;
+}
+
+/**
  * A Leaflet map drawn on canvas (thousands of sites stay smooth). Tiles come from TILE_URL; when
  * they fail (offline, no internet) the map keeps a neutral background and stays usable.
  */
 export function BaseMap({
   center,
   zoom,
+  bounds = null,
+  tiles = true,
+  staged = false,
   label,
   inForm = false,
   children,
 }: {
   center: [number, number];
   zoom: number;
+  /** [[south, west], [north, east]] to frame at first instead of `center` and `zoom`. */
+  bounds?: [[number, number], [number, number]] | null;
+  /**
+   * Draw the tiles (default). False until the view is known spares making a view's worth of
+   * tiles only to replace them when the map is framed.
+   */
+  tiles?: boolean;
+  /** Add the tiles and children one task after the map (see Later). */
+  staged?: boolean;
   label: string;
   /**
    * The map sits inside a form the technician scrolls through: the mouse wheel and one finger
@@ -47,16 +73,9 @@ export function BaseMap({
   children?: ReactNode;
 }) {
   const { tileUrl } = cachedConfig();
-  return (
-    <div className="map" role="region" aria-label={label}>
-      <MapContainer
-        center={center}
-        zoom={zoom}
-        preferCanvas
-        className="map-canvas"
-        scrollWheelZoom={!inForm}
-        dragging={!(inForm && L.Browser.mobile)}
-      >
+  const layers = (
+    <>
+      {tiles ? (
         <TileLayer
           url={tileUrl}
           attribution="&copy; OpenStreetMap contributors"
@@ -65,8 +84,23 @@ export function BaseMap({
           // tile requests is a long task on a slow tablet).
           updateWhenZooming={false}
         />
+      ) : null}
+      {children}
+    </>
+  );
+  return (
+    <div className="map" role="region" aria-label={label}>
+      <MapContainer
+        {...(bounds
+          ? { bounds, boundsOptions: { padding: [24, 24], maxZoom: 14 } }
+          : { center, zoom })}
+        preferCanvas
+        className="map-canvas"
+        scrollWheelZoom={!inForm}
+        dragging={!(inForm && L.Browser.mobile)}
+      >
         <EndZoomOnRemove />
-        {children}
+        {staged ? <Later>{layers}</Later> : layers}
       </MapContainer>
     </div>
   );

@@ -57,10 +57,19 @@ function SiteFeatures({
   return null;
 }
 
-/** Frames the sites once, when they are first known (not animated: see base-map.tsx). */
-function FitToSites({ bounds }: { bounds: [[number, number], [number, number]] | null }) {
+/**
+ * Frames the sites once, when they are first known (not animated: see base-map.tsx), unless the
+ * map was made framing them.
+ */
+function FitToSites({
+  bounds,
+  framed,
+}: {
+  bounds: [[number, number], [number, number]] | null;
+  framed: boolean;
+}) {
   const map = useMap();
-  const fitted = useRef(false);
+  const fitted = useRef(framed);
   useEffect(() => {
     if (fitted.current || !bounds) return;
     fitted.current = true;
@@ -150,17 +159,27 @@ export default function SitesMap({
   overlay?: ReactNode;
 }) {
   const db = useDb();
-  const { index, summary } = useSiteIndex(db.name);
+  const { index, summary, failure } = useSiteIndex(db.name);
+  // Sites already known (Sites opened before): the map is made framing them.
+  const [framedAtStart] = useState(() => summary?.bounds ?? null);
   const position = useWatchedPosition();
   const [enough] = usePlaceAccuracyLimit();
   const [following, setFollowing] = useState(false);
   return (
     <>
-      <BaseMap center={DEFAULT_CENTER} zoom={10} label="Map of sites">
+      <BaseMap
+        center={DEFAULT_CENTER}
+        zoom={10}
+        bounds={framedAtStart}
+        // Tiles once the view is known: the sites' frame, or none to frame.
+        tiles={summary !== null || failure !== null}
+        staged
+        label="Map of sites"
+      >
         {summary ? (
           <>
             <SiteFeatures index={index} version={summary.version} onSelect={onSelect} />
-            <FitToSites bounds={summary.bounds} />
+            <FitToSites bounds={summary.bounds} framed={framedAtStart !== null} />
           </>
         ) : null}
         <PositionMarker
