@@ -12,13 +12,24 @@
  */
 import { TraplineDb } from '../db/database';
 import type { PullWriterAnswer, PullWriterRequest } from './pull-writer';
-import { storePulledRows } from './store-pulled-rows';
+import { storePulledRows, type PulledRow } from './store-pulled-rows';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 let db: TraplineDb | null = null;
+/** Rows of batches received in slices, by batch id, until the order to store them. */
+const received = new Map<number, PulledRow[]>();
 
 scope.onmessage = (event: MessageEvent<PullWriterRequest>) => {
-  const { id, dbName, entity, rows, now } = event.data;
+  const m = event.data;
+  if (m.type === 'rows') {
+    const rows = received.get(m.id) ?? [];
+    for (const row of m.rows) rows.push(row);
+    received.set(m.id, rows);
+    return;
+  }
+  const { id, dbName, entity, now } = m;
+  const rows = received.get(id) ?? [];
+  received.delete(id);
   if (db?.name !== dbName) {
     db?.close();
     db = new TraplineDb(dbName);
