@@ -2,7 +2,7 @@ import type { Entity } from '../../shared';
 import { newId } from '../lib/ids';
 import { PARENT_FIELD, type TraplineDb } from './database';
 import { newEntry } from './new-entry';
-import { compact, entriesOf, indexFields, tableOf, type AnyRow } from './record-tables';
+import { compact, indexFields, tableOf, type AnyRow } from './record-tables';
 import { RepositoryError } from './repository-error';
 import { validateRecord } from './validate-record';
 
@@ -46,17 +46,19 @@ export async function createRecords(
     const parentDeps = new Map<string, string[]>();
     for (const item of prepared) {
       if (parent && item.parentLocalId && !parentDeps.has(item.parentLocalId)) {
-        const parentRow = await tableOf(db, parent.entity).get(item.parentLocalId);
+        // Both reads at once: the parent must still be here, and its entries still queued are
+        // what this child waits on (a set: only their ids are needed, not the entries).
+        const [parentRow, parentEntryIds] = await Promise.all([
+          tableOf(db, parent.entity).get(item.parentLocalId),
+          db.outbox.where('localId').equals(item.parentLocalId).primaryKeys(),
+        ]);
         if (!parentRow || parentRow.deleted) {
           throw new RepositoryError(
             'not_found',
             `The ${parent.entity} of this ${entity} is no longer on this tablet`,
           );
         }
-        parentDeps.set(
-          item.parentLocalId,
-          (await entriesOf(db, item.parentLocalId)).map((e) => e.id),
-        );
+        parentDeps.set(item.parentLocalId, parentEntryIds);
       }
       const localId = newId();
       const now = Date.now();
@@ -72,21 +74,24 @@ export async function createRecords(
         problem: null,
         ...indexFields(entity, item.data),
       };
-      await table.add(row);
-      await db.outbox.add(
-        newEntry(db, {
-          entity,
-          localId,
-          op: 'create',
-          payload: item.data,
-          refs:
-            parent && item.parentLocalId
-              ? [{ field: parent.field, entity: parent.entity, localId: item.parentLocalId }]
-              : [],
-          dependsOn: item.parentLocalId ? (parentDeps.get(item.parentLocalId) ?? []) : [],
-          createdAt: now,
-        }),
-      );
+      // Record and entry in the same transaction, written together: either both or neither.
+      await Promise.all([
+        table.add(row),
+        db.outbox.add(
+          newEntry(db, {
+            entity,
+            localId,
+            op: 'create',
+            payload: item.data,
+            refs:
+              parent && item.parentLocalId
+                ? [{ field: parent.field, entity: parent.entity, localId: item.parentLocalId }]
+                : [],
+            dependsOn: item.parentLocalId ? (parentDeps.get(item.parentLocalId) ?? []) : [],
+            createdAt: now,
+          }),
+        ),
+      ]);
       ids.push(localId);
     }
     return ids;
