@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import {
   collectionCreate,
+  countBelowPooledMessage,
   locationInput,
   mixedConditionConflicts,
+  poolOverflows,
+  speciesSexKey,
+  testBeforeCollection,
+  testDateMessages,
   type Sex,
 } from '../../../shared';
 import { formatDate, toIsoWithOffset } from '../../lib/dates';
@@ -52,8 +57,6 @@ export type CollectionHoldings = {
   describe: (species: number, sex: number) => string;
 };
 
-const keyOf = (species: unknown, sex: unknown) => `${String(species)}:${String(sex)}`;
-
 /** Problems of the edited counts and date against what the collection's pools and tests hold. */
 function holdingsIssues(
   v: {
@@ -63,35 +66,21 @@ function holdingsIssues(
   holdings: CollectionHoldings,
 ): { path: (string | number)[]; message: string }[] {
   const issues: { path: (string | number)[]; message: string }[] = [];
-  const pooled = new Map<string, { species: number; sex: number; total: number }>();
-  for (const p of holdings.pools) {
-    const k = keyOf(p.species, p.sex);
-    const held = pooled.get(k) ?? { species: p.species, sex: p.sex, total: 0 };
-    held.total += p.num_count;
-    pooled.set(k, held);
-  }
   const rows = v.arthropods ?? [];
-  for (const [k, held] of pooled) {
-    const what = holdings.describe(held.species, held.sex);
-    const index = rows.findIndex((r) => keyOf(r.species, r.sex) === k);
-    if (index < 0) {
-      issues.push({
-        path: ['arthropods'],
-        message: `${held.total} ${what} are already in pools: keep their row with a count of at least ${held.total}, or remove those pools first`,
-      });
-    } else if (rows[index].num_count < held.total) {
-      issues.push({
-        path: ['arthropods', index, 'num_count'],
-        message: `${held.total} ${what} are already in pools: the count cannot be lower than ${held.total}`,
-      });
-    }
+  for (const over of poolOverflows(holdings.pools, rows)) {
+    const what = holdings.describe(over.species, over.sex);
+    const index = rows.findIndex((r) => speciesSexKey(r) === speciesSexKey(over));
+    issues.push({
+      path: index < 0 ? ['arthropods'] : ['arthropods', index, 'num_count'],
+      message: countBelowPooledMessage(over.pooled, what, index < 0),
+    });
   }
   // The form's date carries the device's offset, so its first ten characters are the local day.
   const day = v.collection_date.slice(0, 10);
-  if (holdings.firstTestDay && day > holdings.firstTestDay) {
+  if (holdings.firstTestDay && testBeforeCollection(holdings.firstTestDay, day)) {
     issues.push({
       path: ['collection_date'],
-      message: `A pool of this collection was tested on ${formatDate(holdings.firstTestDay, true)}: the collection date cannot be after that`,
+      message: testDateMessages.formCollectionDate(formatDate(holdings.firstTestDay, true)),
     });
   }
   return issues;

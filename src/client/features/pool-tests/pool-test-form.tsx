@@ -1,7 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { poolTestCreate, type LookupsDocument } from '../../../shared';
+import {
+  poolTestCreate,
+  testBeforeCollection,
+  testDateMessages,
+  type LookupsDocument,
+} from '../../../shared';
 import type { PoolTestData } from '../../db/create-pool-test';
 import { isRepositoryError } from '../../db/repository-error';
 import { formatDate, localDate } from '../../lib/dates';
@@ -30,9 +35,11 @@ type Values = Partial<PoolTestData>;
 export function poolTestFormSchema(collectionDay: string | null) {
   return poolTestCreate.omit({ pool: true }).extend({
     test_date: poolTestCreate.shape.test_date.refine(
-      (d) => !collectionDay || d.slice(0, 10) >= collectionDay,
+      (d) => !collectionDay || !testBeforeCollection(d.slice(0, 10), collectionDay),
       {
-        message: `The test date cannot be before the collection date (${collectionDay ? formatDate(collectionDay, true) : ''})`,
+        message: testDateMessages.formTestDate(
+          collectionDay ? formatDate(collectionDay, true) : '',
+        ),
       },
     ),
   });

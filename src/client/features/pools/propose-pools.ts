@@ -1,29 +1,27 @@
+import {
+  exceedsCount,
+  poolBuilderOverflowMessage,
+  pooledTotals,
+  speciesSexKey as keyOf,
+  type Counted,
+} from '#shared/rules';
+
 /** Most mosquitoes a laboratory takes in one pool. */
 export const MAX_POOL_SIZE = 50;
 
-type Counted = { species: number; sex: number; num_count: number };
-export type ProposedPool = { species: number; sex: number; num_count: number };
-
-const keyOf = (r: { species: number; sex: number }) => `${r.species}:${r.sex}`;
-
-/** How many of each species and sex the existing pools already hold. */
-export function pooledCounts(pools: readonly Counted[]): Map<string, number> {
-  const sums = new Map<string, number>();
-  for (const p of pools) sums.set(keyOf(p), (sums.get(keyOf(p)) ?? 0) + p.num_count);
-  return sums;
-}
+export type ProposedPool = Counted;
 
 /**
  * Pools proposed from a collection's abundance rows: for each species and sex, what is not yet
  * pooled, in pools of at most `max` (full pools first, the remainder last), in row order. The
- * proposal never holds more than the abundance row (contract: pool_count_exceeds_abundance).
+ * proposal never holds more than the abundance row (#shared/rules/pooled-within-counted).
  */
 export function proposePools(
   rows: readonly Counted[],
   existing: readonly Counted[] = [],
   max = MAX_POOL_SIZE,
 ): ProposedPool[] {
-  const pooled = pooledCounts(existing);
+  const pooled = pooledTotals(existing);
   const pools: ProposedPool[] = [];
   for (const row of rows) {
     let left = row.num_count - (pooled.get(keyOf(row)) ?? 0);
@@ -51,7 +49,7 @@ export function checkPools(
 ): PoolProblem[] {
   const problems: PoolProblem[] = [];
   const available = new Map(rows.map((r) => [keyOf(r), r.num_count]));
-  const used = pooledCounts(existing);
+  const used = pooledTotals(existing);
   pools.forEach((p, index) => {
     if (
       typeof p.species !== 'number' ||
@@ -63,14 +61,11 @@ export function checkPools(
     const key = keyOf(p as Counted);
     const total = (used.get(key) ?? 0) + p.num_count;
     used.set(key, total);
-    const limit = available.get(key) ?? 0;
-    if (total > limit) {
+    const counted = available.get(key) ?? 0;
+    if (exceedsCount(total, counted)) {
       problems.push({
         index,
-        message:
-          limit === 0
-            ? `No ${describe(p.species, p.sex)} were counted in this collection`
-            : `Only ${limit} ${describe(p.species, p.sex)} were counted: these pools would hold ${total}`,
+        message: poolBuilderOverflowMessage({ pooled: total, counted }, describe(p.species, p.sex)),
       });
     }
   });

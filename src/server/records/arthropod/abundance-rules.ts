@@ -1,7 +1,12 @@
 import type { Queryable } from '../../db/database';
 import type { AbundanceInput } from '#shared/schemas/collection';
 import type { FieldError } from '#shared/schemas/error';
-import { mixedConditionConflicts } from '#shared/rules';
+import {
+  exceedsCount,
+  mixedConditionConflicts,
+  poolOverflowMessage,
+  type PoolOverflow,
+} from '#shared/rules';
 import { validationFailed } from '../errors';
 import type { LookupRef } from './lookup-errors';
 
@@ -25,17 +30,23 @@ export async function assertNoMixedConflict(q: Queryable, rows: AbundanceInput[]
 }
 
 /**
- * Contract §6: the active pools of a collection may not together hold more of a species and
- * sex than its abundance row for them (no row counts as zero). The caller holds the collection
- * row locked (`for update`), so concurrent pool writes are checked one after the other.
- * `extra` is the pool being written (not yet, or no longer, counted in the table).
+ * Contract §6 "pooled ≤ counted" (src/shared/rules/pooled-within-counted.ts) read from the
+ * tables: the collection's active pools by species and sex, with `extra`, the pool being written
+ * (not yet, or no longer, counted in the table), against its abundance rows. The caller holds
+ * the collection row locked (`for update`), so concurrent pool writes are checked one after the
+ * other. Returns the first species and sex (by species, then sex) over its count.
  */
 export async function poolOverflow(
   q: Queryable,
   collection: number,
   extra: { species: number; sex: number; num_count: number; exceptPoolId: number | null } | null,
-): Promise<{ species: number; sex: number; pooled: number; counted: number } | null> {
-  const { rows } = await q.query<{ species: number; sex: number; pooled: number; counted: number }>(
+): Promise<PoolOverflow | null> {
+  const { rows } = await q.query<{
+    species: number;
+    sex: number;
+    pooled: number;
+    counted: number | null;
+  }>(
     `with pooled as (
        select species, sex, sum(num_count::bigint) as n from (
          select species, sex, num_count from pool
@@ -44,12 +55,11 @@ export async function poolOverflow(
          select $3::int, $4::int, $5::int where $3::int is not null
        ) p group by species, sex
      )
-     select p.species, p.sex, p.n::float8 as pooled, coalesce(a.num_count, 0) as counted
+     select p.species, p.sex, p.n::float8 as pooled, a.num_count as counted
        from pooled p
        left join abundance a on a.collection = $1 and a.deactive_date is null
             and a.species = p.species and a.sex = p.sex
-      where p.n > coalesce(a.num_count, 0)
-      order by p.species, p.sex limit 1`,
+      order by p.species, p.sex`,
     [
       collection,
       extra?.exceptPoolId ?? 0,
@@ -59,7 +69,8 @@ export async function poolOverflow(
     ],
   );
   // `pooled` is summed as bigint (a sum of ints can pass the int range) and read as a number.
-  return rows[0] ? { ...rows[0], pooled: Number(rows[0].pooled) } : null;
+  const over = rows.find((r) => exceedsCount(Number(r.pooled), r.counted ?? undefined));
+  return over ? { ...over, pooled: Number(over.pooled), counted: over.counted ?? 0 } : null;
 }
 
 export function overflowError(
@@ -67,9 +78,6 @@ export function overflowError(
   path: string,
   fields: FieldError[] = [],
 ) {
-  const message =
-    o.counted === 0
-      ? `The collection has no count for this species and sex; add it to the collection's arthropods before pooling`
-      : `Pools would hold ${o.pooled} but the collection counted only ${o.counted} of this species and sex; lower the pool count or correct the collection`;
+  const message = poolOverflowMessage(o);
   return validationFailed([{ path, message }, ...fields], 'pool_count_exceeds_abundance', message);
 }

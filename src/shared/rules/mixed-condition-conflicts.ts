@@ -1,14 +1,19 @@
-import { MIXED_FEMALE_CONDITION, SPECIFIC_FEMALE_CONDITIONS } from './schemas/lookups';
-import type { FieldError } from './schemas/error';
+import { MIXED_FEMALE_CONDITION, SPECIFIC_FEMALE_CONDITIONS } from '../schemas/lookups';
+import type { FieldError } from '../schemas/error';
 
 type Row = { species: number; sex: number };
 type SexLookup = { id: number; name: string };
 
 /**
  * Contract §6: F-Mixed may not be combined with F-Unfed / F-Bloodfed / F-Gravid for the same
- * species. Returns one field error per offending row (empty when the rows are fine).
+ * species. Returns one field error per offending row (empty when the rows are fine); the
+ * records service answers them with 422 `mixed_condition_conflict`, the collection form shows
+ * them under the rows' sex.
  */
-export function mixedConditionConflicts(rows: Row[], sexes: SexLookup[]): FieldError[] {
+export function mixedConditionConflicts(
+  rows: readonly Row[],
+  sexes: readonly SexLookup[],
+): FieldError[] {
   const nameOf = new Map(sexes.map((s) => [s.id, s.name]));
   const mixedSpecies = new Set(
     rows.filter((r) => nameOf.get(r.sex) === MIXED_FEMALE_CONDITION).map((r) => r.species),
@@ -27,9 +32,4 @@ export function mixedConditionConflicts(rows: Row[], sexes: SexLookup[]): FieldE
     }
   });
   return errors;
-}
-
-/** Year of an ISO date input as written (the local date of a date-time with offset): the default `surv_year`. */
-export function survYearOf(date: string): number {
-  return Number(date.slice(0, 4));
 }
