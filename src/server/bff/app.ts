@@ -1,9 +1,10 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { useStrictJsonBodies } from '../http/strict-json-bodies';
+import { useErrorHandler } from '../http/error-handler';
 import type { Database } from '../db/database';
 import { appShell, isClientRoute } from './app-shell';
-import { BffError, toBffError } from './bff-error';
+import { HttpError } from '../http/http-error';
 import type { BffContext } from './context';
 import { IdempotencyJournal } from './idempotency-journal';
 import { infoRoutes } from './info-routes';
@@ -126,24 +127,9 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   });
 
   // Strict JSON bodies: malformed → 400, any other media type → 415, over 1 MiB → 413.
-  useStrictJsonBodies(
-    app,
-    BODY_LIMIT,
-    (status, code, message) => new BffError(status, code, message),
-  );
+  useStrictJsonBodies(app, BODY_LIMIT);
 
-  app.setErrorHandler((err, req, reply) => {
-    const e = toBffError(err);
-    if (e.status >= 500) {
-      const detail = (err as { detail?: string }).detail;
-      req.log.error(
-        { code: e.code, detail, err: e.status === 500 ? err : undefined },
-        'request failed',
-      );
-    }
-    for (const [k, v] of Object.entries(e.headers ?? {})) reply.header(k, v);
-    return reply.status(e.status).send(e.toBody());
-  });
+  useErrorHandler(app, 'Something went wrong in Trapline; the request was not applied');
 
   // Security headers first: onRequest hooks run in the order they are added, and the guards
   // below answer early (400, 403); those answers must carry the headers too.
@@ -168,7 +154,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
       const allow = allowedMethods(path.slice('/api'.length));
       if (allow.length > 0) throw methodNotAllowed(req.method, path, allow);
     }
-    throw new BffError(404, 'not_found', `Nothing at ${req.method} ${path}`);
+    throw new HttpError(404, 'not_found', `Nothing at ${req.method} ${path}`);
   });
   return app;
 }

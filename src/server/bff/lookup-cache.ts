@@ -8,7 +8,8 @@ import {
   type LookupName,
   type LookupsDocument,
 } from '#shared/schemas/lookups';
-import { BffError, reauthRequired } from './bff-error';
+import { HttpError } from '../http/http-error';
+import { reauthRequired } from './session-errors';
 import { parseJson } from './parse-json';
 import type { UpstreamClient } from './upstream-client';
 
@@ -83,7 +84,7 @@ export class LookupCache {
       return await p;
     } catch (err) {
       // An unreachable upstream should not blank the app's pick lists: serve the last document.
-      if (cached && !(err instanceof BffError && err.code === 'reauth_required')) return cached;
+      if (cached && !(err instanceof HttpError && err.code === 'reauth_required')) return cached;
       throw err;
     }
   }
@@ -134,7 +135,7 @@ export class LookupCache {
       if (NO_ENDPOINT.has(res.status) && page === 1) return this.catalog[name] ?? [];
       if (res.status === 401) throw reauthRequired();
       if (res.status !== 200) {
-        throw new BffError(
+        throw new HttpError(
           502,
           'upstream_unavailable',
           `The records service could not list ${name} (HTTP ${res.status})`,
@@ -144,7 +145,7 @@ export class LookupCache {
       // Tolerate {rows, count}, {rows} without count, and a bare array.
       const pageRows = Array.isArray(body) ? body : Array.isArray(body?.rows) ? body.rows : null;
       if (!pageRows)
-        throw new BffError(
+        throw new HttpError(
           502,
           'upstream_unavailable',
           `The records service listed ${name} in an unknown shape`,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { BffError } from './bff-error';
+import { HttpError } from '../http/http-error';
 import type { BffContext } from './context';
 import { requireSession, sessionOf } from './require-session';
 
@@ -11,7 +11,7 @@ export async function lookupsRoute(app: FastifyInstance, ctx: BffContext): Promi
     try {
       doc = await ctx.lookups.get(session.info.agency, session.token);
     } catch (err) {
-      if (err instanceof BffError && err.code === 'reauth_required') {
+      if (err instanceof HttpError && err.code === 'reauth_required') {
         await ctx.sessions.expireToken(session.idHash, ctx.now());
       }
       throw err;

@@ -1,5 +1,6 @@
 import { ENTITIES, ENTITY, v1Path } from '#shared/entities';
 import { LOOKUP_LISTS } from '#shared/schemas/lookups';
+import { isPathId } from '../http/path-id';
 
 export type ProxyMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type ProxyRoute = { method: ProxyMethod; path: string };
@@ -25,12 +26,6 @@ export const PROXY_ALLOW_LIST: ProxyRoute[] = [
   ...Object.values(LOOKUP_LISTS).map((l): ProxyRoute => ({ method: 'GET', path: l.path })),
 ];
 
-const ID = /^[1-9]\d{0,15}$/;
-
-export function isRecordId(value: string): boolean {
-  return ID.test(value);
-}
-
 /** Methods allowed on a /v1 path, for a 405's Allow header; empty when the path is not listed. */
 export function allowedMethods(v1Path: string): ProxyMethod[] {
   const trimmed = v1Path.length > 1 ? v1Path.replace(/\/$/, '') : v1Path;
@@ -41,5 +36,5 @@ function matches(pattern: string, path: string): boolean {
   const p = pattern.split('/');
   const s = path.split('/');
   if (p.length !== s.length) return false;
-  return p.every((seg, i) => (seg === ':id' ? isRecordId(s[i]) : seg === s[i]));
+  return p.every((seg, i) => (seg === ':id' ? isPathId(s[i]) : seg === s[i]));
 }

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '#shared/schemas/error';
-import { BffError, reauthRequired } from './bff-error';
+import { HttpError } from '../http/http-error';
+import { reauthRequired } from './session-errors';
 import type { BffContext } from './context';
 import { canonicalJson, parseJson } from './parse-json';
-import { PROXY_ALLOW_LIST, allowedMethods, isRecordId, type ProxyRoute } from './proxy-allow-list';
+import { isPathId } from '../http/path-id';
+import { PROXY_ALLOW_LIST, allowedMethods, type ProxyRoute } from './proxy-allow-list';
 import { reconcileCreate } from './reconcile-create';
 import { dropReportLists } from './reports/report-lists';
 import { requireSession, sessionOf } from './require-session';
@@ -37,11 +39,11 @@ export async function proxyRoutes(app: FastifyInstance, ctx: BffContext): Promis
 async function proxy(ctx: BffContext, route: ProxyRoute, req: FastifyRequest, reply: FastifyReply) {
   const session = sessionOf(req);
   const params = req.params as { id?: string };
-  if (params.id !== undefined && !isRecordId(params.id)) {
+  if (params.id !== undefined && !isPathId(params.id)) {
     const path = route.path.replace(':id', params.id);
     const allow = allowedMethods(path);
     if (allow.length > 0) throw methodNotAllowed(req.method, path, allow);
-    throw new BffError(404, 'not_found', 'Record not found');
+    throw new HttpError(404, 'not_found', 'Record not found');
   }
   // The upstream path is rebuilt from the allow-listed pattern, never copied from the raw URL.
   const path = params.id !== undefined ? route.path.replace(':id', params.id) : route.path;
@@ -50,12 +52,12 @@ async function proxy(ctx: BffContext, route: ProxyRoute, req: FastifyRequest, re
   const query = q >= 0 ? rawUrl.slice(q + 1) : '';
   const hasBody = route.method === 'POST' || route.method === 'PUT';
   if (hasBody && (req.body === undefined || req.body === null)) {
-    throw new BffError(400, 'bad_request', 'Send the record as a JSON body');
+    throw new HttpError(400, 'bad_request', 'Send the record as a JSON body');
   }
   const body = hasBody ? JSON.stringify(req.body) : undefined;
   const key = headerValue(req.headers['idempotency-key']);
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-    throw new BffError(
+    throw new HttpError(
       400,
       'bad_request',
       'Idempotency-Key must be a UUID (letters, digits, dashes)',
@@ -106,15 +108,16 @@ async function idempotentCreate(
       const message =
         'This Idempotency-Key was already used for a different request; send a new key for a new record';
       // Contract §2: a 422 names its fields; here the failing "field" is the header.
-      throw new BffError(422, 'idempotency_key_reused', message, undefined, [
+      throw new HttpError(422, 'idempotency_key_reused', message, [
         { path: 'Idempotency-Key', message },
       ]);
     }
     case 'in_flight':
-      throw new BffError(
+      throw new HttpError(
         409,
         'idempotency_in_flight',
         'The same request is still being processed; try again in a moment',
+        undefined,
         { 'retry-after': '1' },
       );
     case 'reconcile':
@@ -130,7 +133,7 @@ async function idempotentCreate(
     } catch (err) {
       await ctx.journal.abandon(agencyId, req.key, attempt);
       // An upstream 401 here means what it means in send(): stop using this token.
-      if (err instanceof BffError && err.code === 'reauth_required') {
+      if (err instanceof HttpError && err.code === 'reauth_required') {
         await ctx.sessions.expireToken(session.idHash, ctx.now());
       }
       throw err;
@@ -194,7 +197,7 @@ async function reconcile(
     };
   }
   if (result.kind === 'ambiguous') {
-    throw new BffError(
+    throw new HttpError(
       409,
       'create_outcome_unknown',
       'This record may already be on the server: check before sending it again',
@@ -202,10 +205,11 @@ async function reconcile(
   }
   const stillRunningMs = forwardedAt.getTime() + ctx.journal.leaseMs - ctx.now().getTime();
   if (stillRunningMs > 0) {
-    throw new BffError(
+    throw new HttpError(
       409,
       'idempotency_in_flight',
       'The same request may still be running on the records service; try again shortly',
+      undefined,
       { 'retry-after': String(Math.ceil(stillRunningMs / 1000)) },
     );
   }
@@ -235,7 +239,7 @@ async function send(
     throw reauthRequired();
   }
   if (res.status >= 500 || res.status < 200 || (res.status >= 300 && res.status < 400)) {
-    throw new BffError(
+    throw new HttpError(
       502,
       'upstream_unavailable',
       'The records service had a problem and did not confirm this request; it will be sent again',
@@ -252,9 +256,15 @@ async function send(
 }
 
 export function methodNotAllowed(method: string, path: string, allow: string[]) {
-  return new BffError(405, 'method_not_allowed', `${method} is not allowed on ${path}`, {
-    allow: allow.join(', '),
-  });
+  return new HttpError(
+    405,
+    'method_not_allowed',
+    `${method} is not allowed on ${path}`,
+    undefined,
+    {
+      allow: allow.join(', '),
+    },
+  );
 }
 
 function upstreamErrorCode(res: UpstreamResponse): string | undefined {

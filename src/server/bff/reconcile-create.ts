@@ -1,6 +1,6 @@
 import { ENTITY, entityAtV1Path } from '#shared/entities';
 import { listedRows } from '#shared/schemas/list';
-import { reauthRequired } from './bff-error';
+import { reauthRequired } from './session-errors';
 import { parseJson } from './parse-json';
 import { storedMatch } from './stored-match';
 import { UpstreamError, type UpstreamClient, type UpstreamResponse } from './upstream-client';

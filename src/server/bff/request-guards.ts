@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BffError } from './bff-error';
+import { HttpError } from '../http/http-error';
 
 /**
  * Refuses paths that could be read differently by the BFF and the upstream: dot segments,
@@ -10,7 +10,7 @@ export function rejectAmbiguousPath(req: FastifyRequest, reply: FastifyReply, do
   const raw = req.raw.url ?? '/';
   const path = raw.split('?', 1)[0];
   if (isAmbiguousPath(path)) {
-    const e = new BffError(400, 'bad_request', 'The request path is not valid');
+    const e = new HttpError(400, 'bad_request', 'The request path is not valid');
     reply.status(e.status).send(e.toBody());
     return;
   }
@@ -42,7 +42,7 @@ export function csrfGuard(allowedOrigins: string[]) {
     const probe = req.method === 'GET' || req.method === 'HEAD';
     if (probe && (path === '/api/health' || path === '/api/health/')) return done();
     const refuse = (message: string) => {
-      const e = new BffError(403, 'csrf_required', message);
+      const e = new HttpError(403, 'csrf_required', message);
       reply.status(e.status).send(e.toBody());
     };
     if (req.headers['x-csrf'] !== '1') {

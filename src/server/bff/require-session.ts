@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { reauthRequired, unauthenticated } from './bff-error';
+import { reauthRequired, unauthenticated } from './session-errors';
 import type { BffContext } from './context';
 import { SESSION_COOKIE, type StoredSession } from './session-store';
 

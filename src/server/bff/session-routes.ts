@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loginRequest, loginResponse, whoAmI, type SessionInfo } from '#shared/schemas/auth';
 import { fieldsFromZod, summarizeFields } from '#shared/schemas/error';
-import { BffError } from './bff-error';
+import { HttpError } from '../http/http-error';
 import { parseJson } from './parse-json';
 import type { BffContext } from './context';
 import { WindowLimiter } from './login-limiter';
@@ -37,7 +37,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
     const parsed = loginRequest.safeParse(req.body ?? {});
     if (!parsed.success) {
       const fields = fieldsFromZod(parsed.error);
-      throw new BffError(422, 'validation_failed', summarizeFields(fields), undefined, fields);
+      throw new HttpError(422, 'validation_failed', summarizeFields(fields), fields);
     }
     const { username, password } = parsed.data;
     const userKey = username.toLowerCase();
@@ -58,7 +58,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
       if (login.status === 429) throw rateLimited(Number(login.retryAfter) || 60);
       if (login.status >= 500) throw upstreamFailed();
       byUsername.hit(userKey);
-      throw new BffError(401, 'invalid_credentials', 'Wrong username or password');
+      throw new HttpError(401, 'invalid_credentials', 'Wrong username or password');
     }
     const granted = loginResponse.safeParse(parseJson(login.body));
     if (!granted.success)
@@ -156,10 +156,11 @@ async function identify(
 }
 
 function rateLimited(seconds: number) {
-  return new BffError(
+  return new HttpError(
     429,
     'rate_limited',
     `Too many sign-in attempts: wait ${seconds} s and try again`,
+    undefined,
     { 'retry-after': String(seconds) },
   );
 }
@@ -167,5 +168,5 @@ function rateLimited(seconds: number) {
 function upstreamFailed(
   message = 'The records service could not sign you in right now; try again shortly',
 ) {
-  return new BffError(502, 'upstream_unavailable', message);
+  return new HttpError(502, 'upstream_unavailable', message);
 }

@@ -1,5 +1,5 @@
 import { Pool, errors } from 'undici';
-import { BffError } from './bff-error';
+import { HttpError } from '../http/http-error';
 
 export type UpstreamResponse = {
   status: number;
@@ -31,7 +31,7 @@ export type UpstreamTimeouts = { connectTimeoutMs: number; responseTimeoutMs: nu
  * the upstream: a refused or timed-out connect never did, so a create behind it was not applied;
  * a reset or a timeout after sending leaves the outcome unknown.
  */
-export class UpstreamError extends BffError {
+export class UpstreamError extends HttpError {
   constructor(
     readonly kind: 'timeout' | 'unavailable',
     readonly delivered: boolean,

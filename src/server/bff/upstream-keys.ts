@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { reauthRequired } from './bff-error';
+import { reauthRequired } from './session-errors';
 import { UpstreamError, type UpstreamClient, type UpstreamResponse } from './upstream-client';
 
 /** How long "this upstream ignores Idempotency-Key" is believed before asking again. */

@@ -1,26 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import { HttpError } from './http-error';
 import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth';
-
-type ErrorFactory = (
-  status: 400 | 415,
-  code: 'bad_request' | 'unsupported_media_type',
-  message: string,
-) => Error;
 
 /**
  * Strict JSON request bodies, shared by the records service and the BFF (contract §2): an empty
  * body reads as none, malformed JSON → 400 bad_request, any other media type → 415
- * unsupported_media_type. Each server passes its own error class so its error handler answers
- * with the contract's body. Bodies over `bodyLimit` are refused by Fastify (413).
+ * unsupported_media_type, as HttpErrors the shared error handler answers with the contract's
+ * body. Bodies over `bodyLimit` are refused by Fastify (413).
  * A body nested deeper than MAX_BODY_DEPTH → 400 bad_request here, before any hook or route
  * walks it: idempotency hashing, the journal's canonical form, NUL and int4 checks and the
  * schemas all recurse, and a 10,000-level body would overflow the stack into a 500.
  */
-export function useStrictJsonBodies(
-  app: FastifyInstance,
-  bodyLimit: number,
-  error: ErrorFactory,
-): void {
+export function useStrictJsonBodies(app: FastifyInstance, bodyLimit: number): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/json',
@@ -32,11 +23,11 @@ export function useStrictJsonBodies(
       try {
         value = JSON.parse(text);
       } catch {
-        return done(error(400, 'bad_request', 'The body is not valid JSON'), undefined);
+        return done(new HttpError(400, 'bad_request', 'The body is not valid JSON'), undefined);
       }
       if (nestedDeeperThan(value, MAX_BODY_DEPTH)) {
         const message = `The body is nested more than ${MAX_BODY_DEPTH} levels deep; no record has such a shape`;
-        return done(error(400, 'bad_request', message), undefined);
+        return done(new HttpError(400, 'bad_request', message), undefined);
       }
       done(null, value);
     },
@@ -44,7 +35,7 @@ export function useStrictJsonBodies(
   app.addContentTypeParser('*', (req, _payload, done) => {
     const type = String(req.headers['content-type'] ?? 'none');
     done(
-      error(
+      new HttpError(
         415,
         'unsupported_media_type',
         `Send JSON with Content-Type: application/json (got ${type})`,

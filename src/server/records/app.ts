@@ -1,9 +1,10 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializeRequest } from '../http/request-log';
 import { useStrictJsonBodies } from '../http/strict-json-bodies';
+import { useErrorHandler } from '../http/error-handler';
 import { serverTimeoutOptions, type ServerTimeouts } from '../http/server-timeouts';
 import type { Database } from '../db/database';
-import { ApiError } from './errors';
+import { HttpError } from '../http/http-error';
 import type { RecordsContext } from './context';
 import { registerRecordsRoutes } from './routes';
 import { scheduleHousekeeping } from './housekeeping';
@@ -65,63 +66,18 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
   } as FastifyServerOptions) as unknown as FastifyInstance;
 
   // Strict JSON: malformed → 400, any other media type on a body → 415 (contract §2).
-  useStrictJsonBodies(
-    app,
-    BODY_LIMIT,
-    (status, code, message) => new ApiError(status, code, message),
-  );
+  useStrictJsonBodies(app, BODY_LIMIT);
 
-  app.setErrorHandler((err, req, reply) => {
-    const e = toApiError(err);
-    if (e.status >= 500) req.log.error({ err }, 'unexpected error');
-    for (const [k, v] of Object.entries(e.headers ?? {})) reply.header(k, v);
-    return reply.status(e.status).send(e.toBody());
-  });
+  useErrorHandler(app, 'Something went wrong on the records service; the request was not applied');
   app.setNotFoundHandler((req, reply) => {
     reply
       .status(404)
       .send(
-        new ApiError(404, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}`).toBody(),
+        new HttpError(404, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}`).toBody(),
       );
   });
 
   await registerRecordsRoutes(app, ctx);
   scheduleHousekeeping(app, ctx);
   return app;
-}
-
-/** Maps anything thrown to the contract's error: never a stack or SQL in the body. */
-export function toApiError(err: unknown): ApiError {
-  if (err instanceof ApiError) return err;
-  const e = err as { code?: string; statusCode?: number; message?: string };
-  switch (e.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiError(413, 'payload_too_large', 'The body is larger than 1 MiB');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(
-        415,
-        'unsupported_media_type',
-        'Send JSON with Content-Type: application/json',
-      );
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiError(400, 'bad_request', e.message ?? 'Bad request');
-  }
-  if (err instanceof SyntaxError)
-    return new ApiError(400, 'bad_request', 'The body is not valid JSON');
-  if (e.statusCode === 413)
-    return new ApiError(413, 'payload_too_large', 'The body is larger than 1 MiB');
-  if (e.statusCode === 415)
-    return new ApiError(
-      415,
-      'unsupported_media_type',
-      'Send JSON with Content-Type: application/json',
-    );
-  if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500)
-    return new ApiError(400, 'bad_request', e.message ?? 'Bad request');
-  return new ApiError(
-    500,
-    'internal',
-    'Something went wrong on the records service; the request was not applied',
-  );
 }

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database, Queryable } from '../db/database';
-import { ApiError } from './errors';
+import { HttpError } from '../http/http-error';
 import { storeAnswer } from './idempotency';
 
 /**
@@ -32,7 +32,7 @@ export async function createOnce<T>(
         const created = await fn(tx);
         answer = await present(tx, created as unknown as Awaited<T>);
         if (claim && !(await storeAnswer(tx, claim, 201, answer))) {
-          throw new ApiError(
+          throw new HttpError(
             409,
             'idempotency_in_flight',
             'Another request with this Idempotency-Key took over; retry it',

@@ -3,36 +3,13 @@ import { unstorableStrings } from './storable';
 import {
   fieldsFromZod,
   summarizeFields,
-  type ErrorBody,
   type ErrorCode,
   type FieldError,
 } from '#shared/schemas/error';
+import { HttpError } from '../http/http-error';
 
-/** An error with the contract's status, code and message (contract §2). Thrown anywhere in a route. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: ErrorCode,
-    message: string,
-    readonly fields?: FieldError[],
-    readonly headers?: Record<string, string>,
-  ) {
-    super(message);
-  }
-
-  toBody(): ErrorBody {
-    return {
-      error: {
-        code: this.code,
-        message: this.message,
-        ...(this.fields ? { fields: this.fields } : {}),
-      },
-    };
-  }
-}
-
-export const notFound = (what = 'Record') => new ApiError(404, 'not_found', `${what} not found`);
-export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+export const notFound = (what = 'Record') => new HttpError(404, 'not_found', `${what} not found`);
+export const forbidden = (message: string) => new HttpError(403, 'forbidden', message);
 
 /** 422 with every failing field listed. */
 export function validationFailed(
@@ -40,7 +17,7 @@ export function validationFailed(
   code: ErrorCode = 'validation_failed',
   message?: string,
 ) {
-  return new ApiError(422, code, message ?? summarizeFields(fields), fields);
+  return new HttpError(422, code, message ?? summarizeFields(fields), fields);
 }
 
 /** Parses a body with a shared schema, or throws 422 listing every failing field. */

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Queryable } from '../db/database';
 import type { RecordsContext } from './context';
-import { ApiError } from './errors';
+import { HttpError } from '../http/http-error';
 import { isVersionedPath } from './auth/authenticate';
 
 /** Contract §9: a key is remembered per agency for 24 hours. */
@@ -101,7 +101,7 @@ export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
     if (header === undefined) return;
     const key = Array.isArray(header) ? header[0] : header;
     if (!KEY_PATTERN.test(key)) {
-      throw new ApiError(
+      throw new HttpError(
         400,
         'bad_request',
         'Idempotency-Key must be 1-200 visible ASCII characters (a UUID)',
@@ -147,7 +147,7 @@ export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
     ).rows[0];
     if (!existing) {
       // Released between our INSERT and SELECT: the first request failed; ask for a retry.
-      throw new ApiError(
+      throw new HttpError(
         409,
         'idempotency_in_flight',
         'A request with this Idempotency-Key just finished; retry it',
@@ -157,12 +157,12 @@ export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
       const message =
         'This Idempotency-Key was already used for a different request; use a new key';
       // Contract §2: a 422 names its fields; here the failing "field" is the header.
-      throw new ApiError(422, 'idempotency_key_reused', message, [
+      throw new HttpError(422, 'idempotency_key_reused', message, [
         { path: 'Idempotency-Key', message },
       ]);
     }
     if (existing.status === null) {
-      throw new ApiError(
+      throw new HttpError(
         409,
         'idempotency_in_flight',
         'A request with this Idempotency-Key is still being processed; retry shortly',

@@ -1,7 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import type { onRequestHookHandler } from 'fastify';
 import type { RecordsContext } from './context';
-import { ApiError } from './errors';
+import { HttpError } from '../http/http-error';
 
 /** 127.0.0.0/8, ::1 and their IPv4-mapped forms: the BFF beside the service. */
 export function isLoopback(address: string | undefined): boolean {
@@ -31,7 +31,7 @@ export function requireSecureTransport(ctx: RecordsContext): onRequestHookHandle
       .toLowerCase();
     if (peer && trusted.has(normalize(peer)) && proto === 'https') return done();
     done(
-      new ApiError(
+      new HttpError(
         403,
         'https_required',
         'Use HTTPS: this service refuses plain HTTP from other machines',

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FieldError } from '#shared/schemas/error';
-import { BffError } from '../bff-error';
+import { HttpError } from '../../http/http-error';
 import type { BffContext } from '../context';
 import { requireSession, sessionOf } from '../require-session';
 import { openExport } from './export-body';
@@ -100,11 +100,10 @@ function strictQuery<S extends z.ZodType>(schema: S, query: unknown): z.infer<S>
       fields.push({ path: String(issue.path[0] ?? ''), message: issue.message });
     }
   }
-  throw new BffError(
+  throw new HttpError(
     422,
     'validation_failed',
     `These export parameters are not valid: ${[...new Set(fields.map((f) => f.path))].join(', ')}`,
-    undefined,
     fields,
   );
 }

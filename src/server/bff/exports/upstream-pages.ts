@@ -1,4 +1,5 @@
-import { BffError, reauthRequired } from '../bff-error';
+import { HttpError } from '../../http/http-error';
+import { reauthRequired } from '../session-errors';
 import type { BffContext } from '../context';
 import { parseJson } from '../parse-json';
 import type { StoredSession } from '../session-store';
@@ -52,7 +53,7 @@ export async function* upstreamPages(
     });
     if (!more) return;
   }
-  throw new BffError(
+  throw new HttpError(
     502,
     'upstream_unavailable',
     `The records service listed more than ${MAX_PAGES} pages of ${list.name}`,
@@ -78,7 +79,7 @@ async function readPage(
     { rows?: unknown } | unknown[] | undefined;
   const rows = Array.isArray(body) ? body : body?.rows;
   if (!Array.isArray(rows)) {
-    throw new BffError(
+    throw new HttpError(
       502,
       'upstream_unavailable',
       `The records service listed ${list.name} in an unknown shape`,
@@ -90,7 +91,7 @@ async function readPage(
   for (const row of rows) {
     const id = (row as { id?: unknown } | null)?.id;
     if (typeof id !== 'number' || id <= previous) {
-      throw new BffError(
+      throw new HttpError(
         502,
         'upstream_unavailable',
         `The records service listed ${list.name} out of id order, so the export cannot be complete`,
@@ -131,7 +132,7 @@ async function getList(
     throw reauthRequired();
   }
   if (res.status !== 200) {
-    throw new BffError(
+    throw new HttpError(
       502,
       'upstream_unavailable',
       `The records service could not list ${list.name} (HTTP ${res.status})`,

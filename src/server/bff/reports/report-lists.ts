@@ -5,7 +5,8 @@ import {
   type ReportCollection,
   type ReportPool,
 } from '#shared/reports';
-import { BffError, reauthRequired } from '../bff-error';
+import { HttpError } from '../../http/http-error';
+import { reauthRequired } from '../session-errors';
 import type { BffContext } from '../context';
 import { parseJson } from '../parse-json';
 import type { StoredSession } from '../session-store';
@@ -141,7 +142,7 @@ export async function reportLists(ctx: BffContext, session: StoredSession): Prom
   try {
     return await cacheOf(ctx).get(session);
   } catch (err) {
-    if (err instanceof BffError && err.code === 'reauth_required') {
+    if (err instanceof HttpError && err.code === 'reauth_required') {
       await ctx.sessions.expireToken(session.idHash, ctx.now());
     }
     throw err;
@@ -184,7 +185,7 @@ async function readList<S extends z.ZodType>(
     });
     if (res.status === 401) throw reauthRequired();
     if (res.status !== 200) {
-      throw new BffError(
+      throw new HttpError(
         502,
         'upstream_unavailable',
         `The records service could not list ${list.name} (HTTP ${res.status})`,
@@ -195,7 +196,7 @@ async function readList<S extends z.ZodType>(
     if (body && Array.isArray(body.rows)) {
       return { rows: body.rows, count: typeof body.count === 'number' ? body.count : undefined };
     }
-    throw new BffError(
+    throw new HttpError(
       502,
       'upstream_unavailable',
       `The records service listed ${list.name} in an unknown shape`,
@@ -229,7 +230,7 @@ async function readList<S extends z.ZodType>(
       const parsed = list.schema.safeParse(raw);
       if (!parsed.success) {
         // A row the reports cannot read would silently change every figure: say so instead.
-        throw new BffError(
+        throw new HttpError(
           502,
           'upstream_unavailable',
           `The records service listed ${list.name} with a record the reports cannot read (id ${String(id)})`,

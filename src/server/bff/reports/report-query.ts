@@ -7,7 +7,7 @@ import {
   TARGET_DISEASES,
 } from '#shared/reports';
 import type { FieldError } from '#shared/schemas/error';
-import { BffError } from '../bff-error';
+import { HttpError } from '../../http/http-error';
 
 export const REPORT_NAMES = [
   'abundance',
@@ -95,11 +95,10 @@ export function parseReportQuery(name: ReportName, query: unknown): ReportQuery 
     }
     if (fields.length === 0) return q;
   }
-  throw new BffError(
+  throw new HttpError(
     422,
     'validation_failed',
     `These report parameters are not valid: ${[...new Set(fields.map((f) => f.path))].join(', ')}`,
-    undefined,
     fields,
   );
 }

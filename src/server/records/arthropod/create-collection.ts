@@ -3,7 +3,8 @@ import type { CollectionCreate } from '#shared/schemas/collection';
 import type { FieldError } from '#shared/schemas/error';
 import { survYearOf } from '#shared/rules';
 import type { Caller } from '../auth/types';
-import { ApiError, validationFailed } from '../errors';
+import { HttpError } from '../../http/http-error';
+import { validationFailed } from '../errors';
 import { abundanceRefs, assertNoMixedConflict } from './abundance-rules';
 import { agencySite, noSuchSite } from './agency-site';
 import { collectionRecords } from './collection-records';
@@ -34,7 +35,7 @@ export function collectionRefs(body: Partial<CollectionCreate>): LookupRef[] {
 }
 
 export const collectionNumTaken = (num: number, year: number) =>
-  new ApiError(
+  new HttpError(
     409,
     'collection_num_taken',
     `Collection number ${num} is already used in ${year}; leave it empty to get the next free number`,

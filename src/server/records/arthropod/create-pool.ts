@@ -3,7 +3,8 @@ import type { FieldError } from '#shared/schemas/error';
 import type { PoolCreate } from '#shared/schemas/pool';
 import { survYearOf } from '#shared/rules';
 import type { Caller } from '../auth/types';
-import { ApiError, validationFailed } from '../errors';
+import { HttpError } from '../../http/http-error';
+import { validationFailed } from '../errors';
 import { overflowError, poolOverflow } from './abundance-rules';
 import { agencySite, noSuchSite } from './agency-site';
 import { insertLocation } from './location-record';
@@ -61,7 +62,7 @@ export function poolRefs(body: {
 }
 
 export const poolNumTaken = (num: number, year: number) =>
-  new ApiError(
+  new HttpError(
     409,
     'pool_num_taken',
     `Pool number ${num} is already used in ${year}; leave it empty to get the next free number`,

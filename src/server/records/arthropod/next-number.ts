@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/database';
-import { ApiError, validationFailed } from '../errors';
+import { HttpError } from '../../http/http-error';
+import { validationFailed } from '../errors';
 
 /**
  * Serialises numbering of one (agency, surv_year) series until the transaction ends, so two
@@ -71,7 +72,7 @@ export async function nextNumber(
   if (rows[0]) return Number(rows[0].num) + 1;
   // No number below the top run (or none at all): 1 is free unless the run reaches down to it.
   if (!(await numberTaken(q, series, agency, survYear, 1))) return 1;
-  throw new ApiError(
+  throw new HttpError(
     409,
     `${series}_num_taken`,
     `Every ${series} number of ${survYear} up to ${MAX_SERIES_NUMBER} is in use; retire a record of that year first`,

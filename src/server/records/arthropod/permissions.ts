@@ -1,5 +1,6 @@
 import { canUpdate, type Caller } from '../auth/types';
-import { ApiError, forbidden } from '../errors';
+import { HttpError } from '../../http/http-error';
+import { forbidden } from '../errors';
 
 /** Contract §7: non-managers update only the records they created; managers any of the agency. */
 export function assertCanUpdate(caller: Caller, ownerUserId: number | null, what: string): void {
@@ -16,6 +17,6 @@ export function assertManager(caller: Caller, what: string): void {
 /** `agency` and `user` come from the token; a body naming another agency is refused (403). */
 export function assertOwnAgency(caller: Caller, bodyAgency: number | null | undefined): void {
   if (bodyAgency != null && bodyAgency !== caller.agencyId) {
-    throw new ApiError(403, 'forbidden', 'Records can only be created in your own agency');
+    throw new HttpError(403, 'forbidden', 'Records can only be created in your own agency');
   }
 }

@@ -3,7 +3,8 @@ import type { CollectionUpdate } from '#shared/schemas/collection';
 import type { FieldError } from '#shared/schemas/error';
 import { survYearOf } from '#shared/rules';
 import type { Caller } from '../auth/types';
-import { ApiError, notFound, validationFailed } from '../errors';
+import { HttpError } from '../../http/http-error';
+import { notFound, validationFailed } from '../errors';
 import { assertNoMixedConflict, overflowError, poolOverflow } from './abundance-rules';
 import { agencySite, noSuchSite } from './agency-site';
 import { collectionRecords } from './collection-records';
@@ -214,7 +215,7 @@ async function movePoolsToYear(tx: Queryable, collection: number, agency: number
     [collection, agency, year],
   );
   if (rows[0]) {
-    throw new ApiError(
+    throw new HttpError(
       409,
       'pool_num_taken',
       `Pool number ${rows[0].pool_num} of this collection is already used in ${year}; renumber that pool first`,

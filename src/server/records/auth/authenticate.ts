@@ -1,6 +1,6 @@
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { RecordsContext } from '../context';
-import { ApiError } from '../errors';
+import { HttpError } from '../../http/http-error';
 import type { Role } from '#shared/schemas/auth';
 import type { Caller } from './types';
 import { hashToken } from './tokens';
@@ -11,7 +11,7 @@ export function isVersionedPath(url: string): boolean {
   return path === '/v1' || path.startsWith('/v1/');
 }
 
-const unauthenticated = (message: string) => new ApiError(401, 'unauthenticated', message);
+const unauthenticated = (message: string) => new HttpError(401, 'unauthenticated', message);
 
 type TokenRow = {
   id: number;
@@ -39,7 +39,7 @@ export async function callerForToken(ctx: RecordsContext, token: string): Promis
     if (row.user_id === null || row.user_active !== true)
       throw unauthenticated('The account of this token is disabled');
     if (row.expires_at !== null && new Date(row.expires_at).getTime() <= ctx.now().getTime()) {
-      throw new ApiError(401, 'token_expired', 'The sign-in has expired; sign in again');
+      throw new HttpError(401, 'token_expired', 'The sign-in has expired; sign in again');
     }
     return {
       agencyId: row.agency,

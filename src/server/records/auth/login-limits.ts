@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { HttpError } from '../../http/http-error';
 import { SlidingWindow } from './sliding-window';
 
 export type LoginLimitOptions = {
@@ -16,7 +16,7 @@ export const DEFAULT_LOGIN_LIMITS: LoginLimitOptions = {
 };
 
 const rateLimited = (seconds: number) =>
-  new ApiError(
+  new HttpError(
     429,
     'rate_limited',
     `Too many sign-in attempts; try again in ${seconds} s`,

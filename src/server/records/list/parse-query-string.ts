@@ -1,4 +1,4 @@
-import { ApiError } from '../errors';
+import { HttpError } from '../../http/http-error';
 
 /** A parsed query string: bracket keys become nested objects (`a[b][0]=x` → {a: {b: {0: 'x'}}}). */
 export type QueryValue = string | QueryObject;
@@ -10,7 +10,7 @@ const MAX_DEPTH = 5;
 const KEY = /^([^[\]]+)((?:\[[^[\]]*\])*)$/;
 const SEGMENT = /\[([^[\]]*)\]/g;
 
-const badRequest = (message: string) => new ApiError(400, 'bad_request', message);
+const badRequest = (message: string) => new HttpError(400, 'bad_request', message);
 
 function decode(part: string): string {
   try {

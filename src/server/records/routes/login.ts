@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RecordsContext } from '../context';
-import { ApiError, parseBody } from '../errors';
+import { HttpError } from '../../http/http-error';
+import { parseBody } from '../errors';
 import { loginRequest } from '#shared/schemas/auth';
 import { dummyPasswordHash, verifyPassword } from '../auth/password';
 import { issueLoginToken } from '../auth/tokens';
@@ -16,7 +17,7 @@ function credentialsOf(req: FastifyRequest): unknown {
   try {
     params = new URLSearchParams(query);
   } catch {
-    throw new ApiError(400, 'bad_request', 'The query string is malformed');
+    throw new HttpError(400, 'bad_request', 'The query string is malformed');
   }
   const out: Record<string, string> = {};
   for (const [k, v] of params) out[k] = v;
@@ -49,7 +50,7 @@ export default async function loginRoutes(
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
     if (!user || !ok) {
       limits.failed(username, now.getTime());
-      throw new ApiError(401, 'invalid_credentials', 'Wrong username or password');
+      throw new HttpError(401, 'invalid_credentials', 'Wrong username or password');
     }
     const expiresAt = new Date(now.getTime() + ctx.tokenTtlSeconds * 1000);
     const { token } = await issueLoginToken(ctx.db, user, expiresAt);

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/database';
 import type { FieldError } from '#shared/schemas/error';
 import { ZERO_SITE_CODE, type SiteCreate } from '#shared/schemas/site';
-import { ApiError, validationFailed } from '../errors';
+import { HttpError } from '../../http/http-error';
+import { validationFailed } from '../errors';
 import { unknownLookupIds } from '../populate';
 import { siteUsingCode } from './site-store';
 
@@ -47,7 +48,7 @@ export function checkSiteDates(activeDate: unknown, deactiveDate: unknown): void
  */
 export function assertCodeNotReserved(code: string | undefined): void {
   if (code !== ZERO_SITE_CODE) return;
-  throw new ApiError(
+  throw new HttpError(
     409,
     'site_code_taken',
     `Site code ${ZERO_SITE_CODE} is reserved for the Zero Site — pick another code`,
@@ -75,7 +76,7 @@ export async function assertCodeFree(
 ): Promise<void> {
   const using = await siteUsingCode(tx, agencyId, code, activeFrom, exceptId);
   if (using) {
-    throw new ApiError(
+    throw new HttpError(
       409,
       'site_code_taken',
       `Site code ${code} is already used by '${using.name}' — pick another code`,

@@ -5,7 +5,7 @@ import {
   parseQueryString,
   type ListSpec,
 } from '../../../../src/server/records/list';
-import { ApiError } from '../../../../src/server/records/errors';
+import { HttpError } from '../../../../src/server/http/http-error';
 
 const SPEC: ListSpec = {
   fields: {
@@ -27,8 +27,8 @@ function expectError(fn: () => unknown, status: number, path?: string) {
   try {
     fn();
   } catch (err) {
-    expect(err).toBeInstanceOf(ApiError);
-    const e = err as ApiError;
+    expect(err).toBeInstanceOf(HttpError);
+    const e = err as HttpError;
     expect(e.status).toBe(status);
     if (path) expect(e.fields?.[0]?.path).toBe(path);
     return e;

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../../../../src/server/records/errors';
+import { HttpError } from '../../../../src/server/http/http-error';
 import { parseListQuery, type ListSpec } from '../../../../src/server/records/list';
 import { SITE_LIST } from '../../../../src/server/records/sites/site-list-spec';
 import { COLLECTION_LIST } from '../../../../src/server/records/arthropod/list-collections';
@@ -64,8 +64,8 @@ describe('parseListQuery refuses prototype member names without building SQL', (
         } catch (err) {
           error = err;
         }
-        expect(error, qs).toBeInstanceOf(ApiError);
-        const api = error as ApiError;
+        expect(error, qs).toBeInstanceOf(HttpError);
+        const api = error as HttpError;
         expect([api.status, api.code], qs).toEqual([422, 'validation_failed']);
         expect(
           api.fields?.map((f) => f.path),

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { RecordsContext } from '../../context';
 import { notFound, parseBody } from '../../errors';
+import { parsePathId } from '../../../http/path-id';
 import { siteCreate, siteUpdate } from '#shared/schemas/site';
 import { applyFields, parseListQuery, runList } from '../../list';
 import { SITE_COLUMNS, type SiteRow } from '../../sites/site-row';
@@ -12,12 +13,6 @@ import { deleteSite } from '../../sites/delete-site';
 import { siteRecords } from '../../sites/site-response';
 import { putBody } from '../../put-body';
 import { createOnce } from '../../create-once';
-
-/** Record ids in paths: a positive integer within int range, else the record cannot exist (404). */
-export function pathId(raw: string): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw notFound('Site');
-  return Number(raw);
-}
 
 /** /v1/site: create, list, get, partial update, delete (contract §6 Sites), with or without a trailing slash. */
 export default async function siteRoutes(app: FastifyInstance, ctx: RecordsContext): Promise<void> {
@@ -49,7 +44,7 @@ export default async function siteRoutes(app: FastifyInstance, ctx: RecordsConte
 
   // populate[] and fields[] as on the list (contract §4), like every other record's GET.
   app.get<{ Params: { id: string } }>('/v1/site/:id', async (req) => {
-    const id = pathId(req.params.id);
+    const id = parsePathId(req.params.id, 'Site');
     const q = parseListQuery(req.url, SITE_LIST);
     const row = await findSite(ctx.db, req.caller.agencyId, id);
     if (!row) throw notFound('Site');
@@ -57,7 +52,7 @@ export default async function siteRoutes(app: FastifyInstance, ctx: RecordsConte
   });
 
   app.put<{ Params: { id: string } }>('/v1/site/:id', async (req) => {
-    const id = pathId(req.params.id);
+    const id = parsePathId(req.params.id, 'Site');
     const row = await updateSiteRecord(
       ctx.db,
       req.caller,
@@ -69,7 +64,7 @@ export default async function siteRoutes(app: FastifyInstance, ctx: RecordsConte
   });
 
   app.delete<{ Params: { id: string } }>('/v1/site/:id', async (req) => {
-    const row = await deleteSite(ctx.db, req.caller, pathId(req.params.id), ctx.now());
+    const row = await deleteSite(ctx.db, req.caller, parsePathId(req.params.id, 'Site'), ctx.now());
     return (await siteRecords(ctx.db, [row]))[0];
   });
 }

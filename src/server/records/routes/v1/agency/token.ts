@@ -3,7 +3,7 @@ import type { RecordsContext } from '../../../context';
 import { forbidden, notFound, validationFailed } from '../../../errors';
 import { issueAgencyToken, revokeAgencyToken } from '../../../auth/tokens';
 import type { Caller } from '../../../auth/types';
-import { recordId } from '../../../arthropod/record-id';
+import { parsePathId } from '../../../../http/path-id';
 
 function requireManager(caller: Caller): void {
   if (caller.role !== 'manager')
@@ -36,7 +36,7 @@ export default async function agencyTokenRoutes(
   app.delete<{ Params: { id: string } }>('/v1/agency/token/:id', async (req) => {
     requireManager(req.caller);
     // Like every other {id} path: a non-id names no token (404).
-    const id = recordId(req.params.id, 'Agency token');
+    const id = parsePathId(req.params.id, 'Agency token');
     if (!(await revokeAgencyToken(ctx.db, id, req.caller.agencyId))) throw notFound('Agency token');
     return { id, revoked: true };
   });

@@ -9,7 +9,7 @@ import { deleteCollection, updateCollection } from '../../../arthropod/update-co
 import { COLLECTION_LIST, listCollections } from '../../../arthropod/list-collections';
 import { populateCollections } from '../../../arthropod/populate-collections';
 import { assertInt4 } from '../../../arthropod/int4-errors';
-import { recordId } from '../../../arthropod/record-id';
+import { parsePathId } from '../../../../http/path-id';
 import { putBody } from '../../../put-body';
 import { createOnce } from '../../../create-once';
 
@@ -23,7 +23,7 @@ export default async function collectionRoutes(
   app.get('/v1/arthropod/collection', async (req) => listCollections(ctx.db, req.caller, req.url));
 
   app.get<IdParams>('/v1/arthropod/collection/:id', async (req) => {
-    const id = recordId(req.params.id, 'Collection');
+    const id = parsePathId(req.params.id, 'Collection');
     const q = parseListQuery(req.url, COLLECTION_LIST);
     const [record] = await collectionRecords(ctx.db, req.caller.agencyId, [id]);
     if (!record) throw notFound('Collection');
@@ -39,14 +39,14 @@ export default async function collectionRoutes(
   });
 
   app.put<IdParams>('/v1/arthropod/collection/:id', async (req) => {
-    const id = recordId(req.params.id, 'Collection');
+    const id = parsePathId(req.params.id, 'Collection');
     const body = parseBody(collectionUpdate, putBody('collection', req.body));
     assertInt4(body);
     return updateCollection(ctx.db, req.caller, id, body, ctx.now());
   });
 
   app.delete<IdParams>('/v1/arthropod/collection/:id', async (req) => {
-    const id = recordId(req.params.id, 'Collection');
+    const id = parsePathId(req.params.id, 'Collection');
     return deleteCollection(ctx.db, req.caller, id, ctx.now());
   });
 }

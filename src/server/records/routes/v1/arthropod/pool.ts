@@ -8,7 +8,7 @@ import { POOL_LIST, listPools } from '../../../arthropod/list-pools';
 import { populatePools } from '../../../arthropod/populate-pools';
 import { poolRecords } from '../../../arthropod/pool-records';
 import { assertInt4 } from '../../../arthropod/int4-errors';
-import { recordId } from '../../../arthropod/record-id';
+import { parsePathId } from '../../../../http/path-id';
 import { putBody } from '../../../put-body';
 import { createOnce } from '../../../create-once';
 import { deletePool, updatePool } from '../../../arthropod/update-pool';
@@ -20,7 +20,7 @@ export default async function poolRoutes(app: FastifyInstance, ctx: RecordsConte
   app.get('/v1/arthropod/pool', async (req) => listPools(ctx.db, req.caller, req.url));
 
   app.get<IdParams>('/v1/arthropod/pool/:id', async (req) => {
-    const id = recordId(req.params.id, 'Pool');
+    const id = parsePathId(req.params.id, 'Pool');
     const q = parseListQuery(req.url, POOL_LIST);
     const [record] = await poolRecords(ctx.db, req.caller.agencyId, [id]);
     if (!record) throw notFound('Pool');
@@ -36,14 +36,14 @@ export default async function poolRoutes(app: FastifyInstance, ctx: RecordsConte
   });
 
   app.put<IdParams>('/v1/arthropod/pool/:id', async (req) => {
-    const id = recordId(req.params.id, 'Pool');
+    const id = parsePathId(req.params.id, 'Pool');
     const body = parseBody(poolUpdate, putBody('pool', req.body));
     assertInt4(body);
     return updatePool(ctx.db, req.caller, id, body, ctx.now());
   });
 
   app.delete<IdParams>('/v1/arthropod/pool/:id', async (req) => {
-    const id = recordId(req.params.id, 'Pool');
+    const id = parsePathId(req.params.id, 'Pool');
     return deletePool(ctx.db, req.caller, id, ctx.now());
   });
 }

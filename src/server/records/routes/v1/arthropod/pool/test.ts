@@ -7,7 +7,7 @@ import { POOL_TEST_LIST, listPoolTests } from '../../../../arthropod/list-pool-t
 import { populatePoolTests } from '../../../../arthropod/populate-pool-tests';
 import { poolTestRecords } from '../../../../arthropod/pool-test-records';
 import { assertInt4 } from '../../../../arthropod/int4-errors';
-import { recordId } from '../../../../arthropod/record-id';
+import { parsePathId } from '../../../../../http/path-id';
 import { putBody } from '../../../../put-body';
 import { createOnce } from '../../../../create-once';
 import { createPoolTest, updatePoolTest } from '../../../../arthropod/write-pool-test';
@@ -22,7 +22,7 @@ export default async function poolTestRoutes(
   app.get('/v1/arthropod/pool/test', async (req) => listPoolTests(ctx.db, req.caller, req.url));
 
   app.get<IdParams>('/v1/arthropod/pool/test/:id', async (req) => {
-    const id = recordId(req.params.id, 'Pool test');
+    const id = parsePathId(req.params.id, 'Pool test');
     const q = parseListQuery(req.url, POOL_TEST_LIST);
     const [record] = await poolTestRecords(ctx.db, req.caller.agencyId, [id]);
     if (!record) throw notFound('Pool test');
@@ -38,7 +38,7 @@ export default async function poolTestRoutes(
   });
 
   app.put<IdParams>('/v1/arthropod/pool/test/:id', async (req) => {
-    const id = recordId(req.params.id, 'Pool test');
+    const id = parsePathId(req.params.id, 'Pool test');
     const body = parseBody(poolTestUpdate, putBody('poolTest', req.body));
     assertInt4(body, ['value']);
     return updatePoolTest(ctx.db, req.caller, id, body, ctx.now());
