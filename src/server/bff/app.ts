@@ -8,7 +8,7 @@ import { HttpError } from '../http/http-error';
 import type { BffContext } from './context';
 import { IdempotencyJournal } from './idempotency-journal';
 import { infoRoutes } from './info-routes';
-import { DEFAULT_LOGIN_LIMITS, type LoginLimits } from './login-limiter';
+import { DEFAULT_LOGIN_LIMITS, type LoginLimitOptions } from '../http/login-limits';
 import { LookupCache, loadLookupCatalog, type LookupCatalog } from './lookup-cache';
 import { lookupsRoute } from './lookups-route';
 import { allowedMethods } from './proxy-allow-list';
@@ -59,7 +59,7 @@ export type BffOptions = {
   lookupTtlMs?: number;
   /** Path of a catalog file or the catalog itself; default the shipped lookup-catalog.json. */
   lookupCatalog?: string | LookupCatalog;
-  loginLimits?: Partial<LoginLimits>;
+  loginLimits?: Partial<LoginLimitOptions>;
   allowedOrigins?: string[];
   trustProxy?: boolean | string[];
   https?: { cert: string | Buffer; key: string | Buffer } | null;

@@ -1,6 +1,6 @@
 import type { Database } from '../db/database';
 import type { IdempotencyJournal } from './idempotency-journal';
-import type { LoginLimits } from './login-limiter';
+import type { LoginLimitOptions } from '../http/login-limits';
 import type { LookupCache } from './lookup-cache';
 import type { SessionStore } from './session-store';
 import type { UpstreamClient } from './upstream-client';
@@ -15,7 +15,7 @@ export type BffContext = {
   sessions: SessionStore;
   journal: IdempotencyJournal;
   lookups: LookupCache;
-  loginLimits: LoginLimits;
+  loginLimits: LoginLimitOptions;
   tileUrl: string;
   /** The operator says TILE_URL's server allows bulk downloading (offline map areas). */
   tileBulkDownload?: boolean;

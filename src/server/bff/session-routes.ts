@@ -4,7 +4,7 @@ import { fieldsFromZod, summarizeFields } from '#shared/schemas/error';
 import { HttpError } from '../http/http-error';
 import { parseJson } from './parse-json';
 import type { BffContext } from './context';
-import { WindowLimiter } from './login-limiter';
+import { LoginLimits, rateLimited } from '../http/login-limits';
 import { currentSession, requireSession, sessionOf } from './require-session';
 import { SESSION_COOKIE, type StoredSession } from './session-store';
 
@@ -21,17 +21,8 @@ const COOKIE_OPTIONS = {
 
 /** POST / GET / DELETE /api/session. */
 export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Promise<void> {
-  const nowMs = () => ctx.now().getTime();
-  const byUsername = new WindowLimiter(
-    ctx.loginLimits.failuresPerUsername,
-    ctx.loginLimits.windowMs,
-    nowMs,
-  );
-  const byAddress = new WindowLimiter(
-    ctx.loginLimits.attemptsPerAddress,
-    ctx.loginLimits.windowMs,
-    nowMs,
-  );
+  // The same limits as the records service's /login (contract §7), in front of the upstream's.
+  const limits = new LoginLimits(ctx.loginLimits);
 
   app.post('/api/session', async (req, reply) => {
     const parsed = loginRequest.safeParse(req.body ?? {});
@@ -40,13 +31,9 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
       throw new HttpError(422, 'validation_failed', summarizeFields(fields), fields);
     }
     const { username, password } = parsed.data;
-    const userKey = username.toLowerCase();
-    const wait = Math.max(
-      byAddress.retryAfterSeconds(req.ip),
-      byUsername.retryAfterSeconds(userKey),
-    );
-    if (wait > 0) throw rateLimited(wait);
-    byAddress.hit(req.ip);
+    const now = ctx.now().getTime();
+    limits.attempt(req.ip, now);
+    limits.checkUser(username, now);
 
     const login = await ctx.upstream.request({
       method: 'POST',
@@ -57,7 +44,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
     if (login.status !== 200 && login.status !== 201) {
       if (login.status === 429) throw rateLimited(Number(login.retryAfter) || 60);
       if (login.status >= 500) throw upstreamFailed();
-      byUsername.hit(userKey);
+      limits.failed(username, now);
       throw new HttpError(401, 'invalid_credentials', 'Wrong username or password');
     }
     const granted = loginResponse.safeParse(parseJson(login.body));
@@ -153,16 +140,6 @@ async function identify(
     throw upstreamFailed('The records service did not say which agency this account belongs to');
   }
   return { user: { id: null, username }, agency, expiresAt: fallbackExpiry() };
-}
-
-function rateLimited(seconds: number) {
-  return new HttpError(
-    429,
-    'rate_limited',
-    `Too many sign-in attempts: wait ${seconds} s and try again`,
-    undefined,
-    { 'retry-after': String(seconds) },
-  );
 }
 
 function upstreamFailed(

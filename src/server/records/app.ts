@@ -8,7 +8,7 @@ import { HttpError } from '../http/http-error';
 import type { RecordsContext } from './context';
 import { registerRecordsRoutes } from './routes';
 import { scheduleHousekeeping } from './housekeeping';
-import { DEFAULT_LOGIN_LIMITS, type LoginLimitOptions } from './auth/login-limits';
+import { DEFAULT_LOGIN_LIMITS, type LoginLimitOptions } from '../http/login-limits';
 
 export type RecordsOptions = {
   db: Database;

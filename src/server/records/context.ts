@@ -1,5 +1,5 @@
 import type { Database } from '../db/database';
-import type { LoginLimitOptions } from './auth/login-limits';
+import type { LoginLimitOptions } from '../http/login-limits';
 
 /** What every route module of the records service is given. */
 export type RecordsContext = {

@@ -5,7 +5,7 @@ import { parseBody } from '../errors';
 import { loginRequest } from '#shared/schemas/auth';
 import { dummyPasswordHash, verifyPassword } from '../auth/password';
 import { issueLoginToken } from '../auth/tokens';
-import { LoginLimits } from '../auth/login-limits';
+import { LoginLimits } from '../../http/login-limits';
 
 type UserRow = { id: number; agency: number; password_hash: string; agency_name: string };
 

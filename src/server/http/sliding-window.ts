@@ -1,6 +1,6 @@
 /**
  * In-memory sliding-window counter per key: at most `limit` events in any `windowMs`.
- * One process only; enough for a records service behind one BFF (contract §7 login limits).
+ * Per process: several processes each apply their limits (contract §7 login limits).
  */
 export class SlidingWindow {
   private readonly events = new Map<string, number[]>();

@@ -1,4 +1,4 @@
-import { HttpError } from '../../http/http-error';
+import { HttpError } from './http-error';
 import { SlidingWindow } from './sliding-window';
 
 export type LoginLimitOptions = {
@@ -15,18 +15,21 @@ export const DEFAULT_LOGIN_LIMITS: LoginLimitOptions = {
   windowMs: 60_000,
 };
 
-const rateLimited = (seconds: number) =>
+/** 429 for a sign-in over a limit, here or the upstream's (its Retry-After passed on). */
+export const rateLimited = (seconds: number) =>
   new HttpError(
     429,
     'rate_limited',
-    `Too many sign-in attempts; try again in ${seconds} s`,
+    `Too many sign-in attempts: wait ${seconds} s and try again`,
     undefined,
-    {
-      'Retry-After': String(seconds),
-    },
+    { 'Retry-After': String(seconds) },
   );
 
-/** The two login limits of contract §7, kept in memory per service instance. */
+/**
+ * The two login limits of contract §7, kept in memory per process: attempts per client address,
+ * and failures per username (case-insensitive). The records service's /login and the BFF's
+ * sign-in both apply them (the BFF before the upstream, which may have none).
+ */
 export class LoginLimits {
   private readonly byAddress: SlidingWindow;
   private readonly failuresByUser: SlidingWindow;
