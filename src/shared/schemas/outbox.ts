@@ -10,7 +10,11 @@ export const ENTITY_PATHS = Object.fromEntries(ENTITIES.map((e) => [e, ENTITY[e]
   string
 >;
 
-export const SYNC_STATES = ['draft', 'queued', 'syncing', 'synced', 'failed', 'conflict'] as const;
+/**
+ * Where a record stands with the server. A record is saved on the tablet and queued in one
+ * transaction, so there is no "draft" state between (it was declared and never set).
+ */
+export const SYNC_STATES = ['queued', 'syncing', 'synced', 'failed', 'conflict'] as const;
 export type SyncState = (typeof SYNC_STATES)[number];
 
 export const OUTBOX_OPS = ['create', 'update', 'delete'] as const;

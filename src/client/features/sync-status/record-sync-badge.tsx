@@ -5,7 +5,6 @@ const BADGES: Record<
   SyncState,
   { label: string; color: string; background: string; mark: string }
 > = {
-  draft: { label: 'Saved on tablet', color: '#78350f', background: '#fef3c7', mark: '●' },
   queued: { label: 'Saved on tablet', color: '#78350f', background: '#fef3c7', mark: '●' },
   syncing: { label: 'Sending', color: '#1e3a8a', background: '#dbeafe', mark: '↑' },
   synced: { label: 'Synced', color: '#14532d', background: '#dcfce7', mark: '✓' },
