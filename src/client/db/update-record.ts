@@ -39,7 +39,7 @@ function sameDataValue(a: unknown, b: unknown): boolean {
 }
 
 /** The fields of `next` that differ from `current` (a field absent from `next` becomes null). */
-export function changedFields(
+function changedFields(
   current: Record<string, unknown>,
   next: Record<string, unknown>,
 ): Record<string, unknown> {

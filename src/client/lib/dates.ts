@@ -13,7 +13,7 @@ export function localDateTime(d: Date = new Date()): string {
 }
 
 /** `±HH:MM` offset of a local date (e.g. `-07:00` in a California summer). */
-export function offsetOf(d: Date): string {
+function offsetOf(d: Date): string {
   const minutes = -d.getTimezoneOffset();
   const sign = minutes >= 0 ? '+' : '-';
   const abs = Math.abs(minutes);

@@ -73,7 +73,7 @@ async function writeStoredReports(owner: string, state: DehydratedState): Promis
 const isReportKey = (key: readonly unknown[]) => key[0] === REPORT_KEY;
 
 /** The owner's successful report queries, newest first, at most MAX_KEPT. */
-export function dehydrateReports(client: QueryClient, owner: string): DehydratedState {
+function dehydrateReports(client: QueryClient, owner: string): DehydratedState {
   const state = dehydrate(client, {
     shouldDehydrateQuery: (q) =>
       q.state.status === 'success' && isReportKey(q.queryKey) && q.queryKey[1] === owner,

@@ -105,7 +105,7 @@ export class SiteIndex {
  */
 let current: SiteIndex | null = null;
 
-export function siteIndexFor(dbName: string): SiteIndex {
+function siteIndexFor(dbName: string): SiteIndex {
   if (current?.dbName !== dbName) {
     current?.terminate();
     current = new SiteIndex(dbName);

@@ -134,12 +134,12 @@ export function useWatchedPosition(): WatchedPosition {
 }
 
 /** How close a GPS fix must be (metres) to place a site by it, unless changed in Settings. */
-export const DEFAULT_PLACE_ACCURACY_M = 50;
+const DEFAULT_PLACE_ACCURACY_M = 50;
 const PLACE_ACCURACY_KEY = 'trapline.placeAccuracyMeters';
 const limitListeners = new Set<() => void>();
 
 /** The accuracy a fix needs to place a site, from this tablet's settings (stored locally). */
-export function placeAccuracyLimit(): number {
+function placeAccuracyLimit(): number {
   try {
     const stored = Number(globalThis.localStorage?.getItem(PLACE_ACCURACY_KEY));
     return Number.isFinite(stored) && stored > 0 ? stored : DEFAULT_PLACE_ACCURACY_M;

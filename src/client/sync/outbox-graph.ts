@@ -30,7 +30,7 @@ export type OutboxIndex = {
   byRecord: Map<string, OutboxEntry[]>;
 };
 
-export function indexOutbox(entries: OutboxEntry[]): OutboxIndex {
+function indexOutbox(entries: OutboxEntry[]): OutboxIndex {
   const sorted = [...entries].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   const byId = new Map(sorted.map((e) => [e.id, e]));
   const createOf = new Map<string, string>();

@@ -7,7 +7,7 @@ import { older } from './drain-graph';
  * transaction) and committing it. A read of "what is new" starts this far before the previous
  * read began, so an entry stamped before that read but committed after it is still found.
  */
-export const WRITE_WINDOW_MS = 5_000;
+const WRITE_WINDOW_MS = 5_000;
 
 /**
  * Entries per IndexedDB request when the whole outbox is read: the page deserialises each

@@ -8,7 +8,7 @@ import { SyncError, classify } from './sync-error';
 /** What the last pull of an entity reached, kept in the `meta` table. */
 export type PullMark = { maxUpdated: string | null; pulledAt: number };
 
-export const PULL_META_KEY: Record<Entity, string> = {
+const PULL_META_KEY: Record<Entity, string> = {
   site: 'sync.pull.site',
   collection: 'sync.pull.collection',
   pool: 'sync.pull.pool',
@@ -16,7 +16,7 @@ export const PULL_META_KEY: Record<Entity, string> = {
 };
 
 /** When the local sites were last checked against the server's list of active site ids (ms). */
-export const SITE_RECONCILE_META_KEY = 'sync.reconcile.site';
+const SITE_RECONCILE_META_KEY = 'sync.reconcile.site';
 
 export type PullOptions = {
   /** Collections (and their pools) dated within this many days back are pulled. */

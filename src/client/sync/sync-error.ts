@@ -49,7 +49,7 @@ export class SyncError extends Error {
 const REAUTH_CODES = new Set(['reauth_required', 'unauthenticated', 'token_expired']);
 const OUTCOME_UNKNOWN: ErrorCode = 'create_outcome_unknown';
 /** What the technician reads on a parked create whose outcome the server cannot tell. */
-export const OUTCOME_UNKNOWN_MESSAGE =
+const OUTCOME_UNKNOWN_MESSAGE =
   "May already be on the server: check the server's records before sending again";
 
 /** Whether an error (a SyncError, a parked entry's lastError) says the create's outcome is unknown. */

@@ -14,7 +14,7 @@ function mustRevalidate(name: string): boolean {
   );
 }
 
-export function cacheControlFor(root: string, file: string): string {
+function cacheControlFor(root: string, file: string): string {
   const rel = relative(root, file).split(sep).join('/');
   // Vite puts a content hash in every name under assets/: a new build never reuses a name.
   if (rel.startsWith('assets/')) return 'public, max-age=31536000, immutable';

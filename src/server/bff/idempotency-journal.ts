@@ -46,7 +46,7 @@ function createdRecordId(res: { status: number; body: string }): number | null {
 }
 
 /** Keys are honoured for 24 hours (contract §9); older rows are as if absent. */
-export const JOURNAL_RETENTION_MS = 24 * 3600_000;
+const JOURNAL_RETENTION_MS = 24 * 3600_000;
 
 /**
  * The BFF's idempotency journal (ARCHITECTURE: BFF). Protocol for a POST with a key:

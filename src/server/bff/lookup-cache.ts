@@ -13,7 +13,7 @@ import { reauthRequired } from './session-errors';
 import { parseJson } from './parse-json';
 import type { UpstreamClient } from './upstream-client';
 
-export const DEFAULT_LOOKUP_CATALOG = fileURLToPath(
+const DEFAULT_LOOKUP_CATALOG = fileURLToPath(
   new URL('./lookup-catalog.json', import.meta.url),
 );
 

@@ -17,7 +17,7 @@ export function rejectAmbiguousPath(req: FastifyRequest, reply: FastifyReply, do
   done();
 }
 
-export function isAmbiguousPath(path: string): boolean {
+function isAmbiguousPath(path: string): boolean {
   if (!path.startsWith('/')) return true;
   if (path.includes('\\') || path.includes('//')) return true;
   if (/%(2f|5c|2e|00)/i.test(path)) return true;

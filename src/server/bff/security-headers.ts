@@ -2,7 +2,7 @@ import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
 /** Origin(s) of the map tiles for the CSP, from a template like https://{s}.tile.example.org/{z}/{x}/{y}.png. */
-export function tileSources(tileUrl: string): string[] {
+function tileSources(tileUrl: string): string[] {
   const match = /^(https?):\/\/([^/]+)/.exec(tileUrl);
   if (!match) return [];
   const host = match[2].replace(/\{s\}/g, '*');

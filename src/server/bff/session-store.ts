@@ -15,7 +15,7 @@ export type StoredSession = {
 };
 
 /** The cookie holds 256 random bits; only their SHA-256 is stored, so a database leak gives no cookie. */
-export function newSessionId(): string {
+function newSessionId(): string {
   return randomBytes(32).toString('base64url');
 }
 
@@ -36,7 +36,7 @@ type SessionRow = {
 };
 
 /** Sessions kept in memory at most (least recently used go first). */
-export const SESSION_CACHE_SIZE = 10_000;
+const SESSION_CACHE_SIZE = 10_000;
 /**
  * How long a session read from the table is trusted without reading it again. Sign-out and a
  * refused token drop it at once in this process, and on PostgreSQL in every other BFF process
@@ -50,7 +50,7 @@ export const SESSION_CACHE_MS = 10_000;
  * every BFF process sharing the database drops it from its cache at once: sign-out in one process
  * must not leave the cookie working through another for SESSION_CACHE_MS.
  */
-export const SESSION_DROP_CHANNEL = 'trapline_session_drop';
+const SESSION_DROP_CHANNEL = 'trapline_session_drop';
 
 type CachedSession = { session: StoredSession; endsAt: number; readAt: number };
 

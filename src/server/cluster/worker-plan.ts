@@ -8,7 +8,7 @@
 export type WorkerPlan = { index: number; port: number; recordsPort: number };
 
 /** The most workers one machine is given: each holds two event loops and ten database connections. */
-export const MAX_WORKERS = 16;
+const MAX_WORKERS = 16;
 
 /**
  * Reads `--workers N` (or `--workers=N`) from the arguments. Returns 1 when absent, the number

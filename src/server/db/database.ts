@@ -28,19 +28,3 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-/** PostgreSQL error codes this code reacts to. */
-export const PG_UNIQUE_VIOLATION = '23505';
-export const PG_FOREIGN_KEY_VIOLATION = '23503';
-
-export function pgErrorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err
-    ? String((err as { code: unknown }).code)
-    : undefined;
-}
-
-/** Name of the constraint a PostgreSQL error names, where it names one. */
-export function pgConstraint(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'constraint' in err
-    ? String((err as { constraint: unknown }).constraint)
-    : undefined;
-}

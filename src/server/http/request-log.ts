@@ -3,7 +3,7 @@
  * replaced. Query values are the browser's (searches, filters) and may carry anything a user typed
  * or a token a client put there, so none of them reaches the logs.
  */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
   const query = url

@@ -72,7 +72,7 @@ export function groupKey(g: Group): string {
 }
 
 /** The group's leading cells: `Year`, the interval's column, then the labels. */
-export function groupCells(
+function groupCells(
   g: Group,
   interval: Interval,
   labels: readonly LabelColumn[],

@@ -25,7 +25,7 @@ export type ChartData = {
 export const MAX_GROUPS = 6;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-export const MEASURES: Record<ReportKind, string> = {
+const MEASURES: Record<ReportKind, string> = {
   'abundance-anomaly': 'Mosquitoes per trap night',
   abundance: 'Mosquitoes per trap night',
   'infection-rate': 'Infection rate per 1,000',

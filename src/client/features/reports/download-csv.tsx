@@ -4,7 +4,7 @@ import { reportPath } from './fetch-report';
 import type { ReportKind } from './report-choice';
 
 /** `attachment; filename="trapline-abundance-2026.csv"` → the file name. */
-export function fileNameOf(disposition: string | null, fallback: string): string {
+function fileNameOf(disposition: string | null, fallback: string): string {
   const m = /filename="?([^";]+)"?/i.exec(disposition ?? '');
   return m ? m[1] : fallback;
 }

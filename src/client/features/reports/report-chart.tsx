@@ -9,7 +9,7 @@ import { chartSummary, type ChartData, type ChartPoint } from './chart-series';
  */
 
 /** Colour-blind-safe (Okabe–Ito based), each ≥ 3:1 against white as graphics need. */
-export const PALETTE = ['#0072B2', '#C24E00', '#007A5A', '#7B3294', '#8C510A', '#1F2937'];
+const PALETTE = ['#0072B2', '#C24E00', '#007A5A', '#7B3294', '#8C510A', '#1F2937'];
 const W = 800;
 const H = 320;
 const M = { left: 64, right: 16, top: 16, bottom: 44 };

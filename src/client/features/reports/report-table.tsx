@@ -35,7 +35,7 @@ const isFigure = (column: string) => !LABEL_COLUMNS.includes(column);
  * (a year, a week) as they are, the averaged years with a space after each comma; a dash for
  * none.
  */
-export function formatCell(value: Cell | undefined, column: string): string {
+function formatCell(value: Cell | undefined, column: string): string {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'number') {
     if (!isFigure(column)) return String(value);

@@ -10,7 +10,7 @@ import { EXPORT_TABLES, type ExportTable } from './export-tables';
 import { EXPORT_PAGE_SIZE, upstreamCount } from './upstream-pages';
 
 /** Trailer carrying the number of rows written; present only when the file was sent whole. */
-export const ROWS_TRAILER = 'x-export-rows';
+const ROWS_TRAILER = 'x-export-rows';
 
 const exportQuery = z.strictObject({
   // Rows read per upstream page (1–1000, default 1000): smaller pages for slow upstreams and tests.
@@ -77,7 +77,7 @@ async function sendExport(
 }
 
 /** The agency's name as a file-name part: lower-case letters, digits and dashes only. */
-export function slug(name: string): string {
+function slug(name: string): string {
   const s = name
     .normalize('NFKD')
     .toLowerCase()

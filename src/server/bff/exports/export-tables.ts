@@ -35,7 +35,7 @@ const iso = (v: unknown): string | null => {
   return Number.isNaN(t) ? v : new Date(t).toISOString();
 };
 /** `[longitude, latitude]` of a shape or of a location holding one. */
-export function lonLat(v: unknown): [number | null, number | null] {
+function lonLat(v: unknown): [number | null, number | null] {
   const holder = v as { shape?: { coordinates?: unknown }; coordinates?: unknown } | null;
   const c = holder?.shape?.coordinates ?? holder?.coordinates;
   return Array.isArray(c) ? [num(c[0]), num(c[1])] : [null, null];

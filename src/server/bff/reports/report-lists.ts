@@ -12,9 +12,9 @@ import { parseJson } from '../parse-json';
 import type { StoredSession } from '../session-store';
 
 /** Rows asked per page: the contract's maximum. */
-export const REPORT_PAGE_SIZE = 1000;
+const REPORT_PAGE_SIZE = 1000;
 /** Pages read from the upstream at once, so one report never floods the records service. */
-export const REPORT_PAGE_CONCURRENCY = 3;
+const REPORT_PAGE_CONCURRENCY = 3;
 /** Bound on pages per list (500k rows), so an upstream that pages forever cannot hold a report. */
 const MAX_PAGES = 500;
 /**
@@ -22,7 +22,7 @@ const MAX_PAGES = 500;
  * the TTL bounds how stale they get after writes made elsewhere (another client of a hosted
  * service, the records service's command line).
  */
-export const REPORT_LISTS_TTL_MS = 5 * 60_000;
+const REPORT_LISTS_TTL_MS = 5 * 60_000;
 
 /**
  * `populate[]` names the shared module's input schemas need (src/shared/reports/index.ts), and
