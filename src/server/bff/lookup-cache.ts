@@ -13,9 +13,7 @@ import { reauthRequired } from './session-errors';
 import { parseJson } from './parse-json';
 import type { UpstreamClient } from './upstream-client';
 
-const DEFAULT_LOOKUP_CATALOG = fileURLToPath(
-  new URL('./lookup-catalog.json', import.meta.url),
-);
+const DEFAULT_LOOKUP_CATALOG = fileURLToPath(new URL('./lookup-catalog.json', import.meta.url));
 
 /** Upstream answers meaning "no such list here": 404, 405 and 501. */
 const NO_ENDPOINT = new Set([404, 405, 501]);

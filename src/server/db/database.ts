@@ -27,4 +27,3 @@ export interface Database extends Queryable {
   listen?(channel: string, onMessage: (payload: string) => void, onEnd: () => void): Promise<void>;
   close(): Promise<void>;
 }
-

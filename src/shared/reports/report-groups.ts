@@ -72,11 +72,7 @@ export function groupKey(g: Group): string {
 }
 
 /** The group's leading cells: `Year`, the interval's column, then the labels. */
-function groupCells(
-  g: Group,
-  interval: Interval,
-  labels: readonly LabelColumn[],
-): GroupCells {
+function groupCells(g: Group, interval: Interval, labels: readonly LabelColumn[]): GroupCells {
   const cells: Record<string, Cell> = { Year: g.year, [interval]: g.interval };
   labels.forEach((l, i) => (cells[l.column] = g.labels[i]));
   return cells as GroupCells;
