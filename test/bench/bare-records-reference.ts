@@ -5,8 +5,9 @@
  * the site and its place, take the numbering lock, insert the location, the collection (next
  * number by subquery), its abundance rows and lures (one statement each, by `unnest`), and
  * answer from what was written; a list page is one statement building the JSON with its rows'
- * abundance and lures (what the service's list rows hold), and the total by a window count. No validation beyond the database's constraints,
- * no idempotency, no hooks: the floor any service on this database stands on.
+ * abundance and lures (what the service's list rows hold), and the total by a window count.
+ * No validation beyond the database's constraints, no idempotency, no hooks: the floor any
+ * service on this database stands on.
  *
  * Run as a child process by records-vs-bare-bench.ts: `node --import tsx
  * bare-records-reference.ts <records|bare> <dataDir>` prints one JSON line `{url, token, site}`.
