@@ -105,5 +105,5 @@ describe('a BFF process killed between forwarding a create and recording its ans
     expect(made).toHaveLength(1);
     expect(retry.json<{ id: number }>().id).toBe(made[0].id);
     expect((await create(secondUrl)).json()).toEqual(retry.json());
-  }, 90_000);
+  }, 300_000);
 });

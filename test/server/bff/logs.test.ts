@@ -143,5 +143,5 @@ describe('the logs of an npm start (records service and BFF in one process)', ()
     ]) {
       expect(out).not.toContain(secret);
     }
-  }, 90_000);
+  }, 300_000);
 });

@@ -44,5 +44,5 @@ describe('TRAPLINE_TOKEN_TTL_S from the environment of npm start', () => {
     await signIn();
     const resumed = await api('/api/v1/site', { cookie: jar });
     expect(resumed.status).toBe(200);
-  }, 90_000);
+  }, 300_000);
 });

@@ -49,7 +49,7 @@ beforeAll(async () => {
     RECORDS_PORT: String(recordsPort),
   });
   url = await started.url();
-}, 90_000);
+}, 300_000);
 afterAll(async () => {
   await killSpawned(started);
   await proxy?.close();

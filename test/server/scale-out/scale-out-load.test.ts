@@ -27,7 +27,7 @@ describe.each(setups)('collections saved at once on $name', ({ workers, postgres
   let stack: ScaleOutStack;
   beforeAll(async () => {
     stack = await startScaleOutStack({ workers, adminUrl: postgres ? adminUrl : undefined });
-  }, 180_000);
+  }, 300_000);
   afterAll(async () => {
     await closeClients();
     await stack?.close();

@@ -35,7 +35,9 @@ export function spawnMain(env: Record<string, string>): SpawnedMain {
   const exited = new Promise<number | string | null>((resolve) =>
     child.on('exit', (code, signal) => resolve(code ?? signal)),
   );
-  const waitFor = (pattern: RegExp, timeoutMs = 60_000) =>
+  // A hang guard, not a speed check: a first start creates two embedded databases, migrates and
+  // seeds them (15 s on this machine when quiet, over a minute at load 8 on two cores).
+  const waitFor = (pattern: RegExp, timeoutMs = 180_000) =>
     new Promise<string>((resolve, reject) => {
       const check = () => {
         if (!pattern.test(out)) return;
