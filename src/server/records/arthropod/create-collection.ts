@@ -9,11 +9,11 @@ import { abundanceRefs, assertNoMixedConflict } from './abundance-rules';
 import { agencySite, noSuchSite } from './agency-site';
 import { collectionRecords } from './collection-records';
 import { isDateOnly } from './iso-date';
-import { insertLocation, type Point } from './location-record';
+import type { Point } from './location-record';
 import { lookupErrors, type LookupRef } from './lookup-errors';
 import { assertPlausibleNumber, lockNumberSeries, nextNumber, numberTaken } from './next-number';
 import { assertOwnAgency } from './permissions';
-import { writeAbundance, writeLures } from './write-abundance';
+import { insertAbundance, insertLures } from './write-abundance';
 import { storedDate } from '../stored-date';
 
 /** Lookup references a collection body makes (trap, lures, location precision, arthropods). */
@@ -85,17 +85,23 @@ export async function createCollection(
     }
     num ??= await nextNumber(tx, 'collection', caller.agencyId, survYear);
 
-    const locationId = await insertLocation(tx, 'collection', null, caller.agencyId, point);
+    // The collection's id is drawn first so its location row is written pointing at it: one
+    // statement for both rows instead of insert, insert, update.
     const { rows } = await tx.query<{ id: number }>(
-      `insert into collection (agency, user_id, site, location, collection_date, collection_date_date_only,
-         collection_num, comments, identified_by, num_trap, surv_year, trap, trap_nights, trap_problem_bit,
-         add_date, updated)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15) returning id`,
+      `with loc as (
+         insert into location (table_name, record_id, agency, lon, lat, coordinate_precision)
+         values ('collection', nextval(pg_get_serial_sequence('collection', 'id')), $1, $15, $16, $17)
+         returning id, record_id)
+       insert into collection (id, agency, user_id, site, location, collection_date,
+         collection_date_date_only, collection_num, comments, identified_by, num_trap, surv_year,
+         trap, trap_nights, trap_problem_bit, add_date, updated)
+       select loc.record_id, $1, $2, $3, loc.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14
+         from loc
+       returning id`,
       [
         caller.agencyId,
         caller.userId,
         site?.id ?? null,
-        locationId,
         collectionDate,
         body.collection_date_date_only ?? isDateOnly(body.collection_date),
         num,
@@ -107,12 +113,15 @@ export async function createCollection(
         body.trap_nights,
         body.trap_problem_bit ?? false,
         now,
+        point.lon,
+        point.lat,
+        point.coordinatePrecision,
       ],
     );
     const id = rows[0].id;
-    await tx.query('update location set record_id = $1 where id = $2', [id, locationId]);
-    await writeAbundance(tx, id, caller.agencyId, body.arthropods ?? [], now);
-    await writeLures(tx, id, caller.agencyId, body.lures ?? [], now);
+    // A new collection has no active rows to reconcile with: insert its rows and lures at once.
+    await insertAbundance(tx, id, caller.agencyId, body.arthropods ?? [], now);
+    await insertLures(tx, id, caller.agencyId, body.lures ?? [], now);
     const [record] = await collectionRecords(tx, caller.agencyId, [id]);
     return record;
   });

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/database';
 import type { FieldError } from '#shared/schemas/error';
-import { unknownLookupIds, type ShapeKind } from '../populate';
+import { unknownLookupIdsByKind, type ShapeKind } from '../populate';
 
 /** Words a person sees for each lookup a record may reference. */
 const NAMES = {
@@ -24,11 +24,11 @@ export type LookupRef = { path: string; table: LookupKind; id: number };
  * any existing agency may be named (an outside laboratory has one too).
  */
 export async function lookupErrors(q: Queryable, refs: LookupRef[]): Promise<FieldError[]> {
+  const idsByKind = new Map<LookupKind, number[]>();
+  for (const r of refs) idsByKind.set(r.table, [...(idsByKind.get(r.table) ?? []), r.id]);
   const unknown = new Set<string>();
-  for (const kind of new Set(refs.map((r) => r.table))) {
-    const ids = refs.filter((r) => r.table === kind).map((r) => r.id);
-    for (const id of await unknownLookupIds(q, kind, ids)) unknown.add(`${kind}:${id}`);
-  }
+  for (const [kind, ids] of await unknownLookupIdsByKind(q, idsByKind))
+    for (const id of ids) unknown.add(`${kind}:${id}`);
   return refs
     .filter((r) => unknown.has(`${r.table}:${r.id}`))
     .map((r) => ({

@@ -28,13 +28,32 @@ export async function writeAbundance(
       await q.query('update abundance set deactive_date = $2 where id = $1', [a.id, now]);
     }
   }
-  for (const r of wanted.values()) {
-    await q.query(
-      `insert into abundance (collection, agency, species, sex, num_count, add_date)
-       values ($1, $2, $3, $4, $5, $6)`,
-      [collection, agency, r.species, r.sex, r.num_count, now],
-    );
-  }
+  await insertAbundance(q, collection, agency, [...wanted.values()], now);
+}
+
+/** Inserts abundance rows of a collection in one statement (a new collection has no active set). */
+export async function insertAbundance(
+  q: Queryable,
+  collection: number,
+  agency: number,
+  rows: readonly AbundanceInput[],
+  now: Date,
+): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
+    `insert into abundance (collection, agency, species, sex, num_count, add_date)
+     select $1, $2, r.species, r.sex, r.num_count, $6
+       from unnest($3::int[], $4::int[], $5::int[]) with ordinality as r(species, sex, num_count, n)
+      order by r.n`,
+    [
+      collection,
+      agency,
+      rows.map((r) => r.species),
+      rows.map((r) => r.sex),
+      rows.map((r) => r.num_count),
+      now,
+    ],
+  );
 }
 
 /**
@@ -58,11 +77,23 @@ export async function writeLures(
     if (wanted.has(a.lure)) wanted.delete(a.lure);
     else await q.query('update record_lure set deactive_date = $2 where id = $1', [a.id, now]);
   }
-  for (const lure of wanted) {
-    await q.query(
-      `insert into record_lure (table_name, record_id, agency, lure, add_date)
-       values ('collection', $1, $2, $3, $4)`,
-      [collection, agency, lure, now],
-    );
-  }
+  await insertLures(q, collection, agency, [...wanted], now);
+}
+
+/** Inserts lure records of a collection in one statement, in the order given. */
+export async function insertLures(
+  q: Queryable,
+  collection: number,
+  agency: number,
+  lures: readonly number[],
+  now: Date,
+): Promise<void> {
+  if (lures.length === 0) return;
+  await q.query(
+    `insert into record_lure (table_name, record_id, agency, lure, add_date)
+     select 'collection', $1, $2, l.lure, $4
+       from unnest($3::int[]) with ordinality as l(lure, n)
+      order by l.n`,
+    [collection, agency, [...lures], now],
+  );
 }

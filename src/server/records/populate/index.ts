@@ -8,7 +8,8 @@
  * - `listLookup(db, kind, url, expansion?)` → `{rows, count}`: a `/v1/<lookup>` list, paged and
  *   filtered with the shared list parameters (contract §4, §5); `expansion` adds populate names.
  * - `populateLureTypes(db, records)`: `populate[]=lures`, the lure types in place of the link records.
- * - `unknownLookupIds(db, kind, ids)`: ids that are unknown or inactive → your 422 naming the field.
+ * - `unknownLookupIds(db, kind, ids)` / `unknownLookupIdsByKind(db, idsByKind)`: ids that are
+ *   unknown or inactive → your 422 naming the field.
  *
  * Kinds and shapes: species `{id, full_name, display_name, type}`, sex `{id, name, type}`,
  * trap `{id, acronym, name, presence}`, lure `{id, code, description, weight}`,
@@ -24,6 +25,7 @@ export {
   loadShapes,
   populateRefs,
   unknownLookupIds,
+  unknownLookupIdsByKind,
   type Shape,
   type ShapeKind,
 } from './lookup-shapes';
