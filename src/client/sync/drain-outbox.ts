@@ -1,4 +1,5 @@
 import type { OutboxEntry } from '../../shared';
+import { nextTask } from '../lib/next-task';
 import { acknowledge, holdForSignIn, markConflict, park, retryLater } from './entry-outcomes';
 import { DrainGraph, type DrainTally } from './drain-graph';
 import { createOutboxReader } from './outbox-reader';
@@ -68,7 +69,8 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
     during = outcomes;
     try {
       const entries = await reader.all();
-      graph = new DrainGraph(entries.filter((e) => !acknowledged.has(e.id)));
+      const kept = entries.filter((e) => !acknowledged.has(e.id));
+      graph = await DrainGraph.build(kept, nextTask);
       for (const [id, changes] of outcomes) {
         if (changes === null) graph.remove(id);
         else graph.update(id, changes);

@@ -1,5 +1,6 @@
 import type { Entity } from '../../shared';
 import type { TraplineDb } from '../db/database';
+import { nextTask } from '../lib/next-task';
 import { storePulledRows, type PulledRow, type StoredRows } from './store-pulled-rows';
 
 /**
@@ -12,9 +13,6 @@ export type PullWriterRequest =
 
 /** Rows per message to the worker: each message is cloned in one task of the page's thread. */
 const ROWS_PER_MESSAGE = 250;
-
-/** Lets the page's other tasks run between two slices of a batch. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** The worker's answer: what was stored, or why the batch could not be. */
 export type PullWriterAnswer =

@@ -86,4 +86,47 @@ describe('drain graph', () => {
     expect(graph.nextDue(50, (e) => e.nextAttemptAt)).toBe(100);
     expect(takeAll(graph, 100)).toEqual([site.id]);
   });
+
+  it('built in slices, is the graph the constructor builds, yielding between slices', async () => {
+    // Look-alike chains on purpose: the same site, day and trap in every collection.
+    const entries: OutboxEntry[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      const { site, collection, pool } = chain();
+      const rename = (e: OutboxEntry, at: number) => ({
+        ...e,
+        localId: `${e.localId}${i}`,
+        createdAt: at,
+      });
+      const s = rename(site, i * 3 + 1);
+      const c = {
+        ...rename(collection, i * 3 + 2),
+        refs: [{ ...collection.refs[0], localId: s.localId }],
+        dependsOn: [s.id],
+      };
+      const p = { ...rename(pool, i * 3 + 3), refs: [{ ...pool.refs[0], localId: c.localId }] };
+      entries.push(p, c, s);
+    }
+    let yields = 0;
+    const built = await DrainGraph.build(
+      entries,
+      async () => {
+        yields += 1;
+      },
+      4,
+    );
+    const made = new DrainGraph(entries);
+    expect(yields).toBe(Math.ceil(entries.length / 4) - 1);
+    expect(built.tally()).toEqual(made.tally());
+    const drain = (graph: DrainGraph) => {
+      const order: string[] = [];
+      for (let batch = takeAll(graph); batch.length > 0; batch = takeAll(graph)) {
+        order.push(...batch);
+        for (const id of batch) graph.remove(id);
+      }
+      return order;
+    };
+    const order = drain(built);
+    expect(order).toEqual(drain(made));
+    expect(order).toHaveLength(entries.length);
+  });
 });
