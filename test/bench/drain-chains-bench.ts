@@ -120,7 +120,7 @@ export async function queueChains(db: TraplineDb, chains: number) {
  * The ideal client: every create of every chain, CONCURRENCY at a time, a child sent as soon as
  * its parent's answer gave the id, oldest ready first (the drain's order), nothing stored.
  */
-async function idealClient(stack: DrainStack, chains: number): Promise<Timed> {
+export async function idealClient(stack: DrainStack, chains: number): Promise<Timed> {
   const nodes = Array.from({ length: chains }, (_, i) => chainNodes(i)).flatMap((chain, c) =>
     chain.map((n) => ({ ...n, parent: n.parent < 0 ? -1 : c * PER_CHAIN + n.parent })),
   );
