@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tileInArea } from '../../src/client/features/map-areas/tile-math';
+import { countTiles, tileInArea } from '../../src/client/features/map-areas/tile-math';
 import { ensureAppBuilt } from './harness/build-app';
 import type { AppBrowser } from './harness/browser';
 import {
@@ -284,6 +284,93 @@ describe('offline map areas in Chromium', () => {
     const after = await storageUsage(page);
     console.log(`storage used: ${usage} bytes with the area, ${after} after deleting it`);
     expect(after).toBeLessThan(usage);
+    expect(app.pageErrors).toEqual([]);
+  });
+
+  it('draws a rectangle on a small map, counts its tiles, and downloads it', async () => {
+    const page = app.page;
+    const form = page.getByRole('form', { name: 'Download an area' });
+    await form.getByLabel('A rectangle I draw on the map or enter').check();
+    const map = form.getByRole('region', { name: 'Map to choose the area on' });
+    await visible(map.locator('.leaflet-container'));
+    await expect(form.getByTestId('area-tiles').textContent()).resolves.toBe('—');
+    await form.getByLabel('From zoom').selectOption('12');
+    await form.getByLabel('To zoom').selectOption('13');
+
+    const edges = async () => {
+      const value = async (label: string) => Number(await form.getByLabel(label).inputValue());
+      return {
+        north: await value('North (latitude)'),
+        south: await value('South (latitude)'),
+        west: await value('West (longitude)'),
+        east: await value('East (longitude)'),
+      };
+    };
+    const shown = async () =>
+      Number((await form.getByTestId('area-tiles').textContent())!.replace(/,/g, ''));
+    // One drag from corner to corner, as a finger or a mouse draws it.
+    const drag = async (from: [number, number], to: [number, number]) => {
+      await form.getByRole('button', { name: 'Draw on the map' }).click();
+      // page.mouse works in the viewport: the map must be on screen.
+      await map.scrollIntoViewIfNeeded();
+      const box = (await map.boundingBox())!;
+      await page.mouse.move(box.x + from[0], box.y + from[1]);
+      await page.mouse.down();
+      await page.mouse.move(box.x + to[0], box.y + to[1], { steps: 8 });
+      await page.mouse.up();
+      await expect
+        .poll(() => form.getByRole('button', { name: 'Draw on the map' }).count())
+        .toBe(1);
+    };
+
+    // Away from the zoom buttons at the top left (a drag starting on them is a button press).
+    await drag([160, 60], [460, 260]);
+    const big = await edges();
+    expect(big.north).toBeGreaterThan(big.south);
+    expect(big.east).toBeGreaterThan(big.west);
+    await expect.poll(shown).toBe(countTiles(big, 12, 13));
+    // Drawing again, smaller, replaces the area and its count; the map keeps its view.
+    await drag([260, 120], [360, 200]);
+    const small = await edges();
+    expect(small.north).toBeLessThan(big.north);
+    expect(small.south).toBeGreaterThan(big.south);
+    await expect.poll(shown).toBe(countTiles(small, 12, 13));
+    expect(countTiles(small, 12, 13)).toBeLessThan(countTiles(big, 12, 13));
+    // The area is drawn on the map, and a tap is not a rectangle (the area stays).
+    await expect(map.locator('.leaflet-overlay-pane path').count()).resolves.toBe(1);
+    await form.getByRole('button', { name: 'Draw on the map' }).click();
+    await map.scrollIntoViewIfNeeded();
+    const box = (await map.boundingBox())!;
+    await page.mouse.click(box.x + 500, box.y + 200);
+    expect(await edges()).toEqual(small);
+    await form.getByRole('button', { name: 'Cancel drawing' }).click();
+
+    // "Use this view": the whole map, bigger than what was drawn inside it.
+    await form.getByRole('button', { name: 'Use this view' }).click();
+    const view = await edges();
+    expect(view.north).toBeGreaterThan(small.north);
+    expect(view.west).toBeLessThan(small.west);
+    await expect.poll(shown).toBe(countTiles(view, 12, 13));
+    await inspectScreen(page, 'map-areas-rectangle');
+
+    await drag([260, 120], [360, 200]);
+    const area = await edges();
+    const total = countTiles(area, 12, 13);
+    await expect.poll(shown).toBe(total);
+    await visible(form.getByTestId('area-estimate').getByText(/^about /));
+    await form.getByRole('button', { name: 'Download area' }).click();
+    await visible(page.getByRole('heading', { name: 'Rectangle, zoom 12–13 is saved' }), 60_000);
+    expect(await cacheSize(page, 'trapline-areas')).toBe(total);
+    for (const url of await page.evaluate(async () =>
+      (await (await caches.open('trapline-areas')).keys()).map((r) => r.url),
+    )) {
+      const [z, x, y] = /\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(url)!.slice(1).map(Number);
+      expect(tileInArea({ z, x, y }, { bbox: area, minZoom: 12, maxZoom: 13 }), url).toBe(true);
+    }
+    await page.getByRole('button', { name: 'Done' }).click();
+    await visible(
+      page.getByRole('list', { name: 'Saved map areas' }).getByText('Rectangle, zoom 12–13'),
+    );
     expect(app.pageErrors).toEqual([]);
   });
 });

@@ -2,6 +2,9 @@
 
 export type LatLon = { lat: number; lon: number };
 
+/** Sacramento: the demo agency's area, where a map opens until a site or a position gives a better centre. */
+export const DEFAULT_CENTER: [number, number] = [38.58, -121.49];
+
 const EARTH_RADIUS_M = 6_371_008.8;
 
 /** Great-circle distance in metres. */

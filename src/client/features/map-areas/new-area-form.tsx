@@ -8,8 +8,12 @@ import type { SitesExtent } from './sites-extent';
 import type { StorageLeft } from './storage-left';
 import { estimateBytes, MAX_ZOOM, type Bbox } from './tile-math';
 import { isRetina } from './tile-url';
+import { RectangleMap } from './rectangle-map';
 
 const ZOOMS = Array.from({ length: MAX_ZOOM + 1 }, (_, z) => z);
+/** Degrees to 5 decimals: about a metre, plenty for an area's edge. */
+const edgeText = (v: number) => String(Number(v.toFixed(5)));
+
 /** Zoom 10 shows a district, 16 its streets and house numbers: enough to find a trap. */
 const DEFAULT_ZOOMS = { minZoom: 10, maxZoom: 16 };
 
@@ -158,9 +162,27 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
             checked={kind === 'rectangle'}
             onChange={() => setChoice((c) => ({ ...c, kind: 'rectangle' }))}
           />
-          <span>A rectangle I enter (decimal degrees)</span>
+          <span>A rectangle I draw on the map or enter</span>
         </label>
       </fieldset>
+      {kind === 'rectangle' ? (
+        <RectangleMap
+          tileUrl={tileUrl}
+          bbox={bbox}
+          home={extent?.bbox ?? null}
+          onChange={(drawn) =>
+            setChoice((c) => ({
+              ...c,
+              rectangle: {
+                north: edgeText(drawn.north),
+                south: edgeText(drawn.south),
+                west: edgeText(drawn.west),
+                east: edgeText(drawn.east),
+              },
+            }))
+          }
+        />
+      ) : null}
       {kind === 'rectangle' ? (
         <div className="form-grid area-edges">
           {edge('north', 'North (latitude)')}

@@ -4,9 +4,6 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { MapContainer, TileLayer, useMap } from 'react-leaflet';
 import { cachedConfig } from '../../lib/app-config';
 
-/** Sacramento: the demo agency's area, used until a site or a position gives a better centre. */
-export const DEFAULT_CENTER: [number, number] = [38.58, -121.49];
-
 /**
  * Leaflet 1.9.4 ends a zoom animation in a 250 ms timer that `map.remove()` does not cancel; when
  * the screen is left meanwhile, the timer reads the removed map pane and throws "Cannot read

@@ -1,7 +1,8 @@
 import L from 'leaflet';
 import { useEffect, useMemo } from 'react';
 import { Marker, useMap, useMapEvents } from 'react-leaflet';
-import { BaseMap, DEFAULT_CENTER } from './base-map';
+import { DEFAULT_CENTER } from '../../lib/geo';
+import { BaseMap } from './base-map';
 
 export type LocationPickerProps = {
   position: [number, number] | null;

@@ -39,7 +39,7 @@ describe('Offline map areas screen', () => {
     };
     // No site on this tablet has a location: the rectangle is the only choice.
     await within(form).findByText(/no site on this tablet has a location/);
-    expect(within(form).getByLabelText(/A rectangle I enter/)).toBeChecked();
+    expect(within(form).getByLabelText(/A rectangle I draw on the map or enter/)).toBeChecked();
     await fill('North (latitude)', '38.4');
     await fill('South (latitude)', '38.75');
     await fill('West (longitude)', 'west');
