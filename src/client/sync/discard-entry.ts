@@ -3,16 +3,7 @@ import { serverFieldValue } from '../db/field-values';
 import { dependentsIn } from './outbox-graph';
 import { allSyncTables, recordTable } from './record-tables';
 import type { SyncContext } from './sync-context';
-
-/** Discarding would drop entries the caller did not name: nothing was discarded. */
-export class DependentsNotConfirmedError extends Error {
-  constructor(readonly dependents: OutboxEntry[]) {
-    super(
-      `${dependents.length} other change(s) depend on this one; confirm them to discard together`,
-    );
-    this.name = 'DependentsNotConfirmedError';
-  }
-}
+import { DependentsNotConfirmedError } from './sync-error';
 
 /** Everything that waits on the entry, directly or through others. */
 export async function dependentsOf(ctx: SyncContext, entryId: string): Promise<OutboxEntry[]> {

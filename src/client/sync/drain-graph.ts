@@ -1,6 +1,6 @@
 import type { OutboxEntry } from '../../shared';
 import { MinHeap } from './min-heap';
-import { recordKey } from './outbox-graph';
+import { older, recordKey } from './outbox-graph';
 
 /** What DrainGraph.tally counts. */
 export type DrainTally = {
@@ -26,9 +26,6 @@ type Node = {
 
 const isStuck = (e: OutboxEntry) => e.state === 'parked' || e.state === 'conflict';
 const isSendable = (e: OutboxEntry) => e.state === 'pending' || e.state === 'sending';
-/** Outbox order: oldest first, ties by id (as IndexedDB orders the createdAt index). */
-export const older = (a: OutboxEntry, b: OutboxEntry) =>
-  a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 function addTo(map: Map<string, Set<string>>, key: string, id: string) {
   const set = map.get(key);

@@ -26,7 +26,7 @@ export {
   type SyncErrorAction,
 } from './sync-error';
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
-export { DependentsNotConfirmedError } from './discard-entry';
+export { DependentsNotConfirmedError } from './sync-error';
 export type { ConflictChoices } from './resolve-conflict';
 export { describeEntry } from './describe-entry';
 export { recordTable, type AnyRecordRow } from './record-tables';

@@ -1,5 +1,9 @@
 import type { OutboxEntry } from '../../shared';
 
+/** Outbox order: oldest first, ties by id (as IndexedDB orders the createdAt index). */
+export const older = (a: OutboxEntry, b: OutboxEntry) =>
+  a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
 /** A record's key in the outbox graphs: `entity:localId`. */
 export const recordKey = (e: { entity: string; localId: string }) => `${e.entity}:${e.localId}`;
 

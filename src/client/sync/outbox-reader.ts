@@ -1,6 +1,6 @@
 import type { OutboxEntry } from '../../shared';
 import type { TraplineDb } from '../db/database';
-import { older } from './drain-graph';
+import { older } from './outbox-graph';
 
 /**
  * How long a writer may take between stamping an entry's createdAt (Date.now(), inside its

@@ -1,9 +1,10 @@
-import { ENTITY_PATHS, MAX_PAGE_SIZE, listedRows, refId, type Entity } from '../../shared';
+import { ENTITY_PATHS, listedRows, refId, type Entity } from '../../shared';
 import { request } from '../lib/http';
 import { storePulled } from './pull-writer';
 import type { PulledRow } from './store-pulled-rows';
 import type { SyncContext } from './sync-context';
 import { SyncError, classify } from './sync-error';
+import { DEFAULT_PULL, type PullOptions } from './pull-options';
 
 /** What the last pull of an entity reached, kept in the `meta` table. */
 export type PullMark = { maxUpdated: string | null; pulledAt: number };
@@ -17,20 +18,6 @@ const PULL_META_KEY: Record<Entity, string> = {
 
 /** When the local sites were last checked against the server's list of active site ids (ms). */
 const SITE_RECONCILE_META_KEY = 'sync.reconcile.site';
-
-export type PullOptions = {
-  /** Collections (and their pools) dated within this many days back are pulled. */
-  collectionDays: number;
-  pageSize: number;
-  /** At most one check for deleted sites in this many ms (it lists every active site id). */
-  reconcileEveryMs: number;
-};
-
-export const DEFAULT_PULL: PullOptions = {
-  collectionDays: 30,
-  pageSize: MAX_PAGE_SIZE,
-  reconcileEveryMs: 3_600_000,
-};
 
 /** How far the pull of one entity has come: rows received of the list's `count` (when known). */
 export type PullProgress = { entity: Entity; received: number; total: number | null };

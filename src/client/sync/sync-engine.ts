@@ -3,11 +3,9 @@ import type { OutboxEntry } from '../../shared';
 import type { TraplineDb } from '../db/database';
 import { onAuthRequired } from '../lib/http';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
-import { dependentsOf, discardEntry } from './discard-entry';
-import { drainOutbox } from './drain-outbox';
 import { readWholeOutbox } from './outbox-reader';
-import { DEFAULT_PULL, pullRecords, type PullOptions } from './pull-records';
-import { resolveConflict, type ConflictChoices } from './resolve-conflict';
+import { DEFAULT_PULL, type PullOptions } from './pull-options';
+import type { ConflictChoices } from './resolve-conflict';
 import { runExclusive } from './run-exclusive';
 import type { SyncContext } from './sync-context';
 import { SyncError } from './sync-error';
@@ -191,6 +189,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     try {
       do {
         again = false;
+        // Loaded on the first drain, not with the first screen (the service worker keeps it for
+        // offline starts; registerType 'prompt' keeps an open page's chunks until it reloads).
+        const { drainOutbox } = await import('./drain-outbox');
         const result = await runExclusive(lockName, () =>
           drainOutbox(ctx, {
             concurrency,
@@ -259,7 +260,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       // list with the tablet's rows (a site sent between reading the list of ids and acting on
       // it would look deleted on the server and be dropped from the tablet).
       await runExclusive(lockName, () =>
-        pullRecords(ctx, pullOptions, (pulling) => setStatus({ pulling })),
+        import('./pull-records').then(({ pullRecords }) =>
+          pullRecords(ctx, pullOptions, (pulling) => setStatus({ pulling })),
+        ),
       ).finally(() => setStatus({ pulling: null }));
       setStatus({ lastPullAt: ctx.now() }, true);
       await recordSyncIfAllSent();
@@ -351,11 +354,13 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     },
     getStatus: () => status,
     async discard(entryId, dependents = []) {
+      const { discardEntry } = await import('./discard-entry');
       await discardEntry(ctx, entryId, dependents, inFlight);
       await refreshCounts();
     },
-    dependentsOf: (entryId) => dependentsOf(ctx, entryId),
+    dependentsOf: async (entryId) => (await import('./discard-entry')).dependentsOf(ctx, entryId),
     async resolveConflict(entryId, choices) {
+      const { resolveConflict } = await import('./resolve-conflict');
       await resolveConflict(ctx, entryId, choices);
       await refreshCounts();
       requestSync('conflict-resolved');

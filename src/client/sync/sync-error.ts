@@ -1,4 +1,4 @@
-import type { ErrorCode, OutboxError } from '../../shared';
+import type { ErrorCode, OutboxEntry, OutboxError } from '../../shared';
 import { NetworkError, type HttpResult } from '../lib/http';
 
 export type SyncErrorReason = OutboxError['reason'];
@@ -93,4 +93,14 @@ export function classify(outcome: HttpResult | unknown): SyncError | null {
 
 function isHttpResult(v: unknown): v is HttpResult {
   return typeof v === 'object' && v !== null && 'ok' in v && 'status' in v && 'headers' in v;
+}
+
+/** Discarding would drop entries the caller did not name: nothing was discarded. */
+export class DependentsNotConfirmedError extends Error {
+  constructor(readonly dependents: OutboxEntry[]) {
+    super(
+      `${dependents.length} other change(s) depend on this one; confirm them to discard together`,
+    );
+    this.name = 'DependentsNotConfirmedError';
+  }
 }
