@@ -9,7 +9,7 @@ const isoDateTime = z.iso.datetime({ offset: true });
 const OFFSET = /([+-])(\d{2}):(\d{2})$/;
 /**
  * Zones on earth run from UTC-12:00 to UTC+14:00; an offset beyond them is a typo. The test-date
- * rule (server/records/arthropod/test-date-rule.ts) relies on that range, so it is enforced here
+ * rule (server/records/pool-tests/test-date-rule.ts) relies on that range, so it is enforced here
  * once, for the forms and the services alike.
  */
 const MIN_OFFSET_MINUTES = -12 * 60;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { LOOKUP_LISTS } from '#shared/schemas/lookups';
 import type { ListSpec } from '../../../src/server/records/list';
-import { COLLECTION_LIST } from '../../../src/server/records/arthropod/list-collections';
-import { POOL_LIST } from '../../../src/server/records/arthropod/list-pools';
-import { POOL_TEST_LIST } from '../../../src/server/records/arthropod/list-pool-tests';
+import { COLLECTION_LIST } from '../../../src/server/records/collections/list-collections';
+import { POOL_LIST } from '../../../src/server/records/pools/list-pools';
+import { POOL_TEST_LIST } from '../../../src/server/records/pool-tests/list-pool-tests';
 import { SITE_LIST } from '../../../src/server/records/sites/site-list-spec';
 import { SESSION_COOKIE } from '../../../src/server/bff/session-store';
 import type { Actor, FuzzWorld, Resource } from './fuzz-world';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../src/server/db/database';
-import { LATEST_TEST_DAY_SQL } from '../../../src/server/records/arthropod/test-date-rule';
+import { LATEST_TEST_DAY_SQL } from '../../../src/server/records/pool-tests/test-date-rule';
 
 /**
  * What the database must look like after any sequence of requests, failed ones included: each

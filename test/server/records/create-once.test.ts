@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRecords } from '../../../src/server/records/app';
 import { createOnce } from '../../../src/server/records/create-once';
-import { createCollection } from '../../../src/server/records/arthropod/create-collection';
+import { createCollection } from '../../../src/server/records/collections/create-collection';
 import {
   CLAIM_LEASE_MS,
   KEY_ECHO_HEADER,

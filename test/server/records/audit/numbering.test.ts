@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { MAX_SERIES_NUMBER } from '../../../../src/server/records/arthropod/next-number';
+import { MAX_SERIES_NUMBER } from '../../../../src/server/records/common/next-number';
 import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from '../arthropod/arthropod-fixtures';
 
 /** Issue 2 gaps 5, 6 and 16: collection and pool numbering at the edges. */

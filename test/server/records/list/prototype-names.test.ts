@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpError } from '../../../../src/server/http/http-error';
 import { parseListQuery, type ListSpec } from '../../../../src/server/records/list';
 import { SITE_LIST } from '../../../../src/server/records/sites/site-list-spec';
-import { COLLECTION_LIST } from '../../../../src/server/records/arthropod/list-collections';
-import { POOL_LIST } from '../../../../src/server/records/arthropod/list-pools';
-import { POOL_TEST_LIST } from '../../../../src/server/records/arthropod/list-pool-tests';
+import { COLLECTION_LIST } from '../../../../src/server/records/collections/list-collections';
+import { POOL_LIST } from '../../../../src/server/records/pools/list-pools';
+import { POOL_TEST_LIST } from '../../../../src/server/records/pool-tests/list-pool-tests';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 
 /**

@@ -3,15 +3,16 @@ import { poolCreate, poolUpdate } from '#shared/schemas/pool';
 import { applyFields, parseListQuery } from '../../../list';
 import type { RecordsContext } from '../../../context';
 import { notFound, parseBody } from '../../../errors';
-import { createPool } from '../../../arthropod/create-pool';
-import { POOL_LIST, listPools } from '../../../arthropod/list-pools';
-import { populatePools } from '../../../arthropod/populate-pools';
-import { poolRecords } from '../../../arthropod/pool-records';
-import { assertInt4 } from '../../../arthropod/int4-errors';
+import { createPool } from '../../../pools/create-pool';
+import { POOL_LIST, listPools } from '../../../pools/list-pools';
+import { populatePools } from '../../../pools/populate-pools';
+import { poolRecords } from '../../../pools/pool-records';
+import { assertInt4 } from '../../../common/int4-errors';
 import { parsePathId } from '../../../../http/path-id';
 import { putBody } from '../../../put-body';
 import { createOnce } from '../../../create-once';
-import { deletePool, updatePool } from '../../../arthropod/update-pool';
+import { deletePool } from '../../../pools/delete-pool';
+import { updatePool } from '../../../pools/update-pool';
 
 type IdParams = { Params: { id: string } };
 

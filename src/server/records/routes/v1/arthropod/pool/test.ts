@@ -3,14 +3,14 @@ import { poolTestCreate, poolTestUpdate } from '#shared/schemas/pool-test';
 import { applyFields, parseListQuery } from '../../../../list';
 import type { RecordsContext } from '../../../../context';
 import { notFound, parseBody } from '../../../../errors';
-import { POOL_TEST_LIST, listPoolTests } from '../../../../arthropod/list-pool-tests';
-import { populatePoolTests } from '../../../../arthropod/populate-pool-tests';
-import { poolTestRecords } from '../../../../arthropod/pool-test-records';
-import { assertInt4 } from '../../../../arthropod/int4-errors';
+import { POOL_TEST_LIST, listPoolTests } from '../../../../pool-tests/list-pool-tests';
+import { populatePoolTests } from '../../../../pool-tests/populate-pool-tests';
+import { poolTestRecords } from '../../../../pool-tests/pool-test-records';
+import { assertInt4 } from '../../../../common/int4-errors';
 import { parsePathId } from '../../../../../http/path-id';
 import { putBody } from '../../../../put-body';
 import { createOnce } from '../../../../create-once';
-import { createPoolTest, updatePoolTest } from '../../../../arthropod/write-pool-test';
+import { createPoolTest, updatePoolTest } from '../../../../pool-tests/write-pool-test';
 
 type IdParams = { Params: { id: string } };
 

@@ -8,7 +8,7 @@ import {
   type PoolOverflow,
 } from '#shared/rules';
 import { validationFailed } from '../errors';
-import type { LookupRef } from './lookup-errors';
+import type { LookupRef } from '../common/lookup-errors';
 
 /** Lookup references of abundance rows, for `lookupErrors`. */
 export function abundanceRefs(rows: AbundanceInput[]): LookupRef[] {

@@ -1,6 +1,6 @@
 import type { Queryable, Row } from '../../db/database';
 import { populateRefs } from '../populate';
-import { poolRecords } from './pool-records';
+import { poolRecords } from '../pools/pool-records';
 
 /** `populate[]` names a pool test accepts (contract §4). */
 export const POOL_TEST_POPULATE = [

@@ -5,12 +5,17 @@ import { survYearOf } from '#shared/rules';
 import type { Caller } from '../auth/types';
 import { HttpError } from '../../http/http-error';
 import { validationFailed } from '../errors';
-import { overflowError, poolOverflow } from './abundance-rules';
-import { agencySite, noSuchSite } from './agency-site';
-import { insertLocation } from './location-record';
-import { lookupErrors, type LookupRef } from './lookup-errors';
-import { assertPlausibleNumber, lockNumberSeries, nextNumber, numberTaken } from './next-number';
-import { assertOwnAgency } from './permissions';
+import { overflowError, poolOverflow } from '../collections/abundance-rules';
+import { agencySite, noSuchSite } from '../common/agency-site';
+import { insertLocation } from '../common/location-record';
+import { lookupErrors, type LookupRef } from '../common/lookup-errors';
+import {
+  assertPlausibleNumber,
+  lockNumberSeries,
+  nextNumber,
+  numberTaken,
+} from '../common/next-number';
+import { assertOwnAgency } from '../common/permissions';
 import { poolRecords } from './pool-records';
 import { storedDate } from '../stored-date';
 

@@ -2,8 +2,8 @@ import type { Database, Row } from '../../db/database';
 import type { PoolUpdate } from '#shared/schemas/pool';
 import type { Caller } from '../auth/types';
 import { notFound, validationFailed } from '../errors';
-import { overflowError, poolOverflow } from './abundance-rules';
-import { agencySite, noSuchSite } from './agency-site';
+import { overflowError, poolOverflow } from '../collections/abundance-rules';
+import { agencySite, noSuchSite } from '../common/agency-site';
 import {
   lockCollection,
   noSuchCollection,
@@ -11,12 +11,16 @@ import {
   poolRefs,
   type LockedCollection,
 } from './create-pool';
-import { lookupErrors } from './lookup-errors';
-import { assertPlausibleNumber, lockNumberSeries, numberTaken } from './next-number';
-import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
+import { lookupErrors } from '../common/lookup-errors';
+import { assertPlausibleNumber, lockNumberSeries, numberTaken } from '../common/next-number';
+import { assertCanUpdate, assertOwnAgency } from '../common/permissions';
 import { poolRecords } from './pool-records';
 import { storedDate } from '../stored-date';
-import { assertTestsNotBefore, earliestCollectionDay, standalonePoolDay } from './test-date-rule';
+import {
+  assertTestsNotBefore,
+  earliestCollectionDay,
+  standalonePoolDay,
+} from '../pool-tests/test-date-rule';
 
 /**
  * PUT /v1/arthropod/pool/{id}: sent fields change, unsent keep their values. Response-only
@@ -145,29 +149,6 @@ export async function updatePool(
         trap,
         now,
       ],
-    );
-    const [record] = await poolRecords(tx, caller.agencyId, [id]);
-    return record;
-  });
-}
-
-/** DELETE /v1/arthropod/pool/{id}: retires the pool (`deactive_date`); managers only. */
-export async function deletePool(
-  db: Database,
-  caller: Caller,
-  id: number,
-  now: Date,
-): Promise<Row> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query('select id from pool where id = $1 and agency = $2', [
-      id,
-      caller.agencyId,
-    ]);
-    if (rows.length === 0) throw notFound('Pool');
-    assertManager(caller, 'pool');
-    await tx.query(
-      'update pool set deactive_date = $2, updated = $2 where id = $1 and deactive_date is null',
-      [id, now],
     );
     const [record] = await poolRecords(tx, caller.agencyId, [id]);
     return record;

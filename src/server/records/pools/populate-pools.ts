@@ -1,8 +1,8 @@
 import type { Queryable, Row } from '../../db/database';
 import { populateLureTypes, populateRefs } from '../populate';
-import { activeLures, collectionRecords } from './collection-records';
-import { activeTests, populatedTests } from './pool-test-records';
-import { populateSite } from './site-records';
+import { activeLures, collectionRecords } from '../collections/collection-records';
+import { activeTests, populatedTests } from '../pool-tests/pool-test-records';
+import { populateSite } from '../common/site-records';
 
 /** `populate[]` names a pool accepts (contract §4). */
 export const POOL_POPULATE = [

@@ -1,5 +1,5 @@
 import type { Queryable, Row } from '../../db/database';
-import { isoDate } from './iso-date';
+import { isoDate } from '../common/iso-date';
 import { loadShapes } from '../populate';
 
 /** A pool test as the service returns it (contract §6 response fields, `id` first). */

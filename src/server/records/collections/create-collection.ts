@@ -6,13 +6,18 @@ import type { Caller } from '../auth/types';
 import { HttpError } from '../../http/http-error';
 import { validationFailed } from '../errors';
 import { abundanceRefs, assertNoMixedConflict } from './abundance-rules';
-import { agencySite, noSuchSite } from './agency-site';
+import { agencySite, noSuchSite } from '../common/agency-site';
 import { collectionRecords } from './collection-records';
-import { isDateOnly } from './iso-date';
-import type { Point } from './location-record';
-import { lookupErrors, type LookupRef } from './lookup-errors';
-import { assertPlausibleNumber, lockNumberSeries, nextNumber, numberTaken } from './next-number';
-import { assertOwnAgency } from './permissions';
+import { isDateOnly } from '../common/iso-date';
+import type { Point } from '../common/location-record';
+import { lookupErrors, type LookupRef } from '../common/lookup-errors';
+import {
+  assertPlausibleNumber,
+  lockNumberSeries,
+  nextNumber,
+  numberTaken,
+} from '../common/next-number';
+import { assertOwnAgency } from '../common/permissions';
 import { insertAbundance, insertLures } from './write-abundance';
 import { storedDate } from '../stored-date';
 

@@ -1,6 +1,6 @@
 import type { Queryable, Row } from '../../db/database';
-import { isoDate } from './iso-date';
-import { LOCATION_COLUMNS, locationRecord } from './location-record';
+import { isoDate } from '../common/iso-date';
+import { LOCATION_COLUMNS, locationRecord } from '../common/location-record';
 
 /** A lure used with a record (contract §6 create response shape). */
 export function lureRecord(r: Row): Row {

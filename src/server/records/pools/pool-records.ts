@@ -1,7 +1,7 @@
 import type { Queryable, Row } from '../../db/database';
-import { isoDate } from './iso-date';
-import { LOCATION_COLUMNS, locationRecord } from './location-record';
-import { definitiveTests, populatedTests } from './pool-test-records';
+import { isoDate } from '../common/iso-date';
+import { LOCATION_COLUMNS, locationRecord } from '../common/location-record';
+import { definitiveTests, populatedTests } from '../pool-tests/pool-test-records';
 
 /**
  * Pools of the agency by ID, in the order of `ids`, with `id` first. `collection_date` is always

@@ -1,7 +1,7 @@
 import type { Queryable, Row } from '../../db/database';
 import { populateLureTypes, populateRefs } from '../populate';
-import { poolRecords } from './pool-records';
-import { populateSite } from './site-records';
+import { poolRecords } from '../pools/pool-records';
+import { populateSite } from '../common/site-records';
 
 /** `populate[]` names a collection accepts (contract §4). */
 export const COLLECTION_POPULATE = [

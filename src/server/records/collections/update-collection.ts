@@ -6,17 +6,22 @@ import type { Caller } from '../auth/types';
 import { HttpError } from '../../http/http-error';
 import { notFound, validationFailed } from '../errors';
 import { assertNoMixedConflict, overflowError, poolOverflow } from './abundance-rules';
-import { agencySite, noSuchSite } from './agency-site';
+import { agencySite, noSuchSite } from '../common/agency-site';
 import { collectionRecords } from './collection-records';
 import { collectionNumTaken, collectionRefs } from './create-collection';
-import { isDateOnly } from './iso-date';
-import { insertLocation, type Point } from './location-record';
-import { lookupErrors } from './lookup-errors';
-import { assertPlausibleNumber, lockNumberSeries, nextNumber, numberTaken } from './next-number';
-import { assertCanUpdate, assertManager, assertOwnAgency } from './permissions';
+import { isDateOnly } from '../common/iso-date';
+import { insertLocation, type Point } from '../common/location-record';
+import { lookupErrors } from '../common/lookup-errors';
+import {
+  assertPlausibleNumber,
+  lockNumberSeries,
+  nextNumber,
+  numberTaken,
+} from '../common/next-number';
+import { assertCanUpdate, assertOwnAgency } from '../common/permissions';
 import { writeAbundance, writeLures } from './write-abundance';
 import { storedDate } from '../stored-date';
-import { assertTestsNotBefore, earliestCollectionDay } from './test-date-rule';
+import { assertTestsNotBefore, earliestCollectionDay } from '../pool-tests/test-date-rule';
 
 /** Plain columns a PUT may set, with the body field each comes from. */
 const COLUMNS = [
@@ -159,42 +164,6 @@ export async function updateCollection(
       if (overflow) throw overflowError(overflow, 'arthropods');
     }
     if (body.lures !== undefined) await writeLures(tx, id, caller.agencyId, body.lures ?? [], now);
-    const [record] = await collectionRecords(tx, caller.agencyId, [id]);
-    return record;
-  });
-}
-
-/**
- * DELETE /v1/arthropod/collection/{id}: retires the collection and its active pools
- * (`deactive_date`); managers only.
- */
-export async function deleteCollection(
-  db: Database,
-  caller: Caller,
-  id: number,
-  now: Date,
-): Promise<Row> {
-  return db.transaction(async (tx) => {
-    const { rows } = await tx.query(
-      'select id from collection where id = $1 and agency = $2 for update',
-      [id, caller.agencyId],
-    );
-    if (rows.length === 0) throw notFound('Collection');
-    assertManager(caller, 'collection');
-    // Deleting twice keeps the first date: a retried delete changes nothing.
-    const retired = await tx.query(
-      `update collection set deactive_date = $2, updated = $2 where id = $1 and deactive_date is null
-       returning id`,
-      [id, now],
-    );
-    // Its active pools retire with it, in the same transaction: a pool drawn from a deleted
-    // collection must not stay in the pool lists.
-    if (retired.rows.length > 0) {
-      await tx.query(
-        `update pool set deactive_date = $2, updated = $2 where collection = $1 and deactive_date is null`,
-        [id, now],
-      );
-    }
     const [record] = await collectionRecords(tx, caller.agencyId, [id]);
     return record;
   });

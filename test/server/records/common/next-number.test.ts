@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../../../src/server/db/database';
-import { nextNumber } from '../../../../src/server/records/arthropod/next-number';
+import { nextNumber } from '../../../../src/server/records/common/next-number';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 import {
   SEX_ID,
@@ -10,7 +10,7 @@ import {
   errorOf,
   makeCollection,
   type Api,
-} from './arthropod-fixtures';
+} from '../arthropod/arthropod-fixtures';
 
 /**
  * Issue 9, D2: one create with `collection_num: 2147483647` (or pool_num) made every later

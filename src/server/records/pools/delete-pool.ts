@@ -1,0 +1,28 @@
+import type { Database, Row } from '../../db/database';
+import type { Caller } from '../auth/types';
+import { notFound } from '../errors';
+import { assertManager } from '../common/permissions';
+import { poolRecords } from './pool-records';
+
+/** DELETE /v1/arthropod/pool/{id}: retires the pool (`deactive_date`); managers only. */
+export async function deletePool(
+  db: Database,
+  caller: Caller,
+  id: number,
+  now: Date,
+): Promise<Row> {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query('select id from pool where id = $1 and agency = $2', [
+      id,
+      caller.agencyId,
+    ]);
+    if (rows.length === 0) throw notFound('Pool');
+    assertManager(caller, 'pool');
+    await tx.query(
+      'update pool set deactive_date = $2, updated = $2 where id = $1 and deactive_date is null',
+      [id, now],
+    );
+    const [record] = await poolRecords(tx, caller.agencyId, [id]);
+    return record;
+  });
+}
