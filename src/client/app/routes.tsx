@@ -49,7 +49,7 @@ import type { LocalRecord } from '../db/database';
 import { HomeScreen } from '../features/home/home-screen';
 import type { LocationPickerProps } from '../features/sites/site-form';
 import { RecordSyncBadge, useSyncEngine, useSyncStatus } from '../features/sync-status';
-import { LeaveGuard } from '../ui/leave-guard';
+import { LeaveGuard } from '../ui/form/leave-guard';
 import { useOnline } from '../lib/use-online';
 
 // Only Home is in the first load: every other screen is its own chunk, loaded on first use (the

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { anyFormDirty } from '../lib/dirty-forms';
+import { anyFormDirty } from '../ui/form/dirty-forms';
 import { Banner } from '../ui/banner';
 
 type Updater = (reloadPage?: boolean) => Promise<void>;

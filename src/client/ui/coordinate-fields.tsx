@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
-import { Field } from './field';
+import { Field } from './form/field';
 
 type Props = {
   /** react-hook-form registrations of latitude, longitude and coordinate precision. */

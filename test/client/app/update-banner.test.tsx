@@ -2,7 +2,7 @@ import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UpdateBanner, type RegisterServiceWorker } from '../../../src/client/app/update-banner';
-import { setFormDirty } from '../../../src/client/lib/dirty-forms';
+import { setFormDirty } from '../../../src/client/ui/form/dirty-forms';
 
 /**
  * A service worker registration that reports a waiting new version at once, and behaves like

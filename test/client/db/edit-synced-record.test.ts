@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { TraplineDb } from '../../../src/client/db/database';
 import { updateCollection } from '../../../src/client/db/update-collection';
 import type { CollectionData } from '../../../src/client/db/create-collection';
-import { mergeFormData } from '../../../src/client/lib/merge-form-data';
+import { mergeFormData } from '../../../src/client/ui/form/merge-form-data';
 import { serverToData } from '../../../src/client/db/field-values';
 import { COLLECTION_FORM_KEYS as FORM_KEYS } from '../../../src/client/features/collections/collection-schema';
 import { makeDb } from './factories';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { loginRequest, type LoginRequest, type SessionInfo } from '../../../shared';
 import { Banner } from '../../ui/banner';
-import { Field } from '../../ui/field';
+import { Field } from '../../ui/form/field';
 import { signIn } from './session-api';
 
 type Props = {

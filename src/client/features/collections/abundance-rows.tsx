@@ -8,8 +8,8 @@ import {
   type UseFormSetFocus,
 } from 'react-hook-form';
 import type { LookupsDocument, Species } from '../../../shared';
-import { asNumber } from '../../lib/form-errors';
-import { errorAt } from '../../ui/error-at';
+import { asNumber } from '../../ui/form/form-errors';
+import { errorAt } from '../../ui/form/error-at';
 import type { CollectionFormValues } from './collection-schema';
 import { defaultFemaleSex } from './common-species';
 

@@ -5,7 +5,7 @@ import { useDb } from '../../db/db-context';
 import { updateCollection } from '../../db/update-collection';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
-import { mergeFormData } from '../../lib/merge-form-data';
+import { mergeFormData } from '../../ui/form/merge-form-data';
 import { CollectionForm, type CollectionSubmit } from './collection-form';
 import { COLLECTION_FORM_KEYS, type CollectionHoldings } from './collection-schema';
 import { useCollection, usePoolsOf, useRecentCollections, useSiteRows } from './use-collections';

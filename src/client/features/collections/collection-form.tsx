@@ -1,24 +1,20 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState } from 'react';
-import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { useMemo } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
 import { ZERO_SITE_CODE, type LookupsDocument } from '../../../shared';
 import type { CollectionData } from '../../db/create-collection';
 import type { SiteRow } from '../../db/database';
 import { isRepositoryError } from '../../db/repository-error';
 import { localDateTime, toLocalInput } from '../../lib/dates';
-import { useDirtyForm } from '../../lib/dirty-forms';
-import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
+import { asNumber, asOptionalText } from '../../ui/form/form-errors';
 import { precisionForAccuracy, roundCoord } from '../../lib/geo';
 import { useGps } from '../../lib/use-gps';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
-import { Banner } from '../../ui/banner';
-import { errorAt } from '../../ui/error-at';
-import { Field } from '../../ui/field';
+import { Field } from '../../ui/form/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
-import { ProblemBanner, type Problem } from '../../ui/problem-banner';
-import { useServerProblem } from '../../ui/use-server-problem';
-import { saveErrorMessage } from '../../ui/save-error';
+import { FormProblems } from '../../ui/form/form-problems';
+import type { Problem } from '../../ui/form/problem-banner';
+import { useRecordForm } from '../../ui/form/use-record-form';
 import { AbundanceRows } from './abundance-rows';
 import {
   COLLECTION_LABELS,
@@ -30,6 +26,9 @@ import { commonSpecies } from './common-species';
 import { SitePicker } from './site-picker';
 
 export type CollectionSubmit = { siteLocalId: string; data: CollectionData };
+
+/** Server paths name the site as `site`; the form holds it as `siteLocalId`. */
+const siteFieldName = (path: string) => (path === 'site' ? 'siteLocalId' : path);
 
 type Props = {
   lookups: LookupsDocument;
@@ -105,32 +104,22 @@ export function CollectionForm({
       holdings ? { ...holdings, describe } : undefined,
     );
   }, [lookups.sex, lookups.species, zeroIds, holdings]);
-  const resolver = useMemo(
-    () =>
-      zodResolver(schema, { error: friendlyErrors(COLLECTION_LABELS) }) as unknown as Resolver<
-        CollectionFormValues,
-        unknown,
-        CollectionFormValues
-      >,
-    [schema],
-  );
-  const form = useForm<CollectionFormValues, unknown, CollectionFormValues>({
-    resolver,
+  const { form, err, saveError, submitWith } = useRecordForm<CollectionFormValues>({
+    id: 'collection-form',
+    schema,
+    labels: COLLECTION_LABELS,
     defaultValues: defaults(initial, initialSiteLocalId),
-    reValidateMode: 'onChange',
+    problem,
+    isRefusal: isRepositoryError,
+    mapPath: siteFieldName,
   });
-  const { register, handleSubmit, control, setValue, setError, setFocus, formState } = form;
-  const { errors, isDirty, isSubmitting } = formState;
-  useDirtyForm('collection-form', isDirty);
-  // Server paths name the site as `site`; the form holds it as `siteLocalId`.
-  useServerProblem(problem, setError, (p) => (p === 'site' ? 'siteLocalId' : p));
-  const [saveError, setSaveError] = useState<string | null>(null);
+  const { register, control, setValue, setFocus, formState } = form;
+  const { errors, isSubmitting } = formState;
   const siteLocalId = useWatch({ control, name: 'siteLocalId' });
   const dateOnly = useWatch({ control, name: 'collection_date_date_only' });
   const atZeroSite = zeroIds.has(siteLocalId);
   const common = useMemo(() => commonSpecies(recent, lookups.species), [recent, lookups.species]);
   const gps = useGps();
-  const err = (path: string) => errorAt(errors, path);
 
   const toggleDateOnly = (next: boolean) => {
     const current = form.getValues('collection_date') ?? '';
@@ -154,8 +143,7 @@ export function CollectionForm({
     );
   };
 
-  const submit = handleSubmit(async (values) => {
-    setSaveError(null);
+  const submit = submitWith(async (values) => {
     const {
       siteLocalId: chosen,
       location,
@@ -165,17 +153,12 @@ export function CollectionForm({
       ...rest,
       ...(zeroIds.has(chosen) && location ? { location } : {}),
     } as CollectionData;
-    try {
-      await onSubmit({ siteLocalId: chosen, data });
-    } catch (e) {
-      setSaveError(saveErrorMessage(e, isRepositoryError, setError));
-    }
+    await onSubmit({ siteLocalId: chosen, data });
   });
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Collection">
-      <ProblemBanner problem={problem} />
-      {saveError ? <Banner tone="error">{saveError}</Banner> : null}
+      <FormProblems problem={problem} saveError={saveError} />
       <Controller
         control={control}
         name="siteLocalId"

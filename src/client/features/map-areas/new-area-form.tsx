@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { Field } from '../../ui/field';
+import { Field } from '../../ui/form/field';
 import { checkTiles, parseRectangle, type AreaChoice, type ChoiceErrors } from './area-choice';
 import { formatBytes } from './format-bytes';
 import { sampleTileSizes } from './sample-tile-sizes';

@@ -5,7 +5,7 @@ import { useDb } from '../../db/db-context';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { dayOf } from '../../lib/dates';
-import { mergeFormData, pickKeys } from '../../lib/merge-form-data';
+import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { PoolTestForm } from './pool-test-form';
 
 /** Fields the pool test form edits; the others (agency, user...) pass through the edit. */

@@ -1,6 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useMemo } from 'react';
 import {
   poolTestCreate,
   testBeforeCollection,
@@ -10,14 +8,11 @@ import {
 import type { PoolTestData } from '../../db/create-pool-test';
 import { isRepositoryError } from '../../db/repository-error';
 import { formatDate, localDate } from '../../lib/dates';
-import { useDirtyForm } from '../../lib/dirty-forms';
-import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
-import { Banner } from '../../ui/banner';
-import { errorAt } from '../../ui/error-at';
-import { Field } from '../../ui/field';
-import { ProblemBanner, type Problem } from '../../ui/problem-banner';
-import { useServerProblem } from '../../ui/use-server-problem';
-import { saveErrorMessage } from '../../ui/save-error';
+import { asNumber, asOptionalText } from '../../ui/form/form-errors';
+import { Field } from '../../ui/form/field';
+import { FormProblems } from '../../ui/form/form-problems';
+import type { Problem } from '../../ui/form/problem-banner';
+import { useRecordForm } from '../../ui/form/use-record-form';
 
 const LABELS: Record<string, string> = {
   method: 'Test method',
@@ -67,33 +62,20 @@ export function PoolTestForm({
   onSubmit,
   onCancel,
 }: Props) {
-  const resolver = useMemo(
-    () =>
-      zodResolver(poolTestFormSchema(collectionDay), {
-        error: friendlyErrors(LABELS),
-      }) as unknown as Resolver<Values, unknown, PoolTestData>,
-    [collectionDay],
-  );
-  const form = useForm<Values, unknown, PoolTestData>({
-    resolver,
+  const schema = useMemo(() => poolTestFormSchema(collectionDay), [collectionDay]);
+  const { form, err, saveError, submitWith } = useRecordForm<Values, PoolTestData>({
+    id: 'pool-test-form',
+    schema,
+    labels: LABELS,
     defaultValues: initial
       ? { ...initial, test_date: initial.test_date?.slice(0, 10) }
       : { test_date: localDate(), test_agency: ownAgencyId ?? undefined },
-    reValidateMode: 'onChange',
+    problem,
+    isRefusal: isRepositoryError,
+    mode: 'onSubmit',
   });
-  const { register, handleSubmit, formState, setError } = form;
-  useDirtyForm('pool-test-form', formState.isDirty);
-  useServerProblem(problem, setError);
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const err = (p: string) => errorAt(formState.errors, p);
-  const submit = handleSubmit(async (data) => {
-    setSaveError(null);
-    try {
-      await onSubmit(data);
-    } catch (e) {
-      setSaveError(saveErrorMessage(e, isRepositoryError, setError));
-    }
-  });
+  const { register, formState } = form;
+  const submit = submitWith(onSubmit);
   const select = (
     name: 'method' | 'target' | 'status' | 'test_agency',
     options: { id: number; label: string }[],
@@ -109,8 +91,7 @@ export function PoolTestForm({
   );
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Pool test">
-      <ProblemBanner problem={problem} />
-      {saveError ? <Banner tone="error">{saveError}</Banner> : null}
+      <FormProblems problem={problem} saveError={saveError} />
       <div className="form-grid">
         <Field label="Test method" error={err('method')}>
           {select(

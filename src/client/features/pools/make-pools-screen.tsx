@@ -1,7 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo, useState } from 'react';
-import { useFieldArray, useForm, type Resolver } from 'react-hook-form';
+import { useMemo } from 'react';
+import { useFieldArray } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
 import { poolCreate, type AbundanceInput, type LookupsDocument } from '../../../shared';
@@ -9,15 +8,15 @@ import { createPools } from '../../db/create-pools';
 import { useDb } from '../../db/db-context';
 import { isRepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
-import { useDirtyForm } from '../../lib/dirty-forms';
-import { asNumber, friendlyErrors } from '../../lib/form-errors';
+import { asNumber } from '../../ui/form/form-errors';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
-import { Banner } from '../../ui/banner';
-import { errorAt } from '../../ui/error-at';
-import { saveErrorMessage } from '../../ui/save-error';
+import { FormProblems } from '../../ui/form/form-problems';
+import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools, MAX_POOL_SIZE, proposePools, type ProposedPool } from './propose-pools';
 
 type Counted = { species: number; sex: number; num_count: number };
+
+const POOLS_LABELS: Record<string, string> = { 'pools.*.num_count': 'Pool count' };
 type PoolsForm = { pools: Partial<ProposedPool>[] };
 
 /** The shared pool schema for each row, plus the abundance rule checked offline. */
@@ -57,43 +56,31 @@ function PoolsEditor({
   onSave: (pools: ProposedPool[]) => Promise<void>;
 }) {
   const describe = useMemo(() => speciesSexLabeller(lookups), [lookups]);
-  const resolver = useMemo(
-    () =>
-      zodResolver(poolsSchema(rows, existing, describe), {
-        error: friendlyErrors({ 'pools.*.num_count': 'Pool count' }),
-      }) as unknown as Resolver<PoolsForm, unknown, { pools: ProposedPool[] }>,
-    [rows, existing, describe],
-  );
-  const form = useForm<PoolsForm, unknown, { pools: ProposedPool[] }>({
-    resolver,
+  const schema = useMemo(() => poolsSchema(rows, existing, describe), [rows, existing, describe]);
+  const { form, err, saveError, submitWith } = useRecordForm<PoolsForm, { pools: ProposedPool[] }>({
+    id: 'pools-form',
+    schema,
+    labels: POOLS_LABELS,
     defaultValues: { pools: proposePools(rows, existing) },
-    reValidateMode: 'onChange',
+    problem: null,
+    isRefusal: isRepositoryError,
   });
-  const { control, register, handleSubmit, formState, setError } = form;
-  useDirtyForm('pools-form', formState.isDirty);
+  const { control, register, formState } = form;
   const { fields, remove } = useFieldArray({ control, name: 'pools' });
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const submit = handleSubmit(async ({ pools }) => {
-    setSaveError(null);
-    try {
-      await onSave(pools);
-    } catch (e) {
-      setSaveError(saveErrorMessage(e, isRepositoryError, setError));
-    }
-  });
+  const submit = submitWith(({ pools }) => onSave(pools));
   if (fields.length === 0 && !formState.isDirty) {
     return <p className="muted">Everything counted is already in pools.</p>;
   }
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Pools">
-      {saveError ? <Banner tone="error">{saveError}</Banner> : null}
+      <FormProblems problem={null} saveError={saveError} />
       <p className="muted">
         Pools of at most {MAX_POOL_SIZE}, proposed from the counts. Change any count before saving.
       </p>
       <ol className="pools">
         {fields.map((field, i) => {
           const n = i + 1;
-          const message = errorAt(formState.errors, `pools.${i}.num_count`);
+          const message = err(`pools.${i}.num_count`);
           return (
             <li key={field.id} className="pool-row">
               <span className="pool-name">
@@ -121,9 +108,9 @@ function PoolsEditor({
           );
         })}
       </ol>
-      {errorAt(formState.errors, 'pools') ? (
+      {err('pools') ? (
         <p className="field-error" role="alert">
-          {errorAt(formState.errors, 'pools')}
+          {err('pools')}
         </p>
       ) : null}
       <div className="form-actions">

@@ -1,7 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo, useState } from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
 import {
@@ -16,16 +14,13 @@ import { deletePool } from '../../db/delete-pool';
 import { isRepositoryError } from '../../db/repository-error';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
-import { useDirtyForm } from '../../lib/dirty-forms';
-import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
+import { asNumber, asOptionalText } from '../../ui/form/form-errors';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
-import { mergeFormData, pickKeys } from '../../lib/merge-form-data';
-import { Banner } from '../../ui/banner';
-import { errorAt } from '../../ui/error-at';
-import { Field } from '../../ui/field';
-import { ProblemBanner, type Problem } from '../../ui/problem-banner';
-import { useServerProblem } from '../../ui/use-server-problem';
-import { saveErrorMessage } from '../../ui/save-error';
+import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
+import { Field } from '../../ui/form/field';
+import { FormProblems } from '../../ui/form/form-problems';
+import type { Problem } from '../../ui/form/problem-banner';
+import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools } from './propose-pools';
 
 type Counted = { species: number; sex: number; num_count: number };
@@ -79,31 +74,20 @@ function PoolForm({
   onRemove: () => Promise<void>;
 }) {
   const describe = useMemo(() => speciesSexLabeller(lookups), [lookups]);
-  const resolver = useMemo(
-    () =>
-      zodResolver(poolFormSchema(rows, others, describe), {
-        error: friendlyErrors(LABELS),
-      }) as unknown as Resolver<Partial<PoolValues>, unknown, PoolValues>,
-    [rows, others, describe],
-  );
-  const form = useForm<Partial<PoolValues>, unknown, PoolValues>({
-    resolver,
+  const schema = useMemo(() => poolFormSchema(rows, others, describe), [rows, others, describe]);
+  const { form, err, saveError, setSaveError, submitWith } = useRecordForm<
+    Partial<PoolValues>,
+    PoolValues
+  >({
+    id: 'pool-form',
+    schema,
+    labels: LABELS,
     defaultValues: pickKeys(pool.data, POOL_FORM_KEYS) as Partial<PoolValues>,
-    reValidateMode: 'onChange',
+    problem,
+    isRefusal: isRepositoryError,
   });
-  const { register, handleSubmit, formState, setError } = form;
-  useDirtyForm('pool-form', formState.isDirty);
-  useServerProblem(problem, setError);
-  const [saveError, setSaveError] = useState<string | null>(null);
-  const err = (p: string) => errorAt(formState.errors, p);
-  const submit = handleSubmit(async (values) => {
-    setSaveError(null);
-    try {
-      await onSave(values);
-    } catch (e) {
-      setSaveError(saveErrorMessage(e, isRepositoryError, setError));
-    }
-  });
+  const { register, formState } = form;
+  const submit = submitWith(onSave);
   const remove = async () => {
     if (!window.confirm('Remove this pool? Its mosquitoes go back to the collection’s counts.'))
       return;
@@ -116,8 +100,7 @@ function PoolForm({
   };
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Pool">
-      <ProblemBanner problem={problem} />
-      {saveError ? <Banner tone="error">{saveError}</Banner> : null}
+      <FormProblems problem={problem} saveError={saveError} />
       <div className="form-grid">
         <Field label="Species" error={err('species')}>
           <select {...register('species', { setValueAs: asNumber })}>

@@ -7,7 +7,7 @@ import {
   type PtEstimate,
   type TargetDisease,
 } from '#shared/reports';
-import { Field } from '../../ui/field';
+import { Field } from '../../ui/form/field';
 import {
   APPLIES,
   ESTIMATOR_LABELS,

@@ -6,7 +6,7 @@ import { useDb } from '../../db/db-context';
 import { updateSite } from '../../db/update-site';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
-import { mergeFormData, pickKeys } from '../../lib/merge-form-data';
+import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { nextSiteCode } from './next-site-code';
 import { SiteForm, type LocationPickerProps } from './site-form';
 import { useSite, useSites } from './use-sites';

@@ -1,20 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState, type ReactNode } from 'react';
-import { Controller, useForm, useWatch, type Resolver } from 'react-hook-form';
+import { useMemo, type ReactNode } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
 import { SITE_POPULATIONS, type LookupsDocument, type SiteCreate } from '../../../shared';
 import type { SiteRow } from '../../db/database';
 import { isRepositoryError } from '../../db/repository-error';
-import { useDirtyForm } from '../../lib/dirty-forms';
-import { asNumber, asOptionalText, friendlyErrors } from '../../lib/form-errors';
+import { asNumber, asOptionalText } from '../../ui/form/form-errors';
 import { coordinateHint, precisionForAccuracy, roundCoord } from '../../lib/geo';
-import { Banner } from '../../ui/banner';
-import { errorAt } from '../../ui/error-at';
-import { Field } from '../../ui/field';
+import { Field } from '../../ui/form/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
-import { ProblemBanner, type Problem } from '../../ui/problem-banner';
-import { useServerProblem } from '../../ui/use-server-problem';
-import { saveErrorMessage } from '../../ui/save-error';
+import { FormProblems } from '../../ui/form/form-problems';
+import type { Problem } from '../../ui/form/problem-banner';
+import { useRecordForm } from '../../ui/form/use-record-form';
 import { siteFormSchema, SITE_LABELS } from './site-schema';
 import { useGps } from '../../lib/use-gps';
 
@@ -57,17 +53,10 @@ export function SiteForm({
   renderPicker,
 }: SiteFormProps) {
   const schema = useMemo(() => siteFormSchema(sites, selfLocalId), [sites, selfLocalId]);
-  const resolver = useMemo(
-    () =>
-      zodResolver(schema, { error: friendlyErrors(SITE_LABELS) }) as unknown as Resolver<
-        Partial<SiteCreate>,
-        unknown,
-        SiteCreate
-      >,
-    [schema],
-  );
-  const form = useForm<Partial<SiteCreate>, unknown, SiteCreate>({
-    resolver,
+  const { form, err, saveError, submitWith } = useRecordForm<Partial<SiteCreate>, SiteCreate>({
+    id: 'site-form',
+    schema,
+    labels: SITE_LABELS,
     defaultValues: {
       ...EMPTY,
       ...(proposedCode ? { code: proposedCode } : {}),
@@ -77,14 +66,11 @@ export function SiteForm({
         coordinates: initial?.shape?.coordinates ?? EMPTY.shape!.coordinates,
       },
     },
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
+    problem,
+    isRefusal: isRepositoryError,
   });
-  const { register, handleSubmit, setValue, setError, control, formState } = form;
-  const { errors, isDirty, isSubmitting } = formState;
-  useDirtyForm('site-form', isDirty);
-  useServerProblem(problem, setError);
-  const [saveError, setSaveError] = useState<string | null>(null);
+  const { register, setValue, control, formState } = form;
+  const { isSubmitting } = formState;
   const gps = useGps();
   const [lon, lat] = useWatch({ control, name: 'shape.coordinates' }) ?? [];
   const hint = coordinateHint(asNumber(lat), asNumber(lon));
@@ -111,20 +97,11 @@ export function SiteForm({
     if (precision) setValue('coordinate_precision', precision.id, { shouldDirty: true });
   };
 
-  const submit = handleSubmit(async (data) => {
-    setSaveError(null);
-    try {
-      await onSubmit(data);
-    } catch (e) {
-      setSaveError(saveErrorMessage(e, isRepositoryError, setError));
-    }
-  });
-  const err = (path: string) => errorAt(errors, path);
+  const submit = submitWith(onSubmit);
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Site">
-      <ProblemBanner problem={problem} />
-      {saveError ? <Banner tone="error">{saveError}</Banner> : null}
+      <FormProblems problem={problem} saveError={saveError} />
       <div className="form-grid">
         <Field
           label="Site code"

@@ -2,8 +2,8 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Link, Route, Switch } from 'wouter';
-import { useDirtyForm } from '../../../src/client/lib/dirty-forms';
-import { LEAVE_QUESTION, LeaveGuard } from '../../../src/client/ui/leave-guard';
+import { useDirtyForm } from '../../../../src/client/ui/form/dirty-forms';
+import { LEAVE_QUESTION, LeaveGuard } from '../../../../src/client/ui/form/leave-guard';
 import { useState } from 'react';
 
 /** A form that registers its unsaved typing the way the app's forms do. */

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { saveErrorMessage, type Refusal } from '../../../src/client/ui/save-error';
+import { saveErrorMessage, type Refusal } from '../../../../src/client/ui/form/save-error';
 
 class Refused extends Error implements Refusal {
   constructor(

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { Dialog } from './dialog';
-import { anyFormDirty } from '../lib/dirty-forms';
+import { Dialog } from '../dialog';
+import { anyFormDirty } from './dirty-forms';
 
 export const LEAVE_QUESTION = 'Discard the changes you typed?';
 

@@ -1,0 +1,84 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useState } from 'react';
+import {
+  useForm,
+  type DefaultValues,
+  type FieldValues,
+  type Resolver,
+  type SubmitHandler,
+  type UseFormProps,
+} from 'react-hook-form';
+import type { z } from 'zod';
+import { useDirtyForm } from './dirty-forms';
+import { errorAt } from './error-at';
+import { friendlyErrors } from './form-errors';
+import type { Problem } from './problem-banner';
+import { saveErrorMessage, type Refusal } from './save-error';
+import { useServerProblem } from './use-server-problem';
+
+export type RecordFormOptions<TValues extends FieldValues> = {
+  /** The form's name in the dirty-forms registry (the update banner waits for it). */
+  id: string;
+  /** The record's schema, memoised by the caller: a new schema is a new resolver. */
+  schema: z.ZodType;
+  /** Field labels for zod's generic messages (a module constant). */
+  labels: Record<string, string>;
+  defaultValues: DefaultValues<TValues>;
+  /** The server's refusal of this record, put beside its fields once, on open. */
+  problem: Problem;
+  /** Whether a failed save is the tablet refusing the record by rule (db's RepositoryError). */
+  isRefusal: (e: unknown) => e is Refusal;
+  /** A payload path as a form field name, where the two differ (`site` → `siteLocalId`). */
+  mapPath?: (path: string) => string;
+  mode?: UseFormProps<TValues>['mode'];
+};
+
+/**
+ * What every record form needs, once: react-hook-form with the shared zod schema as resolver
+ * (technician's words for zod's generic messages), its dirty state registered while mounted, the
+ * server's refusal beside the fields, and a save that keeps what was typed when it fails and
+ * says why (`saveError`, field messages of a refusal beside their fields).
+ *
+ * `TValues` is what the fields hold, `TOut` what the schema makes of them.
+ */
+export function useRecordForm<TValues extends FieldValues, TOut = TValues>(
+  options: RecordFormOptions<TValues>,
+) {
+  const { schema, labels, problem, isRefusal, mapPath } = options;
+  // zodResolver's types tie the form's values to the schema's input exactly; forms hold partial
+  // values while typing (the schema decides), so the one cast of the resolver lives here.
+  const resolver = useMemo(
+    () =>
+      zodResolver(schema as never, { error: friendlyErrors(labels) }) as unknown as Resolver<
+        TValues,
+        unknown,
+        TOut
+      >,
+    [schema, labels],
+  );
+  const form = useForm<TValues, unknown, TOut>({
+    resolver,
+    defaultValues: options.defaultValues,
+    mode: options.mode ?? 'onSubmit',
+    reValidateMode: 'onChange',
+  });
+  const { formState, setError, handleSubmit } = form;
+  useDirtyForm(options.id, formState.isDirty);
+  useServerProblem(problem, setError, mapPath);
+  const [saveError, setSaveError] = useState<string | null>(null);
+
+  /** The message at a field's dotted path (`arthropods.2.sex`), or null. */
+  const err = (path: string) => errorAt(formState.errors, path);
+  /** The form's submit handler: validates, then saves; a failed save keeps the typing. */
+  const submitWith = (save: SubmitHandler<TOut>) =>
+    handleSubmit(async (data) => {
+      setSaveError(null);
+      try {
+        await save(data);
+      } catch (e) {
+        setSaveError(saveErrorMessage(e, isRefusal, setError, mapPath));
+      }
+    });
+  // setSaveError: for the form's other actions (remove) that fail in the same place.
+  return { form, err, saveError, setSaveError, submitWith };
+}
