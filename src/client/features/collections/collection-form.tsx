@@ -13,6 +13,8 @@ import { Field } from '../../ui/form/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
 import { FormProblems } from '../../ui/form/form-problems';
+import { LookupSelect } from '../../ui/form/lookup-select';
+import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { AbundanceRows } from './abundance-rows';
@@ -211,30 +213,25 @@ export function CollectionForm({
             />
             Date only (no time)
           </label>
-          <Field label="Trap type" error={err('trap')}>
-            <select {...register('trap', { setValueAs: asNumber })}>
-              <option value="">Choose…</option>
-              {lookups.trap.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.acronym} — {t.name}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <Field label="Number of traps" error={err('num_trap')}>
-            <input
-              inputMode="numeric"
-              autoComplete="off"
-              {...register('num_trap', { setValueAs: asNumber })}
-            />
-          </Field>
-          <Field label="Trap nights" error={err('trap_nights')}>
-            <input
-              inputMode="numeric"
-              autoComplete="off"
-              {...register('trap_nights', { setValueAs: asNumber })}
-            />
-          </Field>
+          <LookupSelect
+            register={register}
+            name="trap"
+            label="Trap type"
+            error={err('trap')}
+            options={lookups.trap.map((t) => ({ id: t.id, label: `${t.acronym} — ${t.name}` }))}
+          />
+          <NumberField
+            register={register}
+            name="num_trap"
+            label="Number of traps"
+            error={err('num_trap')}
+          />
+          <NumberField
+            register={register}
+            name="trap_nights"
+            label="Trap nights"
+            error={err('trap_nights')}
+          />
           <label className="check">
             <input type="checkbox" {...register('trap_problem_bit')} />
             Trap problem

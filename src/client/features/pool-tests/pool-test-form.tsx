@@ -8,9 +8,11 @@ import {
 import type { PoolTestData } from '../../db/create-pool-test';
 import { isRepositoryError } from '../../db/repository-error';
 import { formatDate, localDate } from '../../lib/dates';
-import { asNumber, asOptionalText } from '../../ui/form/form-errors';
+import { asOptionalText } from '../../ui/form/form-errors';
 import { Field } from '../../ui/form/field';
 import { FormProblems } from '../../ui/form/form-problems';
+import { LookupSelect } from '../../ui/form/lookup-select';
+import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
 import { useRecordForm } from '../../ui/form/use-record-form';
 
@@ -76,60 +78,54 @@ export function PoolTestForm({
   });
   const { register, formState } = form;
   const submit = submitWith(onSubmit);
-  const select = (
-    name: 'method' | 'target' | 'status' | 'test_agency',
-    options: { id: number; label: string }[],
-  ) => (
-    <select {...register(name, { setValueAs: asNumber })}>
-      <option value="">Choose…</option>
-      {options.map((o) => (
-        <option key={o.id} value={o.id}>
-          {o.label}
-        </option>
-      ))}
-    </select>
-  );
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Pool test">
       <FormProblems problem={problem} saveError={saveError} />
       <div className="form-grid">
-        <Field label="Test method" error={err('method')}>
-          {select(
-            'method',
-            lookups.test_method.map((m) => ({
-              id: m.id,
-              label: m.acronym && m.acronym !== m.name ? `${m.acronym} — ${m.name}` : m.name,
-            })),
-          )}
-        </Field>
-        <Field label="Target" error={err('target')}>
-          {select(
-            'target',
-            lookups.test_target.map((t) => ({ id: t.id, label: `${t.acronym} — ${t.name}` })),
-          )}
-        </Field>
-        <Field label="Result" error={err('status')}>
-          {select(
-            'status',
-            lookups.test_status.map((s) => ({ id: s.id, label: s.name })),
-          )}
-        </Field>
+        <LookupSelect
+          register={register}
+          name="method"
+          label="Test method"
+          error={err('method')}
+          options={lookups.test_method.map((m) => ({
+            id: m.id,
+            label: m.acronym && m.acronym !== m.name ? `${m.acronym} — ${m.name}` : m.name,
+          }))}
+        />
+        <LookupSelect
+          register={register}
+          name="target"
+          label="Target"
+          error={err('target')}
+          options={lookups.test_target.map((t) => ({
+            id: t.id,
+            label: `${t.acronym} — ${t.name}`,
+          }))}
+        />
+        <LookupSelect
+          register={register}
+          name="status"
+          label="Result"
+          error={err('status')}
+          options={lookups.test_status.map((s) => ({ id: s.id, label: s.name }))}
+        />
         <Field label="Test date" error={err('test_date')}>
           <input type="date" {...register('test_date')} />
         </Field>
-        <Field label="Testing agency" error={err('test_agency')}>
-          {select(
-            'test_agency',
-            lookups.agency.map((a) => ({ id: a.id, label: a.name })),
-          )}
-        </Field>
-        <Field label="Value (Ct)" error={err('value')}>
-          <input
-            inputMode="decimal"
-            autoComplete="off"
-            {...register('value', { setValueAs: asNumber })}
-          />
-        </Field>
+        <LookupSelect
+          register={register}
+          name="test_agency"
+          label="Testing agency"
+          error={err('test_agency')}
+          options={lookups.agency.map((a) => ({ id: a.id, label: a.name }))}
+        />
+        <NumberField
+          register={register}
+          name="value"
+          label="Value (Ct)"
+          error={err('value')}
+          decimal
+        />
       </div>
       <Field label="Comments" error={err('comments')}>
         <textarea rows={3} {...register('comments', { setValueAs: asOptionalText })} />

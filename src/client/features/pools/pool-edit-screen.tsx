@@ -14,11 +14,13 @@ import { deletePool } from '../../db/delete-pool';
 import { isRepositoryError } from '../../db/repository-error';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
-import { asNumber, asOptionalText } from '../../ui/form/form-errors';
+import { asOptionalText } from '../../ui/form/form-errors';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { Field } from '../../ui/form/field';
 import { FormProblems } from '../../ui/form/form-problems';
+import { LookupSelect } from '../../ui/form/lookup-select';
+import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools } from './propose-pools';
@@ -102,33 +104,26 @@ function PoolForm({
     <form className="form" onSubmit={submit} noValidate aria-label="Pool">
       <FormProblems problem={problem} saveError={saveError} />
       <div className="form-grid">
-        <Field label="Species" error={err('species')}>
-          <select {...register('species', { setValueAs: asNumber })}>
-            <option value="">Choose…</option>
-            {lookups.species.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.display_name ?? s.full_name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Sex" error={err('sex')}>
-          <select {...register('sex', { setValueAs: asNumber })}>
-            <option value="">Choose…</option>
-            {lookups.sex.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Pool count" error={err('num_count')}>
-          <input
-            inputMode="numeric"
-            autoComplete="off"
-            {...register('num_count', { setValueAs: asNumber })}
-          />
-        </Field>
+        <LookupSelect
+          register={register}
+          name="species"
+          label="Species"
+          error={err('species')}
+          options={lookups.species.map((x) => ({ id: x.id, label: x.display_name ?? x.full_name }))}
+        />
+        <LookupSelect
+          register={register}
+          name="sex"
+          label="Sex"
+          error={err('sex')}
+          options={lookups.sex.map((x) => ({ id: x.id, label: x.name }))}
+        />
+        <NumberField
+          register={register}
+          name="num_count"
+          label="Pool count"
+          error={err('num_count')}
+        />
       </div>
       <Field label="Comments" error={err('comments')}>
         <textarea rows={3} {...register('comments', { setValueAs: asOptionalText })} />

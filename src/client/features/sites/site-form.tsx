@@ -9,6 +9,7 @@ import { Field } from '../../ui/form/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
 import { FormProblems } from '../../ui/form/form-problems';
+import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { siteFormSchema, SITE_LABELS } from './site-schema';
@@ -177,13 +178,13 @@ export function SiteForm({
               ))}
             </select>
           </Field>
-          <Field label="Elevation (m)" error={err('elevation')}>
-            <input
-              inputMode="decimal"
-              autoComplete="off"
-              {...register('elevation', { setValueAs: asNumber })}
-            />
-          </Field>
+          <NumberField
+            register={register}
+            name="elevation"
+            label="Elevation (m)"
+            error={err('elevation')}
+            decimal
+          />
         </div>
         {lookups.land_usage.length > 0 ? (
           <Controller

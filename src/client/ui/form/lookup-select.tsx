@@ -1,0 +1,37 @@
+import type { FieldValues, Path, UseFormRegister } from 'react-hook-form';
+import { Field } from './field';
+import { asNumber } from './form-errors';
+
+export type LookupOption = { id: number; label: string };
+
+/**
+ * A choice from one of the agency's lookup lists (trap type, species, test method...): the
+ * record holds the entry's id, so the value reaches the schema as a number; nothing is chosen
+ * until the technician chooses ("Choose…").
+ */
+export function LookupSelect<T extends FieldValues>({
+  register,
+  name,
+  label,
+  error,
+  options,
+}: {
+  register: UseFormRegister<T>;
+  name: Path<T>;
+  label: string;
+  error: string | null;
+  options: readonly LookupOption[];
+}) {
+  return (
+    <Field label={label} error={error}>
+      <select {...register(name, { setValueAs: asNumber })}>
+        <option value="">Choose…</option>
+        {options.map((o) => (
+          <option key={o.id} value={o.id}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </Field>
+  );
+}
