@@ -12,6 +12,8 @@ import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { Field } from '../../ui/form/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
+import { CommentsField } from '../../ui/form/comments-field';
+import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
 import { NumberField } from '../../ui/form/number-field';
@@ -286,22 +288,11 @@ export function CollectionForm({
               {...register('identified_by', { setValueAs: asOptionalText })}
             />
           </Field>
-          <Field label="Comments" error={err('comments')}>
-            <textarea rows={3} {...register('comments', { setValueAs: asOptionalText })} />
-          </Field>
+          <CommentsField register={register} error={err('comments')} />
         </div>
       </fieldset>
 
-      <div className="form-actions">
-        {onCancel ? (
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-        ) : null}
-        <button type="submit" className="button button-primary" disabled={isSubmitting}>
-          {submitLabel}
-        </button>
-      </div>
+      <FormActions submitLabel={submitLabel} saving={isSubmitting} onCancel={onCancel} />
     </form>
   );
 }

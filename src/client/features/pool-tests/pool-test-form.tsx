@@ -8,8 +8,9 @@ import {
 import type { PoolTestData } from '../../db/create-pool-test';
 import { isRepositoryError } from '../../db/repository-error';
 import { formatDate, localDate } from '../../lib/dates';
-import { asOptionalText } from '../../ui/form/form-errors';
 import { Field } from '../../ui/form/field';
+import { CommentsField } from '../../ui/form/comments-field';
+import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
 import { NumberField } from '../../ui/form/number-field';
@@ -127,19 +128,12 @@ export function PoolTestForm({
           decimal
         />
       </div>
-      <Field label="Comments" error={err('comments')}>
-        <textarea rows={3} {...register('comments', { setValueAs: asOptionalText })} />
-      </Field>
-      <div className="form-actions">
-        {onCancel ? (
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-        ) : null}
-        <button type="submit" className="button button-primary" disabled={formState.isSubmitting}>
-          Save test result
-        </button>
-      </div>
+      <CommentsField register={register} error={err('comments')} />
+      <FormActions
+        submitLabel="Save test result"
+        saving={formState.isSubmitting}
+        onCancel={onCancel}
+      />
     </form>
   );
 }

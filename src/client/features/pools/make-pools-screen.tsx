@@ -10,6 +10,7 @@ import { isRepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { asNumber } from '../../ui/form/form-errors';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
+import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools, MAX_POOL_SIZE, proposePools, type ProposedPool } from './propose-pools';
@@ -113,14 +114,11 @@ function PoolsEditor({
           {err('pools')}
         </p>
       ) : null}
-      <div className="form-actions">
-        <button type="button" className="button" onClick={() => history.back()}>
-          Cancel
-        </button>
-        <button type="submit" className="button button-primary" disabled={formState.isSubmitting}>
-          Save pools
-        </button>
-      </div>
+      <FormActions
+        submitLabel="Save pools"
+        saving={formState.isSubmitting}
+        onCancel={() => history.back()}
+      />
     </form>
   );
 }

@@ -14,10 +14,10 @@ import { deletePool } from '../../db/delete-pool';
 import { isRepositoryError } from '../../db/repository-error';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
-import { asOptionalText } from '../../ui/form/form-errors';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
-import { Field } from '../../ui/form/field';
+import { CommentsField } from '../../ui/form/comments-field';
+import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
 import { NumberField } from '../../ui/form/number-field';
@@ -125,20 +125,17 @@ function PoolForm({
           error={err('num_count')}
         />
       </div>
-      <Field label="Comments" error={err('comments')}>
-        <textarea rows={3} {...register('comments', { setValueAs: asOptionalText })} />
-      </Field>
-      <div className="form-actions">
-        <button type="button" className="button button-danger" onClick={() => void remove()}>
-          Remove pool
-        </button>
-        <button type="button" className="button" onClick={() => history.back()}>
-          Cancel
-        </button>
-        <button type="submit" className="button button-primary" disabled={formState.isSubmitting}>
-          Save pool
-        </button>
-      </div>
+      <CommentsField register={register} error={err('comments')} />
+      <FormActions
+        submitLabel="Save pool"
+        saving={formState.isSubmitting}
+        onCancel={() => history.back()}
+        extra={
+          <button type="button" className="button button-danger" onClick={() => void remove()}>
+            Remove pool
+          </button>
+        }
+      />
     </form>
   );
 }

@@ -8,6 +8,8 @@ import { coordinateHint, precisionForAccuracy, roundCoord } from '../../lib/geo'
 import { Field } from '../../ui/form/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
+import { CommentsField } from '../../ui/form/comments-field';
+import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
 import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
@@ -215,21 +217,10 @@ export function SiteForm({
             }}
           />
         ) : null}
-        <Field label="Comments" error={err('comments')}>
-          <textarea rows={3} {...register('comments', { setValueAs: asOptionalText })} />
-        </Field>
+        <CommentsField register={register} error={err('comments')} />
       </fieldset>
 
-      <div className="form-actions">
-        {onCancel ? (
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-        ) : null}
-        <button type="submit" className="button button-primary" disabled={isSubmitting}>
-          {submitLabel}
-        </button>
-      </div>
+      <FormActions submitLabel={submitLabel} saving={isSubmitting} onCancel={onCancel} />
     </form>
   );
 }

@@ -2,6 +2,8 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { CommentsField } from '../../../../src/client/ui/form/comments-field';
+import { FormActions } from '../../../../src/client/ui/form/form-actions';
 import { LookupSelect } from '../../../../src/client/ui/form/lookup-select';
 import { NumberField } from '../../../../src/client/ui/form/number-field';
 import { useRecordForm } from '../../../../src/client/ui/form/use-record-form';
@@ -75,5 +77,56 @@ describe('NumberField and LookupSelect', () => {
     await userEvent.type(screen.getByLabelText('Value (Ct)'), '31.5');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(saved).toEqual([{ trap: 7, value: 31.5 }]));
+  });
+});
+
+const notesSchema = z.object({ comments: z.string().optional() });
+type Notes = z.infer<typeof notesSchema>;
+
+function NotesForm({ save }: { save: (d: Notes) => Promise<void> }) {
+  const { form, err, submitWith } = useRecordForm<Partial<Notes>, Notes>({
+    id: 'notes-form',
+    schema: notesSchema,
+    labels: {},
+    defaultValues: {},
+    problem: null,
+    isRefusal: (_e): _e is never => false,
+  });
+  return (
+    <form aria-label="Notes" onSubmit={submitWith(save)} noValidate>
+      <CommentsField register={form.register} error={err('comments')} />
+      <FormActions
+        submitLabel="Save notes"
+        saving={form.formState.isSubmitting}
+        onCancel={() => undefined}
+      />
+    </form>
+  );
+}
+
+describe('CommentsField and FormActions', () => {
+  it('saves blank comments as none, and saves once however often Save is tapped meanwhile', async () => {
+    const saved: Notes[] = [];
+    let finish = () => undefined as void;
+    render(
+      <NotesForm
+        save={(d) => {
+          saved.push(d);
+          return new Promise<void>((resolve) => {
+            finish = resolve;
+          });
+        }}
+      />,
+    );
+    await userEvent.type(screen.getByLabelText('Comments'), '   ');
+    const save = screen.getByRole('button', { name: 'Save notes' });
+    await userEvent.click(save);
+    await waitFor(() => expect((save as HTMLButtonElement).disabled).toBe(true));
+    await userEvent.click(save);
+    finish();
+    await waitFor(() => expect((save as HTMLButtonElement).disabled).toBe(false));
+    expect(saved).toHaveLength(1);
+    expect(saved[0].comments).toBeUndefined();
+    expect(screen.getByRole('button', { name: 'Cancel' })).toBeTruthy();
   });
 });
