@@ -82,6 +82,7 @@ export async function startStack(
       upstreamUrl,
       tileUrl: env.TILE_URL,
       tileBulkDownload: env.TILE_BULK_DOWNLOAD === 'allowed',
+      tileArchive: env.TILE_PMTILES,
       staticRoot: options.staticRoot,
       upstreamConnectTimeoutMs: env.TRAPLINE_UPSTREAM_CONNECT_TIMEOUT_MS,
       upstreamTimeoutMs: env.TRAPLINE_UPSTREAM_TIMEOUT_MS,

@@ -11,6 +11,7 @@ import { infoRoutes } from './info-routes';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimitOptions } from '../http/login-limits';
 import { LookupCache, loadLookupCatalog, type LookupCatalog } from './lookup-cache';
 import { lookupsRoute } from './lookups-route';
+import { mapArchiveRoute } from './map-archive-route';
 import { allowedMethods } from './proxy-allow-list';
 import { methodNotAllowed, proxyRoutes } from './proxy-routes';
 import { reportsRoutes } from './reports/reports-routes';
@@ -50,6 +51,8 @@ export type BffOptions = {
   tileUrl?: string;
   /** TILE_URL's server allows bulk downloading: the app offers offline map areas (default no). */
   tileBulkDownload?: boolean;
+  /** Path of a PMTiles map archive (TILE_PMTILES): served, and the map draws from it. */
+  tileArchive?: string;
   /** The built app (dist/); null or missing → /api only. */
   staticRoot?: string | null;
   upstreamConnectTimeoutMs?: number;
@@ -102,6 +105,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
     loginLimits: { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits },
     tileUrl: options.tileUrl ?? DEFAULT_TILE_URL,
     tileBulkDownload: options.tileBulkDownload ?? false,
+    tileArchive: options.tileArchive,
     allowedOrigins: options.allowedOrigins ?? [],
     now,
   };
@@ -144,6 +148,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   await reportsRoutes(app, ctx);
   await exportRoutes(app, ctx);
   await proxyRoutes(app, ctx);
+  if (ctx.tileArchive) await mapArchiveRoute(app, ctx.tileArchive);
   const serveIndex = await appShell(app, options.staticRoot ?? null);
 
   app.setNotFoundHandler((req, reply) => {

@@ -19,6 +19,8 @@ export type BffContext = {
   tileUrl: string;
   /** The operator says TILE_URL's server allows bulk downloading (offline map areas). */
   tileBulkDownload?: boolean;
+  /** Path of the agency's PMTiles map archive (TILE_PMTILES), served at /map/archive.pmtiles. */
+  tileArchive?: string;
   /** Extra origins allowed to change state (besides the request's own host), e.g. a TLS proxy's. */
   allowedOrigins: string[];
   now: () => Date;

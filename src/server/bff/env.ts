@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { parseSessionKey } from './session-key';
 
@@ -21,6 +22,12 @@ const envSchema = z.object({
    * default: the OpenStreetMap tile server forbids it, and so do most free tile servers.
    */
   TILE_BULK_DOWNLOAD: z.enum(['allowed', 'forbidden']).default('forbidden'),
+  /**
+   * A raster PMTiles v3 archive the agency hosts (PNG/JPEG/WebP tiles): the BFF serves it at
+   * /map/archive.pmtiles and the map draws from it instead of TILE_URL. Area downloads are always
+   * offered for it: it is the agency's own map.
+   */
+  TILE_PMTILES: z.string().min(1).optional(),
   TRAPLINE_DATA_DIR: z.string().min(1).default('./.trapline'),
   DATABASE_URL: z
     .string()
@@ -76,6 +83,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): BffEnv {
   }
   if (Boolean(result.data.TLS_CERT) !== Boolean(result.data.TLS_KEY)) {
     throw new EnvError(['TLS_CERT and TLS_KEY must be set together']);
+  }
+  if (result.data.TILE_PMTILES && !existsSync(result.data.TILE_PMTILES)) {
+    throw new EnvError([`TILE_PMTILES: no file at ${result.data.TILE_PMTILES}`]);
   }
   if (
     result.data.TILE_BULK_DOWNLOAD === 'allowed' &&

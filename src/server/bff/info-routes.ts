@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { BffContext } from './context';
+import { MAP_ARCHIVE_PATH } from './map-archive-route';
 import { requireSession } from './require-session';
 
 const HEALTH_PROBE_TIMEOUT_MS = 2_000;
@@ -9,8 +10,9 @@ const HEALTH_CACHE_MS = 5_000;
  * GET /api/health: liveness (always 200 while the process serves) and whether the upstream
  * answers HTTP at all (any status counts: a 401 proves it is up). Probes are cached briefly so a
  * monitor polling hard does not load the upstream.
- * GET /api/config: settings the built app reads at run time (the tile URL, and whether its server
- * allows the bulk downloads of offline map areas). Signed in only: the
+ * GET /api/config: settings the built app reads at run time (the tile URL, whether its server
+ * allows the bulk downloads of offline map areas, and the agency's map archive if there is one,
+ * as `tileArchive: '/map/archive.pmtiles'`). Signed in only: the
  * app reads it once signed in (and keeps the last copy for offline use), so nothing about the
  * deployment is told to a visitor who has not signed in.
  */
@@ -39,5 +41,6 @@ export async function infoRoutes(app: FastifyInstance, ctx: BffContext): Promise
   app.get('/api/config', { preHandler: requireSession(ctx) }, async () => ({
     tileUrl: ctx.tileUrl,
     tileBulkDownload: ctx.tileBulkDownload ?? false,
+    ...(ctx.tileArchive ? { tileArchive: MAP_ARCHIVE_PATH } : {}),
   }));
 }
