@@ -33,6 +33,8 @@ export type StackOptions = {
   tileUrl?: string;
   /** The tile source allows bulk downloads (offline map areas are offered). */
   tileBulkDownload?: boolean;
+  /** Path of a PMTiles archive the BFF serves as the map (TILE_PMTILES). */
+  tileArchive?: string;
 };
 
 export type Stack = {
@@ -73,6 +75,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     staticRoot: DIST_DIR,
     tileUrl: options.tileUrl ?? E2E_TILE_URL,
     tileBulkDownload: options.tileBulkDownload,
+    tileArchive: options.tileArchive,
     // Short upstream timeouts: a lost answer must turn into a retry within a test's patience.
     upstreamConnectTimeoutMs: 2_000,
     upstreamTimeoutMs: 10_000,

@@ -1,3 +1,5 @@
+import type { ReadTile } from './read-tile';
+
 /** Header on each stored tile giving its body's size, so an area's bytes add up without reading bodies. */
 export const BYTES_HEADER = 'x-trapline-bytes';
 
@@ -40,6 +42,8 @@ export class AreaDownload {
     private readonly onProgress: (p: DownloadProgress) => void,
     /** Keep tiles already stored (continuing an area) instead of fetching them again (refresh). */
     private readonly onlyMissing: boolean,
+    /** Where the tiles come from: the tile server or the agency's archive (tileReader). */
+    private readonly read: ReadTile,
   ) {
     // Taken from the end: reversed so the lowest zoom, the overview, comes first.
     this.pending = [...urls].reverse();
@@ -144,21 +148,19 @@ export class AreaDownload {
           return;
         }
       }
-      // As Leaflet asks (crossOrigin="anonymous"): a CORS answer whose status can be checked.
       // A refresh revalidates with the server; a new area may take tiles from the HTTP cache.
-      const res = await fetch(url, {
-        mode: 'cors',
-        credentials: 'omit',
-        cache: this.onlyMissing ? 'default' : 'no-cache',
-        signal: this.abort.signal,
-      });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
-      const body = await res.blob();
+      const body = await this.read(url, this.abort.signal, !this.onlyMissing);
+      if (this.state === 'cancelled') return;
+      if (!body) {
+        // The archive has no map here: nothing to save, and nothing missing either.
+        this.done++;
+        return;
+      }
       await this.cache.put(
         url,
         new Response(body, {
           headers: {
-            'content-type': res.headers.get('content-type') ?? 'image/png',
+            'content-type': body.type || 'image/png',
             [BYTES_HEADER]: String(body.size),
           },
         }),

@@ -2,6 +2,7 @@ import { useSyncExternalStore } from 'react';
 import { AreaDownload, type DownloadProgress } from './area-download';
 import { areaTileUrls } from './area-tiles';
 import { deleteArea } from './delete-area';
+import { tileReader } from './read-tile';
 import { AREAS_CACHE, listAreas, putArea, type SavedArea } from './saved-areas';
 
 /** new: a fresh area; continue: fetch the tiles a partial area lacks; refresh: fetch them all again. */
@@ -68,6 +69,7 @@ export async function startJob(area: SavedArea, kind: JobKind): Promise<void> {
       if (current?.download === download) set({ ...current, progress });
     },
     kind !== 'refresh',
+    tileReader(area.tileUrl),
   );
   const job: Job = { area, kind, download, progress: download.progress };
   set(job);

@@ -2,6 +2,8 @@ import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
 import { MapContainer, Rectangle, TileLayer, useMap } from 'react-leaflet';
+import { ARCHIVE_TILES, archiveUrl } from '../../lib/archive-source';
+import { ArchiveTiles } from '../../lib/archive-tiles';
 import { DEFAULT_CENTER } from '../../lib/geo';
 import { MAX_LATITUDE, type Bbox } from './tile-math';
 
@@ -138,6 +140,7 @@ export function RectangleMap({ tileUrl, bbox, home, onChange }: Props) {
     onChange(area);
   };
   const opening = bbox ?? home;
+  const archive = tileUrl === ARCHIVE_TILES ? archiveUrl() : null;
   return (
     <div className="area-map-picker">
       <div className="area-map-actions">
@@ -176,12 +179,16 @@ export function RectangleMap({ tileUrl, bbox, home, onChange }: Props) {
           className="map-canvas"
           scrollWheelZoom={false}
         >
-          <TileLayer
-            url={tileUrl}
-            attribution="&copy; OpenStreetMap contributors"
-            crossOrigin="anonymous"
-            updateWhenZooming={false}
-          />
+          {archive ? (
+            <ArchiveTiles url={archive} />
+          ) : (
+            <TileLayer
+              url={tileUrl}
+              attribution="&copy; OpenStreetMap contributors"
+              crossOrigin="anonymous"
+              updateWhenZooming={false}
+            />
+          )}
           {bbox ? <Rectangle bounds={toLatLngBounds(bbox)} pathOptions={AREA_STYLE} /> : null}
           <DragToDraw
             drawing={drawing}

@@ -1,4 +1,5 @@
 import { tileX, tileY, type Bbox } from './tile-math';
+import { tileReader } from './read-tile';
 import { tileUrl } from './tile-url';
 
 /**
@@ -17,12 +18,12 @@ export async function sampleTileSizes(
   const lng = (bbox.west + bbox.east) / 2;
   const lat = (bbox.south + bbox.north) / 2;
   const zooms = [...new Set([minZoom, Math.round((minZoom + maxZoom) / 2), maxZoom])];
+  const read = tileReader(template);
   const sizes = await Promise.all(
     zooms.map(async (z) => {
       try {
         const url = tileUrl(template, { z, x: tileX(lng, z), y: tileY(lat, z) }, retina);
-        const res = await fetch(url, { mode: 'cors', credentials: 'omit', signal });
-        return res.ok ? (await res.blob()).size : null;
+        return (await read(url, signal))?.size ?? null;
       } catch {
         return null;
       }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AREAS_CACHE } from '../../lib/archive-source';
 import type { Bbox } from './tile-math';
 
 /**
@@ -7,7 +8,7 @@ import type { Bbox } from './tile-math';
  * here, in localStorage (a few hundred bytes an area, read synchronously by the map's note).
  * Tiles are shared: one tile of two overlapping areas is stored once and freed with the last.
  */
-export const AREAS_CACHE = 'trapline-areas';
+export { AREAS_CACHE };
 const KEY = 'trapline.mapAreas';
 
 const bbox = z.object({ west: z.number(), south: z.number(), east: z.number(), north: z.number() });

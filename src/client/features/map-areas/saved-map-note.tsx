@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useMap } from 'react-leaflet';
-import { cachedConfig } from '../../lib/app-config';
 import { useOnline } from '../../lib/use-online';
 import { viewIsSaved } from './area-coverage';
 import { listAreas, onAreasChange } from './saved-areas';
+import { cachedTileSource } from './tile-source';
 import './map-areas.css';
 
 /**
@@ -24,7 +24,7 @@ export function SavedMapNote() {
         east: b.getEast(),
         north: b.getNorth(),
       };
-      setSaved(viewIsSaved(listAreas(), view, map.getZoom(), cachedConfig().tileUrl));
+      setSaved(viewIsSaved(listAreas(), view, map.getZoom(), cachedTileSource().tileUrl));
     };
     check();
     map.on('moveend zoomend', check);

@@ -3,6 +3,8 @@ import L from 'leaflet';
 import { useEffect, useState, type ReactNode } from 'react';
 import { MapContainer, TileLayer, useMap } from 'react-leaflet';
 import { cachedConfig } from '../../lib/app-config';
+import { archiveUrl } from '../../lib/archive-source';
+import { ArchiveTiles } from '../../lib/archive-tiles';
 
 /**
  * Leaflet 1.9.4 ends a zoom animation in a 250 ms timer that `map.remove()` does not cancel; when
@@ -70,9 +72,12 @@ export function BaseMap({
   children?: ReactNode;
 }) {
   const { tileUrl } = cachedConfig();
+  // The agency's map archive, when the BFF serves one, instead of the tile server.
+  const archive = archiveUrl();
   const layers = (
     <>
-      {tiles ? (
+      {tiles && archive ? <ArchiveTiles url={archive} /> : null}
+      {tiles && !archive ? (
         <TileLayer
           url={tileUrl}
           attribution="&copy; OpenStreetMap contributors"
