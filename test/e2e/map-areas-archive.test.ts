@@ -49,6 +49,17 @@ function expectOwnImages(tiles: DrawnTile[]): void {
   }
 }
 
+/** Opens Sites and waits for its map to draw a few archive tiles; returns the map and them. */
+async function sitesMapTiles(page: Page): Promise<{ map: Locator; tiles: DrawnTile[] }> {
+  await navigate(page, 'Sites');
+  const map = page.getByRole('region', { name: 'Map of sites' });
+  await visible(map.locator('.leaflet-container'));
+  await expect
+    .poll(async () => (await drawnTiles(map)).length, { timeout: 30_000 })
+    .toBeGreaterThan(3);
+  return { map, tiles: await drawnTiles(map) };
+}
+
 function cacheKeys(page: Page): Promise<string[]> {
   return page.evaluate(async () => {
     if (!(await caches.has('trapline-areas'))) return [];
@@ -100,13 +111,7 @@ describe('offline map areas from the agency’s map archive (PMTiles) in Chromiu
       lat: 38.6,
       lon: -121.45,
     });
-    await navigate(page, 'Sites');
-    const map = page.getByRole('region', { name: 'Map of sites' });
-    await visible(map.locator('.leaflet-container'));
-    await expect
-      .poll(async () => (await drawnTiles(map)).length, { timeout: 30_000 })
-      .toBeGreaterThan(3);
-    const tiles = await drawnTiles(map);
+    const { map, tiles } = await sitesMapTiles(page);
     expect(new Set(tiles.map((t) => t.from))).toEqual(new Set(['archive']));
     expectOwnImages(tiles);
     expect(await map.locator('img.leaflet-tile').count()).toBe(0);
@@ -152,13 +157,7 @@ describe('offline map areas from the agency’s map archive (PMTiles) in Chromiu
     );
     await app.context.setOffline(true);
     await page.reload();
-    await navigate(page, 'Sites');
-    const map = page.getByRole('region', { name: 'Map of sites' });
-    await visible(map.locator('.leaflet-container'));
-    await expect
-      .poll(async () => (await drawnTiles(map)).length, { timeout: 30_000 })
-      .toBeGreaterThan(3);
-    const tiles = await drawnTiles(map);
+    const { map, tiles } = await sitesMapTiles(page);
     expectOwnImages(tiles);
     for (const t of tiles) {
       const [z, x, y] = t.tile.split('/').map(Number);
