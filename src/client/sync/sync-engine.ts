@@ -93,6 +93,13 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   let inFlight: ReadonlySet<string> = new Set();
   let cycle: Promise<void> | null = null;
   let again = false;
+  /**
+   * A pull was asked for (start, online, resume, Sync now) and has not begun since. Kept apart
+   * from the cycle's own reason: Sync now tapped while a pull runs must pull again once that one
+   * ends (the running pull may have read the lists before the change the technician expects),
+   * and the cycle that picks the request up runs for reason 'again'.
+   */
+  let pullWanted = false;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let channel: BroadcastChannel | null = null;
@@ -182,7 +189,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     }, delay);
   };
 
-  const runCycle = async (reason: string) => {
+  const runCycle = async () => {
     let nextAttemptAt: number | null = null;
     let sentAny = false;
     setStatus({ draining: true, progress: null }, true);
@@ -212,7 +219,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         );
         nextAttemptAt = result.nextAttemptAt;
       } while (again && !status.paused && !stopped);
-      if (autoPull && PULL_REASONS.has(reason) && !status.paused && !stopped && isOnline()) {
+      if (autoPull && pullWanted && !status.paused && !stopped && isOnline()) {
+        pullWanted = false;
         await pull().catch(() => undefined);
       }
     } finally {
@@ -237,6 +245,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     if (stopped || status.paused) return;
     // Offline for sure (navigator.onLine false is reliable, true is not): the 'online' event resumes.
     if (!isOnline()) return;
+    if (PULL_REASONS.has(reason)) pullWanted = true;
     if (cycle) {
       // Picked up by the next pass of the running cycle, which re-reads the outbox.
       if (reason === 'manual') void clearBackoff().catch(() => undefined);
@@ -245,7 +254,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     }
     cycle = (async () => {
       if (reason === 'manual') await clearBackoff();
-      await runCycle(reason);
+      await runCycle();
     })()
       .catch(() => undefined)
       .finally(() => {

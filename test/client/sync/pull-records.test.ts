@@ -131,4 +131,30 @@ describe('pull', () => {
       'Site 3',
     ]);
   });
+
+  it('pulls again when Sync now is pressed while a pull is running', async () => {
+    const { db, bff, engine } = setupEngine({ now: () => NOW, autoPull: true });
+    const server = bff.seed('site', site(1));
+    const realFetch = bff.fetch;
+    let renamed = false;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      const response = await realFetch(input, init);
+      // The start pull has read the site list; the site is renamed on the server and the
+      // technician taps Sync now before that pull ends.
+      if (!renamed && String(input).includes('/api/v1/site?')) {
+        renamed = true;
+        bff.edit('site', server.id, { name: 'Renamed on the server' });
+        engine.requestSync('manual');
+      }
+      return response;
+    });
+
+    engine.start();
+    await vi.waitFor(() => expect(renamed).toBe(true));
+    await engine.settled();
+
+    expect(await db.sites.where('serverId').equals(server.id).first()).toMatchObject({
+      name: 'Renamed on the server',
+    });
+  });
 });
