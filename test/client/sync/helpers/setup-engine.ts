@@ -8,6 +8,19 @@ import {
 import { FakeBff } from './fake-bff';
 import { makeDb } from './outbox-factory';
 
+/**
+ * The engine imports its drain, pull, discard and conflict modules on first use (chunks of their
+ * own in the app). Loaded here up front, so a test on fake timers never waits on module loading,
+ * which takes real time (a loaded machine's time): the backoff test's first send came after its
+ * settle rounds had run out while the suite ran e2e files beside it.
+ */
+await Promise.all([
+  import('../../../../src/client/sync/drain-outbox'),
+  import('../../../../src/client/sync/pull-records'),
+  import('../../../../src/client/sync/discard-entry'),
+  import('../../../../src/client/sync/resolve-conflict'),
+]);
+
 const cleanups: Array<() => Promise<void> | void> = [];
 
 afterEach(async () => {
