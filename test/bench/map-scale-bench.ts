@@ -82,6 +82,28 @@ async function tasksUntilQuiet(page: Page, since: number): Promise<Tasks> {
   }
 }
 
+/**
+ * What the map shows, as text: the map pane's offset, the zoom proxy's transform (scale and
+ * centre), and where the first markers and paths are drawn. A gesture that leaves it unchanged
+ * did not move the map, and a figure measured over it would be no figure.
+ */
+function viewOf(page: Page, mapSelector: string): Promise<string> {
+  // No named functions inside: tsx would wrap them in a helper the page does not have.
+  return page
+    .locator(mapSelector)
+    .first()
+    .evaluate((map) =>
+      JSON.stringify([
+        (map.querySelector('.leaflet-map-pane') as HTMLElement | null)?.style.cssText,
+        (map.querySelector('.leaflet-proxy') as HTMLElement | null)?.style.cssText,
+        [...map.querySelectorAll<HTMLElement>('.leaflet-marker-icon')]
+          .slice(0, 20)
+          .map((m) => m.style.cssText),
+        [...map.querySelectorAll('path')].slice(0, 20).map((p) => p.getAttribute('d')),
+      ]),
+    );
+}
+
 /** Drags the map three times and zooms in twice and out once by wheel, as a technician looks around. */
 async function panAndZoom(page: Page, mapSelector: string): Promise<Tasks> {
   const box = await page.locator(mapSelector).first().boundingBox();
@@ -94,15 +116,21 @@ async function panAndZoom(page: Page, mapSelector: string): Promise<Tasks> {
     [-260, -40],
     [60, -120],
   ]) {
+    const before = await viewOf(page, mapSelector);
     await page.mouse.move(x, y);
     await page.mouse.down();
     await page.mouse.move(x + dx, y + dy, { steps: 8 });
     await page.mouse.up();
+    if ((await viewOf(page, mapSelector)) === before)
+      throw new Error('a drag did not move the map');
   }
   for (const delta of [-240, -240, 240]) {
+    const before = await viewOf(page, mapSelector);
     await page.mouse.move(x, y);
     await page.mouse.wheel(0, delta);
     await page.waitForTimeout(400);
+    if ((await viewOf(page, mapSelector)) === before)
+      throw new Error('a wheel did not zoom the map');
   }
   return tasksUntilQuiet(page, since);
 }
