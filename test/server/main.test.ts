@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../../src/server/main';
-import { cookieFrom, http } from './helpers/http';
+import { ROOT } from '../../src/server/main';
+import { cookieFrom, http } from './bff/helpers/http';
 
 let child: ChildProcess | undefined;
 const dataDir = mkdtempSync(join(tmpdir(), 'trapline-start-'));

@@ -5,7 +5,7 @@ import {
   SiteIndexCore,
   type MapFeature,
   type SiteRecordLike,
-} from '../../../../src/client/lib/site-index-core';
+} from '../../../src/client/lib/site-index-core';
 
 /** `count` synced sites spread over the Sacramento–Yolo district, codes 100001 up. */
 function makeSites(count: number): SiteRecordLike[] {

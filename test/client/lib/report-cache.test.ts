@@ -4,7 +4,7 @@ import {
   readStoredReports,
   REPORT_KEY,
   startReportCache,
-} from '../../../../src/client/lib/report-cache';
+} from '../../../src/client/lib/report-cache';
 
 const report = (computedAt: number) => ({
   rows: [{ Year: 2026, Count: 38 }],

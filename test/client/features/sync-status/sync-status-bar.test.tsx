@@ -1,15 +1,15 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { SyncEngineProvider, SyncStatusBar } from '../../../src/client/features/sync-status';
+import { SyncEngineProvider, SyncStatusBar } from '../../../../src/client/features/sync-status';
 import {
   queueRefusedWithDependents,
   REFUSED_WITH_DEPENDENTS,
   untilStatus,
-} from '../sync/helpers/adversarial-queues';
-import { queueCreate, site } from '../sync/helpers/outbox-factory';
-import { drain, setupEngine } from '../sync/helpers/setup-engine';
-import type { SyncEngine } from '../../../src/client/sync';
+} from '../../sync/helpers/adversarial-queues';
+import { queueCreate, site } from '../../sync/helpers/outbox-factory';
+import { drain, setupEngine } from '../../sync/helpers/setup-engine';
+import type { SyncEngine } from '../../../../src/client/sync';
 
 const renderBar = (engine: SyncEngine) => {
   render(
