@@ -88,6 +88,23 @@ function chainNodes(i: number): { kind: Kind; body: Record<string, unknown>; par
   return nodes;
 }
 
+/**
+ * Every create of `chains` chains in one list, parents before children: the request path, the
+ * body, the index of the parent whose answered id goes into `field`. What an ideal client sends.
+ */
+export function idealPlan(
+  chains: number,
+): { path: string; body: Record<string, unknown>; parent: number; field: string | null }[] {
+  return Array.from({ length: chains }, (_, i) => chainNodes(i)).flatMap((chain, c) =>
+    chain.map((n) => ({
+      path: PATH[n.kind],
+      body: n.body,
+      parent: n.parent < 0 ? -1 : c * PER_CHAIN + n.parent,
+      field: PARENT_FIELD[n.kind],
+    })),
+  );
+}
+
 type Timed = { ms: number; cpuMs: number };
 
 /** Wall-clock and this process's CPU time (every thread) from now to stop(). */
@@ -121,16 +138,14 @@ export async function queueChains(db: TraplineDb, chains: number) {
  * its parent's answer gave the id, oldest ready first (the drain's order), nothing stored.
  */
 export async function idealClient(stack: DrainStack, chains: number): Promise<Timed> {
-  const nodes = Array.from({ length: chains }, (_, i) => chainNodes(i)).flatMap((chain, c) =>
-    chain.map((n) => ({ ...n, parent: n.parent < 0 ? -1 : c * PER_CHAIN + n.parent })),
-  );
+  const plan = idealPlan(chains);
   const children = new Map<number, number[]>();
-  nodes.forEach((n, i) => {
+  plan.forEach((n, i) => {
     if (n.parent >= 0) children.set(n.parent, [...(children.get(n.parent) ?? []), i]);
   });
   const ids: number[] = [];
   const ready = new MinHeap<number>((a, b) => a < b);
-  nodes.forEach((n, i) => n.parent < 0 && ready.push(i));
+  plan.forEach((n, i) => n.parent < 0 && ready.push(i));
   let running = 0;
   const started = startTimer();
   await new Promise<void>((resolve, reject) => {
@@ -138,11 +153,10 @@ export async function idealClient(stack: DrainStack, chains: number): Promise<Ti
       if (ready.size === 0 && running === 0) resolve();
       while (running < CONCURRENCY && ready.size > 0) {
         const i = ready.pop() as number;
-        const node = nodes[i];
-        const field = PARENT_FIELD[node.kind];
-        const body = field ? { ...node.body, [field]: ids[node.parent] } : node.body;
+        const node = plan[i];
+        const body = node.field ? { ...node.body, [node.field]: ids[node.parent] } : node.body;
         running += 1;
-        stack.post(PATH[node.kind], body).then((record) => {
+        stack.post(node.path, body).then((record) => {
           ids[i] = record.id;
           running -= 1;
           for (const child of children.get(i) ?? []) ready.push(child);
