@@ -21,6 +21,8 @@ import { startStack, type Stack } from './harness/stack';
 const ARCHIVE_BOX = { west: -121.7, south: 38.4, east: -121.25, north: 38.75 };
 const ARCHIVE_MAX_ZOOM = 13;
 const AREA_NAME = 'Archive test area';
+/** The archive's metadata names its source; markup in it must reach the map as text. */
+const ARCHIVE_ATTRIBUTION = 'Delta County GIS <b>2026</b> & OpenStreetMap contributors';
 
 type DrawnTile = { tile: string; from: string; rgb: number[] };
 
@@ -82,7 +84,7 @@ describe('offline map areas from the agency’s map archive (PMTiles) in Chromiu
       ...t,
       data: tilePng(t.z, t.x, t.y),
     }));
-    await writePmtiles(file, tiles);
+    await writePmtiles(file, tiles, { attribution: ARCHIVE_ATTRIBUTION });
     // The tile server stays the closed port: every tile drawn comes from the archive.
     stack = await startStack({ tileArchive: file });
     stack.bff.app.server.on('request', (req: { url?: string }) => {
@@ -116,7 +118,34 @@ describe('offline map areas from the agency’s map archive (PMTiles) in Chromiu
     expectOwnImages(tiles);
     expect(await map.locator('img.leaflet-tile').count()).toBe(0);
     expect(archiveReads).toBeGreaterThan(0);
+    // The archive's own attribution, as text (its markup is not markup on the page).
+    const attribution = map.locator('.leaflet-control-attribution');
+    await expect.poll(() => attribution.textContent()).toContain(ARCHIVE_ATTRIBUTION);
+    expect(await attribution.locator('b').count()).toBe(0);
     await inspectScreen(page, 'map-archive-sites');
+  });
+
+  it('zoomed in past the archive’s deepest zoom, draws its deepest tiles enlarged', async () => {
+    const page = app.page;
+    const { map } = await sitesMapTiles(page);
+    // Six zooms in from the sites' frame (zoom 12 or so): well past the archive's deepest.
+    const zoomIn = map.getByRole('button', { name: 'Zoom in' });
+    for (let i = 0; i < 6; i += 1) {
+      await zoomIn.click();
+      await page.waitForTimeout(300);
+    }
+    // Every tile in view is the archive's zoom-13 tile it lies in, drawn with its own image;
+    // none is a tile of the deeper zoom the archive does not have (drawn empty).
+    const tileZooms = () =>
+      map
+        .locator('canvas.leaflet-tile')
+        .evaluateAll((cs) => [
+          ...new Set(cs.map((c) => (c as HTMLElement).dataset.tile?.split('/')[0])),
+        ]);
+    await expect.poll(tileZooms, { timeout: 30_000 }).toEqual([String(ARCHIVE_MAX_ZOOM)]);
+    await expect.poll(async () => (await drawnTiles(map)).length).toBeGreaterThan(0);
+    expectOwnImages(await drawnTiles(map));
+    expect(await map.locator(`canvas.leaflet-tile[data-from="none"]`).count()).toBe(0);
   });
 
   it('downloads an area out of the archive', async () => {

@@ -23,11 +23,15 @@ function varints(values: number[]): Buffer {
 /**
  * A PMTiles v3 archive for tests (spec: github.com/protomaps/PMTiles/blob/main/spec/v3/spec.md):
  * the 127-byte header, one uncompressed root directory (no leaf directories: a test archive has
- * a few hundred tiles), `{}` as metadata, then the tiles, each stored once, in tile-id order.
+ * a few hundred tiles), the metadata JSON (`{}` unless given), then the tiles, each stored once, in tile-id order.
  * The directory is entry count, tile-id deltas, run lengths (1), lengths, then offsets written
  * as offset + 1, or 0 where a tile follows the previous one.
  */
-export function pmtilesArchive(tiles: ArchiveTile[], type: keyof typeof TILE_TYPE = 'png'): Buffer {
+export function pmtilesArchive(
+  tiles: ArchiveTile[],
+  type: keyof typeof TILE_TYPE = 'png',
+  meta: Record<string, unknown> = {},
+): Buffer {
   const entries = tiles
     .map((t) => ({ ...t, id: zxyToTileId(t.z, t.x, t.y) }))
     .sort((a, b) => a.id - b.id);
@@ -51,7 +55,7 @@ export function pmtilesArchive(tiles: ArchiveTile[], type: keyof typeof TILE_TYP
   if (HEADER_BYTES + directory.length > FIRST_READ) {
     throw new Error('too many tiles for a root directory alone: write leaf directories');
   }
-  const metadata = Buffer.from('{}');
+  const metadata = Buffer.from(JSON.stringify(meta));
   const data = Buffer.concat(placed.map((e) => e.data));
   const zooms = tiles.map((t) => t.z);
   const minZoom = Math.min(...zooms);
@@ -91,7 +95,11 @@ export function pmtilesArchive(tiles: ArchiveTile[], type: keyof typeof TILE_TYP
   return Buffer.concat([header, directory, metadata, data]);
 }
 
-/** Writes pmtilesArchive(tiles) to `path`. */
-export async function writePmtiles(path: string, tiles: ArchiveTile[]): Promise<void> {
-  await writeFile(path, pmtilesArchive(tiles));
+/** Writes pmtilesArchive(tiles, 'png', meta) to `path`. */
+export async function writePmtiles(
+  path: string,
+  tiles: ArchiveTile[],
+  meta: Record<string, unknown> = {},
+): Promise<void> {
+  await writeFile(path, pmtilesArchive(tiles, 'png', meta));
 }

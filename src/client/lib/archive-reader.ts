@@ -38,3 +38,45 @@ export async function readArchiveTile(
     throw err;
   }
 }
+
+/** What the map needs to know of an archive besides its tiles. */
+export type ArchiveInfo = {
+  minZoom: number;
+  maxZoom: number;
+  /** The archive's metadata `attribution`, as plain text, or null. */
+  attribution: string | null;
+};
+
+const INFO_KEY = (url: string) => `trapline.archiveInfo:${url}`;
+
+/**
+ * The archive's zoom range (its header) and attribution (its metadata). Kept on the tablet once
+ * read: offline the header cannot be read, and the map must still enlarge the deepest saved tiles
+ * beyond the archive's zoom and name the map's source.
+ */
+export async function readArchiveInfo(url: string): Promise<ArchiveInfo | null> {
+  try {
+    let archive = open.get(url);
+    if (!archive) {
+      archive = new PMTiles(url);
+      open.set(url, archive);
+    }
+    const header = await archive.getHeader();
+    const metadata = (await archive.getMetadata().catch(() => null)) as {
+      attribution?: unknown;
+    } | null;
+    const info: ArchiveInfo = {
+      minZoom: header.minZoom,
+      maxZoom: header.maxZoom,
+      attribution:
+        typeof metadata?.attribution === 'string' && metadata.attribution.trim() !== ''
+          ? metadata.attribution.trim()
+          : null,
+    };
+    localStorage.setItem(INFO_KEY(url), JSON.stringify(info));
+    return info;
+  } catch {
+    const kept = localStorage.getItem(INFO_KEY(url));
+    return kept ? (JSON.parse(kept) as ArchiveInfo) : null;
+  }
+}

@@ -2,6 +2,14 @@ import type L from 'leaflet';
 import { useEffect } from 'react';
 import { useMap } from 'react-leaflet';
 
+/** Leaflet writes attributions as HTML: the archive's own text is shown as text. */
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
+}
+
 /**
  * Mount inside a react-leaflet map: draws the agency's PMTiles archive at `url` (see
  * archive-layer). The layer and the pmtiles reader load on first use, not with the first screen.
@@ -11,11 +19,26 @@ export function ArchiveTiles({ url }: { url: string }) {
   useEffect(() => {
     let layer: L.GridLayer | null = null;
     let live = true;
-    void import('./archive-layer').then(({ createArchiveLayer }) => {
-      if (!live) return;
-      // Tiles load once a zoom has ended, as the tile server's layer does.
-      layer = createArchiveLayer(url, { updateWhenZooming: false }).addTo(map);
-    });
+    void Promise.all([import('./archive-layer'), import('./archive-reader')]).then(
+      async ([{ createArchiveLayer }, { readArchiveInfo }]) => {
+        const info = await readArchiveInfo(url);
+        if (!live) return;
+        layer = createArchiveLayer(url, {
+          // Tiles load once a zoom has ended, as the tile server's layer does.
+          updateWhenZooming: false,
+          // As deep as a tile server's map goes; past the archive's deepest zoom its tiles are
+          // drawn enlarged instead of not at all.
+          maxZoom: 19,
+          ...(info
+            ? {
+                minNativeZoom: info.minZoom,
+                maxNativeZoom: info.maxZoom,
+                ...(info.attribution ? { attribution: escapeHtml(info.attribution) } : {}),
+              }
+            : {}),
+        }).addTo(map);
+      },
+    );
     return () => {
       live = false;
       layer?.remove();
