@@ -118,6 +118,10 @@ export default defineConfig({
           name: 'server',
           include: ['test/server/**/*.test.ts'],
           environment: 'node',
+          // Files share their worker's modules (PGlite's WebAssembly compiled once per worker,
+          // not per file): CPU 310 -> 180 s, wall 159 -> 95 s, green in three file orders.
+          // Every file makes its own database and servers and closes them in its hooks.
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -128,6 +132,12 @@ export default defineConfig({
           name: 'client',
           include: ['test/client/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // The client files share their worker's modules and jsdom instead of loading both
+          // per file: half the project's CPU (97 -> 47 s) and wall time (50 -> 25 s). What a
+          // file changes lives in its tests' hooks: Testing Library's cleanup (setup.ts), each
+          // engine's cleanup (setup-engine's onTestFinished) and stubbed globals (below).
+          isolate: false,
+          unstubGlobals: true,
           setupFiles: ['test/client/setup.ts'],
         },
       },
@@ -148,6 +158,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           environment: 'node',
+          // As the server files: each starts its own stack and browser and stops them.
+          isolate: false,
           testTimeout: 120_000,
           hookTimeout: 180_000,
           globalSetup: ['./test/e2e/harness/build-app-once.ts'],

@@ -1,4 +1,4 @@
-import { afterEach, vi } from 'vitest';
+import { onTestFinished, vi } from 'vitest';
 import type { TraplineDb } from '../../../../src/client/db/database';
 import {
   createSyncEngine,
@@ -20,13 +20,6 @@ await Promise.all([
   import('../../../../src/client/sync/discard-entry'),
   import('../../../../src/client/sync/resolve-conflict'),
 ]);
-
-const cleanups: Array<() => Promise<void> | void> = [];
-
-afterEach(async () => {
-  for (const fn of cleanups.splice(0).reverse()) await fn();
-  vi.unstubAllGlobals();
-});
 
 /** A real engine over a fresh Dexie database, its fetch answered by a FakeBff. Fast backoff. */
 export function setupEngine(
@@ -51,13 +44,20 @@ export function setupEngine(
     db.close();
     await db.delete();
   };
-  cleanups.push(cleanup);
+  let disposed = false;
   /** Stops the engine and deletes its database now (e.g. at the end of each property run). */
   const dispose = async () => {
-    const i = cleanups.indexOf(cleanup);
-    if (i >= 0) cleanups.splice(i, 1);
+    if (disposed) return;
+    disposed = true;
     await cleanup();
   };
+  // Registered by the test that made the engine, not once by this module: test files share
+  // their worker's modules (isolate: false), so a module-level afterEach would belong to the
+  // first file that imported this helper alone.
+  onTestFinished(async () => {
+    await dispose();
+    vi.unstubAllGlobals();
+  });
   return { db, bff, engine, dispose };
 }
 
