@@ -99,8 +99,9 @@ export default defineConfig({
     // One migrated embedded database per run, dumped; each test file's PGlite starts from it.
     globalSetup: ['./test/pglite-template.ts'],
     // Three workers on this machine's two cores, e2e files among the rest: a test file waits on
-    // servers, browsers and timers much of its time (2 workers used 131% CPU, 3 use 154%). The
-    // suite took 9.4 min with e2e files one at a time after the rest, 5.9 min so; 4 workers, 6.0.
+    // servers, browsers and timers much of its time (with modules loaded per file, 2 workers
+    // used 131% CPU and took 6.9 min, 3 used 154% and took 5.9, 4 took 6.0; e2e files one at a
+    // time after the rest, 9.4). With modules shared per worker (isolate: false below), 4.4 min.
     maxWorkers: 3,
     projects: [
       {
