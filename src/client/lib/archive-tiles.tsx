@@ -1,14 +1,7 @@
 import type L from 'leaflet';
 import { useEffect } from 'react';
 import { useMap } from 'react-leaflet';
-
-/** Leaflet writes attributions as HTML: the archive's own text is shown as text. */
-function escapeHtml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
-  );
-}
+import { escapeHtml } from '#shared/escape-html';
 
 /**
  * Mount inside a react-leaflet map: draws the agency's PMTiles archive at `url` (see
@@ -33,6 +26,7 @@ export function ArchiveTiles({ url }: { url: string }) {
             ? {
                 minNativeZoom: info.minZoom,
                 maxNativeZoom: info.maxZoom,
+                // Leaflet writes attributions as HTML: the archive's own text is shown as text.
                 ...(info.attribution ? { attribution: escapeHtml(info.attribution) } : {}),
               }
             : {}),

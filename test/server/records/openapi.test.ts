@@ -34,3 +34,26 @@ it('serves an OpenAPI 3.1 document generated from the shared schemas, without a 
   for (const ref of new Set(refs))
     expect(doc.components.schemas[ref.split('/').at(-1)!], ref).toBeDefined();
 });
+
+it('serves the same document as a page to read at /docs: every route and every schema, no script', async () => {
+  const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const res = await t.app.inject({ method: 'GET', url: '/docs' });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toMatch(/^text\/html/);
+  const html = res.body;
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, object>)) {
+    for (const method of Object.keys(methods))
+      expect(html, `${method} ${path}`).toContain(
+        `<span class="method">${method.toUpperCase()}</span> <code>${path}</code>`,
+      );
+  }
+  for (const name of Object.keys(doc.components.schemas))
+    expect(html, name).toContain(`<section id="schema-${name}"><h3>${name}</h3>`);
+  // SiteCreate's code: required, its six-digit rule written out; a body names its schema.
+  const siteCreate = html.slice(html.indexOf('id="schema-SiteCreate"'));
+  expect(siteCreate).toMatch(
+    /<code>code<\/code> <em>required<\/em><\/td><td>string<\/td><td>[^<]*pattern \^\\d\{6\}\$/,
+  );
+  expect(html).toContain('Body: <a href="#schema-SiteCreate">SiteCreate</a>');
+  expect(html).not.toMatch(/<script/i);
+});
