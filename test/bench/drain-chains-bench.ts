@@ -35,7 +35,8 @@ import type { BenchRow } from './run';
 const CHAINS = Number(process.env.DRAIN_CHAINS ?? 1000);
 const POOLS = process.env.DRAIN_SHAPE === '4' ? 1 : 2;
 export const PER_CHAIN = 2 + 2 * POOLS;
-const CONCURRENCY = 3;
+/** The sync engine's default concurrency, which the ideal clients use too. */
+export const CONCURRENCY = 3;
 const PASSWORD = 'bench-password-drain-chains';
 const DEMO_AGENCY = 1;
 

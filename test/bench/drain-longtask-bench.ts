@@ -21,13 +21,11 @@ import { writeFile } from 'node:fs/promises';
 import { TraplineDb, databaseName } from '../../src/client/db/database';
 import { launchSignedIn, syncNow } from '../e2e/harness/field-actions';
 import { ensureAppBuilt } from '../e2e/harness/build-app';
-import { PER_CHAIN, idealClient, idealPlan, queueChains } from './drain-chains-bench';
+import { CONCURRENCY, PER_CHAIN, idealClient, idealPlan, queueChains } from './drain-chains-bench';
 import { startDrainStack } from './drain-stack';
 import type { BenchRow } from './run';
 
 const CHAINS = Number(process.env.DRAIN_CHAINS ?? 1000);
-/** The drain's concurrency (the sync engine's default). */
-const CONCURRENCY = 3;
 
 /**
  * The ideal client in the page itself: the plan's creates through the page's fetch (its
@@ -147,12 +145,12 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
     await idealClient(stack, Math.min(50, CHAINS));
     const idealBefore = await idealClient(stack, CHAINS);
     const { page, context } = app;
-    const inPageIdeal = () =>
+    const inPageIdeal = (chains: number) =>
       page.evaluate<number>(
-        `(${IN_PAGE_IDEAL})(${JSON.stringify([idealPlan(CHAINS), CONCURRENCY])})`,
+        `(${IN_PAGE_IDEAL})(${JSON.stringify([idealPlan(chains), CONCURRENCY])})`,
       );
-    await page.evaluate(`(${IN_PAGE_IDEAL})(${JSON.stringify([idealPlan(10), CONCURRENCY])})`);
-    const pageBefore = await inPageIdeal();
+    await inPageIdeal(10);
+    const pageBefore = await inPageIdeal(CHAINS);
     await context.setOffline(true);
     await page.evaluate(`${COPY_ROWS}(${JSON.stringify([USER_DB, rows])})`);
     const countOutbox = () => page.evaluate<number>(`${COUNT_OUTBOX}(${JSON.stringify(USER_DB)})`);
@@ -181,7 +179,7 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
     const drainEnd = await page.evaluate<number>('performance.now()');
     const idealAfter = await idealClient(stack, CHAINS);
     const ideal = (idealBefore.ms + idealAfter.ms) / 2;
-    const pageAfter = await inPageIdeal();
+    const pageAfter = await inPageIdeal(CHAINS);
     const pageIdeal = (pageBefore + pageAfter) / 2;
     const tasks = (
       await page.evaluate<Array<{ start: number; ms: number }>>('window.__longTasks')

@@ -111,26 +111,30 @@ async function panAndZoom(page: Page, mapSelector: string): Promise<Tasks> {
   const x = box.x + box.width / 2;
   const y = box.y + box.height / 2;
   const since = await pageNow(page);
+  const mustMove = async (gesture: () => Promise<void>, what: string) => {
+    const before = await viewOf(page, mapSelector);
+    await gesture();
+    if ((await viewOf(page, mapSelector)) === before)
+      throw new Error(`${what} left the map as it was`);
+  };
   for (const [dx, dy] of [
     [200, 80],
     [-260, -40],
     [60, -120],
   ]) {
-    const before = await viewOf(page, mapSelector);
-    await page.mouse.move(x, y);
-    await page.mouse.down();
-    await page.mouse.move(x + dx, y + dy, { steps: 8 });
-    await page.mouse.up();
-    if ((await viewOf(page, mapSelector)) === before)
-      throw new Error('a drag did not move the map');
+    await mustMove(async () => {
+      await page.mouse.move(x, y);
+      await page.mouse.down();
+      await page.mouse.move(x + dx, y + dy, { steps: 8 });
+      await page.mouse.up();
+    }, 'a drag');
   }
   for (const delta of [-240, -240, 240]) {
-    const before = await viewOf(page, mapSelector);
-    await page.mouse.move(x, y);
-    await page.mouse.wheel(0, delta);
-    await page.waitForTimeout(400);
-    if ((await viewOf(page, mapSelector)) === before)
-      throw new Error('a wheel did not zoom the map');
+    await mustMove(async () => {
+      await page.mouse.move(x, y);
+      await page.mouse.wheel(0, delta);
+      await page.waitForTimeout(400);
+    }, 'a wheel');
   }
   return tasksUntilQuiet(page, since);
 }

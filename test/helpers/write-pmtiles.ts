@@ -23,7 +23,8 @@ function varints(values: number[]): Buffer {
 /**
  * A PMTiles v3 archive for tests (spec: github.com/protomaps/PMTiles/blob/main/spec/v3/spec.md):
  * the 127-byte header, one uncompressed root directory (no leaf directories: a test archive has
- * a few hundred tiles), the metadata JSON (`{}` unless given), then the tiles, each stored once, in tile-id order.
+ * a few hundred tiles), the metadata JSON (`{}` unless given), then the tiles, each stored once,
+ * in tile-id order.
  * The directory is entry count, tile-id deltas, run lengths (1), lengths, then offsets written
  * as offset + 1, or 0 where a tile follows the previous one.
  */

@@ -10,33 +10,40 @@ const MIME: Partial<Record<TileType, string>> = {
 const open = new Map<string, PMTiles>();
 
 /**
- * One tile of the archive at `url` as an image Blob, or null where the archive has none. Loaded
- * on first use (the pmtiles reader stays out of the first screen's bundle). A reader that
- * failed (offline, archive replaced) is dropped: pmtiles keeps a failed header read as its
- * answer, so the next tile starts again with a new one.
+ * Runs `read` on the archive's reader, opened on first use (this module loads on first use too:
+ * the pmtiles reader stays out of the first screen's bundle). A reader that failed (offline, archive
+ * replaced) is dropped: pmtiles keeps a failed header read as its answer, so the next read
+ * starts again with a new one.
  */
-export async function readArchiveTile(
-  url: string,
-  z: number,
-  x: number,
-  y: number,
-  signal?: AbortSignal,
-): Promise<Blob | null> {
+async function withReader<T>(url: string, read: (archive: PMTiles) => Promise<T>): Promise<T> {
   let archive = open.get(url);
   if (!archive) {
     archive = new PMTiles(url);
     open.set(url, archive);
   }
   try {
+    return await read(archive);
+  } catch (err) {
+    if ((err as Error).name !== 'AbortError' && open.get(url) === archive) open.delete(url);
+    throw err;
+  }
+}
+
+/** One tile of the archive at `url` as an image Blob, or null where the archive has none. */
+export function readArchiveTile(
+  url: string,
+  z: number,
+  x: number,
+  y: number,
+  signal?: AbortSignal,
+): Promise<Blob | null> {
+  return withReader(url, async (archive) => {
     const header = await archive.getHeader();
     const type = MIME[header.tileType];
     if (!type) throw new Error('The map archive holds vector tiles: the map draws raster tiles');
     const tile = await archive.getZxy(z, x, y, signal);
     return tile ? new Blob([tile.data], { type }) : null;
-  } catch (err) {
-    if ((err as Error).name !== 'AbortError' && open.get(url) === archive) open.delete(url);
-    throw err;
-  }
+  });
 }
 
 /** What the map needs to know of an archive besides its tiles. */
@@ -56,23 +63,15 @@ const INFO_KEY = (url: string) => `trapline.archiveInfo:${url}`;
  */
 export async function readArchiveInfo(url: string): Promise<ArchiveInfo | null> {
   try {
-    let archive = open.get(url);
-    if (!archive) {
-      archive = new PMTiles(url);
-      open.set(url, archive);
-    }
-    const header = await archive.getHeader();
-    const metadata = (await archive.getMetadata().catch(() => null)) as {
-      attribution?: unknown;
-    } | null;
-    const info: ArchiveInfo = {
-      minZoom: header.minZoom,
-      maxZoom: header.maxZoom,
-      attribution:
-        typeof metadata?.attribution === 'string' && metadata.attribution.trim() !== ''
-          ? metadata.attribution.trim()
-          : null,
-    };
+    const info = await withReader(url, async (archive): Promise<ArchiveInfo> => {
+      const header = await archive.getHeader();
+      const metadata = (await archive.getMetadata().catch(() => null)) as {
+        attribution?: unknown;
+      } | null;
+      const attribution =
+        typeof metadata?.attribution === 'string' ? metadata.attribution.trim() : '';
+      return { minZoom: header.minZoom, maxZoom: header.maxZoom, attribution: attribution || null };
+    });
     localStorage.setItem(INFO_KEY(url), JSON.stringify(info));
     return info;
   } catch {

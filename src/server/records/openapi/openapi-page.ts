@@ -1,11 +1,15 @@
-import { escapeHtml } from '#shared/escape-html';
+// The document's descriptions and patterns hold `<`, `&` and quotes.
+import { escapeHtml as esc } from '#shared/escape-html';
 
 type Json = Record<string, unknown>;
 
-// The document's descriptions and patterns hold `<`, `&` and quotes.
-const esc = escapeHtml;
-
 const REF = '#/components/schemas/';
+
+/** The JSON schema of a request body's or an answer's `content`, if it has one. */
+function jsonSchemaOf(carrier: Json | undefined): Json | undefined {
+  const json = (carrier?.content as Json | undefined)?.['application/json'] as Json | undefined;
+  return json?.schema as Json | undefined;
+}
 
 /** A schema's name when it is a $ref, else its type in a few words (array of X, a | b, …). */
 function typeOf(schema: Json | undefined): string {
@@ -67,12 +71,10 @@ function operation(path: string, method: string, op: Json): string {
         `<tr><td><code>${esc(p.name)}</code>${p.required ? ' <em>required</em>' : ''}</td><td>${esc(p.in)}</td><td>${typeOf(p.schema as Json)}</td><td>${esc(p.description ?? '')}</td></tr>`,
     )
     .join('');
-  const body = op.requestBody as Json | undefined;
-  const bodySchema = (body?.content as Json | undefined)?.['application/json'] as Json | undefined;
+  const bodySchema = jsonSchemaOf(op.requestBody as Json | undefined);
   const responses = Object.entries((op.responses ?? {}) as Record<string, Json>)
     .map(([status, r]) => {
-      const schema = ((r.content as Json | undefined)?.['application/json'] as Json | undefined)
-        ?.schema as Json | undefined;
+      const schema = jsonSchemaOf(r);
       return `<li><strong>${esc(status)}</strong> ${esc(r.description ?? '')}${schema ? ` — ${typeOf(schema)}` : ''}</li>`;
     })
     .join('');
@@ -82,7 +84,7 @@ function operation(path: string, method: string, op: Json): string {
     params
       ? `<table><thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Meaning</th></tr></thead><tbody>${params}</tbody></table>`
       : ''
-  }${bodySchema ? `<p>Body: ${typeOf(bodySchema.schema as Json)}</p>` : ''}<ul>${responses}</ul></section>`;
+  }${bodySchema ? `<p>Body: ${typeOf(bodySchema)}</p>` : ''}<ul>${responses}</ul></section>`;
 }
 
 /**
