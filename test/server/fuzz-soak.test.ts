@@ -10,15 +10,19 @@ import { runSoak } from '../bench/fuzz/run-soak';
  * half-written record behind.
  */
 describe('fuzzed requests to every route of both servers', () => {
-  it('600 seeded requests: no 5xx, no hang, nothing off the contract, no half-written record', async () => {
+  it('800 seeded requests: no 5xx, no hang, nothing off the contract, no half-written record', async () => {
     const report = await runSoak({
-      requests: 600,
+      requests: 800,
       seed: 20_261_123,
-      concurrency: 6,
+      // One request at a time (bursts stay concurrent): each answer teaches the generator before
+      // the next draw, so a seed gives the same requests every run. At 6 in flight which request
+      // was drawn when depended on timing, and a rare route (an agency token, the export
+      // summary) went unreached now and then (2 of 4 PostgreSQL runs at 600 requests).
+      concurrency: 1,
       timeoutMs: 20_000,
     });
     const table = formatReport(report);
-    expect(report.requests + report.unsendable, table).toBe(600);
+    expect(report.requests + report.unsendable, table).toBe(800);
     expect(report.missingRoutes, table).toEqual([]);
     expect(report.serverErrors, table).toEqual([]);
     expect(report.hangs, table).toEqual([]);
