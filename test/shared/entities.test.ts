@@ -10,7 +10,6 @@ import {
 import { LOOKUP_LISTS } from '../../src/shared/schemas/lookups';
 import { TraplineDb } from '../../src/client/db/database';
 import { PROXY_ALLOW_LIST } from '../../src/server/bff/proxy-allow-list';
-import { buildOpenApi } from '../../src/server/records/openapi/build-openapi';
 
 const sorted = (values: Iterable<string>) => [...values].sort();
 
@@ -78,23 +77,6 @@ describe('entity registry', () => {
       expect(methods(`${v1Path(entity)}/:id`)).toEqual(
         sorted(['GET', 'PUT', ...(ENTITY[entity].deletable ? ['DELETE'] : [])]),
       );
-    }
-  });
-
-  it('the OpenAPI document describes exactly the entities as record resources', () => {
-    const doc = buildOpenApi() as {
-      paths: Record<string, Record<string, unknown>>;
-      components: { schemas: Record<string, unknown> };
-    };
-    // A record resource is one whose items can be updated (lookups are read-only lists).
-    const items = Object.keys(doc.paths).filter((p) => 'put' in doc.paths[p]);
-    expect(sorted(items)).toEqual(sorted(ENTITIES.map((e) => `${v1Path(e)}/{id}`)));
-    for (const entity of ENTITIES) {
-      const { name } = ENTITY[entity].openapi;
-      expect(Object.keys(doc.paths[v1Path(entity)]).sort()).toEqual(['get', 'post']);
-      expect('delete' in doc.paths[`${v1Path(entity)}/{id}`]).toBe(ENTITY[entity].deletable);
-      for (const schema of [name, `${name}Create`, `${name}Update`])
-        expect(doc.components.schemas).toHaveProperty(schema);
     }
   });
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { HttpError } from './http-error';
 
 /**
@@ -14,13 +15,29 @@ export function isPathId(text: string): boolean {
   return PATH_ID.test(text);
 }
 
+/** The record each `{id}` params schema names, for its 404. */
+const NAMED_BY = new WeakMap<z.ZodType, string>();
+
 /**
- * The `{id}` of a record path of the records service. Anything else names no record: 404
- * "`what` not found" (never a 400 or a database error for an id out of range).
+ * The params of a record path `…/:id`, read as the stored id (a number). Anything else names no
+ * record: 404 "`what` not found" (never a 400 or a database error for an id out of range), so
+ * a route with these params never runs for an id that cannot exist.
  */
-export function parsePathId(raw: unknown, what: string): number {
-  const text = String(raw ?? '');
-  const id = isPathId(text) ? Number(text) : NaN;
-  if (!(id <= MAX_STORED_ID)) throw new HttpError(404, 'not_found', `${what} not found`);
-  return id;
+export function recordIdParams(what: string) {
+  const params = z.object({
+    id: z
+      .string()
+      .regex(PATH_ID)
+      .transform(Number)
+      .pipe(z.number().max(MAX_STORED_ID))
+      .meta({ description: `The ${what.toLowerCase()}'s id` }),
+  });
+  NAMED_BY.set(params, what);
+  return params;
+}
+
+/** The 404 of params that name no record, if `schema` is a record's params. */
+export function notFoundFor(schema: z.ZodType): HttpError | undefined {
+  const what = NAMED_BY.get(schema);
+  return what === undefined ? undefined : new HttpError(404, 'not_found', `${what} not found`);
 }

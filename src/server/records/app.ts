@@ -7,6 +7,8 @@ import type { Database } from '../db/database';
 import { HttpError } from '../http/http-error';
 import type { RecordsContext } from './context';
 import { registerRecordsRoutes } from './routes';
+import { useRouteSchemas } from './route-validation';
+import { useOpenApi } from './openapi/swagger';
 import { scheduleHousekeeping } from './housekeeping';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimitOptions } from '../http/login-limits';
 
@@ -77,6 +79,8 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
       );
   });
 
+  useRouteSchemas(app);
+  await useOpenApi(app);
   await registerRecordsRoutes(app, ctx);
   scheduleHousekeeping(app, ctx);
   return app;

@@ -58,7 +58,9 @@ type KeyRow = { request_hash: string; status: number | null; response: unknown; 
 /**
  * Idempotent creates (contract §9), as three hooks around every POST under /v1 that carries
  * `Idempotency-Key`:
- * 1. preHandler (after authentication and body parsing): claims (agency, key) with one atomic
+ * 1. preValidation (after authentication and body parsing, before the route schema reads the
+ *    body, so a key reused with another body is refused as reused even when that body is invalid,
+ *    and the hash is of the body as sent): claims (agency, key) with one atomic
  *    INSERT … ON CONFLICT, under a fresh `claim_id`. A row older than 24 h is taken over as if
  *    absent, and so is a claim with no answer older than CLAIM_LEASE_MS (its request died before
  *    committing). If another request holds the key: different body → 422 idempotency_key_reused;
@@ -92,7 +94,7 @@ export function idempotency(app: FastifyInstance, ctx: RecordsContext): void {
     );
   };
 
-  app.addHook('preHandler', async (req, reply) => {
+  app.addHook('preValidation', async (req, reply) => {
     if (req.method !== 'POST' || !isVersionedPath(req.url) || !req.caller) return;
     // Routes whose answer is a secret (a new agency token) opt out: it must never be stored.
     if ((req.routeOptions.config as { idempotency?: boolean } | undefined)?.idempotency === false)

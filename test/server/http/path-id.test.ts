@@ -1,23 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../../src/server/http/http-error';
-import { isPathId, parsePathId } from '../../../src/server/http/path-id';
+import { isPathId, recordIdParams } from '../../../src/server/http/path-id';
+import { contractValidator } from '../../../src/server/records/route-validation';
 
-/** The 404 body parsePathId answers for `raw`, or null when it names a record id. */
+/** A record path's params as the records service reads them (its route schema). */
+const readParams = contractValidator({
+  schema: recordIdParams('Pool'),
+  httpPart: 'params',
+  method: 'GET',
+  url: '/v1/arthropod/pool/:id',
+}) as (data: unknown) => { value?: { id: number }; error?: Error };
+
+/** The 404 body the route answers for `raw`, or null when it names a record id. */
 function refusal(raw: unknown) {
-  try {
-    parsePathId(raw, 'Pool');
-    return null;
-  } catch (err) {
-    expect(err).toBeInstanceOf(HttpError);
-    return { status: (err as HttpError).status, body: (err as HttpError).toBody() };
-  }
+  const { error } = readParams({ id: raw });
+  if (!error) return null;
+  expect(error).toBeInstanceOf(HttpError);
+  return { status: (error as HttpError).status, body: (error as HttpError).toBody() };
 }
 
 describe('record ids in paths', () => {
-  it('reads a positive integer the records service can store', () => {
-    expect(parsePathId('1', 'Pool')).toBe(1);
-    expect(parsePathId('4821', 'Pool')).toBe(4821);
-    expect(parsePathId('2147483647', 'Pool')).toBe(2147483647);
+  it('reads a positive integer the records service can store, as a number', () => {
+    expect(readParams({ id: '1' }).value).toEqual({ id: 1 });
+    expect(readParams({ id: '4821' }).value).toEqual({ id: 4821 });
+    expect(readParams({ id: '2147483647' }).value).toEqual({ id: 2147483647 });
   });
 
   it('answers 404 "not found" for anything that names no record, never a 400 or a 500', () => {

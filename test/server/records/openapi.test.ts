@@ -1,5 +1,20 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../helpers/records-app';
+import { ENTITIES, ENTITY, v1Path } from '../../../src/shared/entities';
+import { LOOKUP_LISTS } from '../../../src/shared/schemas/lookups';
+
+type Operation = {
+  parameters?: { name: string; in: string; required?: boolean }[];
+  requestBody?: { required: boolean; content: Record<string, { schema: { $ref?: string } }> };
+  responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+};
+type Doc = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Record<string, unknown>> };
+};
+const sorted = (values: Iterable<string>) => [...values].sort();
+const refOf = (o?: { content?: Record<string, { schema: { $ref?: string } }> }) =>
+  o?.content?.['application/json'].schema.$ref;
 
 let t: TestRecords;
 beforeAll(async () => {
@@ -56,4 +71,60 @@ it('serves the same document as a page to read at /docs: every route and every s
   );
   expect(html).toContain('Body: <a href="#schema-SiteCreate">SiteCreate</a>');
   expect(html).not.toMatch(/<script/i);
+});
+
+it('describes exactly the entities as record resources, generated from the routes themselves', async () => {
+  const doc: Doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  // A record resource is one whose items can be updated (lookups are read-only lists).
+  const items = Object.keys(doc.paths).filter((p) => 'put' in doc.paths[p]);
+  expect(sorted(items)).toEqual(sorted(ENTITIES.map((e) => `${v1Path(e)}/{id}`)));
+  for (const entity of ENTITIES) {
+    const { name } = ENTITY[entity].openapi;
+    const list = doc.paths[v1Path(entity)];
+    const item = doc.paths[`${v1Path(entity)}/{id}`];
+    expect(Object.keys(list).sort()).toEqual(['get', 'post']);
+    expect('delete' in item).toBe(ENTITY[entity].deletable);
+    // Bodies and answers name the shared schemas the route reads and answers with.
+    expect(refOf(list.post.requestBody)).toBe(`#/components/schemas/${name}Create`);
+    expect(list.post.requestBody?.required).toBe(true);
+    expect(refOf(list.post.responses['201'])).toBe(`#/components/schemas/${name}`);
+    expect(refOf(list.get.responses['200'])).toBe(`#/components/schemas/${name}List`);
+    expect(refOf(item.put.requestBody)).toBe(`#/components/schemas/${name}Update`);
+    expect(refOf(item.put.responses['422'])).toBe('#/components/schemas/Error');
+    expect(item.get.parameters).toContainEqual(
+      expect.objectContaining({ name: 'id', in: 'path', required: true }),
+    );
+    expect(list.post.parameters).toContainEqual(
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }),
+    );
+    expect(sorted(list.get.parameters!.map((p) => p.name))).toEqual(
+      sorted([
+        'page',
+        'pageSize',
+        'sort',
+        'search',
+        'searchFields[]',
+        'fields[]',
+        'populate[]',
+        'query',
+      ]),
+    );
+  }
+  // Every lookup list; only the agency list takes populate[].
+  for (const [name, { path }] of Object.entries(LOOKUP_LISTS)) {
+    const get = doc.paths[path]?.get;
+    expect(refOf(get?.responses['200']), path).toBe(`#/components/schemas/Lookup_${name}List`);
+    expect(
+      get.parameters!.some((p) => p.name === 'populate[]'),
+      path,
+    ).toBe(name === 'agency');
+  }
+  // POST /login takes its credentials as a body or in the query string: the body is optional.
+  const login = doc.paths['/login'].post;
+  expect(login.requestBody?.required).toBe(false);
+  expect(refOf(login.requestBody)).toBe('#/components/schemas/LoginRequest');
+  expect(Object.keys(login.responses).sort()).toEqual(['200', '401', '422', '429']);
+  // The document's own routes are not in it.
+  expect(doc.paths['/openapi.json']).toBeUndefined();
+  expect(doc.paths['/docs']).toBeUndefined();
 });

@@ -1,18 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { RecordsContext } from '../context';
 import { HttpError } from '../../http/http-error';
 import { parseBody } from '../errors';
-import { loginRequest } from '#shared/schemas/auth';
+import { loginRequest, loginResponse } from '#shared/schemas/auth';
+import { answer, errorAnswers } from '../openapi/route-schemas';
 import { dummyPasswordHash, verifyPassword } from '../auth/password';
 import { issueLoginToken } from '../auth/tokens';
 import { LoginLimits } from '../../http/login-limits';
 
 type UserRow = { id: number; agency: number; password_hash: string; agency_name: string };
 
-/** The interface allows credentials as a JSON body or as query parameters. */
-function credentialsOf(req: FastifyRequest): unknown {
-  if (req.body !== undefined && req.body !== null) return req.body;
-  const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '';
+/** The interface allows credentials as query parameters when there is no JSON body. */
+function credentialsInQuery(url: string): unknown {
+  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
   let params: URLSearchParams;
   try {
     params = new URLSearchParams(query);
@@ -24,17 +26,37 @@ function credentialsOf(req: FastifyRequest): unknown {
   return out;
 }
 
+const LOGIN = {
+  tags: ['auth'],
+  security: [],
+  body: loginRequest.optional(),
+  querystring: z.object({
+    username: z.string().optional(),
+    password: z.string().optional(),
+  }),
+  response: {
+    200: answer('A login token valid for one hour', loginResponse),
+    ...errorAnswers('401', '422'),
+    429: { description: 'Too many attempts (rate_limited, Retry-After)', type: 'null' },
+  },
+};
+
 /** POST /login → {token, expires_at, agencies} (contract §7). */
 export default async function loginRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   ctx: RecordsContext,
 ): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   const limits = new LoginLimits(ctx.loginLimits);
 
-  app.post('/login', async (req, reply) => {
+  // Every attempt with a readable body counts against its address, an invalid one too: before
+  // the route schema reads the credentials.
+  const countAttempt = async (req: FastifyRequest) =>
+    limits.attempt(req.socket?.remoteAddress ?? req.ip, ctx.now().getTime());
+
+  app.post('/login', { schema: LOGIN, preValidation: countAttempt }, async (req, reply) => {
     const now = ctx.now();
-    limits.attempt(req.socket?.remoteAddress ?? req.ip, now.getTime());
-    const { username, password } = parseBody(loginRequest, credentialsOf(req));
+    const { username, password } = req.body ?? parseBody(loginRequest, credentialsInQuery(req.url));
     limits.checkUser(username, now.getTime());
 
     const { rows } = await ctx.db.query<UserRow>(

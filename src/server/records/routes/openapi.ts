@@ -1,22 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import type { RecordsContext } from '../context';
-import { buildOpenApi } from '../openapi/build-openapi';
 import { openApiPage } from '../openapi/openapi-page';
 
+/** Neither route is part of the document it serves. */
+const UNDOCUMENTED = { schema: { hide: true } };
+
 /**
- * GET /openapi.json: the service's OpenAPI 3.1 document, built once from the shared schemas;
+ * GET /openapi.json: the service's OpenAPI 3.1 document, generated from the route schemas;
  * GET /docs: the same document as a page to read.
  */
 export default async function openapiRoutes(
   app: FastifyInstance,
   _ctx: RecordsContext,
 ): Promise<void> {
-  let document: Record<string, unknown> | undefined;
   let page: string | undefined;
-  app.get('/openapi.json', async () => (document ??= buildOpenApi()));
-  app.get('/docs', async (_req, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .send((page ??= openApiPage((document ??= buildOpenApi())))),
+  const document = () => app.swagger() as unknown as Record<string, unknown>;
+  app.get('/openapi.json', UNDOCUMENTED, async () => document());
+  app.get('/docs', UNDOCUMENTED, async (_req, reply) =>
+    reply.type('text/html; charset=utf-8').send((page ??= openApiPage(document()))),
   );
 }

@@ -1,24 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { RecordsContext } from '../../context';
-import { listLookup, populateRefs, type LookupExpansion, type ShapeKind } from '../../populate';
-
-/**
- * Lookup lists (contract §5): `{rows, count}` of active entries, every one behind a token, paged
- * like every list (`page`, `pageSize`): the public R client reads each one page by page until a
- * page is empty.
- */
-const LOOKUP_PATHS: Record<string, ShapeKind> = {
-  '/v1/species': 'species',
-  '/v1/sex': 'sex',
-  '/v1/trap': 'trap',
-  '/v1/lure': 'lure',
-  '/v1/coordinate-precision': 'coordinate_precision',
-  '/v1/land-usage': 'land_usage',
-  '/v1/region': 'region',
-  '/v1/test/method': 'test_method',
-  '/v1/test/target': 'test_target',
-  '/v1/test/status': 'test_status',
-};
+import { listLookup, populateRefs, type LookupExpansion } from '../../populate';
+import { LOOKUP_LISTS, LOOKUP_NAMES } from '#shared/schemas/lookups';
+import { LOOKUP_LIST_RESPONSES } from '../../openapi/named-schemas';
+import { answer, errorAnswers, LIST_QUERY } from '../../openapi/route-schemas';
 
 /** `/v1/agency` populate[]: `shape` (the agency's boundary, null where unknown) and `region`. */
 const AGENCY_EXPANSION: LookupExpansion = {
@@ -37,13 +22,29 @@ const AGENCY_EXPANSION: LookupExpansion = {
   },
 };
 
+/**
+ * Lookup lists (contract §5): `{rows, count}` of active entries, every one behind a token, paged
+ * like every list (`page`, `pageSize`): the public R client reads each one page by page until a
+ * page is empty. `/v1/agency` lists every agency, so a pool test can name an outside laboratory.
+ */
 export default async function lookupRoutes(
   app: FastifyInstance,
   ctx: RecordsContext,
 ): Promise<void> {
-  for (const [path, kind] of Object.entries(LOOKUP_PATHS)) {
-    app.get(path, async (req) => listLookup(ctx.db, kind, req.url));
+  for (const name of LOOKUP_NAMES) {
+    const expansion = name === 'agency' ? AGENCY_EXPANSION : undefined;
+    // Only the agency list has populate[] names.
+    const querystring = expansion ? LIST_QUERY : LIST_QUERY.omit({ 'populate[]': true });
+    const schema = {
+      tags: ['lookups'],
+      querystring,
+      response: {
+        200: answer(`The ${name} list`, LOOKUP_LIST_RESPONSES.get(name)!),
+        ...errorAnswers('400', '401', '422'),
+      },
+    };
+    app.get(LOOKUP_LISTS[name].path, { schema }, async (req) =>
+      listLookup(ctx.db, name, req.url, expansion),
+    );
   }
-  // Every agency, so a pool test can name an outside laboratory.
-  app.get('/v1/agency', async (req) => listLookup(ctx.db, 'agency', req.url, AGENCY_EXPANSION));
 }

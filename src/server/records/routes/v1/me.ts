@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { RecordsContext } from '../../context';
-import type { WhoAmI } from '#shared/schemas/auth';
-import type { Role } from '#shared/schemas/auth';
+import { whoAmI, type Role, type WhoAmI } from '#shared/schemas/auth';
+import { answer, errorAnswers } from '../../openapi/route-schemas';
+
+const WHO_AM_I = {
+  tags: ['auth'],
+  response: { 200: answer('Who the token acts for', whoAmI), ...errorAnswers('401') },
+};
 
 type MeRow = {
   user_id: number | null;
@@ -15,7 +20,7 @@ type MeRow = {
 
 /** GET /v1/me: who the token acts for (a Trapline extension the BFF reads after sign-in). */
 export default async function meRoutes(app: FastifyInstance, ctx: RecordsContext): Promise<void> {
-  app.get('/v1/me', async (req): Promise<WhoAmI> => {
+  app.get('/v1/me', { schema: WHO_AM_I }, async (req): Promise<WhoAmI> => {
     const { rows } = await ctx.db.query<MeRow>(
       `select u.id as user_id, u.username, u.name, u.role, a.id as agency_id, a.name as agency_name, t.expires_at
          from api_token t join agency a on a.id = t.agency left join app_user u on u.id = t.user_id

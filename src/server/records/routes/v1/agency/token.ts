@@ -1,9 +1,25 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RecordsContext } from '../../../context';
 import { forbidden, notFound, validationFailed } from '../../../errors';
 import { issueAgencyToken, revokeAgencyToken } from '../../../auth/tokens';
 import type { Caller } from '../../../auth/types';
-import { parsePathId } from '../../../../http/path-id';
+import { recordIdParams } from '../../../../http/path-id';
+import { issuedAgencyToken, revokedAgencyToken } from '../../../openapi/named-schemas';
+import { answer, errorAnswers } from '../../../openapi/route-schemas';
+
+const ISSUE = {
+  tags: ['auth'],
+  response: {
+    201: answer('{id, token}: the token is shown once', issuedAgencyToken),
+    ...errorAnswers('401', '403', '422'),
+  },
+};
+const REVOKE = {
+  tags: ['auth'],
+  params: recordIdParams('Agency token'),
+  response: { 200: answer('Revoked', revokedAgencyToken), ...errorAnswers('401', '403', '404') },
+};
 
 function requireManager(caller: Caller): void {
   if (caller.role !== 'manager')
@@ -15,28 +31,33 @@ function requireManager(caller: Caller): void {
  * DELETE /v1/agency/token/{id} revokes it. Managers (and agency tokens) only (contract §7).
  */
 export default async function agencyTokenRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   ctx: RecordsContext,
 ): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
   // A replayed answer would have to store the clear token: this route opts out of idempotency.
-  app.post('/v1/agency/token', { config: { idempotency: false } }, async (req, reply) => {
-    requireManager(req.caller);
-    if (req.body !== undefined && req.body !== null) {
-      const body = req.body;
-      if (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0) {
-        throw validationFailed([
-          { path: '(body)', message: 'Send no body, or an empty JSON object' },
-        ]);
+  app.post(
+    '/v1/agency/token',
+    { config: { idempotency: false }, schema: ISSUE },
+    async (req, reply) => {
+      requireManager(req.caller);
+      if (req.body !== undefined && req.body !== null) {
+        const body = req.body;
+        if (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0) {
+          throw validationFailed([
+            { path: '(body)', message: 'Send no body, or an empty JSON object' },
+          ]);
+        }
       }
-    }
-    const issued = await issueAgencyToken(ctx.db, req.caller.agencyId, req.caller.userId);
-    return reply.status(201).send({ id: issued.id, token: issued.token });
-  });
+      const issued = await issueAgencyToken(ctx.db, req.caller.agencyId, req.caller.userId);
+      return reply.status(201).send({ id: issued.id, token: issued.token });
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/v1/agency/token/:id', async (req) => {
+  // Like every other {id} path: a non-id names no token (404).
+  app.delete('/v1/agency/token/:id', { schema: REVOKE }, async (req) => {
     requireManager(req.caller);
-    // Like every other {id} path: a non-id names no token (404).
-    const id = parsePathId(req.params.id, 'Agency token');
+    const { id } = req.params;
     if (!(await revokeAgencyToken(ctx.db, id, req.caller.agencyId))) throw notFound('Agency token');
     return { id, revoked: true };
   });

@@ -1,27 +1,33 @@
 import type { FastifyInstance } from 'fastify';
-import { poolCreate, poolUpdate } from '#shared/schemas/pool';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { applyFields, parseListQuery } from '../../../list';
 import type { RecordsContext } from '../../../context';
-import { notFound, parseBody } from '../../../errors';
+import { notFound } from '../../../errors';
 import { createPool } from '../../../pools/create-pool';
 import { POOL_LIST, listPools } from '../../../pools/list-pools';
 import { populatePools } from '../../../pools/populate-pools';
 import { poolRecords } from '../../../pools/pool-records';
 import { assertInt4 } from '../../../common/int4-errors';
-import { parsePathId } from '../../../../http/path-id';
-import { putBody } from '../../../put-body';
+import { ENTITY_ROUTES } from '../../../openapi/route-schemas';
 import { createOnce } from '../../../create-once';
 import { deletePool } from '../../../pools/delete-pool';
 import { updatePool } from '../../../pools/update-pool';
 
-type IdParams = { Params: { id: string } };
+const SCHEMA = ENTITY_ROUTES.pool;
 
 /** /v1/arthropod/pool: contract §4 (lists, populate, `type`) and §6 (pools). */
-export default async function poolRoutes(app: FastifyInstance, ctx: RecordsContext): Promise<void> {
-  app.get('/v1/arthropod/pool', async (req) => listPools(ctx.db, req.caller, req.url));
+export default async function poolRoutes(
+  fastify: FastifyInstance,
+  ctx: RecordsContext,
+): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  app.get<IdParams>('/v1/arthropod/pool/:id', async (req) => {
-    const id = parsePathId(req.params.id, 'Pool');
+  app.get('/v1/arthropod/pool', { schema: SCHEMA.list }, async (req) =>
+    listPools(ctx.db, req.caller, req.url),
+  );
+
+  app.get('/v1/arthropod/pool/:id', { schema: SCHEMA.get }, async (req) => {
+    const { id } = req.params;
     const q = parseListQuery(req.url, POOL_LIST);
     const [record] = await poolRecords(ctx.db, req.caller.agencyId, [id]);
     if (!record) throw notFound('Pool');
@@ -29,22 +35,22 @@ export default async function poolRoutes(app: FastifyInstance, ctx: RecordsConte
     return applyFields([record as { id: unknown }], q.fields)[0];
   });
 
-  app.post('/v1/arthropod/pool', async (req, reply) => {
-    const body = parseBody(poolCreate, req.body);
+  app.post('/v1/arthropod/pool', { schema: SCHEMA.create }, async (req, reply) => {
+    const { body } = req;
     assertInt4(body);
     reply.status(201);
     return createOnce(ctx.db, req, (db) => createPool(db, req.caller, body, ctx.now()));
   });
 
-  app.put<IdParams>('/v1/arthropod/pool/:id', async (req) => {
-    const id = parsePathId(req.params.id, 'Pool');
-    const body = parseBody(poolUpdate, putBody('pool', req.body));
+  app.put('/v1/arthropod/pool/:id', { schema: SCHEMA.update }, async (req) => {
+    const { id } = req.params;
+    const { body } = req;
     assertInt4(body);
     return updatePool(ctx.db, req.caller, id, body, ctx.now());
   });
 
-  app.delete<IdParams>('/v1/arthropod/pool/:id', async (req) => {
-    const id = parsePathId(req.params.id, 'Pool');
+  app.delete('/v1/arthropod/pool/:id', { schema: SCHEMA.delete }, async (req) => {
+    const { id } = req.params;
     return deletePool(ctx.db, req.caller, id, ctx.now());
   });
 }

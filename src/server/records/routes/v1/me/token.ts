@@ -2,6 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import type { RecordsContext } from '../../../context';
 import { forbidden } from '../../../errors';
 import { revokeLoginToken } from '../../../auth/tokens';
+import { revokedOwnToken } from '../../../openapi/named-schemas';
+import { answer, errorAnswers } from '../../../openapi/route-schemas';
+
+const SIGN_OUT = {
+  tags: ['auth'],
+  description:
+    'Signs out: revokes the login token sent with this request (a Trapline extension); ' +
+    'the token then gets 401. Agency tokens are revoked with /v1/agency/token/{id} (403 here).',
+  response: { 200: answer('Revoked', revokedOwnToken), ...errorAnswers('401', '403') },
+};
 
 /**
  * DELETE /v1/me/token (a Trapline extension, like GET /v1/me): signs out by revoking the login
@@ -15,7 +25,7 @@ export default async function meTokenRoutes(
   app: FastifyInstance,
   ctx: RecordsContext,
 ): Promise<void> {
-  app.delete('/v1/me/token', async (req) => {
+  app.delete('/v1/me/token', { schema: SIGN_OUT }, async (req) => {
     if (req.caller.tokenKind !== 'login') {
       throw forbidden(
         'This is an agency token: a manager revokes it with DELETE /v1/agency/token/{id}',

@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import {
+  collection,
+  collectionCreate,
+  collectionUpdate,
+  errorBody,
+  LOOKUP_LISTS,
+  loginRequest,
+  loginResponse,
+  pool,
+  poolCreate,
+  poolTest,
+  poolTestCreate,
+  poolTestUpdate,
+  poolUpdate,
+  site,
+  siteCreate,
+  siteUpdate,
+  whoAmI,
+} from '../../../shared';
+import { ENTITIES, ENTITY, type Entity } from '#shared/entities';
+
+type JsonSchema = Record<string, unknown>;
+
+/** The record schemas of each entity: the response, the create body and the update body. */
+export const ENTITY_SCHEMAS = {
+  site: { record: site, create: siteCreate, update: siteUpdate },
+  collection: { record: collection, create: collectionCreate, update: collectionUpdate },
+  pool: { record: pool, create: poolCreate, update: poolUpdate },
+  poolTest: { record: poolTest, create: poolTestCreate, update: poolTestUpdate },
+} as const satisfies Record<Entity, Record<'record' | 'create' | 'update', z.ZodType>>;
+
+/** `{rows, count}` of a list; count is every match before paging (contract §4). */
+const listOf = (row: z.ZodType) =>
+  z
+    .object({ rows: z.array(row), count: z.number().int() })
+    .meta({ description: '{rows, count}: count is every match before paging' });
+
+export const ENTITY_LISTS: Record<Entity, z.ZodType> = {
+  site: listOf(site),
+  collection: listOf(collection),
+  pool: listOf(pool),
+  poolTest: listOf(poolTest),
+};
+
+type LookupName = keyof typeof LOOKUP_LISTS;
+const LOOKUP_NAMES = Object.keys(LOOKUP_LISTS) as LookupName[];
+
+export const LOOKUP_LIST_RESPONSES = new Map<LookupName, z.ZodType>(
+  LOOKUP_NAMES.map((lookup) => [lookup, listOf(LOOKUP_LISTS[lookup].schema)]),
+);
+
+/** POST /v1/agency/token's answer: the token is shown this once. */
+export const issuedAgencyToken = z.object({ id: z.number().int(), token: z.string() });
+export const revokedAgencyToken = z.object({ id: z.number().int(), revoked: z.literal(true) });
+export const revokedOwnToken = z.object({ revoked: z.literal(true) });
+
+/**
+ * Every schema the OpenAPI document names, under its component name. A route's body or answer
+ * that is one of these is written as a `$ref` to it; the components are generated from the same
+ * zod schemas the routes validate with, so the document cannot drift from what is enforced.
+ */
+const NAMES = z.registry<{ id: string }>();
+/** Names of request bodies: generated as the input a client sends (defaults optional). */
+const INPUT_NAMES = new Set<string>();
+
+function name(schema: z.ZodType, id: string, io: 'input' | 'output' = 'output'): void {
+  NAMES.add(schema, { id });
+  if (io === 'input') INPUT_NAMES.add(id);
+}
+
+name(errorBody, 'Error');
+name(loginRequest, 'LoginRequest', 'input');
+name(loginResponse, 'LoginResponse');
+name(whoAmI, 'WhoAmI');
+name(issuedAgencyToken, 'AgencyToken');
+name(revokedAgencyToken, 'AgencyTokenRevoked');
+name(revokedOwnToken, 'TokenRevoked');
+for (const entity of ENTITIES) {
+  const { name: recordName } = ENTITY[entity].openapi;
+  const { record, create, update } = ENTITY_SCHEMAS[entity];
+  name(record, recordName);
+  name(create, `${recordName}Create`, 'input');
+  name(update, `${recordName}Update`, 'input');
+  name(ENTITY_LISTS[entity], `${recordName}List`);
+}
+for (const lookup of LOOKUP_NAMES) {
+  name(LOOKUP_LISTS[lookup].schema, `Lookup_${lookup}`);
+  name(LOOKUP_LIST_RESPONSES.get(lookup)!, `Lookup_${lookup}List`);
+}
+
+const ref = (id: string) => `#/components/schemas/${id}`;
+
+/** The component name of a named schema, if it is one. */
+const componentName = (schema: unknown): string | undefined =>
+  schema instanceof z.ZodType ? NAMES.get(schema)?.id : undefined;
+
+/** zod → JSON Schema 2020-12 (OpenAPI 3.1's dialect); refinements are not representable. */
+const OPTIONS = { target: 'draft-2020-12', unrepresentable: 'any' } as const;
+
+const withoutIdentity = ({ $schema: _s, $id: _i, ...rest }: JsonSchema): JsonSchema => rest;
+
+/** components.schemas: every named schema, bodies as input and answers as output. */
+export function componentSchemas(): Record<string, JsonSchema> {
+  const asInput = z.toJSONSchema(NAMES, { ...OPTIONS, io: 'input', uri: ref }).schemas;
+  const asOutput = z.toJSONSchema(NAMES, { ...OPTIONS, io: 'output', uri: ref }).schemas;
+  return Object.fromEntries(
+    Object.keys(asOutput).map((id) => [
+      id,
+      withoutIdentity((INPUT_NAMES.has(id) ? asInput : asOutput)[id]),
+    ]),
+  );
+}
+
+/** A route's schema as the document writes it: a `$ref` to a named one, else inline. */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const id = componentName(schema);
+  return id ? { $ref: ref(id) } : withoutIdentity(z.toJSONSchema(schema, { ...OPTIONS, io }));
+}

@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { errorBody } from '#shared/schemas/error';
+import { ENTITY, type Entity } from '#shared/entities';
+import { recordIdParams } from '../../http/path-id';
+import { ENTITY_LISTS, ENTITY_SCHEMAS } from './named-schemas';
+
+/** What each error status of the service means (contract §2). */
+const ERROR_STATUSES = {
+  '400': 'Malformed JSON or query string (bad_request)',
+  '401': 'No, unknown, revoked (unauthenticated) or expired (token_expired) token',
+  '403': 'Not allowed (forbidden), or plain HTTP from another machine (https_required)',
+  '404': 'Unknown id or a record of another agency (not_found)',
+  '409': 'Conflict: site_code_taken, collection_num_taken, pool_num_taken, idempotency_in_flight',
+  '413': 'Body over 1 MiB (payload_too_large)',
+  '415': 'Body not application/json (unsupported_media_type)',
+  '422': 'Validation failed; `fields` lists every failing field',
+} as const;
+type ErrorStatus = keyof typeof ERROR_STATUSES;
+
+/** An answer with a JSON body. */
+export const answer = (description: string, schema: z.ZodType) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+
+/** The error answers a route can give, each with the contract's error body. */
+export const errorAnswers = (...statuses: ErrorStatus[]) =>
+  Object.fromEntries(statuses.map((s) => [s, answer(ERROR_STATUSES[s], errorBody)]));
+
+const names = z.array(z.string());
+
+/** `populate[]` and `fields[]`, on lists and on a record's GET alike (contract §4). */
+export const RECORD_QUERY = z.object({
+  'populate[]': names.optional().meta({ description: 'References to expand, by field name' }),
+  'fields[]': names.optional().meta({ description: 'Fields to answer with (id always)' }),
+});
+
+/** A list's query (contract §4), as the list parser reads it. */
+export const LIST_QUERY = RECORD_QUERY.extend({
+  page: z.number().int().min(1).optional().meta({ description: '1-based page' }),
+  pageSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .optional()
+    .meta({ description: 'Default 100 (also page_size)' }),
+  sort: z.string().optional().meta({ description: 'field or -field; default id' }),
+  search: z.string().optional(),
+  'searchFields[]': names.optional().meta({ description: 'Text fields only' }),
+  query: z.record(z.string(), z.unknown()).optional().meta({
+    description:
+      'query[field][$op]=value with $eq $ne $gt $gte $lt $lte $in $between (deepObject style)',
+  }),
+});
+
+/** A POST that creates: `Idempotency-Key` replays its answer (contract §9). */
+export const IDEMPOTENCY_HEADERS = z.object({
+  'Idempotency-Key': z
+    .string()
+    .max(200)
+    .optional()
+    .meta({ description: 'Replays the answer for 24 h per agency' }),
+});
+
+/** The schema of each route of an entity's resource: list, create, get, update, delete. */
+function entityRouteSchemas<C extends z.ZodType, U extends z.ZodType>(
+  entity: Entity,
+  { record, create, update }: { record: z.ZodType; create: C; update: U },
+) {
+  const { openapi } = ENTITY[entity];
+  const { name, tag } = openapi;
+  // 'PoolTest' → 'Pool test': the 404 names the record as the contract's messages do.
+  const params = recordIdParams(name.replace(/(?<=[a-z])([A-Z])/g, (c) => ` ${c.toLowerCase()}`));
+  return {
+    list: {
+      tags: [tag],
+      querystring: LIST_QUERY,
+      response: {
+        200: answer(`${name} records of the caller's agency`, ENTITY_LISTS[entity]),
+        ...errorAnswers('400', '401', '422'),
+      },
+    },
+    create: {
+      tags: [tag],
+      headers: IDEMPOTENCY_HEADERS,
+      body: create,
+      response: {
+        201: answer(`Created ${name}`, record),
+        ...errorAnswers('400', '401', '403', '409', '413', '415', '422'),
+      },
+    },
+    get: {
+      tags: [tag],
+      params,
+      querystring: RECORD_QUERY,
+      response: { 200: answer(name, record), ...errorAnswers('401', '404', '422') },
+    },
+    update: {
+      tags: [tag],
+      params,
+      body: update,
+      response: {
+        200: answer(`Updated ${name}`, record),
+        ...errorAnswers('400', '401', '403', '404', '409', '413', '415', '422'),
+      },
+    },
+    /** Only for a deletable entity: the others have no DELETE route. */
+    delete: {
+      tags: [tag],
+      params,
+      response: {
+        200: answer('Retired (managers only)', record),
+        ...errorAnswers('401', '403', '404'),
+      },
+    },
+  };
+}
+
+export const ENTITY_ROUTES = {
+  site: entityRouteSchemas('site', ENTITY_SCHEMAS.site),
+  collection: entityRouteSchemas('collection', ENTITY_SCHEMAS.collection),
+  pool: entityRouteSchemas('pool', ENTITY_SCHEMAS.pool),
+  poolTest: entityRouteSchemas('poolTest', ENTITY_SCHEMAS.poolTest),
+};

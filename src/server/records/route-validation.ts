@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { z } from 'zod';
+import { ENTITIES } from '#shared/entities';
+import { notFoundFor } from '../http/path-id';
+import { parseBody } from './errors';
+import { putBody } from './put-body';
+import { ENTITY_SCHEMAS } from './openapi/named-schemas';
+
+type Reader = (data: unknown) => { value?: unknown; error?: Error };
+
+/** Runs `read`; what it throws (an HttpError) becomes the route's validation error. */
+const reading =
+  (read: (data: unknown) => unknown): Reader =>
+  (data) => {
+    try {
+      return { value: read(data) };
+    } catch (error) {
+      return { error: error as Error };
+    }
+  };
+
+/** The entity whose update body `schema` is: a PUT body of it is read as GET returned it. */
+const putEntityOf = (schema: z.ZodType) =>
+  ENTITIES.find((e) => ENTITY_SCHEMAS[e].update === schema);
+
+/**
+ * Reads a body with its route's zod schema, answering the contract's 422 (`parseBody`: every
+ * failing field listed, unstorable text refused). A PUT body is first reduced to what a client
+ * can change (`putBody`, contract §6). An optional body schema lets a request without a body
+ * through as `undefined` (POST /login may carry its credentials in the query string).
+ */
+function bodyReader(schema: z.ZodType, method: string): Reader {
+  const putEntity = method === 'PUT' ? putEntityOf(schema) : undefined;
+  const bodyMayBeAbsent = schema.safeParse(undefined).success;
+  return reading((data) => {
+    if ((data === null || data === undefined) && bodyMayBeAbsent) return undefined;
+    return parseBody(schema, putEntity ? putBody(putEntity, data) : data);
+  });
+}
+
+/** Params read with their schema; a record id that cannot exist is that record's 404. */
+const paramsReader =
+  (schema: z.ZodType): Reader =>
+  (data) => {
+    const read = schema.safeParse(data);
+    if (read.success) return { value: read.data };
+    return { error: notFoundFor(schema) ?? new Error('Path parameters do not match the route') };
+  };
+
+/**
+ * Route schemas are zod schemas, the single source of what a route accepts and answers: the
+ * OpenAPI document is generated from them (openapi/swagger.ts) and requests are read with them
+ * here, in Fastify's validation step (after authentication and the idempotency claim, before
+ * the handler). Bodies and params are read with the contract's errors. A querystring or headers
+ * schema only documents: a list's query grammar (`query[field][$op]`) is read by the list
+ * parser, with its own 422s, and `Idempotency-Key` by the idempotency hook.
+ * Answers are sent as they are: a schema never strips a field (`fields[]` and `populate[]`
+ * shape them per request).
+ */
+export const contractValidator: FastifySchemaCompiler<z.ZodType> = ({
+  schema,
+  httpPart,
+  method,
+}) => {
+  if (httpPart === 'body') return bodyReader(schema, method);
+  if (httpPart === 'params') return paramsReader(schema);
+  return () => ({});
+};
+
+export function useRouteSchemas(app: FastifyInstance): void {
+  app.setValidatorCompiler(contractValidator);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+}
