@@ -48,6 +48,9 @@ describe('Idempotency-Key on POST', () => {
     const res = await create(tech, key, { ...body, name: 'Changed' });
     expect(res.statusCode).toBe(422);
     expect(res.json().error.code).toBe('idempotency_key_reused');
+    // A body the schema refuses is still another body: the key's use is judged first.
+    const invalid = await create(tech, key, { ...body, code: 'not six digits' });
+    expect(invalid.json().error.code).toBe('idempotency_key_reused');
   });
 
   it('creates one record from two concurrent requests with one key', async () => {
