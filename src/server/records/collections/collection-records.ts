@@ -63,6 +63,35 @@ function groupBy(rows: Row[], key: string): Map<number, Row[]> {
 }
 
 /**
+ * A collection as the service answers it (contract §6), from its row selected with
+ * LOCATION_COLUMNS and its active lure records and abundance rows (already serialised).
+ */
+export function collectionRecord(c: Row, lures: Row[], arthropods: Row[]): Row {
+  return {
+    id: c.id,
+    agency: c.agency,
+    user: c.user_id,
+    site: c.site,
+    location: locationRecord(c),
+    collection_date: isoDate(c.collection_date),
+    collection_date_date_only: c.collection_date_date_only,
+    collection_num: c.collection_num,
+    comments: c.comments,
+    identified_by: c.identified_by,
+    num_trap: c.num_trap,
+    surv_year: c.surv_year,
+    trap: c.trap,
+    trap_nights: c.trap_nights,
+    trap_problem_bit: c.trap_problem_bit,
+    lures,
+    arthropods,
+    add_date: isoDate(c.add_date),
+    updated: isoDate(c.updated),
+    deactive_date: isoDate(c.deactive_date),
+  };
+}
+
+/**
  * Collections of the agency by ID, serialised with `id` first, their location record, active
  * lure records and active abundance rows, in the order of `ids` (missing IDs are skipped: an
  * ID of another agency is indistinguishable from none).
@@ -83,28 +112,7 @@ export async function collectionRecords(
   const byId = new Map(
     rows.map((c) => [
       c.id as number,
-      {
-        id: c.id,
-        agency: c.agency,
-        user: c.user_id,
-        site: c.site,
-        location: locationRecord(c),
-        collection_date: isoDate(c.collection_date),
-        collection_date_date_only: c.collection_date_date_only,
-        collection_num: c.collection_num,
-        comments: c.comments,
-        identified_by: c.identified_by,
-        num_trap: c.num_trap,
-        surv_year: c.surv_year,
-        trap: c.trap,
-        trap_nights: c.trap_nights,
-        trap_problem_bit: c.trap_problem_bit,
-        lures: lures.get(c.id as number) ?? [],
-        arthropods: arthropods.get(c.id as number) ?? [],
-        add_date: isoDate(c.add_date),
-        updated: isoDate(c.updated),
-        deactive_date: isoDate(c.deactive_date),
-      } as Row,
+      collectionRecord(c, lures.get(c.id as number) ?? [], arthropods.get(c.id as number) ?? []),
     ]),
   );
   return ids.flatMap((id) => (byId.has(id) ? [byId.get(id) as Row] : []));

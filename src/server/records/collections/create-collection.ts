@@ -7,9 +7,9 @@ import { HttpError } from '../../http/http-error';
 import { validationFailed } from '../errors';
 import { abundanceRefs, assertNoMixedConflict } from './abundance-rules';
 import { agencySite, noSuchSite } from '../common/agency-site';
-import { collectionRecords } from './collection-records';
+import { abundanceRecord, collectionRecord, lureRecord } from './collection-records';
 import { isDateOnly } from '../common/iso-date';
-import type { Point } from '../common/location-record';
+import { LOCATION_COLUMNS, type Point } from '../common/location-record';
 import { lookupErrors, type LookupRef } from '../common/lookup-errors';
 import {
   assertPlausibleNumber,
@@ -92,17 +92,22 @@ export async function createCollection(
 
     // The collection's id is drawn first so its location row is written pointing at it: one
     // statement for both rows instead of insert, insert, update.
-    const { rows } = await tx.query<{ id: number }>(
+    // The answer is built from what the statements return, not read back: nothing else can
+    // change these rows before the transaction commits.
+    const { rows } = await tx.query(
       `with loc as (
          insert into location (table_name, record_id, agency, lon, lat, coordinate_precision)
          values ('collection', nextval(pg_get_serial_sequence('collection', 'id')), $1, $15, $16, $17)
-         returning id, record_id)
-       insert into collection (id, agency, user_id, site, location, collection_date,
-         collection_date_date_only, collection_num, comments, identified_by, num_trap, surv_year,
-         trap, trap_nights, trap_problem_bit, add_date, updated)
-       select loc.record_id, $1, $2, $3, loc.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14
-         from loc
-       returning id`,
+         returning *),
+       c as (
+         insert into collection (id, agency, user_id, site, location, collection_date,
+           collection_date_date_only, collection_num, comments, identified_by, num_trap,
+           surv_year, trap, trap_nights, trap_problem_bit, add_date, updated)
+         select loc.record_id, $1, $2, $3, loc.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+           $14, $14
+           from loc
+         returning *)
+       select c.*, ${LOCATION_COLUMNS} from c join loc l on l.id = c.location`,
       [
         caller.agencyId,
         caller.userId,
@@ -123,11 +128,11 @@ export async function createCollection(
         point.coordinatePrecision,
       ],
     );
-    const id = rows[0].id;
+    const row = rows[0];
+    const id = row.id as number;
     // A new collection has no active rows to reconcile with: insert its rows and lures at once.
-    await insertAbundance(tx, id, caller.agencyId, body.arthropods ?? [], now);
-    await insertLures(tx, id, caller.agencyId, body.lures ?? [], now);
-    const [record] = await collectionRecords(tx, caller.agencyId, [id]);
-    return record;
+    const arthropods = await insertAbundance(tx, id, caller.agencyId, body.arthropods ?? [], now);
+    const lures = await insertLures(tx, id, caller.agencyId, body.lures ?? [], now);
+    return collectionRecord(row, lures.map(lureRecord), arthropods.map(abundanceRecord));
   });
 }

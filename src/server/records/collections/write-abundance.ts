@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/database';
+import type { Queryable, Row } from '../../db/database';
 import type { AbundanceInput } from '#shared/schemas/collection';
 
 /**
@@ -31,20 +31,33 @@ export async function writeAbundance(
   await insertAbundance(q, collection, agency, [...wanted.values()], now);
 }
 
-/** Inserts abundance rows of a collection in one statement (a new collection has no active set). */
+/**
+ * The ids `insert … select … order by n returning id` drew, in the order of its input: ids come
+ * from the sequence in insertion order, so ascending ids are input order (RETURNING itself
+ * promises no order).
+ */
+const idsInInputOrder = (rows: { id: number }[]) =>
+  rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+
+/**
+ * Inserts abundance rows of a collection in one statement (a new collection has no active set);
+ * returns the rows written, in the order given (only their ids are read back: the rest is what
+ * was written).
+ */
 export async function insertAbundance(
   q: Queryable,
   collection: number,
   agency: number,
   rows: readonly AbundanceInput[],
   now: Date,
-): Promise<void> {
-  if (rows.length === 0) return;
-  await q.query(
+): Promise<Row[]> {
+  if (rows.length === 0) return [];
+  const { rows: written } = await q.query<{ id: number }>(
     `insert into abundance (collection, agency, species, sex, num_count, add_date)
      select $1, $2, r.species, r.sex, r.num_count, $6
        from unnest($3::int[], $4::int[], $5::int[]) with ordinality as r(species, sex, num_count, n)
-      order by r.n`,
+      order by r.n
+     returning id`,
     [
       collection,
       agency,
@@ -54,6 +67,15 @@ export async function insertAbundance(
       now,
     ],
   );
+  return idsInInputOrder(written).map((id, i) => ({
+    id,
+    collection,
+    agency,
+    species: rows[i].species,
+    sex: rows[i].sex,
+    num_count: rows[i].num_count,
+    deactive_date: null,
+  }));
 }
 
 /**
@@ -80,20 +102,33 @@ export async function writeLures(
   await insertLures(q, collection, agency, [...wanted], now);
 }
 
-/** Inserts lure records of a collection in one statement, in the order given. */
+/**
+ * Inserts lure records of a collection in one statement; returns them in the order given (only
+ * their ids are read back).
+ */
 export async function insertLures(
   q: Queryable,
   collection: number,
   agency: number,
   lures: readonly number[],
   now: Date,
-): Promise<void> {
-  if (lures.length === 0) return;
-  await q.query(
+): Promise<Row[]> {
+  if (lures.length === 0) return [];
+  const { rows: written } = await q.query<{ id: number }>(
     `insert into record_lure (table_name, record_id, agency, lure, add_date)
      select 'collection', $1, $2, l.lure, $4
        from unnest($3::int[]) with ordinality as l(lure, n)
-      order by l.n`,
+      order by l.n
+     returning id`,
     [collection, agency, [...lures], now],
   );
+  return idsInInputOrder(written).map((id, i) => ({
+    id,
+    add_date: now,
+    table_name: 'collection',
+    record_id: collection,
+    agency,
+    lure: lures[i],
+    deactive_date: null,
+  }));
 }

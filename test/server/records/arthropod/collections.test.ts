@@ -252,6 +252,27 @@ describe('creating a collection', () => {
     expect(dup.statusCode).toBe(422);
   });
 
+  it('answers a create with exactly the record a read returns, for look-alike creates sent at once', async () => {
+    // Same day, trap and place; lures and rows out of id order; one species twice.
+    const body = makeCollection({
+      collection_date: '2026-07-14T06:30:00-07:00',
+      lures: [3, 1, 2],
+      arthropods: [
+        { species: SPECIES_ID.cxPipiens, sex: SEX_ID.male, num_count: 3 },
+        { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 12 },
+        { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.male, num_count: 4 },
+        { species: SPECIES_ID.cxPipiens, sex: SEX_ID.fMixed, num_count: 9 },
+      ],
+    });
+    const created = await Promise.all(Array.from({ length: 6 }, () => create(body)));
+    for (const c of created) {
+      const read = await http.get(`${URL}/${c.id}`, manager);
+      expect(c).toEqual(read.json());
+      expect(c.lures.map((l: { lure: number }) => l.lure)).toEqual([3, 1, 2]);
+      expect(c.arthropods.map((a: { num_count: number }) => a.num_count)).toEqual([3, 12, 4, 9]);
+    }
+  });
+
   it('refuses F-Mixed with a specific female condition of the same species (422 mixed_condition_conflict)', async () => {
     const before = await tableCounts(t);
     const res = await http.post(
