@@ -22,6 +22,7 @@ import { TraplineDb, databaseName } from '../../src/client/db/database';
 import { launchSignedIn, syncNow } from '../e2e/harness/field-actions';
 import { ensureAppBuilt } from '../e2e/harness/build-app';
 import { CONCURRENCY, PER_CHAIN, idealClient, idealPlan, queueChains } from './drain-chains-bench';
+import { cpuPerRequest, cpuSnapshot } from './process-cpu';
 import { startDrainStack } from './drain-stack';
 import type { BenchRow } from './run';
 
@@ -134,6 +135,28 @@ const WATCH_LONG_TASKS = `(() => {
   return performance.now();
 })()`;
 
+/**
+ * Where the two cores go: CPU milliseconds per request of each kind of process, during the
+ * drain and during the in-page ideal client (the same requests with no bookkeeping). The
+ * browser's share is taken from the servers': what the drain spends beyond the ideal in the
+ * renderer (the app) and the browser process (IndexedDB's backend) is what it must shed.
+ */
+function cpuRows(
+  ideal: Record<string, number> | null,
+  drain: Record<string, number> | null,
+): BenchRow[] {
+  if (!ideal || !drain) return [];
+  return Object.keys(drain)
+    .filter((kind) => drain[kind] >= 0.05 || (ideal[kind] ?? 0) >= 0.05)
+    .sort()
+    .map((kind) => ({
+      name: `drain in Chromium: CPU per request, ${kind}`,
+      value: drain[kind],
+      unit: 'ms',
+      note: `in-page ideal client: ${(ideal[kind] ?? 0).toFixed(1)} ms`,
+    }));
+}
+
 export async function benchDrainLongtask(): Promise<BenchRow[]> {
   await ensureAppBuilt();
   const rows = await queuedRows(CHAINS);
@@ -150,7 +173,9 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
         `(${IN_PAGE_IDEAL})(${JSON.stringify([idealPlan(chains), CONCURRENCY])})`,
       );
     await inPageIdeal(10);
+    const idealCpuFrom = cpuSnapshot();
     const pageBefore = await inPageIdeal(CHAINS);
+    const idealCpuTo = cpuSnapshot();
     await context.setOffline(true);
     await page.evaluate(`${COPY_ROWS}(${JSON.stringify([USER_DB, rows])})`);
     const countOutbox = () => page.evaluate<number>(`${COUNT_OUTBOX}(${JSON.stringify(USER_DB)})`);
@@ -162,6 +187,7 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
       await profiler.send('Profiler.enable');
       await profiler.send('Profiler.start');
     }
+    const drainCpuFrom = cpuSnapshot();
     const started = Date.now();
     await context.setOffline(false);
     await syncNow(page);
@@ -172,6 +198,7 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
       left = await countOutbox();
     }
     const drainMs = Date.now() - started;
+    const drainCpuTo = cpuSnapshot();
     if (profiler) {
       const { profile } = await profiler.send('Profiler.stop');
       await writeFile(process.env.DRAIN_PROFILE as string, JSON.stringify(profile));
@@ -211,6 +238,10 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
         value: (queued / drainMs) * 1000,
         unit: 'req/s',
       },
+      ...cpuRows(
+        idealCpuFrom && idealCpuTo && cpuPerRequest(idealCpuFrom, idealCpuTo, queued),
+        drainCpuFrom && drainCpuTo && cpuPerRequest(drainCpuFrom, drainCpuTo, queued),
+      ),
       {
         name: 'drain in Chromium: longest main-thread task',
         value: longest,
