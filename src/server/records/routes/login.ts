@@ -5,6 +5,7 @@ import type { RecordsContext } from '../context';
 import { HttpError } from '../../http/http-error';
 import { parseBody } from '../errors';
 import { loginRequest, loginResponse } from '#shared/schemas/auth';
+import { errorBody } from '#shared/schemas/error';
 import { answer, errorAnswers } from '../openapi/route-schemas';
 import { dummyPasswordHash, verifyPassword } from '../auth/password';
 import { issueLoginToken } from '../auth/tokens';
@@ -36,7 +37,8 @@ const LOGIN = {
   }),
   response: {
     200: answer('A login token valid for one hour', loginResponse),
-    ...errorAnswers('401', '422'),
+    401: answer('Wrong username or password (invalid_credentials)', errorBody),
+    ...errorAnswers('422'),
     429: { description: 'Too many attempts (rate_limited, Retry-After)', type: 'null' },
   },
 };
