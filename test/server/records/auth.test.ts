@@ -237,6 +237,16 @@ describe('agency tokens', () => {
     });
     expect(res.statusCode).toBe(403);
     expect(res.json().error.code).toBe('forbidden');
+    // Revoking too, whatever the id: the role is judged before the path.
+    for (const id of ['999999', 'abc', '007', '2147483648']) {
+      const revoke = await t.app.inject({
+        method: 'DELETE',
+        url: `/v1/agency/token/${id}`,
+        headers: t.auth(tech),
+      });
+      expect(revoke.statusCode, id).toBe(403);
+      expect(revoke.json().error.code, id).toBe('forbidden');
+    }
   });
 
   it("answers 404 for revoking another agency's token", async () => {

@@ -98,6 +98,9 @@ function entityRouteSchemas<C extends z.ZodType, U extends z.ZodType>(
     },
     update: {
       tags: [tag],
+      description:
+        'Changes the fields sent. A record as GET answered it may be sent back: fields a client ' +
+        'cannot set (id, dates, populated references as {id, …}) are ignored (contract §6).',
       params,
       body: update,
       response: {

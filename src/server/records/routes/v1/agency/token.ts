@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RecordsContext } from '../../../context';
 import { forbidden, notFound, validationFailed } from '../../../errors';
@@ -54,11 +54,17 @@ export default async function agencyTokenRoutes(
     },
   );
 
-  // Like every other {id} path: a non-id names no token (404).
-  app.delete('/v1/agency/token/:id', { schema: REVOKE }, async (req) => {
-    requireManager(req.caller);
-    const { id } = req.params;
-    if (!(await revokeAgencyToken(ctx.db, id, req.caller.agencyId))) throw notFound('Agency token');
-    return { id, revoked: true };
-  });
+  // Like every other {id} path, a non-id names no token (404); but the role is judged first, as
+  // on POST: a technician learns nothing from the path (the hook runs before the params are read).
+  const managersOnly = async (req: FastifyRequest) => requireManager(req.caller);
+  app.delete(
+    '/v1/agency/token/:id',
+    { schema: REVOKE, preValidation: managersOnly },
+    async (req) => {
+      const { id } = req.params;
+      if (!(await revokeAgencyToken(ctx.db, id, req.caller.agencyId)))
+        throw notFound('Agency token');
+      return { id, revoked: true };
+    },
+  );
 }
