@@ -29,6 +29,8 @@ export type EntityFacts = {
    * type at a time (mosquito by default, contract §4).
    */
   listVariants: readonly string[];
+  /** What a person calls one record: "New pool test …", "Pool test not found". */
+  noun: string;
   /** OpenAPI component name of the record (`${name}Create`, `${name}Update` for bodies) and tag. */
   openapi: { name: string; tag: string };
 };
@@ -41,6 +43,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     deletable: true,
     naturalKey: ['code'],
     listVariants: [''],
+    noun: 'Site',
     openapi: { name: 'Site', tag: 'sites' },
   },
   collection: {
@@ -50,6 +53,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     deletable: true,
     naturalKey: ['trap', 'site'],
     listVariants: [''],
+    noun: 'Collection',
     openapi: { name: 'Collection', tag: 'collections' },
   },
   pool: {
@@ -59,6 +63,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     deletable: true,
     naturalKey: ['species', 'sex', 'num_count', 'collection'],
     listVariants: ['type=mosquito', 'type=tick', 'type=nontick'],
+    noun: 'Pool',
     openapi: { name: 'Pool', tag: 'pools' },
   },
   poolTest: {
@@ -68,6 +73,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     deletable: false,
     naturalKey: ['pool', 'method', 'target'],
     listVariants: [''],
+    noun: 'Pool test',
     openapi: { name: 'PoolTest', tag: 'pool tests' },
   },
 };

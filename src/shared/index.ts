@@ -9,4 +9,5 @@ export * from './schemas/list';
 export * from './schemas/error';
 export * from './schemas/auth';
 export * from './schemas/outbox';
+export * from './schemas/entity-bodies';
 export * from './rules';

@@ -1,32 +1,6 @@
-import type { z } from 'zod';
-import {
-  collectionCreate,
-  collectionUpdate,
-  fieldsFromZod,
-  poolCreate,
-  poolTestCreate,
-  poolTestUpdate,
-  poolUpdate,
-  siteCreate,
-  siteUpdate,
-  summarizeFields,
-  type Entity,
-} from '../../shared';
+import { ENTITY_BODIES, fieldsFromZod, summarizeFields, type Entity } from '../../shared';
 import { PARENT_FIELD } from './database';
 import { RepositoryError } from './repository-error';
-
-const CREATE: Record<Entity, z.ZodType> = {
-  site: siteCreate,
-  collection: collectionCreate,
-  pool: poolCreate,
-  poolTest: poolTestCreate,
-};
-const UPDATE: Record<Entity, z.ZodType> = {
-  site: siteUpdate,
-  collection: collectionUpdate,
-  pool: poolUpdate,
-  poolTest: poolTestUpdate,
-};
 
 /**
  * Checks data against the shared schema it will be sent under, before anything is written. The
@@ -39,7 +13,7 @@ export function validateRecord(
 ): void {
   const parent = PARENT_FIELD[entity];
   const candidate = parent && op === 'create' ? { ...data, [parent.field]: 1 } : data;
-  const result = (op === 'create' ? CREATE : UPDATE)[entity].safeParse(candidate);
+  const result = ENTITY_BODIES[entity][op].safeParse(candidate);
   if (!result.success) {
     const fields = fieldsFromZod(result.error);
     throw new RepositoryError('invalid', summarizeFields(fields), fields);

@@ -1,11 +1,6 @@
-import type { Entity, OutboxEntry } from '../../shared';
+import type { OutboxEntry } from '../../shared';
+import { ENTITY } from '#shared/entities';
 
-const NOUN: Record<Entity, string> = {
-  site: 'Site',
-  collection: 'Collection',
-  pool: 'Pool',
-  poolTest: 'Pool test',
-};
 const VERB: Record<OutboxEntry['op'], string> = {
   create: 'New',
   update: 'Changes to',
@@ -25,6 +20,6 @@ export function describeEntry(entry: OutboxEntry, data?: Record<string, unknown>
             ? `of ${String(d.num_count)}`
             : ''
           : String(d.test_date ?? '').slice(0, 10);
-  const noun = NOUN[entry.entity];
+  const noun = ENTITY[entry.entity].noun;
   return `${VERB[entry.op]} ${noun.toLowerCase()}${detail ? ` ${detail}` : ''}`;
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
 import { ENTITIES } from '#shared/entities';
+import { ENTITY_BODIES } from '#shared/schemas/entity-bodies';
 import { HttpError } from '../http/http-error';
 import { notFoundFor } from '../http/path-id';
 import { parseBody } from './errors';
 import { putBody } from './put-body';
-import { ENTITY_SCHEMAS } from './openapi/named-schemas';
 
 type Reader = (data: unknown) => { value?: unknown; error?: Error };
 
@@ -26,8 +26,7 @@ const reading =
   };
 
 /** The entity whose update body `schema` is: a PUT body of it is read as GET returned it. */
-const putEntityOf = (schema: z.ZodType) =>
-  ENTITIES.find((e) => ENTITY_SCHEMAS[e].update === schema);
+const putEntityOf = (schema: z.ZodType) => ENTITIES.find((e) => ENTITY_BODIES[e].update === schema);
 
 /**
  * Reads a body with its route's zod schema, answering the contract's 422 (`parseBody`: every

@@ -1,34 +1,24 @@
 import { z } from 'zod';
 import {
   collection,
-  collectionCreate,
-  collectionUpdate,
+  ENTITY_BODIES,
   errorBody,
   LOOKUP_LISTS,
+  LOOKUP_NAMES,
   loginRequest,
   loginResponse,
   pool,
-  poolCreate,
   poolTest,
-  poolTestCreate,
-  poolTestUpdate,
-  poolUpdate,
   site,
-  siteCreate,
-  siteUpdate,
   whoAmI,
+  type LookupName,
 } from '../../../shared';
 import { ENTITIES, ENTITY, type Entity } from '#shared/entities';
 
 type JsonSchema = Record<string, unknown>;
 
-/** The record schemas of each entity: the response, the create body and the update body. */
-export const ENTITY_SCHEMAS = {
-  site: { record: site, create: siteCreate, update: siteUpdate },
-  collection: { record: collection, create: collectionCreate, update: collectionUpdate },
-  pool: { record: pool, create: poolCreate, update: poolUpdate },
-  poolTest: { record: poolTest, create: poolTestCreate, update: poolTestUpdate },
-} as const satisfies Record<Entity, Record<'record' | 'create' | 'update', z.ZodType>>;
+/** Each entity's record as the service answers it (its bodies are ENTITY_BODIES). */
+export const ENTITY_RECORDS: Record<Entity, z.ZodType> = { site, collection, pool, poolTest };
 
 /** `{rows, count}` of a list; count is every match before paging (contract §4). */
 const listOf = (row: z.ZodType) =>
@@ -42,9 +32,6 @@ export const ENTITY_LISTS: Record<Entity, z.ZodType> = {
   pool: listOf(pool),
   poolTest: listOf(poolTest),
 };
-
-type LookupName = keyof typeof LOOKUP_LISTS;
-const LOOKUP_NAMES = Object.keys(LOOKUP_LISTS) as LookupName[];
 
 export const LOOKUP_LIST_RESPONSES = new Map<LookupName, z.ZodType>(
   LOOKUP_NAMES.map((lookup) => [lookup, listOf(LOOKUP_LISTS[lookup].schema)]),
@@ -78,8 +65,8 @@ name(revokedAgencyToken, 'AgencyTokenRevoked');
 name(revokedOwnToken, 'TokenRevoked');
 for (const entity of ENTITIES) {
   const { name: recordName } = ENTITY[entity].openapi;
-  const { record, create, update } = ENTITY_SCHEMAS[entity];
-  name(record, recordName);
+  const { create, update } = ENTITY_BODIES[entity];
+  name(ENTITY_RECORDS[entity], recordName);
   name(create, `${recordName}Create`, 'input');
   name(update, `${recordName}Update`, 'input');
   name(ENTITY_LISTS[entity], `${recordName}List`);
@@ -100,16 +87,23 @@ const OPTIONS = { target: 'draft-2020-12', unrepresentable: 'any' } as const;
 
 const withoutIdentity = ({ $schema: _s, $id: _i, ...rest }: JsonSchema): JsonSchema => rest;
 
-/** components.schemas: every named schema, bodies as input and answers as output. */
+let components: Record<string, JsonSchema> | undefined;
+
+/**
+ * components.schemas: every named schema, bodies as input and answers as output. The names are
+ * fixed when this module loads, so the conversion runs once per process, not once per app.
+ */
 export function componentSchemas(): Record<string, JsonSchema> {
+  if (components) return components;
   const asInput = z.toJSONSchema(NAMES, { ...OPTIONS, io: 'input', uri: ref }).schemas;
   const asOutput = z.toJSONSchema(NAMES, { ...OPTIONS, io: 'output', uri: ref }).schemas;
-  return Object.fromEntries(
+  components = Object.fromEntries(
     Object.keys(asOutput).map((id) => [
       id,
       withoutIdentity((INPUT_NAMES.has(id) ? asInput : asOutput)[id]),
     ]),
   );
+  return components;
 }
 
 /** A route's schema as the document writes it: a `$ref` to a named one, else inline. */

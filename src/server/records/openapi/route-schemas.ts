@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { errorBody } from '#shared/schemas/error';
 import { ENTITY, type Entity } from '#shared/entities';
+import { ENTITY_BODIES } from '#shared/schemas/entity-bodies';
 import { recordIdParams } from '../../http/path-id';
-import { ENTITY_LISTS, ENTITY_SCHEMAS } from './named-schemas';
+import { ENTITY_LISTS, ENTITY_RECORDS } from './named-schemas';
 
 /** What each error status of the service means (contract §2). */
 const ERROR_STATUSES = {
@@ -54,6 +55,9 @@ export const LIST_QUERY = RECORD_QUERY.extend({
   }),
 });
 
+/** A lookup list's query: a list's, without populate[] (only the agency list has names). */
+export const LOOKUP_QUERY = LIST_QUERY.omit({ 'populate[]': true });
+
 /** A POST that creates: `Idempotency-Key` replays its answer (contract §9). */
 export const IDEMPOTENCY_HEADERS = z.object({
   'Idempotency-Key': z
@@ -66,12 +70,12 @@ export const IDEMPOTENCY_HEADERS = z.object({
 /** The schema of each route of an entity's resource: list, create, get, update, delete. */
 function entityRouteSchemas<C extends z.ZodType, U extends z.ZodType>(
   entity: Entity,
-  { record, create, update }: { record: z.ZodType; create: C; update: U },
+  { create, update }: { create: C; update: U },
 ) {
-  const { openapi } = ENTITY[entity];
+  const { noun, openapi } = ENTITY[entity];
   const { name, tag } = openapi;
-  // 'PoolTest' → 'Pool test': the 404 names the record as the contract's messages do.
-  const params = recordIdParams(name.replace(/(?<=[a-z])([A-Z])/g, (c) => ` ${c.toLowerCase()}`));
+  const record = ENTITY_RECORDS[entity];
+  const params = recordIdParams(noun);
   return {
     list: {
       tags: [tag],
@@ -121,8 +125,8 @@ function entityRouteSchemas<C extends z.ZodType, U extends z.ZodType>(
 }
 
 export const ENTITY_ROUTES = {
-  site: entityRouteSchemas('site', ENTITY_SCHEMAS.site),
-  collection: entityRouteSchemas('collection', ENTITY_SCHEMAS.collection),
-  pool: entityRouteSchemas('pool', ENTITY_SCHEMAS.pool),
-  poolTest: entityRouteSchemas('poolTest', ENTITY_SCHEMAS.poolTest),
+  site: entityRouteSchemas('site', ENTITY_BODIES.site),
+  collection: entityRouteSchemas('collection', ENTITY_BODIES.collection),
+  pool: entityRouteSchemas('pool', ENTITY_BODIES.pool),
+  poolTest: entityRouteSchemas('poolTest', ENTITY_BODIES.poolTest),
 };

@@ -3,7 +3,7 @@ import type { RecordsContext } from '../../context';
 import { listLookup, populateRefs, type LookupExpansion } from '../../populate';
 import { LOOKUP_LISTS, LOOKUP_NAMES } from '#shared/schemas/lookups';
 import { LOOKUP_LIST_RESPONSES } from '../../openapi/named-schemas';
-import { answer, errorAnswers, LIST_QUERY } from '../../openapi/route-schemas';
+import { answer, errorAnswers, LIST_QUERY, LOOKUP_QUERY } from '../../openapi/route-schemas';
 
 /** `/v1/agency` populate[]: `shape` (the agency's boundary, null where unknown) and `region`. */
 const AGENCY_EXPANSION: LookupExpansion = {
@@ -22,6 +22,21 @@ const AGENCY_EXPANSION: LookupExpansion = {
   },
 };
 
+/** Each lookup list's route schema, built once (not per app). */
+const LOOKUP_SCHEMAS = new Map(
+  LOOKUP_NAMES.map((name) => [
+    name,
+    {
+      tags: ['lookups'],
+      querystring: name === 'agency' ? LIST_QUERY : LOOKUP_QUERY,
+      response: {
+        200: answer(`The ${name} list`, LOOKUP_LIST_RESPONSES.get(name)!),
+        ...errorAnswers('400', '401', '422'),
+      },
+    },
+  ]),
+);
+
 /**
  * Lookup lists (contract §5): `{rows, count}` of active entries, every one behind a token, paged
  * like every list (`page`, `pageSize`): the public R client reads each one page by page until a
@@ -33,17 +48,7 @@ export default async function lookupRoutes(
 ): Promise<void> {
   for (const name of LOOKUP_NAMES) {
     const expansion = name === 'agency' ? AGENCY_EXPANSION : undefined;
-    // Only the agency list has populate[] names.
-    const querystring = expansion ? LIST_QUERY : LIST_QUERY.omit({ 'populate[]': true });
-    const schema = {
-      tags: ['lookups'],
-      querystring,
-      response: {
-        200: answer(`The ${name} list`, LOOKUP_LIST_RESPONSES.get(name)!),
-        ...errorAnswers('400', '401', '422'),
-      },
-    };
-    app.get(LOOKUP_LISTS[name].path, { schema }, async (req) =>
+    app.get(LOOKUP_LISTS[name].path, { schema: LOOKUP_SCHEMAS.get(name) }, async (req) =>
       listLookup(ctx.db, name, req.url, expansion),
     );
   }

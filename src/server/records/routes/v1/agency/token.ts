@@ -35,12 +35,14 @@ export default async function agencyTokenRoutes(
   ctx: RecordsContext,
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+  // Managers only, judged before anything else of the request: a technician learns nothing from
+  // a path (like every other {id} path, a non-id names no token, 404, but only for a manager).
+  const managersOnly = async (req: FastifyRequest) => requireManager(req.caller);
   // A replayed answer would have to store the clear token: this route opts out of idempotency.
   app.post(
     '/v1/agency/token',
-    { config: { idempotency: false }, schema: ISSUE },
+    { config: { idempotency: false }, schema: ISSUE, preValidation: managersOnly },
     async (req, reply) => {
-      requireManager(req.caller);
       if (req.body !== undefined && req.body !== null) {
         const body = req.body;
         if (typeof body !== 'object' || Array.isArray(body) || Object.keys(body).length > 0) {
@@ -54,9 +56,6 @@ export default async function agencyTokenRoutes(
     },
   );
 
-  // Like every other {id} path, a non-id names no token (404); but the role is judged first, as
-  // on POST: a technician learns nothing from the path (the hook runs before the params are read).
-  const managersOnly = async (req: FastifyRequest) => requireManager(req.caller);
   app.delete(
     '/v1/agency/token/:id',
     { schema: REVOKE, preValidation: managersOnly },
