@@ -60,12 +60,16 @@ export const ENTITY_TABLE = Object.fromEntries(ENTITIES.map((e) => [e, ENTITY[e]
 export const PARENT_FIELD: Partial<Record<Entity, { field: string; entity: Entity }>> =
   Object.fromEntries(ENTITIES.flatMap((e) => (ENTITY[e].parent ? [[e, ENTITY[e].parent]] : [])));
 
-/** Indexes of each record table; typed by the registry's table names, so none can be missed. */
+/**
+ * Indexes of each record table; typed by the registry's table names, so none can be missed.
+ * Only indexes something queries: each one is written again whenever a row's indexed field
+ * changes, and the sync engine changes rows on every send.
+ */
 const RECORD_TABLE_INDEXES: Record<EntityFacts['table'], string> = {
-  sites: 'localId, &serverId, syncState, code, name, updatedAt',
-  collections: 'localId, &serverId, syncState, parentLocalId, collectionDate, updatedAt',
-  pools: 'localId, &serverId, syncState, parentLocalId, updatedAt',
-  poolTests: 'localId, &serverId, syncState, parentLocalId, updatedAt',
+  sites: 'localId, &serverId, code, name, updatedAt',
+  collections: 'localId, &serverId, parentLocalId, collectionDate, updatedAt',
+  pools: 'localId, &serverId, parentLocalId, updatedAt',
+  poolTests: 'localId, &serverId, parentLocalId, updatedAt',
 };
 
 export class TraplineDb extends Dexie {
@@ -89,8 +93,21 @@ export class TraplineDb extends Dexie {
     // Strict durability: a saved record and its outbox entry survive a crash or power loss.
     super(name, { chromeTransactionDurability: 'strict' });
     this.version(1).stores({
-      ...RECORD_TABLE_INDEXES,
+      sites: 'localId, &serverId, syncState, code, name, updatedAt',
+      collections: 'localId, &serverId, syncState, parentLocalId, collectionDate, updatedAt',
+      pools: 'localId, &serverId, syncState, parentLocalId, updatedAt',
+      poolTests: 'localId, &serverId, syncState, parentLocalId, updatedAt',
       outbox: 'id, entity, localId, state, nextAttemptAt, createdAt',
+      lookups: 'key',
+      meta: 'key',
+    });
+    // Version 2 drops the indexes nothing queried (records' syncState; the outbox's entity,
+    // state and nextAttemptAt). The sync engine changes a record's syncState and its entry's
+    // state on every send, so each of them was a second write per send for nothing (issue 13).
+    // Rows are untouched: an upgrade only deletes the index stores.
+    this.version(2).stores({
+      ...RECORD_TABLE_INDEXES,
+      outbox: 'id, localId, createdAt',
       lookups: 'key',
       meta: 'key',
     });

@@ -2,10 +2,19 @@ import type { OutboxEntry } from '../../shared';
 import { nextTask } from '../lib/next-task';
 import { acknowledge, holdForSignIn, markConflict, park, retryLater } from './entry-outcomes';
 import { DrainGraph, type DrainTally } from './drain-graph';
+import { recordKey } from './outbox-graph';
 import { createOutboxReader } from './outbox-reader';
 import { sendEntry } from './send-entry';
 import type { SyncContext } from './sync-context';
 import { SyncError } from './sync-error';
+
+/**
+ * How often, at most, a drain looks for entries saved since it read the outbox. Each look is an
+ * IndexedDB read, and a queue of chains leaves a slot free after nearly every answer (a child
+ * waits for its parent): looking every time cost two reads per entry sent. Saved entries are
+ * still found within this long, and the whole read before the drain ends finds any left.
+ */
+const LOOK_FOR_ADDED_MS = 500;
 
 export type DrainHooks = {
   /** How many entries may be in flight together. */
@@ -53,6 +62,9 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
   // bring them back.
   const acknowledged = new Set<string>();
   const reader = createOutboxReader(ctx.db);
+  // The server id of each record whose create this drain saw acknowledged, by `entity:localId`:
+  // its children's payloads take it from here instead of reading the parent's row again.
+  const serverIds = new Map<string, number>();
   let graph = new DrainGraph();
   // The outbox was read whole since the last completion / looked for new entries since then.
   let fresh = false;
@@ -80,8 +92,12 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
     }
     fresh = true;
     looked = true;
+    lookedAt = performance.now();
   };
+  // Real time, not ctx.now: a test's frozen clock must not stop the drain from looking.
+  let lookedAt = -Infinity;
   const readAdded = async () => {
+    lookedAt = performance.now();
     for (const e of await reader.added())
       if (!graph.has(e.id) && !acknowledged.has(e.id)) graph.add(e);
     looked = true;
@@ -89,7 +105,7 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
 
   const run = (entry: OutboxEntry) => {
     const task = (async () => {
-      const outcome = await sendEntry(ctx, entry);
+      const outcome = await sendEntry(ctx, entry, serverIds);
       if (outcome.kind === 'gone') {
         // Discarded, or no longer sendable: the view takes it as stored (a parked entry still
         // holds its dependents).
@@ -97,7 +113,8 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
         return;
       }
       if (outcome.kind === 'ack') {
-        await acknowledge(ctx, outcome.entry, outcome.body);
+        const serverId = await acknowledge(ctx, outcome.entry, outcome.body);
+        if (serverId !== null) serverIds.set(recordKey(outcome.entry), serverId);
         acknowledged.add(entry.id);
         record(entry.id, null);
         sent += 1;
@@ -156,7 +173,12 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
         }
         // A free slot and nothing to fill it with: look for entries saved since (with nothing in
         // flight, the whole read below does).
-        if (inFlight.size > 0 && inFlight.size < hooks.concurrency && !looked) {
+        if (
+          inFlight.size > 0 &&
+          inFlight.size < hooks.concurrency &&
+          !looked &&
+          performance.now() - lookedAt >= LOOK_FOR_ADDED_MS
+        ) {
           await readAdded();
           continue;
         }

@@ -1,3 +1,4 @@
+import type { Table, UpdateSpec } from 'dexie';
 import type { OutboxEntry } from '../../shared';
 import { backoffDelay } from './backoff';
 import { normalizeValue } from '../db/field-values';
@@ -9,6 +10,12 @@ import type { SyncError } from './sync-error';
 /**
  * The Dexie writes of each step of an entry's life. Each is ONE transaction over the record and
  * the outbox, so a record's state and its entry never disagree, whatever crashes in between.
+ *
+ * The drain writes these for every entry, so the steps it takes every time change rows with
+ * `changeRow` (Dexie's bulkUpdate: read and write, two IndexedDB requests), not `update` (which
+ * first lists the keys it will modify: three). A plain `put` of the row read earlier would be
+ * one request but hides the old row from Dexie's change tracking, and every live query on the
+ * table would then run again after each write.
  */
 
 /**
@@ -27,11 +34,11 @@ export async function markSending(
     if (!entry || (entry.state !== 'pending' && entry.state !== 'sending')) return null;
     const changes: Partial<OutboxEntry> = { state: 'sending' };
     if (freeze) changes.frozen = true;
-    await db.outbox.update(entryId, changes);
+    await changeRow(db.outbox, entryId, changes);
     const table = recordTable(db, entry.entity);
     const record = await table.get(entry.localId);
     if (record && record.syncState !== 'syncing')
-      await table.update(entry.localId, { syncState: 'syncing' });
+      await changeRow(table, entry.localId, { syncState: 'syncing' });
     return { ...entry, ...changes };
   });
 }
@@ -40,22 +47,24 @@ export async function markSending(
  * The server acknowledged the entry: store what it answered and drop the entry, together.
  * Step order matters: the parent's serverId is written in the same transaction that removes its
  * entry, so a child that sees the entry gone always finds the serverId.
+ * Returns the serverId a create stored on its record (null for other steps, or when the record
+ * is no longer on the tablet).
  */
 export async function acknowledge(
   ctx: SyncContext,
   entry: OutboxEntry,
   body: unknown,
-): Promise<void> {
+): Promise<number | null> {
   const { db } = ctx;
   const server = isRecordBody(body) ? body : null;
-  await db.transaction('rw', allSyncTables(db), async () => {
+  return db.transaction('rw', allSyncTables(db), async () => {
     await db.outbox.delete(entry.id);
     const table = recordTable(db, entry.entity);
     const record = await table.get(entry.localId);
-    if (!record) return;
+    if (!record) return null;
     if (entry.op === 'delete') {
       await table.delete(entry.localId);
-      return;
+      return null;
     }
     const others = (await db.outbox.where('localId').equals(entry.localId).toArray()).filter(
       (e) => e.entity === entry.entity,
@@ -75,8 +84,9 @@ export async function acknowledge(
         : others.some((e) => e.state === 'parked')
           ? 'failed'
           : 'queued';
-    await table.update(entry.localId, changes);
+    await changeRow(table, entry.localId, changes);
     if (server) await rebaseLaterUpdates(ctx, entry, others, server);
+    return changes.serverId ?? null;
   });
 }
 
@@ -242,6 +252,15 @@ export async function markConflict(
       },
     });
   });
+}
+
+/** Changes some fields of one row (see the top of this file for why not `update`). */
+async function changeRow<T, K extends string>(
+  table: Table<T, K>,
+  key: K,
+  changes: Partial<T>,
+): Promise<void> {
+  await table.bulkUpdate([{ key, changes: changes as UpdateSpec<T> }]);
 }
 
 function isRecordBody(body: unknown): body is Record<string, unknown> & { id: number } {

@@ -1,4 +1,5 @@
 import type { OutboxEntry } from '../../shared';
+import { recordKey } from './outbox-graph';
 import { recordTable } from './record-tables';
 import type { SyncContext } from './sync-context';
 
@@ -10,10 +11,22 @@ export type ResolvedPayload =
  * read now (at send time), so the payload never holds a stale id. The drain sends an entry only
  * after its parent's create left the outbox, and that happens in the same transaction that stores
  * the parent's serverId; a parent still without one was never saved to the server.
+ * `serverIds` holds ids the caller saw stored in such a transaction (the drain, from its own
+ * acknowledgements, by `entity:localId`): a record's serverId never changes once stored, so
+ * those need no read.
  */
-export async function resolveRefs(ctx: SyncContext, entry: OutboxEntry): Promise<ResolvedPayload> {
+export async function resolveRefs(
+  ctx: SyncContext,
+  entry: OutboxEntry,
+  serverIds?: ReadonlyMap<string, number>,
+): Promise<ResolvedPayload> {
   const payload = { ...entry.payload };
   for (const ref of entry.refs) {
+    const known = serverIds?.get(recordKey(ref));
+    if (known !== undefined) {
+      payload[ref.field] = known;
+      continue;
+    }
     const parent = await recordTable(ctx.db, ref.entity).get(ref.localId);
     if (!parent || parent.serverId === null) {
       return {

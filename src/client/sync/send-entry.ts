@@ -57,13 +57,18 @@ function rejected(message: string, field?: string): SyncError {
  *   carries the same key and the same body and the server replays its first answer;
  * - update → GET the server's record, stop on a conflict, else PUT only the changed fields;
  * - delete → DELETE (already gone on the server counts as done).
+ * `serverIds`: server ids the drain already knows, by `entity:localId` (see resolveRefs).
  */
-export async function sendEntry(ctx: SyncContext, queued: OutboxEntry): Promise<SendOutcome> {
+export async function sendEntry(
+  ctx: SyncContext,
+  queued: OutboxEntry,
+  serverIds?: ReadonlyMap<string, number>,
+): Promise<SendOutcome> {
   const base = ENTITY_PATHS[queued.entity];
   if (queued.op === 'create') {
     const entry = await markSending(ctx, queued.id, true);
     if (!entry) return { kind: 'gone' };
-    const resolved = await resolveRefs(ctx, entry);
+    const resolved = await resolveRefs(ctx, entry, serverIds);
     if (!resolved.ok)
       return { kind: 'error', entry, error: rejected(resolved.message, resolved.field) };
     const { result, error } = await call(ctx, base, {
@@ -122,7 +127,7 @@ export async function sendEntry(ctx: SyncContext, queued: OutboxEntry): Promise<
   // Step 2: no conflict. From here the payload is fixed.
   const frozen = await markSending(ctx, entry.id, true);
   if (!frozen) return { kind: 'gone' };
-  const resolved = await resolveRefs(ctx, frozen);
+  const resolved = await resolveRefs(ctx, frozen, serverIds);
   if (!resolved.ok)
     return { kind: 'error', entry: frozen, error: rejected(resolved.message, resolved.field) };
   const { result, error } = await call(ctx, path, { method: 'PUT', body: resolved.payload });

@@ -245,11 +245,13 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
 
   const clearBackoff = async () => {
     const now = ctx.now();
+    // One walk of the outbox on a tap of Sync now: not worth an index the drain would write on
+    // every send. A server's Retry-After is honoured even on Sync now.
     await db.outbox
-      .where('state')
-      .equals('pending')
-      // A server's Retry-After is honoured even on Sync now.
-      .filter((e) => e.nextAttemptAt > now && e.lastError?.reason !== 'rate_limited')
+      .filter(
+        (e) =>
+          e.state === 'pending' && e.nextAttemptAt > now && e.lastError?.reason !== 'rate_limited',
+      )
       .modify({ nextAttemptAt: 0 });
   };
 

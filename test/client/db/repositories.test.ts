@@ -130,7 +130,7 @@ describe('creating records', () => {
       createPools(db, collectionId, [makePool(), makePool({ num_count: 20 })]),
     ).rejects.toThrow('quota exceeded');
     expect(await db.pools.count()).toBe(0);
-    expect(await db.outbox.where('entity').equals('pool').count()).toBe(0);
+    expect(await db.outbox.filter((e) => e.entity === 'pool').count()).toBe(0);
   });
 
   it('saves a pool test that waits on its pool', async () => {
