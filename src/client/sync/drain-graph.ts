@@ -223,6 +223,26 @@ export class DrainGraph {
   }
 
   /**
+   * The oldest entry that removing `id` would make ready at `now`: one that waits on `id` and on
+   * nothing else, is sendable, not held, not backing off, and not excluded by `skip`. Null if
+   * there is none. Changes nothing: the drain uses it to send a child as its parent's
+   * acknowledgement commits.
+   */
+  firstReleasedBy(id: string, now: number, skip: (id: string) => boolean): OutboxEntry | null {
+    const node = this.nodes.get(id);
+    if (!node) return null;
+    let first: OutboxEntry | null = null;
+    for (const dependentId of node.dependents) {
+      const dependent = this.nodes.get(dependentId);
+      if (!dependent || dependent.held || dependent.blockers.size !== 1) continue;
+      const { entry } = dependent;
+      if (!isSendable(entry) || entry.nextAttemptAt > now || skip(entry.id)) continue;
+      if (!first || older(entry, first) < 0) first = entry;
+    }
+    return first;
+  }
+
+  /**
    * The earliest due time, after `now`, of an entry that waits only on its backoff (`dueAt`
    * gives an entry's due time), or null. Walks every entry: for the end of a drain only.
    */

@@ -62,6 +62,7 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
   // bring them back.
   const acknowledged = new Set<string>();
   const reader = createOutboxReader(ctx.db);
+  const skip = (id: string) => inFlight.has(id) || broken.has(id);
   // The server id of each record whose create this drain saw acknowledged, by `entity:localId`:
   // its children's payloads take it from here instead of reading the parent's row again.
   const serverIds = new Map<string, number>();
@@ -103,9 +104,14 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
     looked = true;
   };
 
-  const run = (entry: OutboxEntry) => {
+  const canSend = () => !paused && !hooks.shouldStop();
+  /** `marked`: the entry is already marked as being sent and frozen (see acknowledge). */
+  const run = (entry: OutboxEntry, marked = false) => {
+    // A create released by this entry's acknowledgement, marked in the same transaction and sent
+    // by this slot as soon as it commits (one transaction per entry instead of two).
+    let handOff: OutboxEntry | null = null;
     const task = (async () => {
-      const outcome = await sendEntry(ctx, entry, serverIds);
+      const outcome = await sendEntry(ctx, entry, serverIds, marked);
       if (outcome.kind === 'gone') {
         // Discarded, or no longer sendable: the view takes it as stored (a parked entry still
         // holds its dependents).
@@ -113,10 +119,20 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
         return;
       }
       if (outcome.kind === 'ack') {
-        const serverId = await acknowledge(ctx, outcome.entry, outcome.body);
-        if (serverId !== null) serverIds.set(recordKey(outcome.entry), serverId);
+        const next = canSend() ? graph.firstReleasedBy(entry.id, ctx.now(), skip) : null;
+        const acked = await acknowledge(
+          ctx,
+          outcome.entry,
+          outcome.body,
+          next?.op === 'create' ? next.id : undefined,
+        );
+        if (acked.serverId !== null) serverIds.set(recordKey(outcome.entry), acked.serverId);
         acknowledged.add(entry.id);
         record(entry.id, null);
+        if (acked.next) {
+          record(acked.next.id, { state: 'sending', frozen: true });
+          handOff = acked.next;
+        }
         sent += 1;
         hooks.onAcknowledged(outcome.entry);
       } else if (outcome.kind === 'conflict') {
@@ -145,13 +161,14 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
       })
       .finally(() => {
         inFlight.delete(entry.id);
-        hooks.onInFlight(new Set(inFlight.keys()));
+        // Not sent now (the drain is stopping): it stays marked, and sendable, for the next one.
+        if (handOff && canSend()) run(handOff, true);
+        else hooks.onInFlight(new Set(inFlight.keys()));
       });
     inFlight.set(entry.id, task);
     hooks.onInFlight(new Set(inFlight.keys()));
   };
 
-  const skip = (id: string) => inFlight.has(id) || broken.has(id);
   await readAll();
   hooks.onTally?.(() => graph.tally());
   try {

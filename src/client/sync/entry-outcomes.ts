@@ -1,5 +1,6 @@
 import type { Table, UpdateSpec } from 'dexie';
 import type { OutboxEntry } from '../../shared';
+import type { TraplineDb } from '../db/database';
 import { backoffDelay } from './backoff';
 import { normalizeValue } from '../db/field-values';
 import { CHILD_ENTITY } from '#shared/entities';
@@ -29,65 +30,89 @@ export async function markSending(
   freeze: boolean,
 ): Promise<OutboxEntry | null> {
   const { db } = ctx;
-  return db.transaction('rw', allSyncTables(db), async () => {
-    const entry = await db.outbox.get(entryId);
-    if (!entry || (entry.state !== 'pending' && entry.state !== 'sending')) return null;
-    const changes: Partial<OutboxEntry> = { state: 'sending' };
-    if (freeze) changes.frozen = true;
-    await changeRow(db.outbox, entryId, changes);
-    const table = recordTable(db, entry.entity);
-    const record = await table.get(entry.localId);
-    if (record && record.syncState !== 'syncing')
-      await changeRow(table, entry.localId, { syncState: 'syncing' });
-    return { ...entry, ...changes };
-  });
+  return db.transaction('rw', allSyncTables(db), () => markInTransaction(db, entryId, freeze));
 }
+
+/** markSending's writes, inside a read-write transaction over allSyncTables the caller runs. */
+async function markInTransaction(
+  db: TraplineDb,
+  entryId: string,
+  freeze: boolean,
+): Promise<OutboxEntry | null> {
+  const entry = await db.outbox.get(entryId);
+  if (!entry || (entry.state !== 'pending' && entry.state !== 'sending')) return null;
+  const changes: Partial<OutboxEntry> = { state: 'sending' };
+  if (freeze) changes.frozen = true;
+  await changeRow(db.outbox, entryId, changes);
+  const table = recordTable(db, entry.entity);
+  const record = await table.get(entry.localId);
+  if (record && record.syncState !== 'syncing')
+    await changeRow(table, entry.localId, { syncState: 'syncing' });
+  return { ...entry, ...changes };
+}
+
+export type Acknowledged = {
+  /** The serverId a create stored on its record; null for other steps or a record no longer here. */
+  serverId: number | null;
+  /** The entry named in `thenSend`, marked as being sent and frozen; null if it is not sendable. */
+  next: OutboxEntry | null;
+};
 
 /**
  * The server acknowledged the entry: store what it answered and drop the entry, together.
  * Step order matters: the parent's serverId is written in the same transaction that removes its
  * entry, so a child that sees the entry gone always finds the serverId.
- * Returns the serverId a create stored on its record (null for other steps, or when the record
- * is no longer on the tablet).
+ * `thenSend`: a create this acknowledgement releases, to be sent next. It is marked as being
+ * sent and frozen (markSending) in the same transaction, so a queue of chains costs one
+ * transaction per entry instead of two; the mark commits with the parent's acknowledgement or
+ * not at all, and the child is sent only after both have committed.
  */
 export async function acknowledge(
+  ctx: SyncContext,
+  entry: OutboxEntry,
+  body: unknown,
+  thenSend?: string,
+): Promise<Acknowledged> {
+  const { db } = ctx;
+  return db.transaction('rw', allSyncTables(db), async () => {
+    const serverId = await storeAcknowledgement(ctx, entry, body);
+    const next = thenSend ? await markInTransaction(db, thenSend, true) : null;
+    return { serverId, next };
+  });
+}
+
+async function storeAcknowledgement(
   ctx: SyncContext,
   entry: OutboxEntry,
   body: unknown,
 ): Promise<number | null> {
   const { db } = ctx;
   const server = isRecordBody(body) ? body : null;
-  return db.transaction('rw', allSyncTables(db), async () => {
-    await db.outbox.delete(entry.id);
-    const table = recordTable(db, entry.entity);
-    const record = await table.get(entry.localId);
-    if (!record) return null;
-    if (entry.op === 'delete') {
-      await table.delete(entry.localId);
-      return null;
-    }
-    const others = (await db.outbox.where('localId').equals(entry.localId).toArray()).filter(
-      (e) => e.entity === entry.entity,
-    );
-    const changes: Partial<AnyRecordRow> = { problem: null };
-    if (server) {
-      changes.server = server;
-      changes.baseUpdated = typeof server.updated === 'string' ? server.updated : null;
-    }
-    if (entry.op === 'create' && server) {
-      changes.serverId = server.id as number;
-      await absorbDuplicate(ctx, entry, record, server.id as number);
-    }
-    changes.syncState =
-      others.length === 0
-        ? 'synced'
-        : others.some((e) => e.state === 'parked')
-          ? 'failed'
-          : 'queued';
-    await changeRow(table, entry.localId, changes);
-    if (server) await rebaseLaterUpdates(ctx, entry, others, server);
-    return changes.serverId ?? null;
-  });
+  await db.outbox.delete(entry.id);
+  const table = recordTable(db, entry.entity);
+  const record = await table.get(entry.localId);
+  if (!record) return null;
+  if (entry.op === 'delete') {
+    await table.delete(entry.localId);
+    return null;
+  }
+  const others = (await db.outbox.where('localId').equals(entry.localId).toArray()).filter(
+    (e) => e.entity === entry.entity,
+  );
+  const changes: Partial<AnyRecordRow> = { problem: null };
+  if (server) {
+    changes.server = server;
+    changes.baseUpdated = typeof server.updated === 'string' ? server.updated : null;
+  }
+  if (entry.op === 'create' && server) {
+    changes.serverId = server.id as number;
+    await absorbDuplicate(ctx, entry, record, server.id as number);
+  }
+  changes.syncState =
+    others.length === 0 ? 'synced' : others.some((e) => e.state === 'parked') ? 'failed' : 'queued';
+  await changeRow(table, entry.localId, changes);
+  if (server) await rebaseLaterUpdates(ctx, entry, others, server);
+  return changes.serverId ?? null;
 }
 
 /**

@@ -58,15 +58,18 @@ function rejected(message: string, field?: string): SyncError {
  * - update → GET the server's record, stop on a conflict, else PUT only the changed fields;
  * - delete → DELETE (already gone on the server counts as done).
  * `serverIds`: server ids the drain already knows, by `entity:localId` (see resolveRefs).
+ * `marked`: a create already marked as being sent and frozen (acknowledge's `thenSend`), as
+ * stored then.
  */
 export async function sendEntry(
   ctx: SyncContext,
   queued: OutboxEntry,
   serverIds?: ReadonlyMap<string, number>,
+  marked = false,
 ): Promise<SendOutcome> {
   const base = ENTITY_PATHS[queued.entity];
   if (queued.op === 'create') {
-    const entry = await markSending(ctx, queued.id, true);
+    const entry = marked ? queued : await markSending(ctx, queued.id, true);
     if (!entry) return { kind: 'gone' };
     const resolved = await resolveRefs(ctx, entry, serverIds);
     if (!resolved.ok)

@@ -34,6 +34,46 @@ function chain(): { site: OutboxEntry; collection: OutboxEntry; pool: OutboxEntr
 }
 
 describe('drain graph', () => {
+  it('names the oldest entry an acknowledgement releases, and only one waiting on nothing else', () => {
+    const site = makeEntry({ entity: 'site', localId: 's', createdAt: 1 });
+    const otherSite = makeEntry({ entity: 'site', localId: 's2', createdAt: 2 });
+    const ref = (localId: string) => [{ field: 'site', entity: 'site' as const, localId }];
+    // Two look-alike collections of the same site, saved in the same millisecond.
+    const later = makeEntry({ entity: 'collection', localId: 'c2', createdAt: 5, refs: ref('s') });
+    const first = makeEntry({ entity: 'collection', localId: 'c1', createdAt: 5, refs: ref('s') });
+    const [older, newer] = first.id < later.id ? [first, later] : [later, first];
+    // Waits on both sites: removing one of them does not release it.
+    const both = makeEntry({
+      entity: 'collection',
+      localId: 'c3',
+      createdAt: 3,
+      refs: ref('s'),
+      dependsOn: [otherSite.id],
+    });
+    const backingOff = makeEntry({
+      entity: 'collection',
+      localId: 'c4',
+      createdAt: 4,
+      refs: ref('s'),
+      nextAttemptAt: 60_000,
+    });
+    const graph = new DrainGraph([newer, both, older, backingOff, otherSite, site]);
+
+    expect(graph.firstReleasedBy(site.id, 0, none)?.id).toBe(older.id);
+    expect(graph.firstReleasedBy(site.id, 0, (id) => id === older.id)?.id).toBe(newer.id);
+    expect(graph.firstReleasedBy(site.id, 60_000, none)?.id).toBe(backingOff.id);
+    expect(graph.firstReleasedBy(otherSite.id, 0, none)).toBeNull();
+    // Nothing changed: the site still holds all four back.
+    expect(takeAll(graph)).toEqual([site.id, otherSite.id]);
+  });
+
+  it('releases nothing held behind a parked entry', () => {
+    const { site, collection } = chain();
+    const parked = makeEntry({ entity: 'site', localId: 's', createdAt: 0, state: 'parked' });
+    const graph = new DrainGraph([parked, site, collection]);
+    expect(graph.firstReleasedBy(site.id, 0, none)).toBeNull();
+  });
+
   it('offers a child only once its parent left the outbox, oldest first', () => {
     const { site, collection, pool } = chain();
     const other = makeEntry({ entity: 'site', localId: 's2', createdAt: 4 });

@@ -4,6 +4,7 @@ import { DEFAULT_BACKOFF } from '../../../src/client/sync/backoff';
 import { drainOutbox } from '../../../src/client/sync/drain-outbox';
 import type { SyncContext } from '../../../src/client/sync/sync-context';
 import { countOutboxReads } from './helpers/count-outbox-reads';
+import { countWriteTransactions } from './helpers/count-transactions';
 import { FakeBff } from './helpers/fake-bff';
 import { makeDb, queueCreate, site } from './helpers/outbox-factory';
 
@@ -47,6 +48,7 @@ describe('drain, linear in the queue', () => {
     const db = makeDb();
     opened.push(db);
     const reads = countOutboxReads(db);
+    const writes = countWriteTransactions(db);
     const bff = new FakeBff();
     vi.stubGlobal('fetch', bff.fetch);
     const ids: string[] = [];
@@ -55,6 +57,7 @@ describe('drain, linear in the queue', () => {
       ids.push(entryId);
     }
     const before = { ...reads };
+    const writesBefore = writes.readwrite;
 
     const result = await drainOutbox(contextFor(db), hooks);
 
@@ -65,5 +68,8 @@ describe('drain, linear in the queue', () => {
     // Read whole when the drain starts and before it ends; between, only what is new.
     expect(reads.full - before.full).toBeLessThanOrEqual(2);
     expect(reads.rows - before.rows).toBeLessThanOrEqual(4 * ENTRIES);
+    // One commit per entry: each create is marked as being sent in the transaction that
+    // acknowledges the one it waits on (only the first needs a transaction of its own).
+    expect(writes.readwrite - writesBefore).toBeLessThanOrEqual(ENTRIES + 1);
   }, 120_000);
 });
