@@ -1,43 +1,24 @@
 import type { Database, Row } from '../../db/database';
 import type { CollectionCreate } from '#shared/schemas/collection';
-import type { FieldError } from '#shared/schemas/error';
-import { survYearOf } from '#shared/rules';
+import { mixedConditionConflicts, survYearOf } from '#shared/rules';
 import type { Caller } from '../auth/types';
 import { HttpError } from '../../http/http-error';
 import { validationFailed } from '../errors';
-import { abundanceRefs, assertNoMixedConflict } from './abundance-rules';
-import { agencySite, noSuchSite } from '../common/agency-site';
+import { readCollectionReferences } from './collection-references';
 import { abundanceRecord, collectionRecord, lureRecord } from './collection-records';
 import { isDateOnly } from '../common/iso-date';
 import { LOCATION_COLUMNS, type Point } from '../common/location-record';
-import { lookupErrors, type LookupRef } from '../common/lookup-errors';
 import {
+  MAX_SERIES_NUMBER,
   assertPlausibleNumber,
   lockNumberSeries,
-  nextNumber,
+  nextNumberSql,
   numberTaken,
+  seriesFull,
 } from '../common/next-number';
 import { assertOwnAgency } from '../common/permissions';
 import { insertAbundance, insertLures } from './write-abundance';
 import { storedDate } from '../stored-date';
-
-/** Lookup references a collection body makes (trap, lures, location precision, arthropods). */
-export function collectionRefs(body: Partial<CollectionCreate>): LookupRef[] {
-  return [
-    ...(body.trap != null ? [{ path: 'trap', table: 'trap' as const, id: body.trap }] : []),
-    ...(body.lures ?? []).map((id, i) => ({ path: `lures.${i}`, table: 'lure' as const, id })),
-    ...(body.location
-      ? [
-          {
-            path: 'location.coordinate_precision',
-            table: 'coordinate_precision' as const,
-            id: body.location.coordinate_precision,
-          },
-        ]
-      : []),
-    ...abundanceRefs(body.arthropods ?? []),
-  ];
-}
 
 export const collectionNumTaken = (num: number, year: number) =>
   new HttpError(
@@ -62,11 +43,11 @@ export async function createCollection(
   assertPlausibleNumber('collection', body.collection_num);
   const collectionDate = storedDate(body.collection_date, 'collection_date');
   return db.transaction(async (tx) => {
-    const errors: FieldError[] = await lookupErrors(tx, collectionRefs(body));
-    const site = body.site != null ? await agencySite(tx, caller.agencyId, body.site) : null;
-    if (body.site != null && !site) errors.push(noSuchSite(body.site));
-    if (errors.length > 0) throw validationFailed(errors);
-    await assertNoMixedConflict(tx, body.arthropods ?? []);
+    const refs = await readCollectionReferences(tx, caller.agencyId, body);
+    if (refs.errors.length > 0) throw validationFailed(refs.errors);
+    const conflicts = mixedConditionConflicts(body.arthropods ?? [], refs.sexes);
+    if (conflicts.length > 0) throw validationFailed(conflicts, 'mixed_condition_conflict');
+    const { site } = refs;
 
     // Rule 2: location from the body, else from the site; the Zero Site has no place of its own.
     let point: Point;
@@ -84,28 +65,33 @@ export async function createCollection(
 
     const survYear = body.surv_year ?? survYearOf(body.collection_date);
     await lockNumberSeries(tx, 'collection', caller.agencyId, survYear);
-    let num = body.collection_num ?? null;
+    const num = body.collection_num ?? null;
     if (num !== null && (await numberTaken(tx, 'collection', caller.agencyId, survYear, num))) {
       throw collectionNumTaken(num, survYear);
     }
-    num ??= await nextNumber(tx, 'collection', caller.agencyId, survYear);
 
-    // The collection's id is drawn first so its location row is written pointing at it: one
-    // statement for both rows instead of insert, insert, update.
+    // One statement writes both rows: the number (the one given, else the next, drawn here
+    // under the lock taken above: this statement's snapshot is taken after it), then the
+    // collection's id, drawn first so its location row is written pointing at it. With no
+    // number free, nothing is written and no row comes back.
     // The answer is built from what the statements return, not read back: nothing else can
     // change these rows before the transaction commits.
+    const next = nextNumberSql('collection', { agency: '$1', survYear: '$10', bound: '$18' });
     const { rows } = await tx.query(
-      `with loc as (
+      `with n as (select coalesce($6::int, ${next}) as num),
+       loc as (
          insert into location (table_name, record_id, agency, lon, lat, coordinate_precision)
-         values ('collection', nextval(pg_get_serial_sequence('collection', 'id')), $1, $15, $16, $17)
+         select 'collection', nextval(pg_get_serial_sequence('collection', 'id')), $1, $15, $16,
+           $17
+           from n where n.num is not null
          returning *),
        c as (
          insert into collection (id, agency, user_id, site, location, collection_date,
            collection_date_date_only, collection_num, comments, identified_by, num_trap,
            surv_year, trap, trap_nights, trap_problem_bit, add_date, updated)
-         select loc.record_id, $1, $2, $3, loc.id, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
-           $14, $14
-           from loc
+         select loc.record_id, $1, $2, $3, loc.id, $4, $5, n.num, $7, $8, $9, $10, $11, $12,
+           $13, $14, $14
+           from loc, n
          returning *)
        select c.*, ${LOCATION_COLUMNS} from c join loc l on l.id = c.location`,
       [
@@ -126,9 +112,11 @@ export async function createCollection(
         point.lon,
         point.lat,
         point.coordinatePrecision,
+        MAX_SERIES_NUMBER,
       ],
     );
     const row = rows[0];
+    if (!row) throw seriesFull('collection', survYear);
     const id = row.id as number;
     // A new collection has no active rows to reconcile with: insert its rows and lures at once.
     const arthropods = await insertAbundance(tx, id, caller.agencyId, body.arthropods ?? [], now);

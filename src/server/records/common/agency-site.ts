@@ -24,8 +24,12 @@ export async function agencySite(
       where id = $1 and agency = $2 and delete_date is null`,
     [id, agency],
   );
-  if (rows.length === 0) return null;
-  return { ...rows[0], isZeroSite: rows[0].code === ZERO_SITE_CODE };
+  return rows.length === 0 ? null : asAgencySite(rows[0]);
+}
+
+/** A site row as read (id, code, lon, lat, coordinate_precision), with what its code says. */
+export function asAgencySite(row: Omit<AgencySite, 'isZeroSite'>): AgencySite {
+  return { ...row, isZeroSite: row.code === ZERO_SITE_CODE };
 }
 
 export const noSuchSite = (id: number) => ({

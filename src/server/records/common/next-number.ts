@@ -45,39 +45,60 @@ export function assertPlausibleNumber(
  * to MAX_SERIES_NUMBER, retired records included. When explicit numbers fill the top of the
  * range (a run ending at the bound), it is one past the highest number below that run, so a
  * defaulted create never fails while a number is free below and never searches the series.
+ * An SQL expression (an int, null when every number is in use) over the given parameters, so a
+ * create can draw its number inside its insert; `nextNumber` runs it alone.
  *
- * Cost: one statement reading the series' unique index (agency, surv_year, num) downwards from
- * the bound, stopping at the first number that is not part of the top run: 1 row normally,
- * r + 1 with a top run of r numbers, never the whole series. (Within the top run, the k-th
- * highest number is bound + 1 - k; the first row breaking that is the highest number below it.)
+ * Cost: reading the series' unique index (agency, surv_year, num) downwards from the bound,
+ * stopping at the first number that is not part of the top run: 1 row normally, r + 1 with a
+ * top run of r numbers, never the whole series. (Within the top run, the k-th highest number is
+ * bound + 1 - k; the first row breaking that is the highest number below it.) With no number
+ * below the top run (or none at all), 1, unless the run reaches down to it.
  */
+export function nextNumberSql(
+  series: 'collection' | 'pool',
+  params: { agency: string; survYear: string; bound: string },
+): string {
+  // The table and column are fixed by `series`, never taken from a request.
+  const col = `${series}_num`;
+  const { agency, survYear, bound } = params;
+  const inSeries = `from ${series} where agency = ${agency} and surv_year = ${survYear}`;
+  return `coalesce(
+    (select num + 1 from (
+       select ${col} as num, row_number() over (order by ${col} desc) as rn
+         ${inSeries} and ${col} <= ${bound}
+        order by ${col} desc
+     ) top_down
+     where num <> ${bound} + 1 - rn
+     limit 1),
+    (select 1 where not exists (select 1 ${inSeries} and ${col} = 1)))`;
+}
+
+/** 409 when every number of a series' year is in use (nextNumberSql answered null). */
+export function seriesFull(series: 'collection' | 'pool', survYear: number): HttpError {
+  return new HttpError(
+    409,
+    `${series}_num_taken`,
+    `Every ${series} number of ${survYear} up to ${MAX_SERIES_NUMBER} is in use; retire a record of that year first`,
+    [{ path: `${series}_num`, message: `No free number left in ${survYear}` }],
+  );
+}
+
+/** The next number of a series, in a statement of its own (nextNumberSql). */
 export async function nextNumber(
   q: Queryable,
   series: 'collection' | 'pool',
   agency: number,
   survYear: number,
 ): Promise<number> {
-  // The table and column are fixed by `series`, never taken from a request.
-  const col = `${series}_num`;
-  const { rows } = await q.query<{ num: number }>(
-    `select num from (
-       select ${col} as num, row_number() over (order by ${col} desc) as rn
-         from ${series} where agency = $1 and surv_year = $2 and ${col} <= $3
-        order by ${col} desc
-     ) top_down
-     where num <> $3 + 1 - rn
-     limit 1`,
-    [agency, survYear, MAX_SERIES_NUMBER],
-  );
-  if (rows[0]) return Number(rows[0].num) + 1;
-  // No number below the top run (or none at all): 1 is free unless the run reaches down to it.
-  if (!(await numberTaken(q, series, agency, survYear, 1))) return 1;
-  throw new HttpError(
-    409,
-    `${series}_num_taken`,
-    `Every ${series} number of ${survYear} up to ${MAX_SERIES_NUMBER} is in use; retire a record of that year first`,
-    [{ path: col, message: `No free number left in ${survYear}` }],
-  );
+  const next = nextNumberSql(series, { agency: '$1::int', survYear: '$2::int', bound: '$3::int' });
+  const { rows } = await q.query<{ num: number | null }>(`select ${next} as num`, [
+    agency,
+    survYear,
+    MAX_SERIES_NUMBER,
+  ]);
+  const num = rows[0]?.num;
+  if (num == null) throw seriesFull(series, survYear);
+  return Number(num);
 }
 
 /** Whether a number of the series is already held by another record. */

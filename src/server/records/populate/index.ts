@@ -26,6 +26,9 @@ export {
   populateRefs,
   unknownLookupIds,
   unknownLookupIdsByKind,
+  lookupReadSql,
+  unknownAmong,
+  type FoundLookup,
   type Shape,
   type ShapeKind,
 } from './lookup-shapes';

@@ -118,42 +118,60 @@ export function hasActiveFlag(kind: ShapeKind): boolean {
   return !['agency', 'region', 'user'].includes(kind);
 }
 
+/** A lookup entry a reference read found: its kind and id, and its name where it was asked for. */
+export type FoundLookup = { kind: string; id: number; name: string | null };
+
+/**
+ * One select reading which of the ids of each kind are known and active, as a `union all` of one
+ * indexed read per kind, with its parameters appended to `params` (so it can sit inside a larger
+ * statement). Columns: kind, id, and name for the kinds in `named` (null for the others).
+ * Null when no id can be stored (every one is then unknown). A collection names up to five
+ * kinds (trap, lures, precision, species, sex); one read per kind was a round trip apiece on
+ * every create.
+ */
+export function lookupReadSql(
+  idsByKind: ReadonlyMap<ShapeKind, readonly number[]>,
+  params: unknown[],
+  named: ReadonlySet<ShapeKind> = new Set(),
+): string | null {
+  const parts: string[] = [];
+  for (const [kind, ids] of idsByKind) {
+    const storable = [...new Set(ids.filter(isInt4Id))];
+    if (storable.length === 0) continue;
+    params.push(kind, storable);
+    // Table and column names come from SHAPES and the caller, never from a request.
+    const name = named.has(kind) ? 'name' : 'null::text';
+    parts.push(
+      `select $${params.length - 1}::text as kind, id, ${name} as name from ${SHAPES[kind].table}
+        where id = any($${params.length}::int[])${hasActiveFlag(kind) ? ' and active' : ''}`,
+    );
+  }
+  return parts.length > 0 ? parts.join(' union all ') : null;
+}
+
+/** The ids of each kind that are not among `found` (unknown or inactive). */
+export function unknownAmong(
+  idsByKind: ReadonlyMap<ShapeKind, readonly number[]>,
+  found: Iterable<{ kind: string; id: number }>,
+): Map<ShapeKind, number[]> {
+  const known = new Set([...found].map((r) => `${r.kind}:${Number(r.id)}`));
+  return new Map(
+    [...idsByKind].map(([kind, ids]) => [kind, ids.filter((id) => !known.has(`${kind}:${id}`))]),
+  );
+}
+
 /**
  * The ids of each kind that are unknown or inactive (for 422s naming the field, contract §5),
- * for several kinds in one statement: a `union all` of one indexed read per kind. A collection
- * names up to five kinds (trap, lures, precision, species, sex); one read per kind was a round
- * trip apiece on every create.
+ * for several kinds in one statement (lookupReadSql).
  */
 export async function unknownLookupIdsByKind(
   db: Queryable,
   idsByKind: ReadonlyMap<ShapeKind, readonly number[]>,
 ): Promise<Map<ShapeKind, number[]>> {
-  const unknown = new Map<ShapeKind, number[]>();
-  const parts: string[] = [];
   const params: unknown[] = [];
-  for (const [kind, ids] of idsByKind) {
-    const storable = [...new Set(ids.filter(isInt4Id))];
-    unknown.set(kind, [...ids]);
-    if (storable.length === 0) continue;
-    params.push(kind, storable);
-    // Table names come from SHAPES, never from a request.
-    parts.push(
-      `select $${params.length - 1}::text as kind, id from ${SHAPES[kind].table}
-        where id = any($${params.length}::int[])${hasActiveFlag(kind) ? ' and active' : ''}`,
-    );
-  }
-  if (parts.length === 0) return unknown;
-  const { rows } = await db.query<{ kind: ShapeKind; id: number }>(
-    parts.join(' union all '),
-    params,
-  );
-  const found = new Set(rows.map((r) => `${r.kind}:${Number(r.id)}`));
-  for (const [kind, ids] of unknown)
-    unknown.set(
-      kind,
-      ids.filter((id) => !found.has(`${kind}:${id}`)),
-    );
-  return unknown;
+  const sql = lookupReadSql(idsByKind, params);
+  const { rows } = sql ? await db.query<FoundLookup>(sql, params) : { rows: [] };
+  return unknownAmong(idsByKind, rows);
 }
 
 /**

@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database, Queryable } from '../../../../src/server/db/database';
+import { buildRecords } from '../../../../src/server/records/app';
+import { seedDemoAgencies } from '../../../../src/server/records/seed/seed-demo-agencies';
+import { seedLookups } from '../../../../src/server/records/seed/seed-lookups';
+import { openTestDatabase } from '../../helpers/test-database';
+import { TEST_PASSWORD } from '../../helpers/records-app';
+import { SEX_ID, SPECIES_ID, TRAP_ID } from './arthropod-fixtures';
+
+/**
+ * What a collection create costs the database, in statements: on the embedded database, parsing
+ * and planning are most of a small statement's cost, so each one a create can do without is
+ * throughput (issue 13, row 3). The SQL text of each is kept to say which one came back.
+ */
+function counting(db: Database): { db: Database; statements: string[] } {
+  const statements: string[] = [];
+  const note = (sql: string) => statements.push(sql.replace(/\s+/g, ' ').trim().slice(0, 60));
+  const wrap = (q: Queryable): Queryable => ({
+    query: (sql, params) => {
+      note(sql);
+      return q.query(sql, params);
+    },
+    exec: (sql) => {
+      note(sql);
+      return q.exec(sql);
+    },
+  });
+  const proxy = new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'query' || prop === 'exec') return wrap(target)[prop];
+      if (prop === 'transaction')
+        return <T>(fn: (tx: Queryable) => Promise<T>) => target.transaction((tx) => fn(wrap(tx)));
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+    },
+  });
+  return { db: proxy, statements };
+}
+
+let db: Database;
+let app: FastifyInstance;
+let statements: string[];
+let token: string;
+let site: number;
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  await seedLookups(db);
+  await seedDemoAgencies(db, { password: TEST_PASSWORD });
+  const counted = counting(db);
+  statements = counted.statements;
+  app = await buildRecords({ db: counted.db });
+  await app.ready();
+  const login = await app.inject({
+    method: 'POST',
+    url: '/login',
+    payload: { username: 'demo-tech', password: TEST_PASSWORD },
+  });
+  token = (login.json() as { token: string }).token;
+  const { rows } = await db.query<{ id: number }>(
+    `insert into site (agency, code, name, coordinate_precision, lon, lat)
+     values (1, '204233', 'Putah Creek N', 1, -121.49, 38.58) returning id`,
+  );
+  site = rows[0].id;
+});
+afterAll(async () => {
+  await app?.close();
+  await db?.close();
+});
+
+describe('a collection create, in statements', () => {
+  it('reads the caller, every referenced row, the numbering lock, and writes: six statements', async () => {
+    const before = statements.length;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/arthropod/collection',
+      headers: { authorization: `Bearer ${token}` },
+      payload: {
+        collection_date: '2026-07-14T06:30:00-07:00',
+        num_trap: 1,
+        trap: TRAP_ID.co2,
+        trap_nights: 1,
+        site,
+        lures: [1],
+        arthropods: [
+          { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 42 },
+          { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.male, num_count: 7 },
+          { species: SPECIES_ID.cxPipiens, sex: SEX_ID.fMixed, num_count: 12 },
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const made = statements.slice(before);
+    // The caller's token (1); then, in the transaction: every lookup, the site and the sexes'
+    // names for the F-Mixed rule in one read (1), the numbering lock (1), the location and the
+    // collection with its number (1), abundance rows (1), lures (1).
+    expect(made, made.join('\n')).toHaveLength(6);
+  });
+});
