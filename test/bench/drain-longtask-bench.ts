@@ -194,7 +194,9 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
     let left = queued;
     // However long it takes: a bench reports, it does not give up (Ctrl-C ends it).
     while (left > 0) {
-      await new Promise((r) => setTimeout(r, 1000));
+      // Read 10 times a second (one count of an index, no entry read): a drain of ten seconds
+      // read once a second was measured up to 10% long.
+      await new Promise((r) => setTimeout(r, 100));
       left = await countOutbox();
     }
     const drainMs = Date.now() - started;
@@ -225,7 +227,7 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
         value: drainMs / pageIdeal,
         unit: 'x',
         goal: { atMost: 1.3 },
-        note: `ideal ${(pageBefore / 1000).toFixed(1)} s before, ${(pageAfter / 1000).toFixed(1)} s after; the drain's time is read once a second, so it is up to 1 s long`,
+        note: `ideal ${(pageBefore / 1000).toFixed(1)} s before, ${(pageAfter / 1000).toFixed(1)} s after; the drain's time is read every 100 ms, so it is up to 0.1 s long`,
       },
       {
         name: 'drain in Chromium / ideal client in Node beside the servers (mean)',

@@ -12,11 +12,13 @@ import type { SyncError } from './sync-error';
  * The Dexie writes of each step of an entry's life. Each is ONE transaction over the record and
  * the outbox, so a record's state and its entry never disagree, whatever crashes in between.
  *
- * The drain writes these for every entry, so the steps it takes every time change rows with
- * `changeRow` (Dexie's bulkUpdate: read and write, two IndexedDB requests), not `update` (which
- * first lists the keys it will modify: three). A plain `put` of the row read earlier would be
- * one request but hides the old row from Dexie's change tracking, and every live query on the
- * table would then run again after each write.
+ * The drain writes these for every entry, so each request counts:
+ * - a record row is changed with `changeRow` (Dexie's bulkUpdate: read and write, two IndexedDB
+ *   requests), not `update` (which first lists the keys it will modify: three). A plain `put`
+ *   would be one, but it hides the old row from Dexie's change tracking, and every live query
+ *   on the table (the screens' lists) would then run again after each write;
+ * - an outbox entry read in the transaction is written back whole with `put`: what watches the
+ *   outbox (the sync engine's counts, the sync screen) reads all of it after any change anyway.
  */
 
 /**
@@ -41,14 +43,11 @@ async function markInTransaction(
 ): Promise<OutboxEntry | null> {
   const entry = await db.outbox.get(entryId);
   if (!entry || (entry.state !== 'pending' && entry.state !== 'sending')) return null;
-  const changes: Partial<OutboxEntry> = { state: 'sending' };
-  if (freeze) changes.frozen = true;
-  await changeRow(db.outbox, entryId, changes);
-  const table = recordTable(db, entry.entity);
-  const record = await table.get(entry.localId);
-  if (record && record.syncState !== 'syncing')
-    await changeRow(table, entry.localId, { syncState: 'syncing' });
-  return { ...entry, ...changes };
+  const sending: OutboxEntry = { ...entry, state: 'sending', ...(freeze ? { frozen: true } : {}) };
+  await db.outbox.put(sending);
+  // No record (discarded meanwhile): nothing is changed.
+  await changeRow(recordTable(db, entry.entity), entry.localId, { syncState: 'syncing' });
+  return sending;
 }
 
 export type Acknowledged = {
