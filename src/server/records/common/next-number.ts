@@ -73,6 +73,25 @@ export function nextNumberSql(
     (select 1 where not exists (select 1 ${inSeries} and ${col} = 1)))`;
 }
 
+/**
+ * What nearly every create needs of nextNumberSql, in one probe of the series' index: one past
+ * the highest number up to the bound, or null when that highest number IS the bound (a run of
+ * explicit numbers at the top, where nextNumber then finds the highest free number below it).
+ * On PGlite a statement's planning is most of its cost: this costs 0.18 ms a statement where
+ * nextNumberSql costs 0.28, and planning both as alternatives of one statement cost 0.37.
+ */
+export function afterHighestSql(
+  series: 'collection' | 'pool',
+  params: { agency: string; survYear: string; bound: string },
+): string {
+  const col = `${series}_num`;
+  const { agency, survYear, bound } = params;
+  return `(select m + 1 from (
+      select coalesce(max(${col}), 0) as m from ${series}
+       where agency = ${agency} and surv_year = ${survYear} and ${col} <= ${bound}
+    ) highest where m < ${bound})`;
+}
+
 /** 409 when every number of a series' year is in use (nextNumberSql answered null). */
 export function seriesFull(series: 'collection' | 'pool', survYear: number): HttpError {
   return new HttpError(
