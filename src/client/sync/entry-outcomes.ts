@@ -89,12 +89,13 @@ async function storeAcknowledgement(
   const server = isRecordBody(body) ? body : null;
   await db.outbox.delete(entry.id);
   const table = recordTable(db, entry.entity);
-  const record = await table.get(entry.localId);
-  if (!record) return null;
   if (entry.op === 'delete') {
     await table.delete(entry.localId);
     return null;
   }
+  // The record is not read first: it is changed by key below, and that change says whether it
+  // is still on the tablet (reading a whole record on every acknowledgement was a request and
+  // a copy of its rows for nothing).
   const others = (await db.outbox.where('localId').equals(entry.localId).toArray()).filter(
     (e) => e.entity === entry.entity,
   );
@@ -105,11 +106,11 @@ async function storeAcknowledgement(
   }
   if (entry.op === 'create' && server) {
     changes.serverId = server.id as number;
-    await absorbDuplicate(ctx, entry, record, server.id as number);
+    await absorbDuplicate(ctx, entry, server.id as number);
   }
   changes.syncState =
     others.length === 0 ? 'synced' : others.some((e) => e.state === 'parked') ? 'failed' : 'queued';
-  await changeRow(table, entry.localId, changes);
+  if ((await changeRow(table, entry.localId, changes)) === 0) return null;
   if (server) await rebaseLaterUpdates(ctx, entry, others, server);
   return changes.serverId ?? null;
 }
@@ -119,31 +120,26 @@ async function storeAcknowledgement(
  * acknowledged here (the answer was lost). Keep the local row (its localId is what children and
  * entries refer to), drop the pulled copy and move its children over, with the creates that name
  * the copy as their parent: a child saved under the copy in that window would otherwise park as
- * "no longer exists on this tablet".
+ * "no longer exists on this tablet". Nothing is moved if the local row is gone too.
  */
-async function absorbDuplicate(
-  ctx: SyncContext,
-  entry: OutboxEntry,
-  record: AnyRecordRow,
-  serverId: number,
-) {
+async function absorbDuplicate(ctx: SyncContext, entry: OutboxEntry, serverId: number) {
   const table = recordTable(ctx.db, entry.entity);
+  const localId = entry.localId;
   const duplicate = await table.where('serverId').equals(serverId).first();
-  if (!duplicate || duplicate.localId === record.localId) return;
+  if (!duplicate || duplicate.localId === localId) return;
+  if (!(await table.get(localId))) return;
   await table.delete(duplicate.localId);
   const child = CHILD_ENTITY[entry.entity];
   if (child) {
     await recordTable(ctx.db, child)
       .where('parentLocalId')
       .equals(duplicate.localId)
-      .modify({ parentLocalId: record.localId });
+      .modify({ parentLocalId: localId });
   }
   await ctx.db.outbox
     .filter((e) => e.refs.some((r) => r.localId === duplicate.localId))
     .modify((e) => {
-      e.refs = e.refs.map((r) =>
-        r.localId === duplicate.localId ? { ...r, localId: record.localId } : r,
-      );
+      e.refs = e.refs.map((r) => (r.localId === duplicate.localId ? { ...r, localId } : r));
     });
 }
 
@@ -278,13 +274,16 @@ export async function markConflict(
   });
 }
 
-/** Changes some fields of one row (see the top of this file for why not `update`). */
-async function changeRow<T, K extends string>(
+/**
+ * Changes some fields of one row (see the top of this file for why not `update`). Returns the
+ * number of rows changed: 0 when there is no row of that key.
+ */
+function changeRow<T, K extends string>(
   table: Table<T, K>,
   key: K,
   changes: Partial<T>,
-): Promise<void> {
-  await table.bulkUpdate([{ key, changes: changes as UpdateSpec<T> }]);
+): Promise<number> {
+  return table.bulkUpdate([{ key, changes: changes as UpdateSpec<T> }]);
 }
 
 function isRecordBody(body: unknown): body is Record<string, unknown> & { id: number } {

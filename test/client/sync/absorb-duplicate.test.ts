@@ -52,4 +52,44 @@ describe('a pulled copy folded into its own record when the lost create is ackno
     expect(poolRow).toMatchObject({ syncState: 'synced', parentLocalId: made.localId });
     expect(bff.get('pool', poolRow!.serverId!)?.collection).toBe(server.id);
   });
+  it('keeps the pulled copy when the tablet no longer holds the record the create made', async () => {
+    const { db, bff, engine } = setupEngine({ concurrency: 1 });
+    const host = bff.seed('site', site(1));
+    const siteLocal = await storeSynced(db, 'site', host, site(1));
+    const made = await queueCreate(db, 'collection', collection(), siteLocal);
+    let phase: 'first' | 'offline' | 'online' = 'first';
+    bff.fault = (req): Fault => {
+      if (phase === 'online') return null;
+      if (phase === 'first' && req.method === 'POST') {
+        phase = 'offline';
+        return 'drop-after';
+      }
+      return 'drop-before';
+    };
+    engine.requestSync('test');
+    await vi.waitFor(() => expect(phase).toBe('offline'));
+    engine.stop();
+    await engine.settled();
+    const [server] = bff.all('collection');
+    const copy = await storeSynced(
+      db,
+      'collection',
+      server,
+      serverToData('collection', server),
+      siteLocal,
+    );
+    const child = await queueCreate(db, 'pool', pool(), copy);
+    // The row the create made is gone (its entry is not): the copy is all the tablet has left.
+    await db.collections.delete(made.localId);
+
+    phase = 'online';
+    engine.start();
+    await drain(engine);
+
+    expect(await db.outbox.toArray()).toEqual([]);
+    expect((await db.collections.toArray()).map((c) => c.localId)).toEqual([copy]);
+    const poolRow = await db.pools.get(child.localId);
+    expect(poolRow).toMatchObject({ syncState: 'synced', parentLocalId: copy });
+    expect(bff.get('pool', poolRow!.serverId!)?.collection).toBe(server.id);
+  });
 });
