@@ -92,19 +92,12 @@ export class TraplineDb extends Dexie {
   constructor(name: string) {
     // Strict durability: a saved record and its outbox entry survive a crash or power loss.
     super(name, { chromeTransactionDurability: 'strict' });
-    this.version(1).stores({
-      sites: 'localId, &serverId, syncState, code, name, updatedAt',
-      collections: 'localId, &serverId, syncState, parentLocalId, collectionDate, updatedAt',
-      pools: 'localId, &serverId, syncState, parentLocalId, updatedAt',
-      poolTests: 'localId, &serverId, syncState, parentLocalId, updatedAt',
-      outbox: 'id, entity, localId, state, nextAttemptAt, createdAt',
-      lookups: 'key',
-      meta: 'key',
-    });
-    // Version 2 drops the indexes nothing queried (records' syncState; the outbox's entity,
-    // state and nextAttemptAt). The sync engine changes a record's syncState and its entry's
-    // state on every send, so each of them was a second write per send for nothing (issue 13).
-    // Rows are untouched: an upgrade only deletes the index stores.
+    // Version 2 dropped the indexes nothing queried (records' syncState; the outbox's entity,
+    // state and nextAttemptAt): the sync engine changes a record's syncState and its entry's
+    // state on every send, so each was a second write per send for nothing (issue 13). Dexie
+    // upgrades any older database to the schema declared here by comparing it with the stored
+    // one (no upgrade function, so no older version needs declaring); rows are untouched, only
+    // index stores are deleted. schema-upgrade.test.ts opens a version-1 database with it.
     this.version(2).stores({
       ...RECORD_TABLE_INDEXES,
       outbox: 'id, localId, createdAt',
