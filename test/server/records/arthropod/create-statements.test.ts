@@ -43,6 +43,7 @@ let app: FastifyInstance;
 let statements: string[];
 let token: string;
 let site: number;
+let collection: number;
 
 beforeAll(async () => {
   db = await openTestDatabase();
@@ -91,10 +92,24 @@ describe('a collection create, in statements', () => {
       },
     });
     expect(res.statusCode, res.body).toBe(201);
+    collection = (res.json() as { id: number }).id;
     const made = statements.slice(before);
     // The caller's token (1); then, in the transaction: every lookup, the site and the sexes'
     // names for the F-Mixed rule in one read (1), the numbering lock (1), the location and the
     // collection with its number (1), abundance rows (1), lures (1).
     expect(made, made.join('\n')).toHaveLength(6);
+  });
+
+  it('a pool of that collection: the caller, its lookups, the collection locked, the pooled counts, the numbering lock, the insert with its number, and the record read back with its latest test: eight', async () => {
+    const before = statements.length;
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/arthropod/pool',
+      headers: { authorization: `Bearer ${token}` },
+      payload: { collection, species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 20 },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const made = statements.slice(before);
+    expect(made, made.join('\n')).toHaveLength(8);
   });
 });
