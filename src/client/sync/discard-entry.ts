@@ -17,7 +17,10 @@ export async function dependentsOf(ctx: SyncContext, entryId: string): Promise<O
  * - a create never acknowledged: the record goes too (the server has nothing of it);
  * - an update: the record's fields go back to the server's values;
  * - a delete: the record is kept, as the server has it.
- * `inFlight` entries are refused: their answer is on its way.
+ * Entries being sent are refused: their answer is on its way. That is the engine's `inFlight`,
+ * and any entry stored as 'sending': the drain marks a create for sending in its parent's
+ * acknowledgement, before it shows in `inFlight`, and a caller's `inFlight` may be older than
+ * the mark. The stored state is read in this transaction, after any mark committed.
  */
 export async function discardEntry(
   ctx: SyncContext,
@@ -34,7 +37,7 @@ export async function discardEntry(
     const unconfirmed = dependents.filter((d) => !confirmed.has(d.id));
     if (unconfirmed.length > 0) throw new DependentsNotConfirmedError(unconfirmed);
     const all = [entry, ...dependents];
-    const busy = all.find((e) => inFlight.has(e.id));
+    const busy = all.find((e) => inFlight.has(e.id) || e.state === 'sending');
     if (busy)
       throw new Error(
         'This change is being sent right now; wait for its answer before discarding it',

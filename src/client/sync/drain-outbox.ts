@@ -1,6 +1,13 @@
 import type { OutboxEntry } from '../../shared';
 import { nextTask } from '../lib/next-task';
-import { acknowledge, holdForSignIn, markConflict, park, retryLater } from './entry-outcomes';
+import {
+  acknowledge,
+  holdForSignIn,
+  markConflict,
+  park,
+  retryLater,
+  unmarkSending,
+} from './entry-outcomes';
 import { DrainGraph, type DrainTally } from './drain-graph';
 import { recordKey } from './outbox-graph';
 import { createOutboxReader } from './outbox-reader';
@@ -129,9 +136,14 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
         if (acked.serverId !== null) serverIds.set(recordKey(outcome.entry), acked.serverId);
         acknowledged.add(entry.id);
         record(entry.id, null);
-        if (acked.next) {
-          record(acked.next.id, { state: 'sending', frozen: true });
-          handOff = acked.next;
+        if (acked.next && next) {
+          if (canSend()) {
+            record(acked.next.id, { state: 'sending', frozen: true });
+            handOff = acked.next;
+          } else {
+            // The drain stopped meanwhile (pause, sign-out): it is not sent now.
+            await unmarkSending(ctx, acked.next.id, next.frozen);
+          }
         }
         sent += 1;
         hooks.onAcknowledged(outcome.entry);
@@ -161,8 +173,7 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
       })
       .finally(() => {
         inFlight.delete(entry.id);
-        // Not sent now (the drain is stopping): it stays marked, and sendable, for the next one.
-        if (handOff && canSend()) run(handOff, true);
+        if (handOff) run(handOff, true);
         else hooks.onInFlight(new Set(inFlight.keys()));
       });
     inFlight.set(entry.id, task);
@@ -178,6 +189,8 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
   }
 
   async function sendAll(): Promise<DrainResult> {
+    // When set, the wait below also ends after this many ms, to look for entries saved meanwhile.
+    let lookAfter: number | null = null;
     for (;;) {
       const now = ctx.now();
       hooks.onProgress({ sent, total: sent + graph.remaining });
@@ -190,14 +203,15 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
         }
         // A free slot and nothing to fill it with: look for entries saved since (with nothing in
         // flight, the whole read below does).
-        if (
-          inFlight.size > 0 &&
-          inFlight.size < hooks.concurrency &&
-          !looked &&
-          performance.now() - lookedAt >= LOOK_FOR_ADDED_MS
-        ) {
-          await readAdded();
-          continue;
+        if (inFlight.size > 0 && inFlight.size < hooks.concurrency && !looked) {
+          const lookIn = LOOK_FOR_ADDED_MS - (performance.now() - lookedAt);
+          if (lookIn <= 0) {
+            await readAdded();
+            continue;
+          }
+          // Looked too recently: look again when the interval is over, if nothing in flight
+          // ends first (a slow answer must not hold back what was saved meanwhile).
+          lookAfter = lookIn;
         }
       }
       if (inFlight.size === 0) {
@@ -214,7 +228,15 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
         return { sent, nextAttemptAt: paused ? null : graph.nextDue(now, dueAt) };
       }
       // A failed task is already recorded in the outbox; the race only wakes the loop.
-      await Promise.race([...inFlight.values()].map((p) => p.catch(() => undefined)));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waits = [...inFlight.values()].map((p) => p.catch(() => undefined));
+      if (lookAfter !== null) {
+        const ms = lookAfter;
+        waits.push(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))));
+      }
+      await Promise.race(waits);
+      clearTimeout(timer);
+      lookAfter = null;
       fresh = false;
       looked = false;
     }

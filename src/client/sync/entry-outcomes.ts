@@ -50,6 +50,26 @@ async function markInTransaction(
   return sending;
 }
 
+/**
+ * Undoes a mark made by acknowledge's `thenSend` for an entry that will not be sent now (the
+ * drain stopped meanwhile): back to waiting, frozen only if it was before (`wasFrozen`), its
+ * record 'queued'. Until then it would count as being sent, and an edit or a delete of a record
+ * the server never received would go out as requests of their own.
+ */
+export async function unmarkSending(
+  ctx: SyncContext,
+  entryId: string,
+  wasFrozen: boolean,
+): Promise<void> {
+  const { db } = ctx;
+  await db.transaction('rw', allSyncTables(db), async () => {
+    const entry = await db.outbox.get(entryId);
+    if (entry?.state !== 'sending') return;
+    await db.outbox.put({ ...entry, state: 'pending', frozen: wasFrozen });
+    await restoreQueued(ctx, entry);
+  });
+}
+
 export type Acknowledged = {
   /** The serverId a create stored on its record; null for other steps or a record no longer here. */
   serverId: number | null;

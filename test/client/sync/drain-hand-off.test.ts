@@ -1,0 +1,126 @@
+import Dexie from 'dexie';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { TraplineDb } from '../../../src/client/db/database';
+import { deleteRecord } from '../../../src/client/db/delete-record';
+import { DEFAULT_BACKOFF } from '../../../src/client/sync/backoff';
+import { discardEntry } from '../../../src/client/sync/discard-entry';
+import { drainOutbox, type DrainHooks } from '../../../src/client/sync/drain-outbox';
+import type { SyncContext } from '../../../src/client/sync/sync-context';
+import { FakeBff } from './helpers/fake-bff';
+import { collection, makeDb, queueCreate, site } from './helpers/outbox-factory';
+
+/**
+ * A create released by its parent's acknowledgement is marked as being sent in that same
+ * transaction and sent next (one transaction per entry). Review found three ways that could go
+ * wrong; each case here failed before its fix.
+ */
+const opened: TraplineDb[] = [];
+afterEach(async () => {
+  for (const db of opened.splice(0)) {
+    db.close();
+    await db.delete();
+  }
+  vi.unstubAllGlobals();
+});
+
+function setup() {
+  const db = makeDb();
+  opened.push(db);
+  const bff = new FakeBff();
+  vi.stubGlobal('fetch', bff.fetch);
+  const ctx: SyncContext = {
+    db,
+    baseUrl: '',
+    headers: {},
+    now: Date.now,
+    random: Math.random,
+    backoff: DEFAULT_BACKOFF,
+    timeoutMs: 30_000,
+  };
+  let inFlight: ReadonlySet<string> = new Set();
+  const hooks: DrainHooks = {
+    concurrency: 3,
+    shouldStop: () => false,
+    onPause: () => undefined,
+    onAcknowledged: () => undefined,
+    onProgress: () => undefined,
+    onInFlight: (ids) => {
+      inFlight = ids;
+    },
+  };
+  return { db, bff, ctx, hooks, inFlight: () => inFlight };
+}
+
+/** Calls `fn` (outside the transaction) when the outbox entry `entryId` is deleted. */
+function whenDeleted(db: TraplineDb, entryId: string, fn: () => void) {
+  db.outbox.hook('deleting', (key) => {
+    if (key === entryId) Dexie.ignoreTransaction(fn);
+  });
+}
+
+describe('a child marked for sending by its parent’s acknowledgement', () => {
+  it('cannot be discarded once marked, even by a caller that did not see it in flight', async () => {
+    const { db, bff, ctx, hooks, inFlight } = setup();
+    const parent = await queueCreate(db, 'site', site(1));
+    const child = await queueCreate(db, 'collection', collection(), parent.localId);
+    let discarding: Promise<unknown> | null = null;
+    // Discard the child while the parent's acknowledgement (which marks it) is being written.
+    whenDeleted(db, parent.entryId, () => {
+      discarding ??= discardEntry(ctx, child.entryId, [], inFlight()).then(
+        () => 'discarded',
+        (err: Error) => err.message,
+      );
+    });
+
+    await drainOutbox(ctx, hooks);
+
+    expect(await discarding).toMatch(/being sent/);
+    // Sent once, and the tablet still holds what the server now has.
+    expect(bff.postsFor(child.entryId)).toBe(1);
+    expect(await db.collections.get(child.localId)).toMatchObject({ syncState: 'synced' });
+  });
+
+  it('goes back to waiting, unfrozen, when the drain stops before sending it', async () => {
+    const { db, ctx, hooks } = setup();
+    const parent = await queueCreate(db, 'site', site(1));
+    const child = await queueCreate(db, 'collection', collection(), parent.localId);
+    let stop = false;
+    whenDeleted(db, parent.entryId, () => {
+      stop = true;
+    });
+
+    await drainOutbox(ctx, { ...hooks, shouldStop: () => stop });
+
+    expect(await db.outbox.get(child.entryId)).toMatchObject({ state: 'pending', frozen: false });
+    expect(await db.collections.get(child.localId)).toMatchObject({ syncState: 'queued' });
+    // Never sent: deleting it removes it here, with nothing to tell the server.
+    expect(await deleteRecord(db, 'collection', child.localId)).toBe('removed');
+  });
+});
+
+describe('entries saved while a drain runs', () => {
+  it('are sent within the look interval, not after a slow answer still in flight', async () => {
+    const { db, bff, ctx, hooks } = setup();
+    const slow = await queueCreate(db, 'site', site(1));
+    const fast = await queueCreate(db, 'site', site(2));
+    const sentAt = new Map<string, number>();
+    let slowAnsweredAt = 0;
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init: RequestInit = {}) => {
+      const key = new Headers(init.headers).get('Idempotency-Key') ?? '';
+      sentAt.set(key, Date.now());
+      if (key !== slow.entryId) return bff.fetch(input, init);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const answer = await bff.fetch(input, init);
+      slowAnsweredAt = Date.now();
+      return answer;
+    });
+
+    const draining = drainOutbox(ctx, hooks);
+    await vi.waitFor(() => expect(bff.postsFor(fast.entryId)).toBe(1));
+    const saved = await queueCreate(db, 'site', site(3));
+    await draining;
+
+    expect(bff.postsFor(saved.entryId)).toBe(1);
+    expect(sentAt.get(saved.entryId)).toBeLessThan(slowAnsweredAt);
+  });
+});
