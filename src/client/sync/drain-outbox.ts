@@ -53,7 +53,7 @@ export type DrainResult = {
  * The drain reads the outbox once and keeps that view current itself (DrainGraph): its own
  * outcomes (an acknowledged entry leaves it and releases what waited only on it, a parked one
  * holds its dependents), and entries saved meanwhile, looked for with a ranged read of what is
- * newer whenever a free slot cannot be filled. Other writers only add entries or replace refused
+ * newer when a free slot cannot be filled (at most every LOOK_FOR_ADDED_MS). Other writers only add entries or replace refused
  * ones, so the view never shows a dependency as acknowledged when it is not. The whole outbox is
  * read again before the drain ends (and the drain goes on if that shows more to send), so
  * nothing saved or fixed meanwhile is left behind. Each send costs the entries it touches, not
@@ -77,6 +77,8 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
   // The outbox was read whole since the last completion / looked for new entries since then.
   let fresh = false;
   let looked = false;
+  // When the drain last looked (real time, not ctx.now: a test's frozen clock must not stop it).
+  let lookedAt = -Infinity;
   // Outcomes recorded while a whole read is under way, applied again to what it returns.
   let during: Array<[string, Partial<OutboxEntry> | null]> | null = null;
   const record = (id: string, changes: Partial<OutboxEntry> | null) => {
@@ -102,8 +104,6 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
     looked = true;
     lookedAt = performance.now();
   };
-  // Real time, not ctx.now: a test's frozen clock must not stop the drain from looking.
-  let lookedAt = -Infinity;
   const readAdded = async () => {
     lookedAt = performance.now();
     for (const e of await reader.added())
@@ -138,7 +138,7 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
         record(entry.id, null);
         if (acked.next && next) {
           if (canSend()) {
-            record(acked.next.id, { state: 'sending', frozen: true });
+            record(acked.next.id, acked.next);
             handOff = acked.next;
           } else {
             // The drain stopped meanwhile (pause, sign-out): it is not sent now.

@@ -1,56 +1,17 @@
 import Dexie from 'dexie';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TraplineDb } from '../../../src/client/db/database';
 import { deleteRecord } from '../../../src/client/db/delete-record';
-import { DEFAULT_BACKOFF } from '../../../src/client/sync/backoff';
 import { discardEntry } from '../../../src/client/sync/discard-entry';
-import { drainOutbox, type DrainHooks } from '../../../src/client/sync/drain-outbox';
-import type { SyncContext } from '../../../src/client/sync/sync-context';
-import { FakeBff } from './helpers/fake-bff';
-import { collection, makeDb, queueCreate, site } from './helpers/outbox-factory';
+import { drainOutbox } from '../../../src/client/sync/drain-outbox';
+import { collection, queueCreate, site } from './helpers/outbox-factory';
+import { setupDrain } from './helpers/setup-drain';
 
 /**
  * A create released by its parent's acknowledgement is marked as being sent in that same
  * transaction and sent next (one transaction per entry). Review found three ways that could go
  * wrong; each case here failed before its fix.
  */
-const opened: TraplineDb[] = [];
-afterEach(async () => {
-  for (const db of opened.splice(0)) {
-    db.close();
-    await db.delete();
-  }
-  vi.unstubAllGlobals();
-});
-
-function setup() {
-  const db = makeDb();
-  opened.push(db);
-  const bff = new FakeBff();
-  vi.stubGlobal('fetch', bff.fetch);
-  const ctx: SyncContext = {
-    db,
-    baseUrl: '',
-    headers: {},
-    now: Date.now,
-    random: Math.random,
-    backoff: DEFAULT_BACKOFF,
-    timeoutMs: 30_000,
-  };
-  let inFlight: ReadonlySet<string> = new Set();
-  const hooks: DrainHooks = {
-    concurrency: 3,
-    shouldStop: () => false,
-    onPause: () => undefined,
-    onAcknowledged: () => undefined,
-    onProgress: () => undefined,
-    onInFlight: (ids) => {
-      inFlight = ids;
-    },
-  };
-  return { db, bff, ctx, hooks, inFlight: () => inFlight };
-}
-
 /** Calls `fn` (outside the transaction) when the outbox entry `entryId` is deleted. */
 function whenDeleted(db: TraplineDb, entryId: string, fn: () => void) {
   db.outbox.hook('deleting', (key) => {
@@ -60,7 +21,7 @@ function whenDeleted(db: TraplineDb, entryId: string, fn: () => void) {
 
 describe('a child marked for sending by its parent’s acknowledgement', () => {
   it('cannot be discarded once marked, even by a caller that did not see it in flight', async () => {
-    const { db, bff, ctx, hooks, inFlight } = setup();
+    const { db, bff, ctx, hooks, inFlight } = setupDrain();
     const parent = await queueCreate(db, 'site', site(1));
     const child = await queueCreate(db, 'collection', collection(), parent.localId);
     let discarding: Promise<unknown> | null = null;
@@ -81,7 +42,7 @@ describe('a child marked for sending by its parent’s acknowledgement', () => {
   });
 
   it('goes back to waiting, unfrozen, when the drain stops before sending it', async () => {
-    const { db, ctx, hooks } = setup();
+    const { db, ctx, hooks } = setupDrain();
     const parent = await queueCreate(db, 'site', site(1));
     const child = await queueCreate(db, 'collection', collection(), parent.localId);
     let stop = false;
@@ -100,7 +61,7 @@ describe('a child marked for sending by its parent’s acknowledgement', () => {
 
 describe('entries saved while a drain runs', () => {
   it('are sent within the look interval, not after a slow answer still in flight', async () => {
-    const { db, bff, ctx, hooks } = setup();
+    const { db, bff, ctx, hooks } = setupDrain();
     const slow = await queueCreate(db, 'site', site(1));
     const fast = await queueCreate(db, 'site', site(2));
     const sentAt = new Map<string, number>();

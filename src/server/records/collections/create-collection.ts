@@ -12,8 +12,8 @@ import {
   MAX_SERIES_NUMBER,
   afterHighestSql,
   assertPlausibleNumber,
+  insertNumbered,
   lockNumberSeries,
-  nextNumber,
   numberTaken,
 } from '../common/next-number';
 import { assertOwnAgency } from '../common/permissions';
@@ -70,57 +70,56 @@ export async function createCollection(
       throw collectionNumTaken(num, survYear);
     }
 
-    // One statement writes both rows: the number (the one given, else one past the highest,
-    // drawn here under the lock taken above: this statement's snapshot is taken after it), then
-    // the collection's id, drawn first so its location row is written pointing at it. When the
-    // highest number is the top of the range, nothing is written and no row comes back: the
-    // statement runs again with the number nextNumber finds below the top (or answers 409).
+    // One statement writes both rows: the number (insertNumbered), then the collection's id,
+    // drawn first so its location row is written pointing at it.
     // The answer is built from what the statements return, not read back: nothing else can
     // change these rows before the transaction commits.
     const next = afterHighestSql('collection', { agency: '$1', survYear: '$10', bound: '$18' });
-    const insert = (number: number | null) =>
-      tx.query(
-        `with n as (select coalesce($6::int, ${next}) as num),
-         loc as (
-           insert into location (table_name, record_id, agency, lon, lat, coordinate_precision)
-           select 'collection', nextval(pg_get_serial_sequence('collection', 'id')), $1, $15,
-             $16, $17
-             from n where n.num is not null
-           returning *),
-         c as (
-           insert into collection (id, agency, user_id, site, location, collection_date,
-             collection_date_date_only, collection_num, comments, identified_by, num_trap,
-             surv_year, trap, trap_nights, trap_problem_bit, add_date, updated)
-           select loc.record_id, $1, $2, $3, loc.id, $4, $5, n.num, $7, $8, $9, $10, $11, $12,
-             $13, $14, $14
-             from loc, n
-           returning *)
-         select c.*, ${LOCATION_COLUMNS} from c join loc l on l.id = c.location`,
-        [
-          caller.agencyId,
-          caller.userId,
-          site?.id ?? null,
-          collectionDate,
-          body.collection_date_date_only ?? isDateOnly(body.collection_date),
-          number,
-          body.comments ?? null,
-          body.identified_by ?? null,
-          body.num_trap,
-          survYear,
-          body.trap,
-          body.trap_nights,
-          body.trap_problem_bit ?? false,
-          now,
-          point.lon,
-          point.lat,
-          point.coordinatePrecision,
-          MAX_SERIES_NUMBER,
-        ],
-      );
-    let { rows } = await insert(num);
-    if (rows.length === 0)
-      ({ rows } = await insert(await nextNumber(tx, 'collection', caller.agencyId, survYear)));
-    const row = rows[0];
+    const row = await insertNumbered(
+      tx,
+      'collection',
+      { agency: caller.agencyId, survYear },
+      num,
+      (number) =>
+        tx.query(
+          `with n as (select coalesce($6::int, ${next}) as num),
+           loc as (
+             insert into location (table_name, record_id, agency, lon, lat, coordinate_precision)
+             select 'collection', nextval(pg_get_serial_sequence('collection', 'id')), $1, $15,
+               $16, $17
+               from n where n.num is not null
+             returning *),
+           c as (
+             insert into collection (id, agency, user_id, site, location, collection_date,
+               collection_date_date_only, collection_num, comments, identified_by, num_trap,
+               surv_year, trap, trap_nights, trap_problem_bit, add_date, updated)
+             select loc.record_id, $1, $2, $3, loc.id, $4, $5, n.num, $7, $8, $9, $10, $11, $12,
+               $13, $14, $14
+               from loc, n
+             returning *)
+           select c.*, ${LOCATION_COLUMNS} from c join loc l on l.id = c.location`,
+          [
+            caller.agencyId,
+            caller.userId,
+            site?.id ?? null,
+            collectionDate,
+            body.collection_date_date_only ?? isDateOnly(body.collection_date),
+            number,
+            body.comments ?? null,
+            body.identified_by ?? null,
+            body.num_trap,
+            survYear,
+            body.trap,
+            body.trap_nights,
+            body.trap_problem_bit ?? false,
+            now,
+            point.lon,
+            point.lat,
+            point.coordinatePrecision,
+            MAX_SERIES_NUMBER,
+          ],
+        ),
+    );
     const id = row.id as number;
     // A new collection has no active rows to reconcile with: insert its rows and lures at once.
     const arthropods = await insertAbundance(tx, id, caller.agencyId, body.arthropods ?? [], now);

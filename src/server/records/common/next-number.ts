@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/database';
+import type { Queryable, Row } from '../../db/database';
 import { HttpError } from '../../http/http-error';
 import { validationFailed } from '../errors';
 
@@ -45,40 +45,53 @@ export function assertPlausibleNumber(
  * to MAX_SERIES_NUMBER, retired records included. When explicit numbers fill the top of the
  * range (a run ending at the bound), it is one past the highest number below that run, so a
  * defaulted create never fails while a number is free below and never searches the series.
- * An SQL expression (an int, null when every number is in use) over the given parameters, so a
- * create can draw its number inside its insert; `nextNumber` runs it alone.
+ * A create draws the common case inside its insert (insertNumbered); this is its fallback.
  *
- * Cost: reading the series' unique index (agency, surv_year, num) downwards from the bound,
- * stopping at the first number that is not part of the top run: 1 row normally, r + 1 with a
- * top run of r numbers, never the whole series. (Within the top run, the k-th highest number is
- * bound + 1 - k; the first row breaking that is the highest number below it.) With no number
- * below the top run (or none at all), 1, unless the run reaches down to it.
+ * Cost: one statement reading the series' unique index (agency, surv_year, num) downwards from
+ * the bound, stopping at the first number that is not part of the top run: 1 row normally,
+ * r + 1 with a top run of r numbers, never the whole series. (Within the top run, the k-th
+ * highest number is bound + 1 - k; the first row breaking that is the highest number below it.)
+ * With no number below the top run (or none at all), 1, unless the run reaches down to it.
  */
-export function nextNumberSql(
+export async function nextNumber(
+  q: Queryable,
   series: 'collection' | 'pool',
-  params: { agency: string; survYear: string; bound: string },
-): string {
+  agency: number,
+  survYear: number,
+): Promise<number> {
   // The table and column are fixed by `series`, never taken from a request.
   const col = `${series}_num`;
-  const { agency, survYear, bound } = params;
-  const inSeries = `from ${series} where agency = ${agency} and surv_year = ${survYear}`;
-  return `coalesce(
-    (select num + 1 from (
-       select ${col} as num, row_number() over (order by ${col} desc) as rn
-         ${inSeries} and ${col} <= ${bound}
-        order by ${col} desc
-     ) top_down
-     where num <> ${bound} + 1 - rn
-     limit 1),
-    (select 1 where not exists (select 1 ${inSeries} and ${col} = 1)))`;
+  const { rows } = await q.query<{ num: number | null }>(
+    `select coalesce(
+       (select num + 1 from (
+          select ${col} as num, row_number() over (order by ${col} desc) as rn
+            from ${series} where agency = $1 and surv_year = $2 and ${col} <= $3
+           order by ${col} desc
+        ) top_down
+        where num <> $3 + 1 - rn
+        limit 1),
+       (select 1 where not exists (
+          select 1 from ${series} where agency = $1 and surv_year = $2 and ${col} = 1))
+     ) as num`,
+    [agency, survYear, MAX_SERIES_NUMBER],
+  );
+  const num = rows[0]?.num;
+  if (num != null) return Number(num);
+  throw new HttpError(
+    409,
+    `${series}_num_taken`,
+    `Every ${series} number of ${survYear} up to ${MAX_SERIES_NUMBER} is in use; retire a record of that year first`,
+    [{ path: col, message: `No free number left in ${survYear}` }],
+  );
 }
 
 /**
- * What nearly every create needs of nextNumberSql, in one probe of the series' index: one past
- * the highest number up to the bound, or null when that highest number IS the bound (a run of
- * explicit numbers at the top, where nextNumber then finds the highest free number below it).
- * On PGlite a statement's planning is most of its cost: this costs 0.18 ms a statement where
- * nextNumberSql costs 0.28, and planning both as alternatives of one statement cost 0.37.
+ * What nearly every create needs of nextNumber, as an SQL expression over the given parameters
+ * for the create's insert to draw its number with: one past the highest number up to the bound
+ * (one probe of the series' index), or null when that highest number IS the bound (a run of
+ * explicit numbers at the top; see insertNumbered). On PGlite a statement's planning is most of
+ * its cost: this costs 0.18 ms a statement where nextNumber's costs 0.28, and planning both as
+ * alternatives of one statement cost 0.37.
  */
 export function afterHighestSql(
   series: 'collection' | 'pool',
@@ -92,32 +105,23 @@ export function afterHighestSql(
     ) highest where m < ${bound})`;
 }
 
-/** 409 when every number of a series' year is in use (nextNumberSql answered null). */
-export function seriesFull(series: 'collection' | 'pool', survYear: number): HttpError {
-  return new HttpError(
-    409,
-    `${series}_num_taken`,
-    `Every ${series} number of ${survYear} up to ${MAX_SERIES_NUMBER} is in use; retire a record of that year first`,
-    [{ path: `${series}_num`, message: `No free number left in ${survYear}` }],
-  );
-}
-
-/** The next number of a series, in a statement of its own (nextNumberSql). */
-export async function nextNumber(
+/**
+ * A create's insert with its number (call under lockNumberSeries): `insert(given)`, where the
+ * insert writes `given`, else the number afterHighestSql draws in it (its snapshot is taken
+ * after the lock); it writes nothing when that draws null. Then it runs again with nextNumber's
+ * answer (a full series answers 409). Returns the row the insert returned.
+ */
+export async function insertNumbered<T extends Row>(
   q: Queryable,
   series: 'collection' | 'pool',
-  agency: number,
-  survYear: number,
-): Promise<number> {
-  const next = nextNumberSql(series, { agency: '$1::int', survYear: '$2::int', bound: '$3::int' });
-  const { rows } = await q.query<{ num: number | null }>(`select ${next} as num`, [
-    agency,
-    survYear,
-    MAX_SERIES_NUMBER,
-  ]);
-  const num = rows[0]?.num;
-  if (num == null) throw seriesFull(series, survYear);
-  return Number(num);
+  scope: { agency: number; survYear: number },
+  given: number | null,
+  insert: (num: number | null) => Promise<{ rows: T[] }>,
+): Promise<T> {
+  const first = await insert(given);
+  if (first.rows[0]) return first.rows[0];
+  const { rows } = await insert(await nextNumber(q, series, scope.agency, scope.survYear));
+  return rows[0];
 }
 
 /** Whether a number of the series is already held by another record. */

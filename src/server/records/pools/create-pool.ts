@@ -13,8 +13,8 @@ import {
   MAX_SERIES_NUMBER,
   afterHighestSql,
   assertPlausibleNumber,
+  insertNumbered,
   lockNumberSeries,
-  nextNumber,
   numberTaken,
 } from '../common/next-number';
 import { assertOwnAgency } from '../common/permissions';
@@ -139,43 +139,43 @@ export async function createPool(
           })
         : null;
     const primaryBit = body.primary_source_bit ?? true;
-    // The number is the one given, else one past the highest, drawn in the insert under the
-    // lock taken above (as a collection's: see createCollection); when the highest number is
-    // the top of the range the insert writes nothing and runs again with nextNumber's answer.
+    // The number: the one given, else drawn in the insert (insertNumbered).
     const next = afterHighestSql('pool', { agency: '$1', survYear: '$6', bound: '$17' });
-    const insert = (number: number | null) =>
-      tx.query<{ id: number }>(
-        `insert into pool (agency, user_id, collection, site, location, surv_year, pool_num,
-           num_count, species, sex, primary_source_bit, primary_source, comments,
-           collection_date, trap, add_date, updated)
-         select $1, $2, $3, $4, $5, $6, n.num, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16
-           from (select coalesce($7::int, ${next}) as num) n
-          where n.num is not null
-         returning id`,
-        [
-          caller.agencyId,
-          caller.userId,
-          collection?.id ?? null,
-          collection ? collection.site : (site?.id ?? null),
-          collection ? collection.location : standaloneLocation,
-          survYear,
-          number,
-          body.num_count,
-          body.species,
-          body.sex,
-          primaryBit,
-          primaryBit && collection ? collection.id : null,
-          body.comments ?? null,
-          collection ? collection.collection_date : collectionDate,
-          collection ? collection.trap : body.trap,
-          now,
-          MAX_SERIES_NUMBER,
-        ],
-      );
-    let { rows } = await insert(num);
-    if (rows.length === 0)
-      ({ rows } = await insert(await nextNumber(tx, 'pool', caller.agencyId, survYear)));
-    const id = rows[0].id;
+    const { id } = await insertNumbered(
+      tx,
+      'pool',
+      { agency: caller.agencyId, survYear },
+      num,
+      (number) =>
+        tx.query<{ id: number }>(
+          `insert into pool (agency, user_id, collection, site, location, surv_year, pool_num,
+             num_count, species, sex, primary_source_bit, primary_source, comments,
+             collection_date, trap, add_date, updated)
+           select $1, $2, $3, $4, $5, $6, n.num, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16
+             from (select coalesce($7::int, ${next}) as num) n
+            where n.num is not null
+           returning id`,
+          [
+            caller.agencyId,
+            caller.userId,
+            collection?.id ?? null,
+            collection ? collection.site : (site?.id ?? null),
+            collection ? collection.location : standaloneLocation,
+            survYear,
+            number,
+            body.num_count,
+            body.species,
+            body.sex,
+            primaryBit,
+            primaryBit && collection ? collection.id : null,
+            body.comments ?? null,
+            collection ? collection.collection_date : collectionDate,
+            collection ? collection.trap : body.trap,
+            now,
+            MAX_SERIES_NUMBER,
+          ],
+        ),
+    );
     if (standaloneLocation) {
       await tx.query('update location set record_id = $1 where id = $2', [id, standaloneLocation]);
     }

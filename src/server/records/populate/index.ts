@@ -10,6 +10,8 @@
  * - `populateLureTypes(db, records)`: `populate[]=lures`, the lure types in place of the link records.
  * - `unknownLookupIds(db, kind, ids)` / `unknownLookupIdsByKind(db, idsByKind)`: ids that are
  *   unknown or inactive → your 422 naming the field.
+ * - `lookupReadSql(idsByKind, params, named?)` + `unknownAmong(idsByKind, found)`: the same
+ *   check as part of a larger statement of your own (a create's one read of its references).
  *
  * Kinds and shapes: species `{id, full_name, display_name, type}`, sex `{id, name, type}`,
  * trap `{id, acronym, name, presence}`, lure `{id, code, description, weight}`,
