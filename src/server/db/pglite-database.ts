@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import type { Database, Queryable, Row } from './database';
+import { preparedStatements } from './pglite-prepared';
 
 /**
  * PGlite runs one statement at a time on one connection. A transaction must therefore own the
@@ -24,24 +25,24 @@ export function pgliteDatabase(pg: PGlite): Database {
     tail = run.catch(() => undefined);
     return run;
   }
-  const direct: Queryable = {
-    async query<T extends Row>(sql: string, params: readonly unknown[] = []) {
-      const res = await pg.query<T>(sql, params as unknown[]);
-      return { rows: res.rows };
-    },
-    async exec(sql: string) {
-      await pg.exec(sql);
-    },
+  const prepared = preparedStatements(pg);
+  const exec = async (sql: string) => {
+    await pg.exec(sql);
+  };
+  const inTransaction: Queryable = {
+    query: <T extends Row>(sql: string, params: readonly unknown[] = []) =>
+      prepared.query<T>(sql, params, true),
+    exec,
   };
   return {
     kind: 'pglite',
-    query: (sql, params) => exclusive(() => direct.query(sql, params)),
-    exec: (sql) => exclusive(() => direct.exec(sql)),
+    query: (sql, params = []) => exclusive(() => prepared.query(sql, params, false)),
+    exec: (sql) => exclusive(() => exec(sql)),
     transaction: (fn) =>
       exclusive(async () => {
         await pg.exec('BEGIN');
         try {
-          const result = await fn(direct);
+          const result = await fn(inTransaction);
           await pg.exec('COMMIT');
           return result;
         } catch (err) {
