@@ -6,6 +6,7 @@ import { asAgencySite, noSuchSite, type AgencySite } from '../common/agency-site
 import { idsByKindOf, lookupErrorsAmong, type LookupRef } from '../common/lookup-errors';
 import { lookupReadSql, unknownAmong, type FoundLookup } from '../populate';
 import { isInt4Id } from '../storable';
+import { lockSeriesSql } from '../common/next-number';
 
 /** Lookup references a collection body makes (trap, lures, location precision, arthropods). */
 export function collectionRefs(body: Partial<CollectionCreate>): LookupRef[] {
@@ -36,18 +37,19 @@ export type CollectionReferences = {
 
 /**
  * Everything a new collection refers to, read in ONE statement: its lookup entries (active or
- * not, with the sexes' names), and the site. On the embedded database parsing and planning are
- * most of a small statement's cost, and these were three statements on every create
- * (issue 13). A site of another agency reads exactly like a missing one.
+ * not, with the sexes' names), and the site; the same statement takes the lock of the number
+ * series `lockKey` names (seriesLockKey). Every statement a create saves is throughput
+ * (issue 13), and these were four. A site of another agency reads exactly like a missing one.
  */
 export async function readCollectionReferences(
   q: Queryable,
   agency: number,
   body: CollectionCreate,
+  lockKey: string,
 ): Promise<CollectionReferences> {
   const refs = collectionRefs(body);
   const idsByKind = idsByKindOf(refs);
-  const params: unknown[] = [];
+  const params: unknown[] = [lockKey];
   const lookups = lookupReadSql(idsByKind, params, new Set(['sex']));
   let siteSql: string | null = null;
   if (body.site != null && isInt4Id(body.site)) {
@@ -56,20 +58,17 @@ export async function readCollectionReferences(
       where id = $${params.length - 1}::int and agency = $${params.length}::int
         and delete_date is null`;
   }
-  let found: FoundLookup[] = [];
-  let site: AgencySite | null = null;
-  if (lookups || siteSql) {
-    const { rows } = await q.query<{
-      found: FoundLookup[] | null;
-      site: Omit<AgencySite, 'isZeroSite'> | null;
-    }>(
-      `select ${lookups ? `(select json_agg(f) from (${lookups}) f)` : 'null::json'} as found,
-        ${siteSql ? `(select row_to_json(s) from (${siteSql}) s)` : 'null::json'} as site`,
-      params,
-    );
-    found = rows[0].found ?? [];
-    site = rows[0].site ? asAgencySite(rows[0].site) : null;
-  }
+  const { rows } = await q.query<{
+    found: FoundLookup[] | null;
+    site: Omit<AgencySite, 'isZeroSite'> | null;
+  }>(
+    `select ${lockSeriesSql('$1::text')} as locked,
+      ${lookups ? `(select json_agg(f) from (${lookups}) f)` : 'null::json'} as found,
+      ${siteSql ? `(select row_to_json(s) from (${siteSql}) s)` : 'null::json'} as site`,
+    params,
+  );
+  const found = rows[0].found ?? [];
+  const site = rows[0].site ? asAgencySite(rows[0].site) : null;
   const errors = lookupErrorsAmong(refs, unknownAmong(idsByKind, found));
   if (body.site != null && !site) errors.push(noSuchSite(body.site));
   const sexes = found

@@ -13,11 +13,17 @@ import {
   afterHighestSql,
   assertPlausibleNumber,
   insertNumbered,
-  lockNumberSeries,
+  seriesLockKey,
   numberTaken,
 } from '../common/next-number';
 import { assertOwnAgency } from '../common/permissions';
-import { insertAbundance, insertLures } from './write-abundance';
+import {
+  abundanceColumns,
+  abundanceInsertSql,
+  abundanceWritten,
+  luresInsertSql,
+  luresWritten,
+} from './write-abundance';
 import { storedDate } from '../stored-date';
 
 export const collectionNumTaken = (num: number, year: number) =>
@@ -31,7 +37,8 @@ export const collectionNumTaken = (num: number, year: number) =>
 /**
  * POST /v1/arthropod/collection, in one transaction: a rejected request writes nothing.
  * The number series of (agency, surv_year) is locked before the number is read, so concurrent
- * creates never share a number.
+ * creates never share a number. Three statements: the references with the lock, then (if the
+ * body names its own number) whether that number is taken, then one insert of every row.
  */
 export async function createCollection(
   db: Database,
@@ -42,8 +49,11 @@ export async function createCollection(
   assertOwnAgency(caller, body.agency);
   assertPlausibleNumber('collection', body.collection_num);
   const collectionDate = storedDate(body.collection_date, 'collection_date');
+  const survYear = body.surv_year ?? survYearOf(body.collection_date);
   return db.transaction(async (tx) => {
-    const refs = await readCollectionReferences(tx, caller.agencyId, body);
+    // The series is locked in this first read, before the insert draws a number.
+    const lockKey = seriesLockKey('collection', caller.agencyId, survYear);
+    const refs = await readCollectionReferences(tx, caller.agencyId, body, lockKey);
     if (refs.errors.length > 0) throw validationFailed(refs.errors);
     const conflicts = mixedConditionConflicts(body.arthropods ?? [], refs.sexes);
     if (conflicts.length > 0) throw validationFailed(conflicts, 'mixed_condition_conflict');
@@ -63,15 +73,17 @@ export async function createCollection(
       throw validationFailed([{ path: 'location', message }], 'location_required', message);
     }
 
-    const survYear = body.surv_year ?? survYearOf(body.collection_date);
-    await lockNumberSeries(tx, 'collection', caller.agencyId, survYear);
+    const arthropods = body.arthropods ?? [];
+    const lures = body.lures ?? [];
     const num = body.collection_num ?? null;
     if (num !== null && (await numberTaken(tx, 'collection', caller.agencyId, survYear, num))) {
       throw collectionNumTaken(num, survYear);
     }
 
-    // One statement writes both rows: the number (insertNumbered), then the collection's id,
-    // drawn first so its location row is written pointing at it.
+    // One statement writes every row: the number (insertNumbered), then the collection's id,
+    // drawn first so its location row is written pointing at it, then (a new collection has no
+    // active set to reconcile with) its abundance rows and lures, which the foreign keys check
+    // at the statement's end, when the collection exists. With no number drawn, nothing is.
     // The answer is built from what the statements return, not read back: nothing else can
     // change these rows before the transaction commits.
     const next = afterHighestSql('collection', { agency: '$1', survYear: '$10', bound: '$18' });
@@ -85,7 +97,7 @@ export async function createCollection(
           `with n as (select coalesce($6::int, ${next}) as num),
            loc as (
              insert into location (table_name, record_id, agency, lon, lat, coordinate_precision)
-             select 'collection', nextval(pg_get_serial_sequence('collection', 'id')), $1, $15,
+             select 'collection', nextval('collection_id_seq'::regclass), $1, $15,
                $16, $17
                from n where n.num is not null
              returning *),
@@ -96,8 +108,12 @@ export async function createCollection(
              select loc.record_id, $1, $2, $3, loc.id, $4, $5, n.num, $7, $8, $9, $10, $11, $12,
                $13, $14, $14
                from loc, n
-             returning *)
-           select c.*, ${LOCATION_COLUMNS} from c join loc l on l.id = c.location`,
+             returning *),
+           ab as (${abundanceInsertSql({ from: 'c', collection: 'c.id', agency: '$1', species: '$19', sex: '$20', count: '$21', now: '$14' })}),
+           lu as (${luresInsertSql({ from: 'c', collection: 'c.id', agency: '$1', lures: '$22', now: '$14' })})
+           select c.*, ${LOCATION_COLUMNS}, array(select id from ab) as abundance_ids,
+             array(select id from lu) as lure_ids
+             from c join loc l on l.id = c.location`,
           [
             caller.agencyId,
             caller.userId,
@@ -117,13 +133,17 @@ export async function createCollection(
             point.lat,
             point.coordinatePrecision,
             MAX_SERIES_NUMBER,
+            ...abundanceColumns(arthropods),
+            lures,
           ],
         ),
     );
     const id = row.id as number;
-    // A new collection has no active rows to reconcile with: insert its rows and lures at once.
-    const arthropods = await insertAbundance(tx, id, caller.agencyId, body.arthropods ?? [], now);
-    const lures = await insertLures(tx, id, caller.agencyId, body.lures ?? [], now);
-    return collectionRecord(row, lures.map(lureRecord), arthropods.map(abundanceRecord));
+    const ids = (column: string) => (row[column] as number[]).map((n) => ({ id: n }));
+    return collectionRecord(
+      row,
+      luresWritten(ids('lure_ids'), id, caller.agencyId, lures, now).map(lureRecord),
+      abundanceWritten(ids('abundance_ids'), id, caller.agencyId, arthropods).map(abundanceRecord),
+    );
   });
 }

@@ -36,8 +36,49 @@ export async function writeAbundance(
  * from the sequence in insertion order, so ascending ids are input order (RETURNING itself
  * promises no order).
  */
-const idsInInputOrder = (rows: { id: number }[]) =>
+const idsInInputOrder = (rows: readonly { id: number }[]) =>
   rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+
+/** SQL expressions (`$n` or a CTE's column) an insert of a collection's rows is built from. */
+type InsertRefs = { from?: string; collection: string; agency: string; now: string };
+
+/**
+ * `insert into abundance … returning id` of rows given as three int arrays (species, sex,
+ * count), in input order: run alone (insertAbundance) or as a CTE of the collection's insert.
+ */
+export const abundanceInsertSql = (
+  at: InsertRefs & { species: string; sex: string; count: string },
+) => `insert into abundance (collection, agency, species, sex, num_count, add_date)
+     select ${at.collection}, ${at.agency}, r.species, r.sex, r.num_count, ${at.now}
+       from ${at.from ? `${at.from}, ` : ''}unnest(${at.species}::int[], ${at.sex}::int[],
+         ${at.count}::int[]) with ordinality as r(species, sex, num_count, n)
+      order by r.n
+     returning id`;
+
+/** The three int arrays abundanceInsertSql reads, in input order. */
+export const abundanceColumns = (rows: readonly AbundanceInput[]) => [
+  rows.map((r) => r.species),
+  rows.map((r) => r.sex),
+  rows.map((r) => r.num_count),
+];
+
+/** The abundance rows written, from the ids their insert drew (in any order). */
+export function abundanceWritten(
+  ids: readonly { id: number }[],
+  collection: number,
+  agency: number,
+  rows: readonly AbundanceInput[],
+): Row[] {
+  return idsInInputOrder(ids).map((id, i) => ({
+    id,
+    collection,
+    agency,
+    species: rows[i].species,
+    sex: rows[i].sex,
+    num_count: rows[i].num_count,
+    deactive_date: null,
+  }));
+}
 
 /**
  * Inserts abundance rows of a collection in one statement (a new collection has no active set);
@@ -53,29 +94,17 @@ export async function insertAbundance(
 ): Promise<Row[]> {
   if (rows.length === 0) return [];
   const { rows: written } = await q.query<{ id: number }>(
-    `insert into abundance (collection, agency, species, sex, num_count, add_date)
-     select $1, $2, r.species, r.sex, r.num_count, $6
-       from unnest($3::int[], $4::int[], $5::int[]) with ordinality as r(species, sex, num_count, n)
-      order by r.n
-     returning id`,
-    [
-      collection,
-      agency,
-      rows.map((r) => r.species),
-      rows.map((r) => r.sex),
-      rows.map((r) => r.num_count),
-      now,
-    ],
+    abundanceInsertSql({
+      collection: '$1',
+      agency: '$2',
+      species: '$3',
+      sex: '$4',
+      count: '$5',
+      now: '$6',
+    }),
+    [collection, agency, ...abundanceColumns(rows), now],
   );
-  return idsInInputOrder(written).map((id, i) => ({
-    id,
-    collection,
-    agency,
-    species: rows[i].species,
-    sex: rows[i].sex,
-    num_count: rows[i].num_count,
-    deactive_date: null,
-  }));
+  return abundanceWritten(written, collection, agency, rows);
 }
 
 /**
@@ -102,6 +131,33 @@ export async function writeLures(
   await insertLures(q, collection, agency, [...wanted], now);
 }
 
+/** `insert into record_lure … returning id` of a collection's lure types, in input order. */
+export const luresInsertSql = (at: InsertRefs & { lures: string }) =>
+  `insert into record_lure (table_name, record_id, agency, lure, add_date)
+     select 'collection', ${at.collection}, ${at.agency}, l.lure, ${at.now}
+       from ${at.from ? `${at.from}, ` : ''}unnest(${at.lures}::int[]) with ordinality as l(lure, n)
+      order by l.n
+     returning id`;
+
+/** The lure records written, from the ids their insert drew (in any order). */
+export function luresWritten(
+  ids: readonly { id: number }[],
+  collection: number,
+  agency: number,
+  lures: readonly number[],
+  now: Date,
+): Row[] {
+  return idsInInputOrder(ids).map((id, i) => ({
+    id,
+    add_date: now,
+    table_name: 'collection',
+    record_id: collection,
+    agency,
+    lure: lures[i],
+    deactive_date: null,
+  }));
+}
+
 /**
  * Inserts lure records of a collection in one statement; returns them in the order given (only
  * their ids are read back).
@@ -115,20 +171,8 @@ export async function insertLures(
 ): Promise<Row[]> {
   if (lures.length === 0) return [];
   const { rows: written } = await q.query<{ id: number }>(
-    `insert into record_lure (table_name, record_id, agency, lure, add_date)
-     select 'collection', $1, $2, l.lure, $4
-       from unnest($3::int[]) with ordinality as l(lure, n)
-      order by l.n
-     returning id`,
+    luresInsertSql({ collection: '$1', agency: '$2', lures: '$3', now: '$4' }),
     [collection, agency, [...lures], now],
   );
-  return idsInInputOrder(written).map((id, i) => ({
-    id,
-    add_date: now,
-    table_name: 'collection',
-    record_id: collection,
-    agency,
-    lure: lures[i],
-    deactive_date: null,
-  }));
+  return luresWritten(written, collection, agency, lures, now);
 }

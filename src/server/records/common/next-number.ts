@@ -13,10 +13,20 @@ export async function lockNumberSeries(
   agency: number,
   survYear: number,
 ): Promise<void> {
-  await q.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', [
-    `trapline:${series}_num:${agency}:${survYear}`,
-  ]);
+  await q.query(`select ${lockSeriesSql('$1')}`, [seriesLockKey(series, agency, survYear)]);
 }
+
+/** The key lockNumberSeries locks: bind it to the parameter given to lockSeriesSql. */
+export const seriesLockKey = (series: 'collection' | 'pool', agency: number, survYear: number) =>
+  `trapline:${series}_num:${agency}:${survYear}`;
+
+/**
+ * lockNumberSeries as an expression (a void column), for a statement that has other reads to do
+ * first in the transaction: the number is drawn by a later statement, whose snapshot is taken
+ * after the lock.
+ */
+export const lockSeriesSql = (keyParam: string) =>
+  `pg_advisory_xact_lock(hashtextextended(${keyParam}, 0))`;
 
 /**
  * The highest number a series takes, explicit or defaulted. A year plausibly needs far fewer

@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 describe('a collection create, in statements', () => {
-  it('reads the caller, every referenced row, the numbering lock, and writes: six statements', async () => {
+  it('reads the caller, then every referenced row with the numbering lock, and writes every row in one: three statements', async () => {
     const before = statements.length;
     const res = await app.inject({
       method: 'POST',
@@ -95,9 +95,26 @@ describe('a collection create, in statements', () => {
     collection = (res.json() as { id: number }).id;
     const made = statements.slice(before);
     // The caller's token (1); then, in the transaction: every lookup, the site and the sexes'
-    // names for the F-Mixed rule in one read (1), the numbering lock (1), the location and the
-    // collection with its number (1), abundance rows (1), lures (1).
-    expect(made, made.join('\n')).toHaveLength(6);
+    // names for the F-Mixed rule, with the numbering lock, in one read (1); the location, the
+    // collection with its number, its abundance rows and its lures in one insert (1).
+    expect(made, made.join('\n')).toHaveLength(3);
+    // Every row the answer names was written, with the ids the answer gives.
+    const answer = res.json() as {
+      arthropods: { id: number; species: number; sex: number; num_count: number }[];
+      lures: { id: number; lure: number }[];
+    };
+    const { rows: abundance } = await db.query(
+      'select id, species, sex, num_count from abundance where collection = $1 order by id',
+      [collection],
+    );
+    expect(abundance).toEqual(
+      answer.arthropods.map(({ id, species, sex, num_count }) => ({ id, species, sex, num_count })),
+    );
+    const { rows: lures } = await db.query(
+      `select id, lure from record_lure where table_name = 'collection' and record_id = $1`,
+      [collection],
+    );
+    expect(lures).toEqual(answer.lures.map(({ id, lure }) => ({ id, lure })));
   });
 
   it('a pool of that collection: the caller, its lookups, the collection locked, the pooled counts, the numbering lock, the insert with its number, and the record read back with its latest test: eight', async () => {
