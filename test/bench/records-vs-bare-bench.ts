@@ -4,6 +4,9 @@
  * create of a collection (three abundance rows and a lure) and a list page of 50 collections.
  * Each server runs in a child process of its own on its own file-backed PGlite, seeded alike;
  * rounds alternate which goes first, so drift in the machine's load falls on both; medians.
+ * The list rounds run first, on FILL collections made on each side alike: the create rounds
+ * write as many rows as each side manages, and a list page over a table that grew more on one
+ * side than the other is no comparison (the bare list counts every row on every page).
  * Goal: the service ≥ 0.8× the bare reference's throughput, both. `npm run bench -- bare`.
  */
 import { spawn } from 'node:child_process';
@@ -12,12 +15,14 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 import { load, type Run } from './bff-proxy-bench';
 import { SEX_ID, SPECIES_ID, TRAP_ID } from '../../src/server/records/seed/lookup-data';
 import type { BenchRow } from './run';
 
 const ROUNDS = Number(process.env.BARE_BENCH_ROUNDS ?? 5);
 const SECONDS = Number(process.env.BARE_BENCH_SECONDS ?? 3);
+const FILL = Number(process.env.BARE_BENCH_FILL ?? 2000);
 
 type Side = 'records' | 'bare';
 type Started = { url: string; token: string; site: number; stop(): Promise<void> };
@@ -82,16 +87,25 @@ export async function benchRecordsVsBare(): Promise<BenchRow[]> {
         post: false,
       },
     ];
-    // Warm both and give the list full pages.
+    // Warm both, and give each the same FILL collections for the list's pages.
     for (const side of ['records', 'bare'] as const) {
       const s = servers[side];
-      await load(`${s.url}${cases[0].path}`, headers(s), bodyFor(s.site), false, 1);
+      const filled = await autocannon({
+        url: `${s.url}${cases[0].path}`,
+        method: 'POST',
+        headers: headers(s),
+        body: bodyFor(s.site),
+        connections: 10,
+        amount: FILL,
+      });
+      if (filled.non2xx + filled.errors > 0) throw new Error(`${side}: fill failed`);
       await load(`${s.url}${cases[1].path}`, headers(s), null, false, 1);
     }
     const runs = new Map<string, Run[]>();
-    for (let round = 0; round < ROUNDS; round++) {
-      const order: Side[] = round % 2 ? ['bare', 'records'] : ['records', 'bare'];
-      for (const c of cases)
+    // Every list round, then every create round (see the top of this file).
+    for (const c of [cases[1], cases[0]])
+      for (let round = 0; round < ROUNDS; round++) {
+        const order: Side[] = round % 2 ? ['bare', 'records'] : ['records', 'bare'];
         for (const side of order) {
           const s = servers[side];
           const r = await load(
@@ -103,7 +117,7 @@ export async function benchRecordsVsBare(): Promise<BenchRow[]> {
           );
           runs.set(`${c.label}|${side}`, [...(runs.get(`${c.label}|${side}`) ?? []), r]);
         }
-    }
+      }
     const rows: BenchRow[] = [];
     let failed = 0;
     for (const c of cases) {
