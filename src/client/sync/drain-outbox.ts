@@ -2,11 +2,14 @@ import type { OutboxEntry } from '../../shared';
 import { nextTask } from '../lib/next-task';
 import {
   acknowledge,
+  acknowledgeAll,
   holdForSignIn,
   markConflict,
   park,
   retryLater,
   unmarkSending,
+  type AckRequest,
+  type Acknowledged,
 } from './entry-outcomes';
 import { DrainGraph, type DrainTally } from './drain-graph';
 import { recordKey } from './outbox-graph';
@@ -111,6 +114,7 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
     looked = true;
   };
 
+  const acknowledgeInGroup = groupAcknowledgements(ctx);
   const canSend = () => !paused && !hooks.shouldStop();
   /** `marked`: the entry is already marked as being sent and frozen (see acknowledge). */
   const run = (entry: OutboxEntry, marked = false) => {
@@ -127,12 +131,11 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
       }
       if (outcome.kind === 'ack') {
         const next = canSend() ? graph.firstReleasedBy(entry.id, ctx.now(), skip) : null;
-        const acked = await acknowledge(
-          ctx,
-          outcome.entry,
-          outcome.body,
-          next?.op === 'create' ? next.id : undefined,
-        );
+        const acked = await acknowledgeInGroup({
+          entry: outcome.entry,
+          body: outcome.body,
+          thenSend: next?.op === 'create' ? next.id : undefined,
+        });
         if (acked.serverId !== null) serverIds.set(recordKey(outcome.entry), acked.serverId);
         acknowledged.add(entry.id);
         record(entry.id, null);
@@ -241,4 +244,40 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
       looked = false;
     }
   }
+}
+
+/**
+ * Acknowledgements written in groups: the first answer's transaction starts at once; answers that
+ * arrive while it runs wait for it and then share the next one. No answer waits for a later one.
+ * If a group's transaction fails, nothing of it was written, and each of its acknowledgements is
+ * written again alone, so one entry's failure is its own (as with one transaction each).
+ */
+function groupAcknowledgements(ctx: SyncContext): (request: AckRequest) => Promise<Acknowledged> {
+  type Waiting = AckRequest & { done(a: Acknowledged): void; fail(err: unknown): void };
+  let waiting: Waiting[] = [];
+  let writing = false;
+  const write = async () => {
+    writing = true;
+    try {
+      while (waiting.length > 0) {
+        const group = waiting;
+        waiting = [];
+        const results = await acknowledgeAll(ctx, group).catch(() => null);
+        if (results) {
+          group.forEach((w, i) => w.done(results[i]));
+          continue;
+        }
+        for (const w of group) {
+          await acknowledge(ctx, w.entry, w.body, w.thenSend).then(w.done, w.fail);
+        }
+      }
+    } finally {
+      writing = false;
+    }
+  };
+  return (request) =>
+    new Promise<Acknowledged>((done, fail) => {
+      waiting.push({ ...request, done, fail });
+      if (!writing) void write();
+    });
 }

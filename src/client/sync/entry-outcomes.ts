@@ -100,6 +100,30 @@ export async function acknowledge(
   });
 }
 
+export type AckRequest = { entry: OutboxEntry; body: unknown; thenSend?: string };
+
+/**
+ * Several acknowledgements in ONE transaction (group commit): each is what `acknowledge` writes,
+ * in order, and all commit together or none does. Answers that arrive while an acknowledgement
+ * is being written wait for the next group instead of each opening a transaction of its own:
+ * a transaction's commit, not its requests, is most of what storing an answer costs.
+ */
+export async function acknowledgeAll(
+  ctx: SyncContext,
+  requests: readonly AckRequest[],
+): Promise<Acknowledged[]> {
+  const { db } = ctx;
+  return db.transaction('rw', allSyncTables(db), async () => {
+    const results: Acknowledged[] = [];
+    for (const { entry, body, thenSend } of requests) {
+      const serverId = await storeAcknowledgement(ctx, entry, body);
+      const next = thenSend ? await markInTransaction(db, thenSend, true) : null;
+      results.push({ serverId, next });
+    }
+    return results;
+  });
+}
+
 async function storeAcknowledgement(
   ctx: SyncContext,
   entry: OutboxEntry,
