@@ -1,6 +1,9 @@
 /**
  * One query layer over PGlite (embedded, the default) and PostgreSQL (`DATABASE_URL`).
  * Callers write plain SQL with `$1` placeholders; values are always bound, never concatenated.
+ * On PGlite each distinct SQL text is prepared once and its plan reused (pglite-prepared.ts):
+ * a text built per request with values in it would be parsed and planned every time, and would
+ * push the statements that matter out of the 256 kept.
  */
 export type Row = Record<string, unknown>;
 
