@@ -104,9 +104,10 @@ export type AckRequest = { entry: OutboxEntry; body: unknown; thenSend?: string 
 
 /**
  * Several acknowledgements in ONE transaction (group commit): each is what `acknowledge` writes,
- * in order, and all commit together or none does. Answers that arrive while an acknowledgement
- * is being written wait for the next group instead of each opening a transaction of its own:
- * a transaction's commit, not its requests, is most of what storing an answer costs.
+ * in order, and all commit together or none does. A transaction costs more than its requests
+ * (its commit, Dexie's bookkeeping, a change notification to every live query): with the servers
+ * and the tablet on one thread (the Node drain bench), writing answers that arrived together in
+ * one transaction cut the drain by a sixth for the same requests.
  */
 export async function acknowledgeAll(
   ctx: SyncContext,
