@@ -2,8 +2,16 @@ import type { PGlite } from '@electric-sql/pglite';
 import { serialize } from 'pg-protocol';
 import type { Row } from './database';
 
-/** feature_not_supported: "cached plan must not change result type". */
-const CACHED_PLAN_CHANGED = '0A000';
+/**
+ * PostgreSQL refused a prepared statement before running it: its plan no longer fits its tables
+ * (feature_not_supported, with this message only: the code alone is also what a function raising
+ * it gives, after side effects), or it is gone (invalid_sql_statement_name).
+ */
+function isStale(err: unknown): boolean {
+  const { code, message } = err as { code?: string; message?: string };
+  if (code === '26000') return true;
+  return code === '0A000' && message === 'cached plan must not change result type';
+}
 
 /** Names are unique in the process, so two users of one PGlite never take each other's. */
 let nextName = 0;
@@ -21,7 +29,9 @@ let nextName = 0;
  *
  * Invariants:
  * - The caller serialises every use of the PGlite instance (pglite-database's one FIFO mutex):
- *   these calls bypass PGlite's own query lock.
+ *   these calls bypass PGlite's own query lock. Calls made here run one at a time too.
+ * - A statement's parameter types are those of its first Parse: a column whose type changes
+ *   while the process runs needs a restart (migrations run at start, before any statement).
  * - Values are bound exactly as PGlite's `query` binds them (its serializers, by the parameter
  *   types the backend inferred), and rows parse with its parsers, so callers see no difference.
  * - A text is remembered only once its Parse succeeded, so a failed Parse leaves no name that
@@ -79,7 +89,11 @@ export function preparedStatements(pg: PGlite, capacity = 256) {
           const { name, dataTypeID } = fields[i];
           const text = values[i];
           const parse = pg.parsers[dataTypeID];
-          row[name] = text === null ? null : parse ? parse(text, dataTypeID) : text;
+          const value = text === null ? null : parse ? parse(text, dataTypeID) : text;
+          // A column named __proto__ stays a column, as in PGlite's rows (Object.fromEntries).
+          if (name === '__proto__')
+            Object.defineProperty(row, name, { value, enumerable: true, writable: true });
+          else row[name] = value;
         }
         rows.push(row as T);
       }
@@ -92,11 +106,11 @@ export function preparedStatements(pg: PGlite, capacity = 256) {
    * transaction, so the file system is synced at its COMMIT instead of after this statement
    * (what PGlite's `query` does).
    */
-  async function query<T extends Row>(
+  async function runStatement<T extends Row>(
     sql: string,
     params: readonly unknown[],
     inTransaction: boolean,
-    isRetry = false,
+    isRetry: boolean,
   ): Promise<{ rows: T[] }> {
     let statement = statements.get(sql);
     if (statement) {
@@ -120,14 +134,34 @@ export function preparedStatements(pg: PGlite, capacity = 256) {
       );
       return { rows: toRows<T>(messages) };
     } catch (err) {
-      if ((err as { code?: string }).code !== CACHED_PLAN_CHANGED) throw err;
-      // A table's columns changed under the statement (a migration, a test's reset): PostgreSQL
-      // refused it before running it. Prepare it afresh; outside a transaction, nothing ran,
-      // so run it again once. Inside one, the transaction has failed as it would have anyway.
+      if (!isStale(err)) throw err;
+      // The statement no longer fits its tables (a column added or dropped under it: a test's
+      // reset, DDL run while serving), or was deallocated: PostgreSQL refused it before running
+      // it. Close it and prepare the text afresh; outside a transaction nothing ran, so run it
+      // again, once. Inside one, the transaction has failed (where PGlite's query, parsing the
+      // text afresh, would have run it): the error reaches the caller, who rolls back.
       statements.delete(sql);
+      await run(
+        Buffer.concat([serialize.close({ type: 'S', name }), serialize.sync()]),
+        false,
+      ).catch(() => undefined);
       if (inTransaction || isRetry) throw err;
-      return query<T>(sql, params, false, true);
+      return runStatement<T>(sql, params, false, true);
     }
+  }
+
+  // One statement at a time, even when a caller does not wait for the last (Promise.all in a
+  // transaction): every call reads its reply from what PGlite gathered for the last message
+  // sent, so an overlapping call would take another's rows.
+  let tail: Promise<unknown> = Promise.resolve();
+  function query<T extends Row>(
+    sql: string,
+    params: readonly unknown[],
+    inTransaction: boolean,
+  ): Promise<{ rows: T[] }> {
+    const result = tail.then(() => runStatement<T>(sql, params, inTransaction, false));
+    tail = result.catch(() => undefined);
+    return result;
   }
 
   return { query };

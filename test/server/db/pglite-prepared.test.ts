@@ -104,11 +104,41 @@ describe('prepared statements on PGlite', () => {
     expect((await preparedCount()) - before).toBe(3);
   });
 
+  it('answers calls made together, inside a transaction, each with its own rows', async () => {
+    const prepared = preparedStatements(pg);
+    await pg.exec('BEGIN');
+    const [a, b, c] = await Promise.all([
+      prepared.query('select $1::int as x', [1], true),
+      prepared.query('select $1::text as y', ['b'], true),
+      prepared.query('select n from probe where n = $1', [-1], true),
+    ]);
+    await pg.exec('COMMIT');
+    expect([a.rows, b.rows, c.rows]).toEqual([[{ x: 1 }], [{ y: 'b' }], []]);
+  });
+
+  it('keeps a column named __proto__ as a column, as PGlite does', async () => {
+    const prepared = preparedStatements(pg);
+    const sql = 'select 1 as "__proto__", 2 as x';
+    expect((await prepared.query(sql, [], false)).rows).toEqual((await pg.query(sql)).rows);
+  });
+
+  it('runs a statement once when what it calls fails with the code of a changed plan', async () => {
+    const prepared = preparedStatements(pg);
+    await pg.exec(`create sequence ran;
+      create function fails_once_run() returns int language plpgsql as $$
+      begin perform nextval('ran'); raise feature_not_supported using message = 'not here'; end $$`);
+    await expect(prepared.query('select fails_once_run()', [], false)).rejects.toMatchObject({
+      code: '0A000',
+    });
+    expect((await pg.query('select last_value from ran')).rows).toEqual([{ last_value: 1 }]);
+  });
+
   it('prepares again after a table it reads changes shape', async () => {
     const prepared = preparedStatements(pg);
     await pg.exec('create table shape (a int); insert into shape values (1)');
     const sql = 'select * from shape';
     expect((await prepared.query(sql, [], false)).rows).toEqual([{ a: 1 }]);
+    const baseline = await preparedCount();
     await pg.exec('alter table shape add column b int default 2');
     // PostgreSQL refuses a cached plan whose result type changed; outside a transaction nothing
     // ran, so the statement is prepared again and answers.
@@ -119,5 +149,7 @@ describe('prepared statements on PGlite', () => {
     await expect(prepared.query(sql, [], true)).rejects.toMatchObject({ code: '0A000' });
     await pg.exec('ROLLBACK');
     expect((await prepared.query(sql, [], false)).rows).toEqual([{ a: 1, b: 2, c: 3 }]);
+    // Each refused statement was closed: the text holds one prepared statement, not one per shape.
+    expect(await preparedCount()).toBe(baseline);
   });
 });
