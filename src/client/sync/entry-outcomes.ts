@@ -115,11 +115,15 @@ export async function acknowledgeAll(
 ): Promise<Acknowledged[]> {
   const { db } = ctx;
   return db.transaction('rw', allSyncTables(db), async () => {
+    const serverIds: Array<number | null> = [];
+    for (const { entry, body } of requests)
+      serverIds.push(await storeAcknowledgement(ctx, entry, body));
+    // Marked after every member is stored: a member's acknowledgement may move a released
+    // child's reference (absorbDuplicate), and the child is sent as its mark reads it.
     const results: Acknowledged[] = [];
-    for (const { entry, body, thenSend } of requests) {
-      const serverId = await storeAcknowledgement(ctx, entry, body);
+    for (const [i, { thenSend }] of requests.entries()) {
       const next = thenSend ? await markInTransaction(db, thenSend, true) : null;
-      results.push({ serverId, next });
+      results.push({ serverId: serverIds[i], next });
     }
     return results;
   });

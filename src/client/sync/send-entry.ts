@@ -69,9 +69,17 @@ export async function sendEntry(
 ): Promise<SendOutcome> {
   const base = ENTITY_PATHS[queued.entity];
   if (queued.op === 'create') {
-    const entry = marked ? queued : await markSending(ctx, queued.id, true);
+    let entry = marked ? queued : await markSending(ctx, queued.id, true);
     if (!entry) return { kind: 'gone' };
-    const resolved = await resolveRefs(ctx, entry, serverIds);
+    let resolved = await resolveRefs(ctx, entry, serverIds);
+    if (!resolved.ok && marked) {
+      // Marked in its parent's acknowledgement, and sent as that mark read it: another
+      // acknowledgement since may have moved its parent reference (absorbDuplicate). Read again.
+      const stored = await ctx.db.outbox.get(queued.id);
+      if (stored?.state !== 'sending') return { kind: 'gone' };
+      entry = stored;
+      resolved = await resolveRefs(ctx, entry, serverIds);
+    }
     if (!resolved.ok)
       return { kind: 'error', entry, error: rejected(resolved.message, resolved.field) };
     const { result, error } = await call(ctx, base, {

@@ -1,7 +1,15 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { drainOutbox } from '../../../src/client/sync/drain-outbox';
 import { countWriteTransactions } from './helpers/count-transactions';
-import { queueCreate, site } from './helpers/outbox-factory';
+import { ENTITY_PATHS } from '../../../src/shared';
+import {
+  collection,
+  pool,
+  queueCreate,
+  queueUpdate,
+  site,
+  storeSynced,
+} from './helpers/outbox-factory';
 import { setupDrain } from './helpers/setup-drain';
 
 /**
@@ -86,5 +94,67 @@ describe('acknowledgements written in groups', () => {
     expect(await db.outbox.get(failing.entryId)).toMatchObject({ state: 'pending', attempts: 1 });
     expect((await db.sites.get(failing.localId))?.serverId).toBeNull();
     expect(queued.map(({ entryId }) => bff.postsFor(entryId))).toEqual([1, 1, 1]);
+  });
+});
+
+/**
+ * A collection whose create the server applied while its answer was lost, the copy of it a pull
+ * then stored, an edit of that copy, and a pool saved under it. The edit's answer and the
+ * replayed create's arrive together, the edit's first (after a third entry's, with `other`):
+ * the edit's acknowledgement releases the pool, and the create's folds the copy (the pool's
+ * parent) into the kept row. The pool must go out under the kept row.
+ */
+async function childOfAFoldedCopy({ other }: { other: boolean }) {
+  const { db, bff, ctx, hooks } = setupDrain();
+  const host = bff.seed('site', site(1));
+  const siteLocalId = await storeSynced(db, 'site', host, site(1));
+  const lost = await queueCreate(db, 'collection', collection(), siteLocalId);
+  await bff.fetch(`/api/v1${ENTITY_PATHS.collection}`, {
+    method: 'POST',
+    headers: { 'Idempotency-Key': lost.entryId, 'content-type': 'application/json' },
+    body: JSON.stringify({ ...collection(), site: host.id }),
+  });
+  const [onServer] = bff.all('collection');
+  const copy = await storeSynced(db, 'collection', onServer, collection(), siteLocalId);
+  await queueUpdate(db, 'collection', copy, { num_trap: 2 });
+  const child = await queueCreate(db, 'pool', pool(), copy);
+  const third = other ? await queueCreate(db, 'site', site(9)) : null;
+  // Answers held in slots, released together in slot order once every one expected is held.
+  const held: Array<(() => void) | undefined> = [];
+  const expected = other ? [0, 1, 2] : [1, 2];
+  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const answer = await bff.fetch(input, init);
+    const key = new Headers(init.headers).get('Idempotency-Key');
+    const slot =
+      key === third?.entryId ? 0 : init.method === 'PUT' ? 1 : key === lost.entryId ? 2 : -1;
+    if (slot >= 0) await new Promise<void>((go) => (held[slot] = go));
+    return answer;
+  });
+  const releasing = setInterval(() => {
+    if (!expected.every((slot) => held[slot])) return;
+    clearInterval(releasing);
+    for (const release of held) release?.();
+  }, 5);
+  onTestFinished(() => clearInterval(releasing));
+
+  await drainOutbox(ctx, hooks);
+
+  expect(await db.outbox.count()).toBe(0);
+  expect(bff.postsFor(child.entryId)).toBe(1);
+  expect(bff.all('pool')[0]).toMatchObject({ collection: onServer.id });
+  expect(await db.pools.get(child.localId)).toMatchObject({
+    syncState: 'synced',
+    parentLocalId: lost.localId,
+  });
+  expect(await db.collections.count()).toBe(1);
+}
+
+describe('a child released while its parent reference is being moved', () => {
+  it('is sent under the kept row when both acknowledgements share a group', async () => {
+    await childOfAFoldedCopy({ other: true });
+  });
+
+  it('is sent under the kept row when the fold commits between its mark and its send', async () => {
+    await childOfAFoldedCopy({ other: false });
   });
 });
