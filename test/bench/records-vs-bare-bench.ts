@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { load, type Run } from './bff-proxy-bench';
-import { SEX_ID, SPECIES_ID, TRAP_ID } from '../../src/server/records/seed/lookup-data';
+import { collectionAtSite } from '../server/records/arthropod/arthropod-fixtures';
 import type { BenchRow } from './run';
 
 const ROUNDS = Number(process.env.BARE_BENCH_ROUNDS ?? 5);
@@ -56,20 +56,7 @@ async function start(kind: Side): Promise<Started> {
   };
 }
 
-const bodyFor = (site: number) =>
-  JSON.stringify({
-    collection_date: '2026-07-14T06:30:00-07:00',
-    num_trap: 1,
-    trap: TRAP_ID.co2,
-    trap_nights: 1,
-    site,
-    lures: [1],
-    arthropods: [
-      { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 42 },
-      { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.male, num_count: 7 },
-      { species: SPECIES_ID.cxPipiens, sex: SEX_ID.fMixed, num_count: 12 },
-    ],
-  });
+const bodyFor = (site: number) => JSON.stringify(collectionAtSite(site));
 
 export async function benchRecordsVsBare(): Promise<BenchRow[]> {
   const servers = { records: await start('records'), bare: await start('bare') };

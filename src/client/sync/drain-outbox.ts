@@ -1,7 +1,6 @@
 import type { OutboxEntry } from '../../shared';
 import { nextTask } from '../lib/next-task';
 import {
-  acknowledge,
   acknowledgeAll,
   holdForSignIn,
   markConflict,
@@ -116,7 +115,7 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
 
   const acknowledgeInGroup = groupAcknowledgements(ctx);
   const canSend = () => !paused && !hooks.shouldStop();
-  /** `marked`: the entry is already marked as being sent and frozen (see acknowledge). */
+  /** `marked`: the entry is already marked as being sent and frozen (see acknowledgeAll). */
   const run = (entry: OutboxEntry, marked = false) => {
     // A create released by this entry's acknowledgement, marked in the same transaction and sent
     // by this slot as soon as it commits (one transaction per entry instead of two).
@@ -268,7 +267,7 @@ function groupAcknowledgements(ctx: SyncContext): (request: AckRequest) => Promi
           continue;
         }
         for (const w of group) {
-          await acknowledge(ctx, w.entry, w.body, w.thenSend).then(w.done, w.fail);
+          await acknowledgeAll(ctx, [w]).then(([acked]) => w.done(acked), w.fail);
         }
       }
     } finally {

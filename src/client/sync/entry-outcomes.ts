@@ -51,7 +51,7 @@ async function markInTransaction(
 }
 
 /**
- * Undoes a mark made by acknowledge's `thenSend` for an entry that will not be sent now (the
+ * Undoes a mark made by acknowledgeAll's `thenSend` for an entry that will not be sent now (the
  * drain stopped meanwhile): back to waiting, frozen only if it was before (`wasFrozen`), its
  * record 'queued'. Until then it would count as being sent, and an edit or a delete of a record
  * the server never received would go out as requests of their own.
@@ -77,37 +77,21 @@ export type Acknowledged = {
   next: OutboxEntry | null;
 };
 
-/**
- * The server acknowledged the entry: store what it answered and drop the entry, together.
- * Step order matters: the parent's serverId is written in the same transaction that removes its
- * entry, so a child that sees the entry gone always finds the serverId.
- * `thenSend`: a create this acknowledgement releases, to be sent next. It is marked as being
- * sent and frozen (markSending) in the same transaction, so a queue of chains costs one
- * transaction per entry instead of two; the mark commits with the parent's acknowledgement or
- * not at all, and the child is sent only after both have committed.
- */
-export async function acknowledge(
-  ctx: SyncContext,
-  entry: OutboxEntry,
-  body: unknown,
-  thenSend?: string,
-): Promise<Acknowledged> {
-  const { db } = ctx;
-  return db.transaction('rw', allSyncTables(db), async () => {
-    const serverId = await storeAcknowledgement(ctx, entry, body);
-    const next = thenSend ? await markInTransaction(db, thenSend, true) : null;
-    return { serverId, next };
-  });
-}
-
 export type AckRequest = { entry: OutboxEntry; body: unknown; thenSend?: string };
 
 /**
- * Several acknowledgements in ONE transaction (group commit): each is what `acknowledge` writes,
- * in order, and all commit together or none does. A transaction costs more than its requests
- * (its commit, Dexie's bookkeeping, a change notification to every live query): with the servers
- * and the tablet on one thread (the Node drain bench), writing answers that arrived together in
- * one transaction cut the drain by a sixth for the same requests.
+ * The server acknowledged these entries: store what it answered and drop each entry, in ONE
+ * transaction (all commit together or none does).
+ * Step order matters: a parent's serverId is written in the same transaction that removes its
+ * entry, so a child that sees the entry gone always finds the serverId.
+ * `thenSend`: a create an acknowledgement releases, to be sent next. It is marked as being sent
+ * and frozen (markSending) in the same transaction, so a queue of chains costs one transaction
+ * per entry instead of two; the mark commits with the parent's acknowledgement or not at all,
+ * and the child is sent only after both have committed.
+ * Several at once (group commit): a transaction costs more than its requests (its commit,
+ * Dexie's bookkeeping, a change notification to every live query): with the servers and the
+ * tablet on one thread (the Node drain bench), writing answers that arrived together in one
+ * transaction cut the drain by a sixth for the same requests.
  */
 export async function acknowledgeAll(
   ctx: SyncContext,

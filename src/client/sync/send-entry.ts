@@ -58,7 +58,7 @@ function rejected(message: string, field?: string): SyncError {
  * - update → GET the server's record, stop on a conflict, else PUT only the changed fields;
  * - delete → DELETE (already gone on the server counts as done).
  * `serverIds`: server ids the drain already knows, by `entity:localId` (see resolveRefs).
- * `marked`: a create already marked as being sent and frozen (acknowledge's `thenSend`), as
+ * `marked`: a create already marked as being sent and frozen (acknowledgeAll's `thenSend`), as
  * stored then.
  */
 export async function sendEntry(

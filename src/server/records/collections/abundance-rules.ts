@@ -25,6 +25,14 @@ export async function assertNoMixedConflict(q: Queryable, rows: AbundanceInput[]
     'select id, name from sex where id = any($1::int[])',
     [[...new Set(rows.map((r) => r.sex))]],
   );
+  assertNoMixedConflictAmong(rows, sexes);
+}
+
+/** assertNoMixedConflict, with the names of the rows' sexes already read. */
+export function assertNoMixedConflictAmong(
+  rows: AbundanceInput[],
+  sexes: Array<{ id: number; name: string }>,
+): void {
   const conflicts = mixedConditionConflicts(rows, sexes);
   if (conflicts.length > 0) throw validationFailed(conflicts, 'mixed_condition_conflict');
 }

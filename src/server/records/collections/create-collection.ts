@@ -1,9 +1,10 @@
 import type { Database, Row } from '../../db/database';
 import type { CollectionCreate } from '#shared/schemas/collection';
-import { mixedConditionConflicts, survYearOf } from '#shared/rules';
+import { survYearOf } from '#shared/rules';
 import type { Caller } from '../auth/types';
 import { HttpError } from '../../http/http-error';
 import { validationFailed } from '../errors';
+import { assertNoMixedConflictAmong } from './abundance-rules';
 import { readCollectionReferences } from './collection-references';
 import { abundanceRecord, collectionRecord, lureRecord } from './collection-records';
 import { isDateOnly } from '../common/iso-date';
@@ -55,8 +56,9 @@ export async function createCollection(
     const lockKey = seriesLockKey('collection', caller.agencyId, survYear);
     const refs = await readCollectionReferences(tx, caller.agencyId, body, lockKey);
     if (refs.errors.length > 0) throw validationFailed(refs.errors);
-    const conflicts = mixedConditionConflicts(body.arthropods ?? [], refs.sexes);
-    if (conflicts.length > 0) throw validationFailed(conflicts, 'mixed_condition_conflict');
+    const arthropods = body.arthropods ?? [];
+    const lures = body.lures ?? [];
+    assertNoMixedConflictAmong(arthropods, refs.sexes);
     const { site } = refs;
 
     // Rule 2: location from the body, else from the site; the Zero Site has no place of its own.
@@ -73,8 +75,6 @@ export async function createCollection(
       throw validationFailed([{ path: 'location', message }], 'location_required', message);
     }
 
-    const arthropods = body.arthropods ?? [];
-    const lures = body.lures ?? [];
     const num = body.collection_num ?? null;
     if (num !== null && (await numberTaken(tx, 'collection', caller.agencyId, survYear, num))) {
       throw collectionNumTaken(num, survYear);
@@ -139,11 +139,12 @@ export async function createCollection(
         ),
     );
     const id = row.id as number;
-    const ids = (column: string) => (row[column] as number[]).map((n) => ({ id: n }));
+    const lureIds = row.lure_ids as number[];
+    const abundanceIds = row.abundance_ids as number[];
     return collectionRecord(
       row,
-      luresWritten(ids('lure_ids'), id, caller.agencyId, lures, now).map(lureRecord),
-      abundanceWritten(ids('abundance_ids'), id, caller.agencyId, arthropods).map(abundanceRecord),
+      luresWritten(lureIds, id, caller.agencyId, lures, now).map(lureRecord),
+      abundanceWritten(abundanceIds, id, caller.agencyId, arthropods).map(abundanceRecord),
     );
   });
 }

@@ -36,8 +36,7 @@ export async function writeAbundance(
  * from the sequence in insertion order, so ascending ids are input order (RETURNING itself
  * promises no order).
  */
-const idsInInputOrder = (rows: readonly { id: number }[]) =>
-  rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+const idsInInputOrder = (ids: readonly number[]) => ids.map(Number).sort((a, b) => a - b);
 
 /** SQL expressions (`$n` or a CTE's column) an insert of a collection's rows is built from. */
 type InsertRefs = { from?: string; collection: string; agency: string; now: string };
@@ -64,7 +63,7 @@ export const abundanceColumns = (rows: readonly AbundanceInput[]) => [
 
 /** The abundance rows written, from the ids their insert drew (in any order). */
 export function abundanceWritten(
-  ids: readonly { id: number }[],
+  ids: readonly number[],
   collection: number,
   agency: number,
   rows: readonly AbundanceInput[],
@@ -80,20 +79,16 @@ export function abundanceWritten(
   }));
 }
 
-/**
- * Inserts abundance rows of a collection in one statement (a new collection has no active set);
- * returns the rows written, in the order given (only their ids are read back: the rest is what
- * was written).
- */
-export async function insertAbundance(
+/** Inserts abundance rows of a collection in one statement, in the order given. */
+async function insertAbundance(
   q: Queryable,
   collection: number,
   agency: number,
   rows: readonly AbundanceInput[],
   now: Date,
-): Promise<Row[]> {
-  if (rows.length === 0) return [];
-  const { rows: written } = await q.query<{ id: number }>(
+): Promise<void> {
+  if (rows.length === 0) return;
+  await q.query(
     abundanceInsertSql({
       collection: '$1',
       agency: '$2',
@@ -104,7 +99,6 @@ export async function insertAbundance(
     }),
     [collection, agency, ...abundanceColumns(rows), now],
   );
-  return abundanceWritten(written, collection, agency, rows);
 }
 
 /**
@@ -141,7 +135,7 @@ export const luresInsertSql = (at: InsertRefs & { lures: string }) =>
 
 /** The lure records written, from the ids their insert drew (in any order). */
 export function luresWritten(
-  ids: readonly { id: number }[],
+  ids: readonly number[],
   collection: number,
   agency: number,
   lures: readonly number[],
@@ -158,21 +152,19 @@ export function luresWritten(
   }));
 }
 
-/**
- * Inserts lure records of a collection in one statement; returns them in the order given (only
- * their ids are read back).
- */
-export async function insertLures(
+/** Inserts lure records of a collection in one statement, in the order given. */
+async function insertLures(
   q: Queryable,
   collection: number,
   agency: number,
   lures: readonly number[],
   now: Date,
-): Promise<Row[]> {
-  if (lures.length === 0) return [];
-  const { rows: written } = await q.query<{ id: number }>(
-    luresInsertSql({ collection: '$1', agency: '$2', lures: '$3', now: '$4' }),
-    [collection, agency, [...lures], now],
-  );
-  return luresWritten(written, collection, agency, lures, now);
+): Promise<void> {
+  if (lures.length === 0) return;
+  await q.query(luresInsertSql({ collection: '$1', agency: '$2', lures: '$3', now: '$4' }), [
+    collection,
+    agency,
+    [...lures],
+    now,
+  ]);
 }

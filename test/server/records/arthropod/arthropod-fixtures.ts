@@ -27,6 +27,25 @@ export function makeCollection(over: Record<string, unknown> = {}): Record<strin
   };
 }
 
+/**
+ * A collection at `site` (its place taken from the site) with a lure and three abundance rows,
+ * two of one species and two F-Mixed: what a trap pickup typically sends. The statement count
+ * (create-statements.test.ts) and the records-vs-bare bench send this same body.
+ */
+export const collectionAtSite = (site: number) => ({
+  collection_date: '2026-07-14T06:30:00-07:00',
+  num_trap: 1,
+  trap: TRAP_ID.co2,
+  trap_nights: 1,
+  site,
+  lures: [1],
+  arthropods: [
+    { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 42 },
+    { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.male, num_count: 7 },
+    { species: SPECIES_ID.cxPipiens, sex: SEX_ID.fMixed, num_count: 12 },
+  ],
+});
+
 export type Api = {
   get(url: string, token: string): Promise<LightMyRequestResponse>;
   post(url: string, token: string, payload: unknown): Promise<LightMyRequestResponse>;

@@ -6,7 +6,7 @@ import { seedDemoAgencies } from '../../../../src/server/records/seed/seed-demo-
 import { seedLookups } from '../../../../src/server/records/seed/seed-lookups';
 import { openTestDatabase } from '../../helpers/test-database';
 import { TEST_PASSWORD } from '../../helpers/records-app';
-import { SEX_ID, SPECIES_ID, TRAP_ID } from './arthropod-fixtures';
+import { SEX_ID, SPECIES_ID, collectionAtSite } from './arthropod-fixtures';
 
 /**
  * What a collection create costs the database, in statements: on the embedded database, parsing
@@ -77,19 +77,7 @@ describe('a collection create, in statements', () => {
       method: 'POST',
       url: '/v1/arthropod/collection',
       headers: { authorization: `Bearer ${token}` },
-      payload: {
-        collection_date: '2026-07-14T06:30:00-07:00',
-        num_trap: 1,
-        trap: TRAP_ID.co2,
-        trap_nights: 1,
-        site,
-        lures: [1],
-        arthropods: [
-          { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 42 },
-          { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.male, num_count: 7 },
-          { species: SPECIES_ID.cxPipiens, sex: SEX_ID.fMixed, num_count: 12 },
-        ],
-      },
+      payload: collectionAtSite(site),
     });
     expect(res.statusCode, res.body).toBe(201);
     collection = (res.json() as { id: number }).id;
