@@ -48,7 +48,7 @@ import type { Entity } from '../../shared';
 import type { LocalRecord } from '../db/database';
 import { HomeScreen } from '../features/home/home-screen';
 import type { LocationPickerProps } from '../features/sites/site-form';
-import { RecordSyncBadge, useSyncEngine, useSyncStatus } from '../features/sync-status';
+import { StoredRecordSyncBadge, useSyncEngine, useSyncStatus } from '../features/sync-status';
 import { LeaveGuard } from '../ui/form/leave-guard';
 import { useOnline } from '../lib/use-online';
 
@@ -134,7 +134,7 @@ function MapFallback() {
 }
 
 const badge = (row: LocalRecord<unknown, unknown>): ReactNode => (
-  <RecordSyncBadge state={row.syncState} />
+  <StoredRecordSyncBadge record={row} />
 );
 
 function SyncScreen() {

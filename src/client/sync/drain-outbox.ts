@@ -33,8 +33,11 @@ export type DrainHooks = {
   onPause(error: SyncError): void;
   onAcknowledged(entry: OutboxEntry): void;
   onProgress(progress: { sent: number; total: number }): void;
-  /** Called with the ids being sent whenever that set changes. */
-  onInFlight(ids: ReadonlySet<string>): void;
+  /**
+   * Called whenever the set being sent changes, with the ids of the entries being sent and the
+   * localIds of their records (what a record's "Sending" badge reads: see SyncStatus).
+   */
+  onInFlight(ids: ReadonlySet<string>, records: ReadonlySet<string>): void;
   /**
    * Called once the drain has read the outbox, with a way to count its entries as the drain
    * sees them at any moment (costs nothing: kept as they change), and with null when it ends.
@@ -63,6 +66,10 @@ export type DrainResult = {
  */
 export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<DrainResult> {
   const inFlight = new Map<string, Promise<void>>();
+  // The localId of each entry in flight, by entry id (kept beside inFlight, changed with it).
+  const inFlightRecords = new Map<string, string>();
+  const reportInFlight = () =>
+    hooks.onInFlight(new Set(inFlight.keys()), new Set(inFlightRecords.values()));
   let sent = 0;
   let paused = false;
   // Entries whose handling threw (e.g. storage failure): not retried within this drain.
@@ -175,11 +182,13 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
       })
       .finally(() => {
         inFlight.delete(entry.id);
+        inFlightRecords.delete(entry.id);
         if (handOff) run(handOff, true);
-        else hooks.onInFlight(new Set(inFlight.keys()));
+        else reportInFlight();
       });
     inFlight.set(entry.id, task);
-    hooks.onInFlight(new Set(inFlight.keys()));
+    inFlightRecords.set(entry.id, entry.localId);
+    reportInFlight();
   };
 
   await readAll();

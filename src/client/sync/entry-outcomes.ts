@@ -32,7 +32,8 @@ export async function markSending(
   freeze: boolean,
 ): Promise<OutboxEntry | null> {
   const { db } = ctx;
-  return db.transaction('rw', allSyncTables(db), () => markInTransaction(db, entryId, freeze));
+  // Only the entry changes (see markInTransaction).
+  return db.transaction('rw', db.outbox, () => markInTransaction(db, entryId, freeze));
 }
 
 /** markSending's writes, inside a read-write transaction over allSyncTables the caller runs. */
@@ -45,8 +46,8 @@ async function markInTransaction(
   if (!entry || (entry.state !== 'pending' && entry.state !== 'sending')) return null;
   const sending: OutboxEntry = { ...entry, state: 'sending', ...(freeze ? { frozen: true } : {}) };
   await db.outbox.put(sending);
-  // No record (discarded meanwhile): nothing is changed.
-  await changeRow(recordTable(db, entry.entity), entry.localId, { syncState: 'syncing' });
+  // The record is not written: "Sending" is shown from the engine's status (sendingRecords),
+  // and the record keeps the state it had until the answer is stored.
   return sending;
 }
 
@@ -270,6 +271,10 @@ export async function holdForSignIn(
   });
 }
 
+/**
+ * A record left 'syncing' goes back to 'queued'. The drain no longer stores 'syncing' (see
+ * markInTransaction); this puts right rows an earlier version of the app stored so.
+ */
 async function restoreQueued(ctx: SyncContext, entry: OutboxEntry) {
   const table = recordTable(ctx.db, entry.entity);
   const record = await table.get(entry.localId);

@@ -94,6 +94,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   let status: SyncStatus = { ...INITIAL_STATUS, online: isOnline() };
   const listeners = new Set<(s: SyncStatus) => void>();
   let inFlight: ReadonlySet<string> = new Set();
+  let sendingRecords: ReadonlySet<string> = new Set();
   let cycle: Promise<void> | null = null;
   let again = false;
   /**
@@ -139,11 +140,11 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
           const stored = await db.outbox.count();
           // The drain ended meanwhile: count again, from the outbox itself.
           const tally = drainTally?.();
-          if (tally) setStatus(drainingCounts(tally, stored, inFlight));
+          if (tally) setStatus({ ...drainingCounts(tally, stored, inFlight), sendingRecords });
           else countAgain = true;
         } else {
           const entries = await readWholeOutbox(db);
-          setStatus(outboxCounts(entries, inFlight));
+          setStatus({ ...outboxCounts(entries, inFlight), sendingRecords });
         }
       } while (countAgain);
     })().finally(() => {
@@ -219,8 +220,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
               sentAny = true;
             },
             onProgress: reportProgress,
-            onInFlight: (ids) => {
+            onInFlight: (ids, records) => {
               inFlight = ids;
+              sendingRecords = records;
               scheduleCounts();
             },
             onTally: (tally) => {

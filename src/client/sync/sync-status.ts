@@ -9,6 +9,13 @@ export type SyncStatus = {
   pending: number;
   /** Being sent right now. */
   sending: number;
+  /**
+   * The localIds of the records whose entries are being sent right now, by this tab's engine:
+   * what a record's "Sending" badge shows. Kept in memory, never on the record: writing it there
+   * cost two IndexedDB requests of nine per entry sent (measured in the drain benches). Updated
+   * with the counts, at most 100 ms late. Other tabs see the record as saved until it is synced.
+   */
+  sendingRecords: ReadonlySet<string>;
   /** Refused by the server: the user fixes or discards them. */
   parked: number;
   /** Changed on the server too: the user chooses field by field. */
@@ -41,6 +48,7 @@ export type SyncStatus = {
 export const INITIAL_STATUS: SyncStatus = {
   pending: 0,
   sending: 0,
+  sendingRecords: new Set(),
   parked: 0,
   conflict: 0,
   held: 0,

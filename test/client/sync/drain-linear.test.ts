@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { drainOutbox } from '../../../src/client/sync/drain-outbox';
 import { countOutboxReads } from './helpers/count-outbox-reads';
-import { countWriteTransactions } from './helpers/count-transactions';
+import { countRecordWrites, countWriteTransactions } from './helpers/count-transactions';
 import { queueCreate, site } from './helpers/outbox-factory';
 import { setupDrain } from './helpers/setup-drain';
 
@@ -15,6 +15,7 @@ describe('drain, linear in the queue', () => {
     const { db, bff, ctx, hooks } = setupDrain();
     const reads = countOutboxReads(db);
     const writes = countWriteTransactions(db);
+    const recordWrites = countRecordWrites(db);
     const ids: string[] = [];
     for (let i = 0; i < ENTRIES; i += 1) {
       const { entryId } = await queueCreate(db, 'site', site(i), null, ids.slice(-1));
@@ -22,6 +23,7 @@ describe('drain, linear in the queue', () => {
     }
     const before = { ...reads };
     const writesBefore = writes.readwrite;
+    const recordWritesBefore = recordWrites.writes;
 
     const result = await drainOutbox(ctx, hooks);
 
@@ -35,5 +37,7 @@ describe('drain, linear in the queue', () => {
     // One commit per entry: each create is marked as being sent in the transaction that
     // acknowledges the one it waits on (only the first needs a transaction of its own).
     expect(writes.readwrite - writesBefore).toBeLessThanOrEqual(ENTRIES + 1);
+    // Each record is written once, when its answer is stored: "Sending" is not stored on it.
+    expect(recordWrites.writes - recordWritesBefore).toBe(ENTRIES);
   }, 120_000);
 });

@@ -1,5 +1,5 @@
 export { SyncEngineProvider, useSyncEngine, useSyncStatus } from './sync-engine-context';
 export { SyncStatusBar } from './sync-status-bar';
-export { RecordSyncBadge } from './record-sync-badge';
+export { RecordSyncBadge, StoredRecordSyncBadge } from './record-sync-badge';
 // ParkedEntries (parked-entries.tsx) and ConflictResolver (conflict-resolver.tsx) are imported
 // by their own paths, lazily: the Sync screen is not part of the first load.

@@ -1,4 +1,5 @@
 import type { SyncState } from '../../../shared';
+import { useSyncStatus } from './sync-engine-context';
 
 /** Words first (colour is only a second cue); every pair has a contrast ratio above 7:1. */
 const BADGES: Record<
@@ -37,4 +38,19 @@ export function RecordSyncBadge({ state }: { state: SyncState }) {
       {badge.label}
     </span>
   );
+}
+
+/**
+ * A stored record's badge: its stored state, and "Sending" while this tab's engine sends one of
+ * its entries (SyncStatus.sendingRecords: kept in memory, never written to the record). A state
+ * 'syncing' stored by an earlier version of the app is shown as saved when nothing is sent.
+ */
+export function StoredRecordSyncBadge({
+  record,
+}: {
+  record: { localId: string; syncState: SyncState };
+}) {
+  const sending = useSyncStatus().sendingRecords.has(record.localId);
+  const stored = record.syncState === 'syncing' ? 'queued' : record.syncState;
+  return <RecordSyncBadge state={sending ? 'syncing' : stored} />;
 }

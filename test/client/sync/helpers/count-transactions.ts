@@ -21,3 +21,32 @@ export function countWriteTransactions(db: TraplineDb): { readwrite: number } {
   db.use(middleware);
   return counts;
 }
+
+/**
+ * Counts the writes (DBCore mutate requests: put, add, delete) to the record tables (sites,
+ * collections, pools, poolTests), whoever makes them. Install before the database is first opened.
+ */
+export function countRecordWrites(db: TraplineDb): { writes: number } {
+  const counts = { writes: 0 };
+  const recordTables = new Set(['sites', 'collections', 'pools', 'poolTests']);
+  const middleware: Middleware<DBCore> = {
+    stack: 'dbcore',
+    name: 'countRecordWrites',
+    create: (down) => ({
+      ...down,
+      table(name) {
+        const table = down.table(name);
+        if (!recordTables.has(name)) return table;
+        return {
+          ...table,
+          mutate(req) {
+            counts.writes += 1;
+            return table.mutate(req);
+          },
+        };
+      },
+    }),
+  };
+  db.use(middleware);
+  return counts;
+}
