@@ -46,7 +46,26 @@ export async function request<T = unknown>(
   path: string,
   options: RequestOptions = {},
 ): Promise<HttpResult<T>> {
-  const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
+  // A timer of our own, cleared once the answer is read: AbortSignal.timeout leaves every
+  // request's timer and signal alive for the whole 30 s, a drain's hundreds of them at once
+  // (profiled in the Node drain bench: under 1% of the drain, and each outlived its request).
+  const timeout = new AbortController();
+  const timer = setTimeout(
+    () => timeout.abort(new DOMException('The request timed out', 'TimeoutError')),
+    options.timeoutMs ?? 30_000,
+  );
+  try {
+    return await send<T>(path, options, timeout.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function send<T>(
+  path: string,
+  options: RequestOptions,
+  timeout: AbortSignal,
+): Promise<HttpResult<T>> {
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   const headers: Record<string, string> = {
     'X-CSRF': '1',

@@ -1,0 +1,54 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { NetworkError, request } from '../../../src/client/lib/http';
+
+/** The network edge: a server that answers only when told, and honours an abort as fetch does. */
+function hangingFetch() {
+  const calls: Array<{ answer(body: unknown): void }> = [];
+  const fetch = vi.fn(
+    (_url: string, init: RequestInit) =>
+      new Promise<Response>((resolve, reject) => {
+        init.signal?.addEventListener('abort', () => reject(init.signal?.reason), { once: true });
+        calls.push({ answer: (body) => resolve(Response.json(body)) });
+      }),
+  );
+  vi.stubGlobal('fetch', fetch);
+  return calls;
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('request', () => {
+  it('gives up on an answer that never comes after timeoutMs, as a timed-out network error', async () => {
+    hangingFetch();
+    const started = Date.now();
+    const error = await request('/api/v1/site', { timeoutMs: 50 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).timedOut).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(45);
+  });
+
+  it("stops when the caller's signal aborts, not as a timeout", async () => {
+    hangingFetch();
+    const caller = new AbortController();
+    const pending = request('/api/v1/site', { timeoutMs: 10_000, signal: caller.signal }).catch(
+      (e: unknown) => e,
+    );
+    caller.abort();
+    const error = await pending;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).timedOut).toBe(false);
+  });
+
+  it('answers with the body when the answer comes in time, and the timeout then never fires', async () => {
+    const calls = hangingFetch();
+    const pending = request<{ id: number }>('/api/v1/site', { timeoutMs: 30 });
+    await vi.waitFor(() => expect(calls).toHaveLength(1));
+    calls[0].answer({ id: 7 });
+    const result = await pending;
+    expect(result).toMatchObject({ ok: true, status: 200, body: { id: 7 } });
+    // Past the timeout: nothing is aborted after the fact (no unhandled rejection, no error).
+    await new Promise((r) => setTimeout(r, 60));
+  });
+});
