@@ -28,31 +28,36 @@ const badges = (engine: SyncEngine, db: TraplineDb, localIds: string[]) =>
   );
 
 describe('"Sending" on a record', () => {
-  it('shows while its create is on the wire, without writing the record, then Synced', async () => {
-    // Two sites alike in all but their code: only the one being sent may say Sending.
-    const { db, bff, engine } = setupEngine({ concurrency: 1 }, 300);
-    const first = await queueCreate(db, 'site', site(1));
-    const second = await queueCreate(db, 'site', { ...site(1), code: '100002' });
-    badges(engine, db, [first.localId, second.localId]);
-    const badgeOf = (id: string) => within(screen.getByTestId(id));
-    await waitFor(() => expect(badgeOf(first.localId).getByText('Saved on tablet')).toBeTruthy());
+  it(
+    'shows while its create is on the wire, without writing the record, then Synced',
+    { timeout: 15_000 },
+    async () => {
+      // Two sites alike in all but their code: only the one being sent may say Sending.
+      const { db, bff, engine } = setupEngine({ concurrency: 1 }, 1000);
+      const first = await queueCreate(db, 'site', site(1));
+      const second = await queueCreate(db, 'site', { ...site(1), code: '100002' });
+      badges(engine, db, [first.localId, second.localId]);
+      const badgeOf = (id: string) => within(screen.getByTestId(id));
+      await waitFor(() => expect(badgeOf(first.localId).getByText('Saved on tablet')).toBeTruthy());
 
-    engine.start();
-    await waitFor(() => expect(badgeOf(first.localId).getByText('Sending')).toBeTruthy());
-    expect(badgeOf(second.localId).getByText('Saved on tablet')).toBeTruthy();
-    // The request is still out (300 ms), and the stored row was not touched to say so.
-    expect(bff.all('site')).toHaveLength(0);
-    expect((await db.sites.get(first.localId))?.syncState).toBe('queued');
+      engine.start();
+      await waitFor(() => expect(badgeOf(first.localId).getByText('Sending')).toBeTruthy());
+      expect(badgeOf(second.localId).getByText('Saved on tablet')).toBeTruthy();
+      // The request is still out (1 s: room for a loaded machine), and the stored row was not
+      // touched to say so.
+      expect(bff.all('site')).toHaveLength(0);
+      expect((await db.sites.get(first.localId))?.syncState).toBe('queued');
 
-    await waitFor(() => expect(badgeOf(second.localId).getByText('Sending')).toBeTruthy(), {
-      timeout: 2000,
-    });
-    expect(badgeOf(first.localId).getByText('Synced')).toBeTruthy();
-    await waitFor(() => expect(badgeOf(second.localId).getByText('Synced')).toBeTruthy(), {
-      timeout: 2000,
-    });
-    expect(bff.all('site').map((s) => s.code)).toEqual(['100001', '100002']);
-  });
+      await waitFor(() => expect(badgeOf(second.localId).getByText('Sending')).toBeTruthy(), {
+        timeout: 4000,
+      });
+      expect(badgeOf(first.localId).getByText('Synced')).toBeTruthy();
+      await waitFor(() => expect(badgeOf(second.localId).getByText('Synced')).toBeTruthy(), {
+        timeout: 4000,
+      });
+      expect(bff.all('site').map((s) => s.code)).toEqual(['100001', '100002']);
+    },
+  );
 
   it('shows a row an earlier version left "syncing" as saved while nothing sends it', async () => {
     const { db, engine } = setupEngine();
