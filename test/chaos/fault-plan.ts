@@ -4,6 +4,7 @@ import { seededRng, type Rng } from './prng';
 export const FAULT_KINDS = [
   'drop-request',
   'drop-answer',
+  'cut-answer',
   'delay',
   'reset',
   'server-error',
@@ -22,6 +23,11 @@ export type Fault =
   | { kind: 'drop-request' }
   /** The server answers (so it committed); the answer is lost with the connection. */
   | { kind: 'drop-answer' }
+  /**
+   * The server answers (so it committed); its status and headers arrive, then the connection
+   * drops halfway through the body.
+   */
+  | { kind: 'cut-answer' }
   /** The request is held before it goes on, or the answer before it comes back. */
   | { kind: 'delay'; ms: number; stage: 'request' | 'answer' }
   /** The connection breaks halfway through the request body. */
@@ -118,6 +124,7 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
   add('upstream', { ...serverError(), delivered: true } as Fault, true);
   add('upstream', delay(timing.upstreamTimeoutMs), rng.chance(0.5));
   add('upstream', { kind: 'token-expiry' }, false, Math.ceil(full / 2));
+  add(rng.chance(0.5) ? 'edge' : 'upstream', { kind: 'cut-answer' }, true);
   if (rng.chance(0.5)) {
     add(
       rng.chance(0.5) ? 'edge' : 'upstream',

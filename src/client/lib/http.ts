@@ -85,7 +85,15 @@ async function send<T>(
   } catch (err) {
     throw new NetworkError(err instanceof Error ? err.message : String(err), timeout.aborted);
   }
-  const text = await res.text().catch(() => '');
+  // An answer whose body did not arrive whole (the connection dropped or the timeout fired
+  // mid-body) is no answer: read as empty, a create's 201 would be taken as acknowledged with no
+  // server id. It fails as the network failure it is, and the request is sent again.
+  let text: string;
+  try {
+    text = await res.text();
+  } catch (err) {
+    throw new NetworkError(err instanceof Error ? err.message : String(err), timeout.aborted);
+  }
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;

@@ -19,7 +19,46 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+/** Headers now, then half a body, then either a dropped connection or silence until aborted. */
+function answerCutOff(ending: 'drop' | 'stall') {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (_url: string, init: RequestInit) => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('{"id": 4'));
+          if (ending === 'drop') controller.error(new TypeError('terminated'));
+          else
+            init.signal?.addEventListener('abort', () => controller.error(init.signal?.reason), {
+              once: true,
+            });
+        },
+      });
+      return new Response(body, { status: 201, headers: { 'content-type': 'application/json' } });
+    }),
+  );
+}
+
 describe('request', () => {
+  it('fails as a network error when the connection drops halfway through the answer', async () => {
+    answerCutOff('drop');
+    const error = await request('/api/v1/site', { method: 'POST', body: {} }).catch(
+      (e: unknown) => e,
+    );
+    // Not { ok: true } with no body: a create would be taken as acknowledged, with no id.
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).timedOut).toBe(false);
+  });
+
+  it('fails as a timeout when the answer stops coming halfway through its body', async () => {
+    answerCutOff('stall');
+    const error = await request('/api/v1/site', { method: 'POST', body: {}, timeoutMs: 50 }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).timedOut).toBe(true);
+  });
+
   it('gives up on an answer that never comes after timeoutMs, as a timed-out network error', async () => {
     hangingFetch();
     const started = Date.now();

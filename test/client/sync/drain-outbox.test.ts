@@ -91,6 +91,38 @@ describe('drain', () => {
     expect((await db.sites.get(s.localId))?.serverId).toBe(bff.all('site')[0].id);
   });
 
+  it('creates once, with its parent’s id, when an answer is cut off halfway through its body', async () => {
+    // Two look-alike collections at one site: each answer's headers (201) arrive, then the
+    // connection drops mid-body. An answer that was not read is no answer: each is sent again
+    // with its key, and each record takes its own server id from the replay.
+    const { db, bff, engine } = setupEngine();
+    const s = await queueCreate(db, 'site', site(1));
+    const first = await queueCreate(db, 'collection', collection(), s.localId);
+    const second = await queueCreate(db, 'collection', collection(), s.localId);
+    const cut = new Set<string>();
+    bff.fault = (req) => {
+      if (req.method !== 'POST' || !req.key || cut.has(req.key)) return null;
+      cut.add(req.key);
+      return 'cut-answer';
+    };
+    await drain(engine);
+    expect(await db.outbox.count()).toBe(0);
+    expect(bff.postsFor(s.entryId)).toBe(1);
+    expect(bff.postsFor(first.entryId)).toBe(1);
+    expect(bff.postsFor(second.entryId)).toBe(1);
+    const [serverSite] = bff.all('site');
+    expect((await db.sites.get(s.localId))?.serverId).toBe(serverSite.id);
+    expect(bff.all('collection')).toHaveLength(2);
+    for (const { localId, entryId } of [first, second]) {
+      const row = await db.collections.get(localId);
+      const id = bff.createdWith(entryId);
+      expect(row?.syncState).toBe('synced');
+      expect(row?.serverId).toBe(id);
+      expect(bff.all('collection').find((c) => c.id === id)?.site).toBe(serverSite.id);
+    }
+    expect(new Set(bff.all('collection').map((c) => c.id)).size).toBe(2);
+  });
+
   it('retries a key the server is still processing instead of parking it', async () => {
     const { db, bff, engine } = setupEngine();
     const s = await queueCreate(db, 'site', site(1));

@@ -18,11 +18,14 @@ export type FakeRequest = {
  * What to do with a request:
  * - 'drop-before': connection fails before the server sees it;
  * - 'drop-after': the server applies it but the answer is lost (the client sees a network error);
+ * - 'cut-answer': the server applies it and its answer's headers arrive (201), but the connection
+ *   drops halfway through the body (reading the body fails);
  * - { status, code?, retryAfter?, fields? }: the answer is that error and nothing is applied.
  */
 export type Fault =
   | 'drop-before'
   | 'drop-after'
+  | 'cut-answer'
   | {
       status: number;
       code?: string;
@@ -122,6 +125,11 @@ export class FakeBff {
     return this.appliedPosts.get(key) ?? 0;
   }
 
+  /** The id of the record a keyed create made (as its recorded answer gives it), if any. */
+  createdWith(key: string): number | undefined {
+    return (this.idempotency.get(key)?.response as { id?: number } | undefined)?.id;
+  }
+
   readonly fetch = async (input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> => {
     const url = new URL(
       typeof input === 'string' ? input : input.toString(),
@@ -165,6 +173,7 @@ export class FakeBff {
       }
       const response = this.handle(req, url);
       if (fault === 'drop-after') throw new TypeError('fetch failed');
+      if (fault === 'cut-answer') return cutOff(response);
       return response;
     } finally {
       this.inFlight -= 1;
@@ -289,4 +298,16 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
     status,
     headers: { 'Content-Type': 'application/json', ...headers },
   });
+}
+
+/** The same status and headers, and half the body, then the connection drops. */
+async function cutOff(response: Response): Promise<Response> {
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes.slice(0, Math.floor(bytes.length / 2)));
+      controller.error(new TypeError('terminated'));
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
 }
