@@ -184,16 +184,6 @@ export async function startChaosProxy(
       strike(fault.kind);
       return cut();
     }
-    if (fault?.kind === 'cut-answer') {
-      // The whole length announced, half of it sent, then the connection drops.
-      strike(fault.kind);
-      const out = endToEnd(upRes.headers);
-      out['content-length'] = String(answer.length);
-      res.writeHead(upRes.statusCode ?? 502, out);
-      res.write(answer.subarray(0, Math.floor(answer.length / 2)));
-      setTimeout(cut, 5);
-      return;
-    }
     if (fault?.kind === 'server-error') {
       strike(fault.kind);
       return answerJson(res, fault.status, 'upstream_unavailable', 'Gateway error (chaos)');
@@ -206,6 +196,13 @@ export async function startChaosProxy(
     const out = endToEnd(upRes.headers);
     out['content-length'] = String(answer.length);
     res.writeHead(upRes.statusCode ?? 502, out);
+    if (fault?.kind === 'cut-answer') {
+      // The whole length announced, half of it sent, then the connection drops.
+      strike(fault.kind);
+      res.write(answer.subarray(0, Math.floor(answer.length / 2)));
+      setTimeout(cut, 5);
+      return;
+    }
     res.end(answer);
   };
 

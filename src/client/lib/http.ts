@@ -73,7 +73,11 @@ async function send<T>(
     ...options.headers,
   };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  // The answer counts only once its body has arrived whole: a connection dropped (or the timeout
+  // fired) after the headers is a network failure like one before them. Read as empty, a
+  // create's 201 would be taken as acknowledged with no server id.
   let res: Response;
+  let text: string;
   try {
     res = await fetch(path, {
       method: options.method ?? 'GET',
@@ -82,14 +86,6 @@ async function send<T>(
       credentials: 'same-origin',
       signal,
     });
-  } catch (err) {
-    throw new NetworkError(err instanceof Error ? err.message : String(err), timeout.aborted);
-  }
-  // An answer whose body did not arrive whole (the connection dropped or the timeout fired
-  // mid-body) is no answer: read as empty, a create's 201 would be taken as acknowledged with no
-  // server id. It fails as the network failure it is, and the request is sent again.
-  let text: string;
-  try {
     text = await res.text();
   } catch (err) {
     throw new NetworkError(err instanceof Error ? err.message : String(err), timeout.aborted);

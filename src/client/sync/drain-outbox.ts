@@ -65,11 +65,13 @@ export type DrainResult = {
  * the outbox's size: a week offline drains in linear time.
  */
 export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<DrainResult> {
-  const inFlight = new Map<string, Promise<void>>();
-  // The localId of each entry in flight, by entry id (kept beside inFlight, changed with it).
-  const inFlightRecords = new Map<string, string>();
+  // Entries being sent, by id: the task sending each and its record's localId.
+  const inFlight = new Map<string, { task: Promise<void>; localId: string }>();
   const reportInFlight = () =>
-    hooks.onInFlight(new Set(inFlight.keys()), new Set(inFlightRecords.values()));
+    hooks.onInFlight(
+      new Set(inFlight.keys()),
+      new Set(Array.from(inFlight.values(), (f) => f.localId)),
+    );
   let sent = 0;
   let paused = false;
   // Entries whose handling threw (e.g. storage failure): not retried within this drain.
@@ -182,12 +184,10 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
       })
       .finally(() => {
         inFlight.delete(entry.id);
-        inFlightRecords.delete(entry.id);
         if (handOff) run(handOff, true);
         else reportInFlight();
       });
-    inFlight.set(entry.id, task);
-    inFlightRecords.set(entry.id, entry.localId);
+    inFlight.set(entry.id, { task, localId: entry.localId });
     reportInFlight();
   };
 
@@ -240,7 +240,7 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
       }
       // A failed task is already recorded in the outbox; the race only wakes the loop.
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const waits = [...inFlight.values()].map((p) => p.catch(() => undefined));
+      const waits = Array.from(inFlight.values(), (f) => f.task.catch(() => undefined));
       if (lookAfter !== null) {
         const ms = lookAfter;
         waits.push(new Promise<void>((resolve) => (timer = setTimeout(resolve, ms))));

@@ -10,7 +10,11 @@ import type { SyncError } from './sync-error';
 
 /**
  * The Dexie writes of each step of an entry's life. Each is ONE transaction over the record and
- * the outbox, so a record's state and its entry never disagree, whatever crashes in between.
+ * the outbox, so a record's state and its entry never disagree, whatever crashes in between;
+ * steps that change only the entry (marking it as being sent, putting it back to wait) take the
+ * outbox alone. A record keeps its stored state while its entry is sent: "Sending" is the
+ * engine's (SyncStatus.sendingRecords), and a 'syncing' an earlier version stored is read as
+ * 'queued' by the badge that shows it, the one reader that tells the two apart.
  *
  * The drain writes these for every entry, so each request counts:
  * - a record row is changed with `changeRow` (Dexie's bulkUpdate: read and write, two IndexedDB
@@ -32,11 +36,10 @@ export async function markSending(
   freeze: boolean,
 ): Promise<OutboxEntry | null> {
   const { db } = ctx;
-  // Only the entry changes (see markInTransaction).
   return db.transaction('rw', db.outbox, () => markInTransaction(db, entryId, freeze));
 }
 
-/** markSending's writes, inside a read-write transaction over allSyncTables the caller runs. */
+/** markSending's writes, inside a read-write transaction over the outbox the caller runs. */
 async function markInTransaction(
   db: TraplineDb,
   entryId: string,
@@ -46,15 +49,12 @@ async function markInTransaction(
   if (!entry || (entry.state !== 'pending' && entry.state !== 'sending')) return null;
   const sending: OutboxEntry = { ...entry, state: 'sending', ...(freeze ? { frozen: true } : {}) };
   await db.outbox.put(sending);
-  // The record is not written: "Sending" is shown from the engine's status (sendingRecords),
-  // and the record keeps the state it had until the answer is stored.
   return sending;
 }
 
 /**
  * Undoes a mark made by acknowledgeAll's `thenSend` for an entry that will not be sent now (the
- * drain stopped meanwhile): back to waiting, frozen only if it was before (`wasFrozen`), its
- * record 'queued'. Until then it would count as being sent, and an edit or a delete of a record
+ * drain stopped meanwhile): back to waiting, frozen only if it was before (`wasFrozen`). Until then it would count as being sent, and an edit or a delete of a record
  * the server never received would go out as requests of their own.
  */
 export async function unmarkSending(
@@ -63,11 +63,10 @@ export async function unmarkSending(
   wasFrozen: boolean,
 ): Promise<void> {
   const { db } = ctx;
-  await db.transaction('rw', allSyncTables(db), async () => {
+  await db.transaction('rw', db.outbox, async () => {
     const entry = await db.outbox.get(entryId);
     if (entry?.state !== 'sending') return;
     await db.outbox.put({ ...entry, state: 'pending', frozen: wasFrozen });
-    await restoreQueued(ctx, entry);
   });
 }
 
@@ -238,7 +237,7 @@ export async function retryLater(
 ): Promise<number> {
   const { db } = ctx;
   let nextAttemptAt = ctx.now();
-  await db.transaction('rw', allSyncTables(db), async () => {
+  await db.transaction('rw', db.outbox, async () => {
     const current = await db.outbox.get(entry.id);
     if (!current) return;
     const attempts = current.attempts + 1;
@@ -249,7 +248,6 @@ export async function retryLater(
       nextAttemptAt,
       lastError: error.toOutboxError(ctx.now()),
     });
-    await restoreQueued(ctx, entry);
   });
   return nextAttemptAt;
 }
@@ -261,24 +259,13 @@ export async function holdForSignIn(
   error: SyncError,
 ): Promise<void> {
   const { db } = ctx;
-  await db.transaction('rw', allSyncTables(db), async () => {
+  await db.transaction('rw', db.outbox, async () => {
     if (!(await db.outbox.get(entry.id))) return;
     await db.outbox.update(entry.id, {
       state: 'pending',
       lastError: error.toOutboxError(ctx.now()),
     });
-    await restoreQueued(ctx, entry);
   });
-}
-
-/**
- * A record left 'syncing' goes back to 'queued'. The drain no longer stores 'syncing' (see
- * markInTransaction); this puts right rows an earlier version of the app stored so.
- */
-async function restoreQueued(ctx: SyncContext, entry: OutboxEntry) {
-  const table = recordTable(ctx.db, entry.entity);
-  const record = await table.get(entry.localId);
-  if (record?.syncState === 'syncing') await table.update(entry.localId, { syncState: 'queued' });
 }
 
 /**
