@@ -109,6 +109,9 @@ async function rekeyParked(
     attempts: 0,
     nextAttemptAt: 0,
     lastError: null,
+    // A new key: nothing has been sent under it.
+    sendingAt: null,
+    keySentAt: null,
   };
   await db.outbox.delete(parked.id);
   await db.outbox.add(fixed);

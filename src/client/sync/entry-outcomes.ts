@@ -1,12 +1,12 @@
 import type { Table, UpdateSpec } from 'dexie';
 import type { OutboxEntry } from '../../shared';
-import type { TraplineDb } from '../db/database';
 import { backoffDelay } from './backoff';
 import { normalizeValue } from '../db/field-values';
 import { CHILD_ENTITY } from '#shared/entities';
 import { allSyncTables, recordTable, type AnyRecordRow } from './record-tables';
 import type { SyncContext } from './sync-context';
 import type { SyncError } from './sync-error';
+import { KEY_TRUSTED_FOR_MS } from '#shared/schemas/outbox';
 
 /**
  * The Dexie writes of each step of an entry's life. Each is ONE transaction over the record and
@@ -36,20 +36,50 @@ export async function markSending(
   freeze: boolean,
 ): Promise<OutboxEntry | null> {
   const { db } = ctx;
-  return db.transaction('rw', db.outbox, () => markInTransaction(db, entryId, freeze));
+  return db.transaction('rw', db.outbox, () => markInTransaction(ctx, entryId, freeze));
 }
 
-/** markSending's writes, inside a read-write transaction over the outbox the caller runs. */
+/**
+ * markSending's writes, inside a read-write transaction over the outbox the caller runs.
+ * A create's mark keeps when this request leaves (`sendingAt`), in the same write, so the time
+ * survives a crash during the request: an entry found still marked was being sent when the app
+ * died, and that request may have reached the server (keySentAt, see keyMayHaveReached).
+ */
 async function markInTransaction(
-  db: TraplineDb,
+  ctx: SyncContext,
   entryId: string,
   freeze: boolean,
 ): Promise<OutboxEntry | null> {
+  const { db } = ctx;
   const entry = await db.outbox.get(entryId);
   if (!entry || (entry.state !== 'pending' && entry.state !== 'sending')) return null;
-  const sending: OutboxEntry = { ...entry, state: 'sending', ...(freeze ? { frozen: true } : {}) };
+  const sending: OutboxEntry = {
+    ...(entry.state === 'sending' ? keyMayHaveReached(entry) : entry),
+    state: 'sending',
+    ...(freeze ? { frozen: true } : {}),
+    ...(entry.op === 'create' ? { sendingAt: ctx.now() } : {}),
+  };
   await db.outbox.put(sending);
   return sending;
+}
+
+/**
+ * The entry after a request with its key may have reached the server (no answer, a timeout, a
+ * 5xx, a crash mid-request): the first such request's time is kept as `keySentAt`. Creates only;
+ * an answer that proves nothing was made (401, 429) does not count.
+ */
+function keyMayHaveReached(entry: OutboxEntry): OutboxEntry {
+  if (entry.op !== 'create' || entry.keySentAt != null || entry.sendingAt == null) return entry;
+  return { ...entry, keySentAt: entry.sendingAt };
+}
+
+/**
+ * Whether the servers may have forgotten this create's key (contract §9: 24 hours) while a
+ * request with it may have reached them: sent again under that key, it could make a second
+ * record. The drain parks such a create for the technician instead (see sendEntry).
+ */
+export function keyMayBeForgotten(entry: OutboxEntry, now: number): boolean {
+  return entry.keySentAt != null && now - entry.keySentAt > KEY_TRUSTED_FOR_MS;
 }
 
 /**
@@ -106,7 +136,7 @@ export async function acknowledgeAll(
     // child's reference (absorbDuplicate), and the child is sent as its mark reads it.
     const results: Acknowledged[] = [];
     for (const [i, { thenSend }] of requests.entries()) {
-      const next = thenSend ? await markInTransaction(db, thenSend, true) : null;
+      const next = thenSend ? await markInTransaction(ctx, thenSend, true) : null;
       results.push({ serverId: serverIds[i], next });
     }
     return results;
@@ -242,7 +272,11 @@ export async function retryLater(
     if (!current) return;
     const attempts = current.attempts + 1;
     nextAttemptAt = ctx.now() + backoffDelay(attempts, ctx.backoff, ctx.random, error.retryAfterMs);
-    await db.outbox.update(entry.id, {
+    // A 429 is the BFF refusing before it forwards; every other transient failure may have
+    // reached the server.
+    const reached = error.reason === 'rate_limited' ? current : keyMayHaveReached(current);
+    await db.outbox.put({
+      ...reached,
       state: 'pending',
       attempts,
       nextAttemptAt,

@@ -1,7 +1,7 @@
 import { ENTITY_PATHS, type OutboxEntry } from '../../shared';
 import { request, type HttpResult } from '../lib/http';
 import { conflictingFields } from './detect-conflict';
-import { markSending } from './entry-outcomes';
+import { keyMayBeForgotten, markSending } from './entry-outcomes';
 import { recordTable } from './record-tables';
 import { resolveRefs } from './resolve-refs';
 import type { SyncContext } from './sync-context';
@@ -43,6 +43,20 @@ async function call(
   }
 }
 
+/**
+ * A create whose key the servers may have forgotten while an earlier request with it may have
+ * reached them (keyMayBeForgotten): parked as the BFF parks a create it cannot tell about, with
+ * Send again (a new key) or Discard for the technician, never sent again on a guess.
+ */
+function keyForgotten(): SyncError {
+  return new SyncError('rejected', null, {
+    code: 'create_outcome_unknown',
+    message:
+      'Sent more than a day ago and no answer came back: it may already be on the server. ' +
+      "Check the server's records before sending again",
+  });
+}
+
 function rejected(message: string, field?: string): SyncError {
   return new SyncError('rejected', null, {
     code: 'unsendable',
@@ -54,7 +68,9 @@ function rejected(message: string, field?: string): SyncError {
 /**
  * Sends one entry:
  * - create → POST with Idempotency-Key = entry.id; frozen before the first send, so a retry
- *   carries the same key and the same body and the server replays its first answer;
+ *   carries the same key and the same body and the server replays its first answer. The servers
+ *   keep a key for a day: a create a request may have reached more than KEY_TRUSTED_FOR_MS ago
+ *   is parked instead (keyForgotten), as a retry then could make a second record;
  * - update → GET the server's record, stop on a conflict, else PUT only the changed fields;
  * - delete → DELETE (already gone on the server counts as done).
  * `serverIds`: server ids the drain already knows, by `entity:localId` (see resolveRefs).
@@ -82,6 +98,7 @@ export async function sendEntry(
     }
     if (!resolved.ok)
       return { kind: 'error', entry, error: rejected(resolved.message, resolved.field) };
+    if (keyMayBeForgotten(entry, ctx.now())) return { kind: 'error', entry, error: keyForgotten() };
     const { result, error } = await call(ctx, base, {
       method: 'POST',
       body: resolved.payload,

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
+import { IDEMPOTENCY_WINDOW_MS } from '#shared/schemas/outbox';
 
 /** A journal row as a request sees it. */
 export type JournalEntry = {
@@ -46,7 +47,7 @@ function createdRecordId(res: { status: number; body: string }): number | null {
 }
 
 /** Keys are honoured for 24 hours (contract §9); older rows are as if absent. */
-const JOURNAL_RETENTION_MS = 24 * 3600_000;
+const JOURNAL_RETENTION_MS = IDEMPOTENCY_WINDOW_MS;
 
 /**
  * The BFF's idempotency journal (ARCHITECTURE: BFF). Protocol for a POST with a key:

@@ -49,6 +49,22 @@ export const outboxError = z.object({
 export type OutboxError = z.infer<typeof outboxError>;
 
 /**
+ * How long an Idempotency-Key is honoured (contract §9): the records service and the BFF's journal
+ * replay a key's first answer for 24 hours from its first request, and after that the same key is
+ * a new request. The one number both servers and the tablet (which stops trusting a key before
+ * then: KEY_TRUSTED_FOR_MS) take it from.
+ */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
+
+/**
+ * How long after its first send the tablet sends a create again under the same key on its own:
+ * the servers' window less an hour, for the tablet's clock, which measures the time, against
+ * theirs, which keep the key. Past it, a create whose answer never came back may be on the server
+ * already, and a server that has forgotten the key would make it a second time.
+ */
+export const KEY_TRUSTED_FOR_MS = IDEMPOTENCY_WINDOW_MS - 3_600_000;
+
+/**
  * One queued change. `id` is the Idempotency-Key of its POST. An entry leaves the outbox only
  * after the server acknowledged it. Once `frozen` (sending has started) its payload never changes;
  * later edits of the record become a new update entry.
@@ -72,5 +88,14 @@ export const outboxEntry = z.object({
   lastError: outboxError.nullable(),
   createdAt: z.number(),
   ownerKey: z.string(),
+  /** Creates: when the latest request with this key left the tablet (the tablet's clock). */
+  sendingAt: z.number().nullable().optional(),
+  /**
+   * Creates: when the first request with this key that may have reached the server left the
+   * tablet: one that got no answer, timed out, got a 5xx, or was under way when the app died.
+   * An answer proving nothing was made (401, 429) does not set it. Absent or null until then
+   * (entries stored before it existed have neither); a new key starts without one.
+   */
+  keySentAt: z.number().nullable().optional(),
 });
 export type OutboxEntry = z.infer<typeof outboxEntry>;

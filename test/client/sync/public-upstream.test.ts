@@ -19,6 +19,7 @@ import {
   type PublicLikeUpstream,
 } from '../../server/bff/helpers/public-like-upstream';
 import { openTestDatabase } from '../../server/helpers/test-database';
+import { browserSession } from './helpers/browser-session';
 
 let db: Database;
 let upstream: PublicLikeUpstream;
@@ -30,17 +31,7 @@ beforeAll(async () => {
   db = await openTestDatabase();
   upstream = await startPublicLikeUpstream();
   bff = await startBff({ db, upstreamUrl: upstream.url, staticRoot: null, logger: false });
-  const res = await fetch(`${bff.url}/api/session`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF': '1', Origin: bff.url },
-    body: JSON.stringify({ username: 'field-tech', password: PUBLIC_PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';', 1)[0])
-    .join('; ');
-  headers = { Cookie: cookie, Origin: bff.url, 'Sec-Fetch-Site': 'same-origin' };
+  ({ headers } = await browserSession(bff.url, 'field-tech', PUBLIC_PASSWORD));
 }, 60_000);
 
 afterEach(async () => {

@@ -20,6 +20,7 @@ import {
 } from '../../../src/server/records/seed/lookup-data';
 import { recordsApi, type RecordsApi } from '../../e2e/harness/records-api';
 import { startStack, type Stack } from '../../e2e/harness/stack';
+import { browserSession } from './helpers/browser-session';
 
 /** Small pages, so a handful of sites spans several of them. */
 const PAGE_SIZE = 2;
@@ -48,20 +49,9 @@ beforeAll(async () => {
   // The records service (counting what reaches it) behind the real BFF; no browser.
   stack = await startStack();
   api = await recordsApi(stack.recordsUrl, stack.password, 'demo-tech');
-  const origin = stack.appUrl;
-  const res = await fetch(`${origin}/api/session`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF': '1', Origin: origin },
-    body: JSON.stringify({ username: 'demo-tech', password: stack.password }),
-  });
-  expect(res.status).toBe(200);
-  const agency = ((await res.json()) as { agency: { id: number } }).agency.id;
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';', 1)[0])
-    .join('; ');
-  // What a browser adds by itself on a same-origin request.
-  headers = { Cookie: cookie, Origin: origin, 'Sec-Fetch-Site': 'same-origin' };
+  const session = await browserSession(stack.appUrl, 'demo-tech', stack.password);
+  headers = session.headers;
+  const agency = session.agencyId;
 
   // Something in every list: five sites, a collection of today, its pool and the pool's test.
   const sites = [];

@@ -26,6 +26,7 @@ import { seedDemoAgencies } from '../../../src/server/records/seed/seed-demo-age
 import { seedLookups } from '../../../src/server/records/seed/seed-lookups';
 import type { FastifyInstance } from 'fastify';
 import { queueCreate, queueUpdate, storeSynced } from './helpers/outbox-factory';
+import { browserSession } from './helpers/browser-session';
 
 const PASSWORD = 'sync-real-stack-password';
 let db: Database;
@@ -42,19 +43,7 @@ beforeAll(async () => {
   records = await buildRecords({ db });
   const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
   bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null, logger: false });
-  const res = await fetch(`${bff.url}/api/session`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-CSRF': '1', Origin: bff.url },
-    body: JSON.stringify({ username: 'demo-tech', password: PASSWORD }),
-  });
-  expect(res.status).toBe(200);
-  agencyId = ((await res.json()) as { agency: { id: number } }).agency.id;
-  const cookie = res.headers
-    .getSetCookie()
-    .map((c) => c.split(';', 1)[0])
-    .join('; ');
-  // What a browser adds by itself on a same-origin request.
-  headers = { Cookie: cookie, Origin: bff.url, 'Sec-Fetch-Site': 'same-origin' };
+  ({ headers, agencyId } = await browserSession(bff.url, 'demo-tech', PASSWORD));
 }, 60_000);
 
 afterEach(async () => {
