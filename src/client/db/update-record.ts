@@ -1,4 +1,4 @@
-import type { Entity, OutboxEntry } from '../../shared';
+import { isOutcomeUnknown, type Entity, type OutboxEntry } from '../../shared';
 import { newId } from '../lib/ids';
 import { sameValue } from './field-values';
 import type { TraplineDb } from './database';
@@ -142,6 +142,8 @@ export async function sendParkedAgain(db: TraplineDb, entryId: string): Promise<
  * - create (or update) parked by the server → its payload is replaced under a NEW id (the server
  *   remembers the refused body under the old Idempotency-Key), dependents follow the new id, the
  *   problem is cleared and the entry is pending again;
+ * - create parked because it may already be on the server (isOutcomeUnknown) → its payload
+ *   changes in place and it stays parked: only Send again sends it;
  * - create frozen (sending) or already synced → a new `update` entry with only the changed fields,
  *   the server's `updated` and values of those fields as its base.
  * `next` is the complete new data (create shape, without the parent field). Returns false when
@@ -163,9 +165,21 @@ export async function updateRecord(
     const changes = changedFields(row.data, data);
     const parked = entries.find((e) => e.state === 'parked' && e.op !== 'delete');
     const openCreate = entries.find((e) => e.op === 'create' && !e.frozen && e.state === 'pending');
-    if (Object.keys(changes).length === 0 && !parked) return false;
+    const mayBeOnServer = parked?.op === 'create' && isOutcomeUnknown(parked.lastError);
+    if (Object.keys(changes).length === 0 && (!parked || mayBeOnServer)) return false;
     const now = Date.now();
     const recordPatch = { data, updatedAt: now, ...indexFields(entity, data) };
+
+    if (parked && mayBeOnServer) {
+      // It may already be on the server: an edit must not send it again under a new key. The
+      // edit is kept, and the entry stays parked until the technician's Send again (which warns
+      // that it may make a second copy). It is never sent under its old key again, so its
+      // payload may change although it is frozen.
+      validateRecord(entity, 'create', data);
+      await db.outbox.put({ ...parked, payload: data });
+      await table.update(localId, recordPatch);
+      return true;
+    }
 
     if (openCreate && !parked) {
       validateRecord(entity, 'create', data);

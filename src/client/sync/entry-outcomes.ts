@@ -53,8 +53,10 @@ async function markInTransaction(
   const { db } = ctx;
   const entry = await db.outbox.get(entryId);
   if (!entry || (entry.state !== 'pending' && entry.state !== 'sending')) return null;
+  // Left marked by an app that died mid-request, or tried by a version that kept no times.
+  const triedBefore = entry.state === 'sending' || (entry.sendingAt == null && entry.attempts > 0);
   const sending: OutboxEntry = {
-    ...(entry.state === 'sending' ? keyMayHaveReached(entry) : entry),
+    ...(triedBefore ? keyMayHaveReached(entry) : entry),
     state: 'sending',
     ...(freeze ? { frozen: true } : {}),
     ...(entry.op === 'create' ? { sendingAt: ctx.now() } : {}),
@@ -66,11 +68,13 @@ async function markInTransaction(
 /**
  * The entry after a request with its key may have reached the server (no answer, a timeout, a
  * 5xx, a crash mid-request): the first such request's time is kept as `keySentAt`. Creates only;
- * an answer that proves nothing was made (401, 429) does not count.
+ * an answer that proves nothing was made (401, 429) does not count. Entries stored before these
+ * times existed were tried at some time after their save: `createdAt` stands in, on the safe side.
  */
 function keyMayHaveReached(entry: OutboxEntry): OutboxEntry {
-  if (entry.op !== 'create' || entry.keySentAt != null || entry.sendingAt == null) return entry;
-  return { ...entry, keySentAt: entry.sendingAt };
+  if (entry.op !== 'create' || entry.keySentAt != null) return entry;
+  // An entry a version without these times tried has only its save time, which no send precedes.
+  return { ...entry, keySentAt: entry.sendingAt ?? entry.createdAt };
 }
 
 /**

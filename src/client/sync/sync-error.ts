@@ -1,4 +1,4 @@
-import type { ErrorCode, OutboxEntry, OutboxError } from '../../shared';
+import { isOutcomeUnknown, type ErrorCode, type OutboxEntry, type OutboxError } from '../../shared';
 import { NetworkError, type HttpResult } from '../lib/http';
 
 export type SyncErrorReason = OutboxError['reason'];
@@ -52,12 +52,7 @@ const OUTCOME_UNKNOWN: ErrorCode = 'create_outcome_unknown';
 const OUTCOME_UNKNOWN_MESSAGE =
   "May already be on the server: check the server's records before sending again";
 
-/** Whether an error (a SyncError, a parked entry's lastError) says the create's outcome is unknown. */
-export function isOutcomeUnknown(
-  error: { body: { code: string } | null } | null | undefined,
-): boolean {
-  return error?.body?.code === OUTCOME_UNKNOWN;
-}
+export { isOutcomeUnknown };
 
 /**
  * Classifies the outcome of one request: null for a success, otherwise a SyncError.

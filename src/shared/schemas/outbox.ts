@@ -99,3 +99,15 @@ export const outboxEntry = z.object({
   keySentAt: z.number().nullable().optional(),
 });
 export type OutboxEntry = z.infer<typeof outboxEntry>;
+
+/**
+ * Whether an error (a SyncError, a parked entry's lastError) says a create's outcome is unknown:
+ * it may already be on the server (create_outcome_unknown, from the BFF or the tablet's own key
+ * window). Such an entry is never sent under its key again; only the technician's Send again,
+ * after a warning, sends it, under a new key.
+ */
+export function isOutcomeUnknown(
+  error: { body: { code: string } | null } | null | undefined,
+): boolean {
+  return error?.body?.code === 'create_outcome_unknown';
+}

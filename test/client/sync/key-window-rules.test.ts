@@ -113,6 +113,31 @@ describe('a create sent again under its key', () => {
     expect(bff.all('site')).toHaveLength(1);
   });
 
+  it('is parked after a day when a version that kept no send times tried it', async () => {
+    const { db, bff, engine, later } = tabletAt();
+    const tried = await queueCreate(db, 'site', site(1));
+    const diedSending = await queueCreate(db, 'site', site(2));
+    const neverTried = await queueCreate(db, 'site', site(3));
+    // As that version stored them: no sendingAt, no keySentAt.
+    await db.outbox.update(tried.entryId, {
+      frozen: true,
+      attempts: 1,
+      lastError: { status: null, reason: 'network', body: null, at: T0 + HOUR },
+    });
+    await db.outbox.update(diedSending.entryId, { state: 'sending', frozen: true });
+
+    later(KEY_TRUSTED_FOR_MS + 2 * HOUR);
+    engine.requestSync('manual');
+    await engine.settled();
+
+    expect(await db.outbox.get(tried.entryId)).toMatchObject(parkedUnknown);
+    expect(await db.outbox.get(diedSending.entryId)).toMatchObject(parkedUnknown);
+    expect(sends(bff, tried.entryId) + sends(bff, diedSending.entryId)).toBe(0);
+    // Saved then, never tried: nothing can have reached the server, it goes.
+    expect(await db.outbox.get(neverTried.entryId)).toBeUndefined();
+    expect(bff.all('site')).toHaveLength(1);
+  });
+
   it('is parked after a day when the app died while its request was under way', async () => {
     const { db, bff, engine, later } = tabletAt();
     const died = await queueCreate(db, 'site', site(1));
