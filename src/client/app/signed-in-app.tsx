@@ -47,14 +47,14 @@ export function SignedInApp({
 
   useEffect(() => {
     // Created in the effect so that a remount (StrictMode, user switch) never shares a stopped engine.
-    const next = createSyncEngine(db);
+    const next = createSyncEngine(db, { owner: { agencyId, username } });
     next.start();
     setEngine(next);
     return () => {
       next.stop();
       setEngine(null);
     };
-  }, [db]);
+  }, [db, agencyId, username]);
   useEffect(() => () => db.close({ disableAutoOpen: false }), [db]);
   // A newer app upgraded the database in another tab: this tab stops sending (its database is
   // closed) and asks for a reload; the reloaded app drains the queue.

@@ -1,5 +1,6 @@
 import { Dexie, type ObservabilitySet } from 'dexie';
 import type { OutboxEntry } from '../../shared';
+import { OWNER_HEADER, ownerHeaderValue } from '#shared/schemas/auth';
 import type { TraplineDb } from '../db/database';
 import { onAuthRequired } from '../lib/http';
 import { throttle } from '../lib/throttle';
@@ -24,6 +25,11 @@ export type SyncEngineOptions = {
   baseUrl?: string;
   /** Extra headers on every request (a cookie when running outside a browser, e.g. a benchmark). */
   headers?: Record<string, string>;
+  /**
+   * The user whose database this is, named on every request (OWNER_HEADER): the BFF refuses to
+   * act on it under another user's session (another tab signed in as someone else).
+   */
+  owner?: { agencyId: number; username: string };
   /** Entries in flight together (default 3). */
   concurrency?: number;
   backoff?: Partial<BackoffOptions>;
@@ -79,7 +85,10 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   const ctx: SyncContext = {
     db,
     baseUrl: options.baseUrl ?? '',
-    headers: options.headers ?? {},
+    headers: {
+      ...options.headers,
+      ...(options.owner ? { [OWNER_HEADER]: ownerHeaderValue(options.owner) } : {}),
+    },
     now: options.now ?? Date.now,
     random: options.random ?? Math.random,
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },

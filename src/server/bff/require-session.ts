@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { reauthRequired, unauthenticated } from './session-errors';
+import { OWNER_HEADER, ownerHeaderValue } from '#shared/schemas/auth';
+import { otherUserSignedIn, reauthRequired, unauthenticated } from './session-errors';
 import type { BffContext } from './context';
 import { SESSION_COOKIE, type StoredSession } from './session-store';
 
@@ -13,16 +14,23 @@ declare module 'fastify' {
 /**
  * preHandler for every /api route that acts for a user: no cookie or an unknown / ended session →
  * 401 unauthenticated; a known session whose upstream token has expired → 401 reauth_required
- * (the app keeps its queue and asks for the password again).
+ * (the app keeps its queue and asks for the password again); a request naming another user than
+ * the session's (OWNER_HEADER) → 401 reauth_required too. A request without the header (a
+ * script, an older app) acts for the session's user.
  */
 export function requireSession(ctx: BffContext) {
   return async (req: FastifyRequest) => {
     const session = await currentSession(ctx, req);
     if (!session) throw unauthenticated();
     if (session.tokenExpiresAt.getTime() <= ctx.now().getTime()) throw reauthRequired();
+    const owner = req.headers[OWNER_HEADER];
+    if (owner !== undefined && owner !== sessionOwner(session)) throw otherUserSignedIn();
     req.bffSession = session;
   };
 }
+
+const sessionOwner = (session: StoredSession) =>
+  ownerHeaderValue({ agencyId: session.info.agency.id, username: session.info.user.username });
 
 export async function currentSession(
   ctx: BffContext,

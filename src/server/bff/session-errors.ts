@@ -11,3 +11,15 @@ export const reauthRequired = () =>
     'reauth_required',
     'Your sign-in has expired: enter your password again. Nothing you saved is lost.',
   );
+
+/**
+ * The app acts for another user than the session's (OWNER_HEADER): another user signed in in
+ * another tab. Answered like an expired sign-in, so the app keeps its queue and asks its own
+ * user for the password; nothing is sent or read under the other user's session.
+ */
+export const otherUserSignedIn = () =>
+  new HttpError(
+    401,
+    'reauth_required',
+    'Someone else signed in on this device: enter your password again to go on. Nothing you saved is lost.',
+  );

@@ -43,3 +43,17 @@ export const whoAmI = z.object({
   expires_at: z.string().nullable(),
 });
 export type WhoAmI = z.infer<typeof whoAmI>;
+
+/**
+ * Request header naming whose records the app acts on: the user the tablet's screens and database
+ * belong to. The browser holds one session cookie for the origin, shared by every tab: after
+ * another user signs in in one tab, the others would otherwise send their user's queue, and pull
+ * into that user's database, under the new user's session. The BFF refuses a request whose owner
+ * is not the session's (401 reauth_required): the queue waits for its own user's sign-in.
+ */
+export const OWNER_HEADER = 'x-trapline-owner';
+
+/** The OWNER_HEADER value of a user: agency id and username (case-insensitive), URI-encoded. */
+export function ownerHeaderValue(owner: { agencyId: number; username: string }): string {
+  return `a${owner.agencyId}/${encodeURIComponent(owner.username.toLowerCase())}`;
+}
