@@ -13,6 +13,9 @@ export type JournalEntry = {
   state: 'forwarded' | 'answered';
   attempt: string;
   leaseUntil: Date;
+  /** When the key was claimed: its first forward. */
+  createdAt: Date;
+  /** Its latest forward (a reconciliation that found nothing sends again, `resend`). */
   forwardedAt: Date;
   status: number | null;
   contentType: string | null;
@@ -46,6 +49,26 @@ function createdRecordId(res: { status: number; body: string }): number | null {
   }
 }
 
+/** How a write of an answer ended: 'not_owner' when this attempt no longer owns the row. */
+export type WriteOutcome = 'answered' | 'not_owner' | 'record_taken';
+
+/** See `IdempotencyJournal.otherKeys`. */
+export type OtherKeys = { given: Set<number>; unsettledBodies: string[] };
+
+/** The unique index that gives each created record to at most one key (migration 7). */
+const ONE_KEY_PER_RECORD = 'bff_idempotency_one_key_per_record';
+
+/** A unique violation (SQLSTATE 23505) on ONE_KEY_PER_RECORD, from pg or PGlite. */
+function isRecordTaken(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (e.code !== '23505') return false;
+  return (
+    e.constraint === ONE_KEY_PER_RECORD ||
+    (typeof e.message === 'string' && e.message.includes(ONE_KEY_PER_RECORD))
+  );
+}
+
 /** Keys are honoured for 24 hours (contract §9); older rows are as if absent. */
 const JOURNAL_RETENTION_MS = IDEMPOTENCY_WINDOW_MS;
 
@@ -56,7 +79,8 @@ const JOURNAL_RETENTION_MS = IDEMPOTENCY_WINDOW_MS;
  *    outcome is unknown (reset, timeout, 5xx), `abandon`s: the row stays 'forwarded' with its lease
  *    ended; or, when the upstream surely did not act (refused connect, 401, 429), `release`s it.
  * 3. A 'forwarded' row whose lease ended (its owner died or abandoned it) is taken over by the next
- *    retry, which must reconcile with the upstream before forwarding again.
+ *    retry, which must reconcile with the upstream before forwarding again; before it sends again,
+ *    `resend` records the new send time and lease (forwarded_at is always the latest send).
  * Every write after the claim is conditioned on `attempt`, so a late owner cannot overwrite a
  * row someone else took over.
  */
@@ -85,7 +109,7 @@ export class IdempotencyJournal {
        on conflict (agency_id, idem_key) do update set
          method = excluded.method, path = excluded.path, body_hash = excluded.body_hash, body = excluded.body,
          state = 'forwarded', attempt = excluded.attempt, lease_until = excluded.lease_until,
-         status = null, content_type = null, response = null,
+         status = null, content_type = null, response = null, record_id = null,
          created_at = excluded.created_at, forwarded_at = excluded.forwarded_at, answered_at = null
        where bff_idempotency.created_at < $10
        returning idem_key`,
@@ -120,48 +144,118 @@ export class IdempotencyJournal {
     return { kind: 'reconcile', attempt, entry };
   }
 
-  /** Records the answer to replay. Returns false when this attempt no longer owns the row. */
+  /**
+   * Records the answer of a forward to replay. Returns false when this attempt no longer owns the
+   * row. The upstream answered this very request, so its answer is recorded even when the record
+   * it names is already another key's (only a reconciliation that went wrong could have given it
+   * away): then without the record id, which the unique index keeps to one key.
+   */
   async answer(
     agencyId: number,
     key: string,
     attempt: string,
     res: { status: number; contentType: string | undefined; body: string },
   ): Promise<boolean> {
-    const { rows } = await this.db.query(
-      `update bff_idempotency set state = 'answered', status = $4, content_type = $5, response = $6,
-         answered_at = $7, record_id = $8
-       where agency_id = $1 and idem_key = $2 and attempt = $3 and state = 'forwarded'
-       returning idem_key`,
-      [
-        agencyId,
-        key,
-        attempt,
-        res.status,
-        res.contentType ?? null,
-        res.body,
-        this.now(),
-        createdRecordId(res),
-      ],
-    );
-    return rows.length === 1;
+    const recordId = createdRecordId(res);
+    let outcome = await this.write(agencyId, key, attempt, res, recordId);
+    if (outcome === 'record_taken') outcome = await this.write(agencyId, key, attempt, res, null);
+    return outcome === 'answered';
   }
 
   /**
-   * Which of these record ids of `path` the journal already gave, as a create's answer, to a key
-   * other than `key`: reconciliation must never give one record to two creates.
+   * Records an answer that reconciliation proved from the upstream's lists. 'record_taken': the
+   * record was given to another key meanwhile (a reconciliation running beside this one), so it
+   * is not provably this request's; nothing is written and the row stays this attempt's.
    */
-  async givenElsewhere(
+  async answerReconciled(
     agencyId: number,
-    path: string,
     key: string,
-    ids: number[],
-  ): Promise<Set<number>> {
-    const { rows } = await this.db.query<{ record_id: string | number }>(
-      `select record_id from bff_idempotency
-        where agency_id = $1 and path = $2 and record_id = any($3::bigint[]) and idem_key <> $4`,
-      [agencyId, path, ids, key],
+    attempt: string,
+    res: { status: number; contentType: string | undefined; body: string },
+  ): Promise<WriteOutcome> {
+    return this.write(agencyId, key, attempt, res, createdRecordId(res));
+  }
+
+  /**
+   * One conditional update. Giving a record to a key is atomic: the unique index
+   * bff_idempotency_one_key_per_record (migration 7) refuses a second key for one record, whatever
+   * ran in between, on PGlite and on PostgreSQL shared by several BFF processes alike.
+   */
+  private async write(
+    agencyId: number,
+    key: string,
+    attempt: string,
+    res: { status: number; contentType: string | undefined; body: string },
+    recordId: number | null,
+  ): Promise<WriteOutcome> {
+    try {
+      const { rows } = await this.db.query(
+        `update bff_idempotency set state = 'answered', status = $4, content_type = $5, response = $6,
+           answered_at = $7, record_id = $8
+         where agency_id = $1 and idem_key = $2 and attempt = $3 and state = 'forwarded'
+         returning idem_key`,
+        [
+          agencyId,
+          key,
+          attempt,
+          res.status,
+          res.contentType ?? null,
+          res.body,
+          this.now(),
+          recordId,
+        ],
+      );
+      return rows.length === 1 ? 'answered' : 'not_owner';
+    } catch (err) {
+      if (isRecordTaken(err)) return 'record_taken';
+      throw err;
+    }
+  }
+
+  /**
+   * What other keys of the agency say about these record ids of `path`, read in one statement (one
+   * snapshot): which ids the journal already gave to another key, and the bodies of the other
+   * keys whose create is unsettled ('forwarded': it may have made any of them, or be making one
+   * now). Reconciliation never gives one record to two creates, nor a record to one create while
+   * another that could own it is unsettled.
+   */
+  async otherKeys(agencyId: number, path: string, key: string, ids: number[]): Promise<OtherKeys> {
+    const { rows } = await this.db.query<{
+      record_id: string | number | null;
+      body: string | null;
+    }>(
+      `select record_id, null as body from bff_idempotency
+        where agency_id = $1 and path = $2 and idem_key <> $3 and record_id = any($4::bigint[])
+       union all
+       select null, body from (
+         select distinct on (body_hash) body from bff_idempotency
+          where agency_id = $1 and path = $2 and idem_key <> $3 and state = 'forwarded') unsettled`,
+      [agencyId, path, key, ids],
     );
-    return new Set(rows.map((r) => Number(r.record_id)));
+    const given = new Set<number>();
+    const unsettledBodies: string[] = [];
+    for (const r of rows) {
+      if (r.record_id !== null) given.add(Number(r.record_id));
+      else if (r.body !== null) unsettledBodies.push(r.body);
+    }
+    return { given, unsettledBodies };
+  }
+
+  /**
+   * Before reconciliation sends a create again: the new send time and a new lease, so a retry
+   * arriving while this send may still be running upstream waits for it (idempotency_in_flight)
+   * instead of reconciling from the first send's time and sending a third time. Returns false
+   * when this attempt no longer owns the row (then it must not send).
+   */
+  async resend(agencyId: number, key: string, attempt: string): Promise<boolean> {
+    const now = this.now();
+    const { rows } = await this.db.query(
+      `update bff_idempotency set forwarded_at = $4, lease_until = $5
+       where agency_id = $1 and idem_key = $2 and attempt = $3 and state = 'forwarded'
+       returning idem_key`,
+      [agencyId, key, attempt, now, new Date(now.getTime() + this.leaseMs)],
+    );
+    return rows.length === 1;
   }
 
   /** Outcome unknown: keep the row 'forwarded' but end the lease so the next retry reconciles. */
@@ -192,6 +286,7 @@ export class IdempotencyJournal {
       state: 'forwarded' | 'answered';
       attempt: string;
       lease_until: Date | string;
+      created_at: Date | string;
       forwarded_at: Date | string;
       status: number | null;
       content_type: string | null;
@@ -209,6 +304,7 @@ export class IdempotencyJournal {
       state: r.state,
       attempt: r.attempt,
       leaseUntil: new Date(r.lease_until),
+      createdAt: new Date(r.created_at),
       forwardedAt: new Date(r.forwarded_at),
       status: r.status,
       contentType: r.content_type,

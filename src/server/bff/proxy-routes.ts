@@ -9,6 +9,7 @@ import { PROXY_ALLOW_LIST, allowedMethods, type ProxyRoute } from './proxy-allow
 import { reconcileCreate } from './reconcile-create';
 import { dropReportLists } from './reports/report-lists';
 import { requireSession, sessionOf } from './require-session';
+import type { JournalEntry } from './idempotency-journal';
 import type { StoredSession } from './session-store';
 import { UpstreamError, type UpstreamResponse } from './upstream-client';
 
@@ -127,19 +128,8 @@ async function idempotentCreate(
   const { attempt } = claim;
   // Step 3: a forwarded-but-unanswered key: settle what the upstream did before anything else.
   if (claim.kind === 'reconcile') {
-    let proven: UpstreamResponse | 'forward';
-    try {
-      proven = await reconcile(ctx, session, req, claim.entry.forwardedAt);
-    } catch (err) {
-      await ctx.journal.abandon(agencyId, req.key, attempt);
-      // An upstream 401 here means what it means in send(): stop using this token.
-      if (err instanceof HttpError && err.code === 'reauth_required') {
-        await ctx.sessions.expireToken(session.idHash, ctx.now());
-      }
-      throw err;
-    }
+    const proven = await settleFromUpstream(ctx, session, req, claim.entry, attempt);
     if (proven !== 'forward') {
-      await ctx.journal.answer(agencyId, req.key, attempt, proven);
       reply.header('idempotent-replayed', 'true');
       return send(ctx, session, reply, proven);
     }
@@ -163,20 +153,55 @@ async function idempotentCreate(
 }
 
 /**
+ * Step 3 for a row this attempt took over: the proven answer, recorded, or 'forward' once the
+ * journal records this new send (`resend`), so that a retry arriving while it may still be
+ * running upstream waits for it rather than reconciling from the previous send's time. Throws
+ * the answer to give otherwise, leaving the row 'forwarded' with its lease ended.
+ */
+async function settleFromUpstream(
+  ctx: BffContext,
+  session: StoredSession,
+  req: { path: string; key: string; body: string },
+  entry: JournalEntry,
+  attempt: string,
+): Promise<UpstreamResponse | 'forward'> {
+  const agencyId = session.info.agency.id;
+  try {
+    const proven = await reconcile(ctx, session, req, entry);
+    if (proven === 'forward') {
+      if (!(await ctx.journal.resend(agencyId, req.key, attempt))) throw inFlight(1_000);
+      return 'forward';
+    }
+    // The unique index refuses a record another key was given meanwhile: not provably ours.
+    if ((await ctx.journal.answerReconciled(agencyId, req.key, attempt, proven)) === 'record_taken')
+      throw outcomeUnknown();
+    return proven;
+  } catch (err) {
+    await ctx.journal.abandon(agencyId, req.key, attempt);
+    // An upstream 401 here means what it means in send(): stop using this token.
+    if (err instanceof HttpError && err.code === 'reauth_required') {
+      await ctx.sessions.expireToken(session.idHash, ctx.now());
+    }
+    throw err;
+  }
+}
+
+/**
  * What to do with a create whose first forward has no recorded answer (its BFF died, the answer
  * was lost, the upstream timed out or failed). Never a guess:
  * - an upstream that honours Idempotency-Key (detected, upstream-keys.ts) is sent the same key
  *   again ('forward'): it replays the one record it made, or makes it now if it never did;
  * - otherwise the upstream's lists must prove it (reconcile-create.ts): exactly one stored record
  *   that is this request's own is replayed; none at all means forward again, but only once the
- *   first forward cannot still be running upstream (its lease is over); anything else is a 409
- *   create_outcome_unknown that the app parks for the technician to check.
+ *   latest forward cannot still be running upstream (its lease is over); anything else is a 409
+ *   create_outcome_unknown that the app parks for the technician to check. Records count as
+ *   candidates from the first forward on (`createdAt`): any send of this key may have made one.
  */
 async function reconcile(
   ctx: BffContext,
   session: StoredSession,
   req: { path: string; key: string; body: string },
-  forwardedAt: Date,
+  entry: JournalEntry,
 ): Promise<UpstreamResponse | 'forward'> {
   if (await ctx.upstreamKeys.honours(session.token)) return 'forward';
   const agencyId = session.info.agency.id;
@@ -185,8 +210,8 @@ async function reconcile(
     session.token,
     req.path,
     req.body,
-    forwardedAt,
-    (ids) => ctx.journal.givenElsewhere(agencyId, req.path, req.key, ids),
+    entry.createdAt,
+    (ids) => ctx.journal.otherKeys(agencyId, req.path, req.key, ids),
   );
   if (result.kind === 'found') {
     return {
@@ -196,24 +221,29 @@ async function reconcile(
       body: JSON.stringify(result.record),
     };
   }
-  if (result.kind === 'ambiguous') {
-    throw new HttpError(
-      409,
-      'create_outcome_unknown',
-      'This record may already be on the server: check before sending it again',
-    );
-  }
-  const stillRunningMs = forwardedAt.getTime() + ctx.journal.leaseMs - ctx.now().getTime();
-  if (stillRunningMs > 0) {
-    throw new HttpError(
-      409,
-      'idempotency_in_flight',
-      'The same request may still be running on the records service; try again shortly',
-      undefined,
-      { 'retry-after': String(Math.ceil(stillRunningMs / 1000)) },
-    );
-  }
+  if (result.kind === 'ambiguous') throw outcomeUnknown();
+  // The latest send (forwarded_at) may still be running upstream until its lease is over.
+  const stillRunningMs = entry.forwardedAt.getTime() + ctx.journal.leaseMs - ctx.now().getTime();
+  if (stillRunningMs > 0) throw inFlight(stillRunningMs);
   return 'forward';
+}
+
+function outcomeUnknown(): HttpError {
+  return new HttpError(
+    409,
+    'create_outcome_unknown',
+    'This record may already be on the server: check before sending it again',
+  );
+}
+
+function inFlight(stillRunningMs: number): HttpError {
+  return new HttpError(
+    409,
+    'idempotency_in_flight',
+    'The same request may still be running on the records service; try again shortly',
+    undefined,
+    { 'retry-after': String(Math.ceil(stillRunningMs / 1000)) },
+  );
 }
 
 /**

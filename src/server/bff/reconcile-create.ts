@@ -1,8 +1,9 @@
-import { ENTITY, entityAtV1Path } from '#shared/entities';
+import { ENTITY, entityAtV1Path, type Entity } from '#shared/entities';
 import { listedRows } from '#shared/schemas/list';
 import { reauthRequired } from './session-errors';
 import { parseJson } from './parse-json';
-import { storedMatch } from './stored-match';
+import type { OtherKeys } from './idempotency-journal';
+import { storedAsCreated } from './stored-match';
 import { UpstreamError, type UpstreamClient, type UpstreamResponse } from './upstream-client';
 
 /** How far an upstream clock may lag ours when telling "created by that attempt" from older records. */
@@ -47,11 +48,13 @@ export type Reconciled =
  * After a BFF died (or lost the answer) between forwarding a create and recording its answer, asks
  * an upstream that does not honour Idempotency-Key whether the record exists. A record is this
  * create's own only when it is provably so:
- * - every field of the body equals the stored record, abundance rows and lures included
- *   (stored-match.ts); look-alike siblings (two traps of a kind at a site on a day, equal pools,
- *   same-day re-tests) differ in nothing a list shows, so they are never told apart by guessing;
+ * - it is the whole body as stored: every field the body sent equals the stored record, abundance
+ *   rows and lures included, and every optional field it left out is empty (stored-match.ts);
+ *   look-alike siblings (two traps of a kind at a site on a day, equal pools, same-day re-tests)
+ *   may differ in nothing a list shows, so they are never told apart by guessing;
  * - it was added since the first forward (less clock skew);
- * - the journal has not already given it to another key (`givenElsewhere`);
+ * - the journal has not already given it to another key, and no other key whose create could
+ *   have made it is still unsettled (`otherKeys`: that key's send may be the one that made it);
  * - it is the only such record.
  * The natural key of the entity registry (site code; collection trap and site; pool species, sex,
  * count and collection; test pool, method and target) only narrows what the upstream is asked
@@ -62,12 +65,14 @@ export async function reconcileCreate(
   token: string,
   path: string,
   bodyText: string,
-  forwardedAt: Date,
-  givenElsewhere: (ids: number[]) => Promise<Set<number>>,
+  firstForwardAt: Date,
+  otherKeys: (ids: number[]) => Promise<OtherKeys>,
 ): Promise<Reconciled> {
   const body = parseJson(bodyText);
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { kind: 'absent' };
   const b = body as Row;
+  const entity = entityAtV1Path(path);
+  if (!entity) return { kind: 'absent' };
   const get = (resource: string, query: string) =>
     upstream.request({
       method: 'GET',
@@ -77,7 +82,7 @@ export async function reconcileCreate(
     });
   const recent = (row: Row) => {
     const added = typeof row.add_date === 'string' ? Date.parse(row.add_date) : NaN;
-    return Number.isNaN(added) || added >= forwardedAt.getTime() - CLOCK_SKEW_MS;
+    return Number.isNaN(added) || added >= firstForwardAt.getTime() - CLOCK_SKEW_MS;
   };
   /**
    * Every recent row the upstream lists for `query` that is not provably another record, newest
@@ -119,7 +124,7 @@ export async function reconcileCreate(
         seen.add(row.id ?? row);
         fresh += 1;
         if (recent(row)) {
-          const match = storedMatch(b, row);
+          const match = storedAsCreated(entity, b, row);
           if (match !== 'different') found[match].push(row);
         }
         const id = typeof row.id === 'number' ? row.id : NaN;
@@ -141,8 +146,6 @@ export async function reconcileCreate(
     );
   };
 
-  const entity = entityAtV1Path(path);
-  if (!entity) return { kind: 'absent' };
   const { naturalKey, listVariants } = ENTITY[entity];
   const key = Object.fromEntries(naturalKey.map((field) => [field, b[field]]));
   const found = { same: [] as Row[], unknown: [] as Row[] };
@@ -155,11 +158,26 @@ export async function reconcileCreate(
   const ids = [...found.same, ...found.unknown]
     .map((r) => r.id)
     .filter((id): id is number => typeof id === 'number');
-  const given = ids.length > 0 ? await givenElsewhere(ids) : new Set<number>();
-  const mine = (rows: Row[]) => rows.filter((r) => !given.has(r.id as number));
+  if (found.same.length + found.unknown.length === 0) return { kind: 'absent' };
+  const others = await otherKeys(ids);
+  const mine = (rows: Row[]) => rows.filter((r) => !others.given.has(r.id as number));
   const same = mine(found.same);
   const unknown = mine(found.unknown);
-  if (same.length === 1 && unknown.length === 0) return { kind: 'found', record: same[0] };
   if (same.length === 0 && unknown.length === 0) return { kind: 'absent' };
+  if (same.length === 1 && unknown.length === 0 && !couldBeOthers(entity, others, same[0]))
+    return { kind: 'found', record: same[0] };
   return { kind: 'ambiguous', candidates: same.length + unknown.length };
+}
+
+/**
+ * Whether a record could be the create of another key that is still unsettled: its body, as
+ * stored, is not provably different. Two look-alikes whose answers were both lost (or whose
+ * second send never left a dead BFF) cannot be told apart from the lists, whichever retries first.
+ */
+function couldBeOthers(entity: Entity, others: OtherKeys, record: Row): boolean {
+  return others.unsettledBodies.some((text) => {
+    const body = parseJson(text);
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return false;
+    return storedAsCreated(entity, body as Row, record) !== 'different';
+  });
 }

@@ -1,3 +1,4 @@
+import type { Entity } from '#shared/entities';
 import { toIsoOutput } from '#shared/schemas/common';
 import { collectionLure, lureTypeIds } from '#shared/schemas/lure';
 
@@ -115,7 +116,83 @@ function compareFields(sent: Row, stored: Row): StoredMatch {
   );
 }
 
-/** Compares every field of a create body with a listed record (extra stored fields are ignored). */
+/**
+ * Compares every field a create body sent with a listed record (extra stored fields are ignored).
+ * Reconciliation uses `storedAsCreated`, which also checks the fields the body left out.
+ */
 export function storedMatch(body: Row, stored: Row): StoredMatch {
   return compareFields(body, stored);
+}
+
+/** The empty value a service stores for an optional field a create leaves out. */
+type EmptyDefault = 'null' | 'false' | 'none';
+
+/**
+ * Optional create fields whose stored value is empty when a create leaves them out (contract §6
+ * and the records service's creates): text and references null, flags false, child sets none.
+ * Fields the service fills in itself are not here, since their stored value says nothing about
+ * what was sent: agency and user (the token), site region (the agency's), collection number,
+ * survey year, date-only flag and location (the date, the site), pool number, primary source,
+ * site, date, trap and location (the collection).
+ */
+const EMPTY_DEFAULTS: { readonly [E in Entity]: Readonly<Record<string, EmptyDefault>> } = {
+  site: {
+    active_date: 'null',
+    deactive_date: 'null',
+    address_1: 'null',
+    address_2: 'null',
+    city: 'null',
+    comments: 'null',
+    elevation: 'null',
+    postal_code: 'null',
+    revision_comments: 'null',
+    site_population: 'null',
+    site_land_usage: 'none',
+    site_land_usage_custom: 'none',
+  },
+  collection: {
+    site: 'null',
+    comments: 'null',
+    identified_by: 'null',
+    trap_problem_bit: 'false',
+    arthropods: 'none',
+    lures: 'none',
+  },
+  pool: { comments: 'null' },
+  poolTest: { value: 'null', comments: 'null' },
+};
+
+/**
+ * Whether a stored field holds the empty default of a field the create left out. Absent counts as
+ * empty, as for a field sent as null (compareValue): an upstream that stores records as sent lists
+ * no key for what was never sent. Any value is 'different': the record holds something this
+ * create never sent, so it is a sibling's (the catch of another trap, its comments).
+ */
+function emptyMatch(kind: EmptyDefault, stored: unknown): StoredMatch {
+  if (stored === undefined || stored === null) return 'same';
+  switch (kind) {
+    case 'false':
+      if (typeof stored !== 'boolean') return 'unknown';
+      return stored ? 'different' : 'same';
+    case 'none':
+      if (!Array.isArray(stored)) return 'unknown';
+      return stored.length === 0 ? 'same' : 'different';
+    case 'null':
+      return stored === '' ? 'same' : 'different';
+  }
+}
+
+/**
+ * Whether a listed record is the whole body of a create of `entity` as stored: every sent field
+ * equal (storedMatch), and every optional field the body left out still empty. A look-alike
+ * sibling that holds more (a catch, comments, lures, a trap problem) is 'different'.
+ */
+export function storedAsCreated(entity: Entity, body: Row, stored: Row): StoredMatch {
+  const omitted = Object.entries(EMPTY_DEFAULTS[entity]).filter(
+    ([field]) => body[field] === undefined,
+  );
+  return all([
+    compareFields(body, stored),
+    ...omitted.map(([field, kind]) => emptyMatch(kind, stored[field])),
+  ]);
 }

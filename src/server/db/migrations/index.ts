@@ -4,6 +4,7 @@ import { bffSchema } from './002-bff';
 import { exactIdempotency } from './003-exact-idempotency';
 import { listIndexes } from './004-list-indexes';
 import { zeroSiteSchema } from './006-zero-site';
+import { oneKeyPerRecord } from './007-one-key-per-record';
 
 /** Every migration, in version order. Add a file per version; never edit an applied one. */
 export const MIGRATIONS: Migration[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: Migration[] = [
   exactIdempotency,
   listIndexes,
   zeroSiteSchema,
+  oneKeyPerRecord,
 ];

@@ -1,0 +1,154 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBff, type RunningBff } from '../../../src/server/bff/app';
+import { IdempotencyJournal } from '../../../src/server/bff/idempotency-journal';
+import { canonicalJson } from '../../../src/server/bff/parse-json';
+import { buildTestRecords, TEST_PASSWORD, type TestRecords } from '../helpers/records-app';
+import { appRequest } from './helpers/bff-stack';
+import { cookieFrom } from './helpers/http';
+import { makeCollection } from './helpers/record-bodies';
+
+/**
+ * A create whose answer was lost, against an upstream that ignores Idempotency-Key: when
+ * reconciliation finds nothing and sends the create again, the journal records that send's time
+ * and a new lease (IdempotencyJournal.resend). A retry arriving while that send may still be
+ * running upstream is told to wait (409 idempotency_in_flight) rather than reconciling from the
+ * first send's time, finding nothing yet and sending a third time.
+ */
+
+/**
+ * An HTTP hop between the BFF and an upstream that does not honour Idempotency-Key (the records
+ * service with its own idempotency off, as the public service): every request is passed on, but
+ * the next collection POST reaches the upstream only `delayMs` after it arrived (a slow upstream,
+ * a congested network). The request is delivered even if the BFF gave up waiting meanwhile, as a
+ * real server keeps processing a request whose client went away.
+ */
+function slowHop(targetUrl: string) {
+  let delayNextCreateMs = 0;
+  const pending: Promise<unknown>[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let delay = 0;
+      if (req.method === 'POST' && req.url?.startsWith('/v1/arthropod/collection')) {
+        delay = delayNextCreateMs;
+        delayNextCreateMs = 0;
+      }
+      const headers = { ...req.headers };
+      delete headers.host;
+      delete headers.connection;
+      delete headers['content-length'];
+      delete headers['keep-alive'];
+      const done = (async () => {
+        await new Promise((r) => setTimeout(r, delay));
+        const up = await request(`${targetUrl}${req.url}`, {
+          method: req.method as 'GET',
+          headers: headers as Record<string, string>,
+          body: chunks.length ? Buffer.concat(chunks) : undefined,
+        });
+        const text = await up.body.text();
+        if (!res.writableEnded && !res.destroyed) {
+          res.writeHead(up.statusCode, {
+            'content-type': String(up.headers['content-type'] ?? 'application/json'),
+          });
+          res.end(text);
+        }
+      })().catch(() => undefined);
+      pending.push(done);
+    });
+  });
+  return {
+    server,
+    delayNextCreate(ms: number) {
+      delayNextCreateMs = ms;
+    },
+    settled: () => Promise.all(pending),
+  };
+}
+
+let records: TestRecords;
+let hop: ReturnType<typeof slowHop>;
+let bff: RunningBff;
+let cookie: string;
+
+beforeAll(async () => {
+  // An upstream that ignores Idempotency-Key: only the BFF journal stands between retries and
+  // duplicates.
+  records = await buildTestRecords({ idempotency: false });
+  await records.app.listen({ port: 0, host: '127.0.0.1' });
+  hop = slowHop(`http://127.0.0.1:${(records.app.server.address() as AddressInfo).port}`);
+  await new Promise<void>((r) => hop.server.listen(0, '127.0.0.1', r));
+  bff = await startBff({
+    db: records.db,
+    upstreamUrl: `http://127.0.0.1:${(hop.server.address() as AddressInfo).port}`,
+    staticRoot: null,
+    upstreamTimeoutMs: 500,
+    journalLeaseMs: 1_000,
+  });
+  const signIn = await appRequest(bff.url)('/api/session', {
+    method: 'POST',
+    body: { username: 'demo-tech', password: TEST_PASSWORD },
+  });
+  expect(signIn.status).toBe(200);
+  cookie = cookieFrom(signIn) ?? '';
+});
+
+afterAll(async () => {
+  await bff?.close();
+  await new Promise<void>((r) => hop?.server.close(() => r()));
+  await records?.close();
+});
+
+describe('sending a create again from reconciliation (upstream ignores Idempotency-Key)', () => {
+  it('never forwards a create a third time while the second forward may still be running upstream', async () => {
+    const body = makeCollection();
+    const key = crypto.randomUUID();
+    const create = () =>
+      appRequest(bff.url)('/api/v1/arthropod/collection', {
+        method: 'POST',
+        cookie,
+        headers: { 'idempotency-key': key },
+        body,
+      });
+    const agencyId = (await appRequest(bff.url)('/api/session', { cookie })).json<{
+      agency: { id: number };
+    }>().agency.id;
+
+    // Attempt 1: a BFF process claimed the key ten minutes ago and died (its request never left).
+    const dead = new IdempotencyJournal(records.db, 0, () => new Date(Date.now() - 10 * 60_000));
+    const claim = await dead.claim({
+      agencyId,
+      key,
+      method: 'POST',
+      path: '/v1/arthropod/collection',
+      body: canonicalJson(body),
+    });
+    expect(claim.kind).toBe('forward');
+
+    // Attempt 2 (the app's retry): reconciliation finds nothing, so the BFF forwards again. The
+    // upstream is slow this time: the BFF gives up after its 500 ms response timeout (504), while
+    // the create is still on its way and lands 2.5 s later.
+    hop.delayNextCreate(2_500);
+    const second = await create();
+    expect(second.status).toBe(504);
+
+    // Attempt 3 (the app retries after the 504): the second forward may still be running
+    // upstream, so the BFF must not forward yet (409 idempotency_in_flight).
+    const third = await create();
+
+    await hop.settled();
+    await new Promise((r) => setTimeout(r, 300));
+    const { rows } = await records.db.query<{ id: number }>(
+      'select id from collection where collection_date = $1::date::timestamptz',
+      [body.collection_date],
+    );
+    // One create, one record.
+    expect({ third: third.status, stored: rows.length }).toEqual({
+      third: 409,
+      stored: 1,
+    });
+  });
+});
