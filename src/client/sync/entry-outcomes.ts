@@ -1,9 +1,11 @@
 import type { Table, UpdateSpec } from 'dexie';
-import type { OutboxEntry } from '../../shared';
+import type { Entity, OutboxEntry, SyncState } from '../../shared';
 import { backoffDelay } from './backoff';
 import { normalizeValue } from '../db/field-values';
+import { indexFields } from '../db/record-tables';
 import { CHILD_ENTITY } from '#shared/entities';
 import { allSyncTables, recordTable, type AnyRecordRow } from './record-tables';
+import { older } from './outbox-graph';
 import type { SyncContext } from './sync-context';
 import type { SyncError } from './sync-error';
 import { KEY_TRUSTED_FOR_MS } from '#shared/schemas/outbox';
@@ -152,62 +154,212 @@ async function storeAcknowledgement(
   entry: OutboxEntry,
   body: unknown,
 ): Promise<number | null> {
-  const { db } = ctx;
-  const server = isRecordBody(body) ? body : null;
-  await db.outbox.delete(entry.id);
-  const table = recordTable(db, entry.entity);
   if (entry.op === 'delete') {
-    await table.delete(entry.localId);
+    await storeDeleted(ctx, entry);
     return null;
   }
+  const server = isRecordBody(body) ? body : null;
+  await ctx.db.outbox.delete(entry.id);
+  const stored = await storeOnRecord(ctx, entry, server);
+  if (stored !== 'no row') return stored;
+  // An update whose row is gone: the create of its record was acknowledged while it was sent,
+  // and folded this row, a pulled copy, into the create's own (absorbDuplicate), moving the
+  // entry there. Its answer belongs to the row now holding the record's serverId. A create whose
+  // row is gone, or a record no longer on the tablet, has nowhere else to go.
+  if (entry.op !== 'update' || !server) return null;
+  const holder = await recordTable(ctx.db, entry.entity)
+    .where('serverId')
+    .equals(server.id)
+    .first();
+  if (!holder) return null;
+  await storeOnRecord(ctx, { ...entry, localId: holder.localId }, server);
+  return null;
+}
+
+/**
+ * Stores a create's or an update's answer on the entry's record (the entry already left the
+ * outbox). Returns the serverId a create stored, null otherwise, or 'no row' when no record of
+ * that localId is here.
+ */
+async function storeOnRecord(
+  ctx: SyncContext,
+  entry: OutboxEntry,
+  server: (Record<string, unknown> & { id: number }) | null,
+): Promise<number | null | 'no row'> {
+  const { db } = ctx;
+  const table = recordTable(db, entry.entity);
   // The record is not read first: it is changed by key below, and that change says whether it
   // is still on the tablet (reading a whole record on every acknowledgement was a request and
   // a copy of its rows for nothing).
-  const others = (await db.outbox.where('localId').equals(entry.localId).toArray()).filter(
-    (e) => e.entity === entry.entity,
-  );
+  const own = await entriesOfRecord(ctx, entry.entity, entry.localId);
   const changes: Partial<AnyRecordRow> = { problem: null };
   if (server) {
     changes.server = server;
     changes.baseUpdated = typeof server.updated === 'string' ? server.updated : null;
   }
+  let entries = own;
   if (entry.op === 'create' && server) {
-    changes.serverId = server.id as number;
-    await absorbDuplicate(ctx, entry, server.id as number);
+    changes.serverId = server.id;
+    const absorbed = await absorbDuplicate(ctx, entry, server.id, own);
+    if (absorbed === 'record deleted') {
+      // The copy's delete was acknowledged and nothing of the record is left to send: the
+      // record is gone from the server, and leaves the tablet as that acknowledgement would
+      // have taken it.
+      await table.delete(entry.localId);
+      return null;
+    }
+    if (absorbed) {
+      Object.assign(changes, absorbed.changes);
+      entries = absorbed.entries;
+    }
   }
-  changes.syncState =
-    others.length === 0 ? 'synced' : others.some((e) => e.state === 'parked') ? 'failed' : 'queued';
-  if ((await changeRow(table, entry.localId, changes)) === 0) return null;
-  if (server) await rebaseLaterUpdates(ctx, entry, others, server);
+  changes.syncState = syncStateOf(entries);
+  if ((await changeRow(table, entry.localId, changes)) === 0) return 'no row';
+  // Only the record's own later edits: a folded copy's edits were based on the server's
+  // record as the copy held it, not on this answer.
+  if (server) await rebaseLaterUpdates(ctx, entry, own, server);
   return changes.serverId ?? null;
 }
 
 /**
- * A pull may have stored the server's copy of a record whose create was applied but not yet
- * acknowledged here (the answer was lost). Keep the local row (its localId is what children and
- * entries refer to), drop the pulled copy and move its children over, with the creates that name
- * the copy as their parent: a child saved under the copy in that window would otherwise park as
- * "no longer exists on this tablet". Nothing is moved if the local row is gone too.
+ * A delete acknowledged: the record leaves the tablet. Unless a create of the same kind may still
+ * be acknowledged under its key (a request with it may have reached the server, and its answer
+ * has not come back): the deleted record may be that create's own, pulled as a copy
+ * (absorbDuplicate), and the create's late answer, replayed by the server, would then store as
+ * synced a record the server no longer has. The row is kept instead as a tombstone (deleted,
+ * nothing to send), which that acknowledgement finds by the serverId and folds in.
+ * Such a create is older than this delete (it was sent before the copy was pulled, and the copy
+ * before it was deleted): one ranged read of the entries up to this one finds it, and finds this
+ * entry as stored, on the row an acknowledgement may have moved it to while it was sent.
  */
-async function absorbDuplicate(ctx: SyncContext, entry: OutboxEntry, serverId: number) {
+async function storeDeleted(ctx: SyncContext, entry: OutboxEntry): Promise<void> {
+  const { db } = ctx;
+  const upTo = await db.outbox.where('createdAt').belowOrEqual(entry.createdAt).toArray();
+  await db.outbox.delete(entry.id);
+  const localId = upTo.find((e) => e.id === entry.id)?.localId ?? entry.localId;
+  const table = recordTable(db, entry.entity);
+  if (upTo.some((e) => e.entity === entry.entity && mayStillBeAcknowledged(e))) {
+    await changeRow(table, localId, { deleted: true, syncState: 'synced', problem: null });
+  } else {
+    await table.delete(localId);
+  }
+}
+
+/**
+ * Whether a create may yet be acknowledged with a record that an earlier request with its key made,
+ * and a pull then stored: a request that got no answer set keySentAt (or, stored by a version that
+ * kept no times, it was tried: sendingAt unset, attempts counted). A create being sent by this
+ * drain without keySentAt has no such record (a pull never runs beside a drain), and one left
+ * marked by an app that died mid-request gets keySentAt when this drain marks it, which is before
+ * any younger entry is sent. A parked create is sent again only under a new key.
+ */
+function mayStillBeAcknowledged(e: OutboxEntry): boolean {
+  if (e.op !== 'create' || e.state === 'parked') return false;
+  return e.keySentAt != null || (e.sendingAt == null && e.attempts > 0);
+}
+
+/** What the kept row takes from the pulled copy it absorbs, and the entries it then has. */
+type Absorbed = { changes: Partial<AnyRecordRow>; entries: OutboxEntry[] };
+
+/**
+ * A pull may have stored the server's copy of a record whose create was applied but not yet
+ * acknowledged here (the answer was lost), and the technician may have worked on that copy
+ * meanwhile. Keep the local row (its localId is what children and entries refer to) and fold the
+ * copy into it: the copy's row goes; its children, the entries referring to it, and its own
+ * entries (edits, a delete) move to the kept row, unchanged otherwise (their ids, so every
+ * dependsOn naming them still holds, and their createdAt, so the record's entries go out in the
+ * order they were saved). The kept row shows what the technician saved on either row
+ * (foldedChanges). Nothing is moved if the local row is gone too.
+ * Returns 'record deleted' when the copy's delete was already acknowledged (a tombstone, see
+ * storeDeleted) and the kept row has nothing left to send; null when there is no copy.
+ */
+async function absorbDuplicate(
+  ctx: SyncContext,
+  entry: OutboxEntry,
+  serverId: number,
+  own: OutboxEntry[],
+): Promise<Absorbed | 'record deleted' | null> {
   const table = recordTable(ctx.db, entry.entity);
   const localId = entry.localId;
-  const duplicate = await table.where('serverId').equals(serverId).first();
-  if (!duplicate || duplicate.localId === localId) return;
-  if (!(await table.get(localId))) return;
-  await table.delete(duplicate.localId);
-  const child = CHILD_ENTITY[entry.entity];
+  const copy = await table.where('serverId').equals(serverId).first();
+  if (!copy || copy.localId === localId) return null;
+  const kept = await table.get(localId);
+  if (!kept) return null;
+  const copied = await entriesOfRecord(ctx, entry.entity, copy.localId);
+  await table.delete(copy.localId);
+  await moveChildren(ctx, entry.entity, copy.localId, localId);
+  for (const e of copied) await ctx.db.outbox.put({ ...e, localId });
+  // A deleted copy with nothing left to send: its delete was acknowledged (storeDeleted).
+  if (copy.deleted && copied.length === 0) {
+    return own.length === 0 ? 'record deleted' : { changes: { deleted: true }, entries: own };
+  }
+  const entries = [...own, ...copied.map((e) => ({ ...e, localId }))].sort(older);
+  return { changes: foldedChanges(entry.entity, kept, copy, copied, entries), entries };
+}
+
+/**
+ * The kept row's fields once a live copy is folded in (absorbDuplicate):
+ * - data: the copy's (the server's record as pulled, newer than this create's answer, with the
+ *   copy's own edits), then every edit still to send of either row, oldest first: each field
+ *   shows the value saved last, as the server will hold it once they are sent;
+ * - server and baseUpdated: the copy's, the newer of the two versions the tablet has seen (an
+ *   edit of the copy already sent is in it), so a later edit is not based on an older version;
+ * - deleted, and the copy's problem while one of its entries waits on the technician.
+ */
+function foldedChanges(
+  entity: Entity,
+  kept: AnyRecordRow,
+  copy: AnyRecordRow,
+  copied: OutboxEntry[],
+  entries: OutboxEntry[],
+): Partial<AnyRecordRow> {
+  const data = { ...copy.data };
+  for (const e of entries) if (e.op === 'update') Object.assign(data, e.payload);
+  const changes: Partial<AnyRecordRow> & Record<string, unknown> = {
+    data,
+    ...indexFields(entity, data),
+    server: copy.server,
+    baseUpdated: copy.baseUpdated,
+    updatedAt: Math.max(kept.updatedAt, copy.updatedAt),
+  };
+  if (copy.deleted) changes.deleted = true;
+  if (copied.some(isStuck)) changes.problem = copy.problem;
+  return changes;
+}
+
+/** Moves the children of a folded copy, and every entry referring to it, to the kept row. */
+async function moveChildren(ctx: SyncContext, entity: Entity, from: string, to: string) {
+  const child = CHILD_ENTITY[entity];
   if (child) {
-    await recordTable(ctx.db, child)
-      .where('parentLocalId')
-      .equals(duplicate.localId)
-      .modify({ parentLocalId: localId });
+    await recordTable(ctx.db, child).where('parentLocalId').equals(from).modify({
+      parentLocalId: to,
+    });
   }
   await ctx.db.outbox
-    .filter((e) => e.refs.some((r) => r.localId === duplicate.localId))
+    .filter((e) => e.refs.some((r) => r.localId === from))
     .modify((e) => {
-      e.refs = e.refs.map((r) => (r.localId === duplicate.localId ? { ...r, localId } : r));
+      e.refs = e.refs.map((r) => (r.localId === from ? { ...r, localId: to } : r));
     });
+}
+
+/** A record's entries still in the outbox. */
+async function entriesOfRecord(
+  ctx: SyncContext,
+  entity: Entity,
+  localId: string,
+): Promise<OutboxEntry[]> {
+  const entries = await ctx.db.outbox.where('localId').equals(localId).toArray();
+  return entries.filter((e) => e.entity === entity);
+}
+
+const isStuck = (e: OutboxEntry) => e.state === 'parked' || e.state === 'conflict';
+
+/** A record's syncState from its entries still in the outbox. */
+function syncStateOf(entries: OutboxEntry[]): SyncState {
+  if (entries.length === 0) return 'synced';
+  if (entries.some((e) => e.state === 'parked')) return 'failed';
+  if (entries.some((e) => e.state === 'conflict')) return 'conflict';
+  return 'queued';
 }
 
 /**
@@ -259,7 +411,8 @@ export async function park(ctx: SyncContext, entry: OutboxEntry, error: SyncErro
         error.body?.message ?? `The server refused this change (HTTP ${error.status ?? '?'})`,
       ...(error.body?.fields ? { fields: error.body.fields } : {}),
     };
-    await recordTable(db, entry.entity).update(entry.localId, { problem, syncState: 'failed' });
+    // The stored entry's record: a fold (absorbDuplicate) may have moved it while it was sent.
+    await recordTable(db, entry.entity).update(current.localId, { problem, syncState: 'failed' });
   });
 }
 
@@ -320,12 +473,14 @@ export async function markConflict(
 ): Promise<void> {
   const { db } = ctx;
   await db.transaction('rw', allSyncTables(db), async () => {
-    if (!(await db.outbox.get(entry.id))) return;
+    const current = await db.outbox.get(entry.id);
+    if (!current) return;
     await db.outbox.update(entry.id, {
       state: 'conflict',
       lastError: error.toOutboxError(ctx.now()),
     });
-    await recordTable(db, entry.entity).update(entry.localId, {
+    // The stored entry's record: a fold (absorbDuplicate) may have moved it while it was sent.
+    await recordTable(db, entry.entity).update(current.localId, {
       server,
       syncState: 'conflict',
       problem: {
