@@ -23,7 +23,11 @@ import {
 export type SyncEngineOptions = {
   /** Prefix of `/api/...`; empty (same origin) in the app. */
   baseUrl?: string;
-  /** Extra headers on every request (a cookie when running outside a browser, e.g. a benchmark). */
+  /**
+   * Extra headers on every request (a cookie when running outside a browser, e.g. a benchmark).
+   * The engine keeps this object and reads it on every request (so a cookie replaced in it after a
+   * new sign-in is sent from then on), and adds OWNER_HEADER to it when `owner` is given.
+   */
   headers?: Record<string, string>;
   /**
    * The user whose database this is, named on every request (OWNER_HEADER): the BFF refuses to
@@ -82,13 +86,14 @@ const later = (a: number | null, b: number | null) =>
   a === null ? b : b === null ? a : Math.max(a, b);
 
 export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}): SyncEngine {
+  // The caller's own object, read on every request: a caller outside a browser replaces its
+  // cookie there after a new sign-in, as a browser's cookie jar does. The owner is added to it.
+  const headers = options.headers ?? {};
+  if (options.owner) headers[OWNER_HEADER] = ownerHeaderValue(options.owner);
   const ctx: SyncContext = {
     db,
     baseUrl: options.baseUrl ?? '',
-    headers: {
-      ...options.headers,
-      ...(options.owner ? { [OWNER_HEADER]: ownerHeaderValue(options.owner) } : {}),
-    },
+    headers,
     now: options.now ?? Date.now,
     random: options.random ?? Math.random,
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
