@@ -203,7 +203,7 @@ export class DrainGraph {
    * The oldest entry that may be sent now: nothing it waits on is in the outbox, its backoff is
    * over, and `skip` does not exclude it (in flight, broken). Null when there is none.
    */
-  takeReady(now: number, skip: (id: string) => boolean): OutboxEntry | null {
+  takeReady(now: number, skip: (entry: OutboxEntry) => boolean): OutboxEntry | null {
     for (let due = this.backingOff.peek(); due && due.at <= now; due = this.backingOff.peek()) {
       this.backingOff.pop();
       const node = this.nodes.get(due.id);
@@ -212,7 +212,7 @@ export class DrainGraph {
     for (let entry = this.ready.pop(); entry; entry = this.ready.pop()) {
       this.queued.delete(entry.id);
       const node = this.nodes.get(entry.id);
-      if (!node || node.blockers.size > 0 || !isSendable(node.entry) || skip(entry.id)) continue;
+      if (!node || node.blockers.size > 0 || !isSendable(node.entry) || skip(node.entry)) continue;
       if (node.entry.nextAttemptAt > now) {
         this.backingOff.push({ id: entry.id, at: node.entry.nextAttemptAt });
         continue;
@@ -228,7 +228,11 @@ export class DrainGraph {
    * there is none. Changes nothing: the drain uses it to send a child as its parent's
    * acknowledgement commits.
    */
-  firstReleasedBy(id: string, now: number, skip: (id: string) => boolean): OutboxEntry | null {
+  firstReleasedBy(
+    id: string,
+    now: number,
+    skip: (entry: OutboxEntry) => boolean,
+  ): OutboxEntry | null {
     const node = this.nodes.get(id);
     if (!node) return null;
     let first: OutboxEntry | null = null;
@@ -236,7 +240,7 @@ export class DrainGraph {
       const dependent = this.nodes.get(dependentId);
       if (!dependent || dependent.held || dependent.blockers.size !== 1) continue;
       const { entry } = dependent;
-      if (!isSendable(entry) || entry.nextAttemptAt > now || skip(entry.id)) continue;
+      if (!isSendable(entry) || entry.nextAttemptAt > now || skip(entry)) continue;
       if (!first || older(entry, first) < 0) first = entry;
     }
     return first;

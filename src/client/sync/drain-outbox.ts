@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../../shared';
+import type { Entity, OutboxEntry } from '../../shared';
 import { nextTask } from '../lib/next-task';
 import {
   acknowledgeAll,
@@ -65,8 +65,8 @@ export type DrainResult = {
  * the outbox's size: a week offline drains in linear time.
  */
 export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<DrainResult> {
-  // Entries being sent, by id: the task sending each and its record's localId.
-  const inFlight = new Map<string, { task: Promise<void>; localId: string }>();
+  // Entries being sent, by id: the task sending each and its record.
+  const inFlight = new Map<string, { task: Promise<void>; entity: Entity; localId: string }>();
   const reportInFlight = () =>
     hooks.onInFlight(
       new Set(inFlight.keys()),
@@ -80,7 +80,16 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
   // bring them back.
   const acknowledged = new Set<string>();
   const reader = createOutboxReader(ctx.db);
-  const skip = (id: string) => inFlight.has(id) || broken.has(id);
+  // One entry of a record in flight at a time: its entries go out in the order the graph releases
+  // them, and an entry moved onto a record while it was sent (absorbDuplicate folds a pulled
+  // copy's entries into the record of its lost create) holds back the record's others until it
+  // is answered, whatever their age.
+  const recordBusy = (e: OutboxEntry) => {
+    for (const f of inFlight.values())
+      if (f.localId === e.localId && f.entity === e.entity) return true;
+    return false;
+  };
+  const skip = (e: OutboxEntry) => inFlight.has(e.id) || broken.has(e.id) || recordBusy(e);
   // The server id of each record whose create this drain saw acknowledged, by `entity:localId`:
   // its children's payloads take it from here instead of reading the parent's row again.
   const serverIds = new Map<string, number>();
@@ -145,6 +154,11 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
           thenSend: next?.op === 'create' ? next.id : undefined,
         });
         if (acked.serverId !== null) serverIds.set(recordKey(outcome.entry), acked.serverId);
+        for (const { id, localId } of acked.moved) {
+          record(id, { localId });
+          const flying = inFlight.get(id);
+          if (flying) flying.localId = localId;
+        }
         acknowledged.add(entry.id);
         record(entry.id, null);
         if (acked.next && next) {
@@ -187,7 +201,7 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
         if (handOff) run(handOff, true);
         else reportInFlight();
       });
-    inFlight.set(entry.id, { task, localId: entry.localId });
+    inFlight.set(entry.id, { task, entity: entry.entity, localId: entry.localId });
     reportInFlight();
   };
 

@@ -111,7 +111,16 @@ export type Acknowledged = {
   serverId: number | null;
   /** The entry named in `thenSend`, marked as being sent and frozen; null if it is not sendable. */
   next: OutboxEntry | null;
+  /**
+   * Entries this acknowledgement moved to another record (a pulled copy's, folded into the
+   * record by absorbDuplicate), with the localId they now have: the drain must see them as that
+   * record's, and send none of its entries beside one of them in flight.
+   */
+  moved: Moved[];
 };
+
+/** An entry moved to the record of `localId`. */
+export type Moved = { id: string; localId: string };
 
 export type AckRequest = { entry: OutboxEntry; body: unknown; thenSend?: string };
 
@@ -136,14 +145,18 @@ export async function acknowledgeAll(
   const { db } = ctx;
   return db.transaction('rw', allSyncTables(db), async () => {
     const serverIds: Array<number | null> = [];
-    for (const { entry, body } of requests)
-      serverIds.push(await storeAcknowledgement(ctx, entry, body));
+    const moved: Moved[][] = [];
+    for (const { entry, body } of requests) {
+      const movedHere: Moved[] = [];
+      serverIds.push(await storeAcknowledgement(ctx, entry, body, movedHere));
+      moved.push(movedHere);
+    }
     // Marked after every member is stored: a member's acknowledgement may move a released
     // child's reference (absorbDuplicate), and the child is sent as its mark reads it.
     const results: Acknowledged[] = [];
     for (const [i, { thenSend }] of requests.entries()) {
       const next = thenSend ? await markInTransaction(ctx, thenSend, true) : null;
-      results.push({ serverId: serverIds[i], next });
+      results.push({ serverId: serverIds[i], next, moved: moved[i] });
     }
     return results;
   });
@@ -153,6 +166,7 @@ async function storeAcknowledgement(
   ctx: SyncContext,
   entry: OutboxEntry,
   body: unknown,
+  moved: Moved[],
 ): Promise<number | null> {
   if (entry.op === 'delete') {
     await storeDeleted(ctx, entry);
@@ -160,7 +174,7 @@ async function storeAcknowledgement(
   }
   const server = isRecordBody(body) ? body : null;
   await ctx.db.outbox.delete(entry.id);
-  const stored = await storeOnRecord(ctx, entry, server);
+  const stored = await storeOnRecord(ctx, entry, server, moved);
   if (stored !== 'no row') return stored;
   // An update whose row is gone: the create of its record was acknowledged while it was sent,
   // and folded this row, a pulled copy, into the create's own (absorbDuplicate), moving the
@@ -172,7 +186,7 @@ async function storeAcknowledgement(
     .equals(server.id)
     .first();
   if (!holder) return null;
-  await storeOnRecord(ctx, { ...entry, localId: holder.localId }, server);
+  await storeOnRecord(ctx, { ...entry, localId: holder.localId }, server, moved);
   return null;
 }
 
@@ -185,6 +199,7 @@ async function storeOnRecord(
   ctx: SyncContext,
   entry: OutboxEntry,
   server: (Record<string, unknown> & { id: number }) | null,
+  moved: Moved[],
 ): Promise<number | null | 'no row'> {
   const { db } = ctx;
   const table = recordTable(db, entry.entity);
@@ -200,7 +215,7 @@ async function storeOnRecord(
   let entries = own;
   if (entry.op === 'create' && server) {
     changes.serverId = server.id;
-    const absorbed = await absorbDuplicate(ctx, entry, server.id, own);
+    const absorbed = await absorbDuplicate(ctx, entry, server.id, own, moved);
     if (absorbed === 'record deleted') {
       // The copy's delete was acknowledged and nothing of the record is left to send: the
       // record is gone from the server, and leaves the tablet as that acknowledgement would
@@ -278,6 +293,7 @@ async function absorbDuplicate(
   entry: OutboxEntry,
   serverId: number,
   own: OutboxEntry[],
+  moved: Moved[],
 ): Promise<Absorbed | 'record deleted' | null> {
   const table = recordTable(ctx.db, entry.entity);
   const localId = entry.localId;
@@ -288,7 +304,10 @@ async function absorbDuplicate(
   const copied = await entriesOfRecord(ctx, entry.entity, copy.localId);
   await table.delete(copy.localId);
   await moveChildren(ctx, entry.entity, copy.localId, localId);
-  for (const e of copied) await ctx.db.outbox.put({ ...e, localId });
+  for (const e of copied) {
+    await ctx.db.outbox.put({ ...e, localId });
+    moved.push({ id: e.id, localId });
+  }
   // A deleted copy with nothing left to send: its delete was acknowledged (storeDeleted).
   if (copy.deleted && copied.length === 0) {
     return own.length === 0 ? 'record deleted' : { changes: { deleted: true }, entries: own };
@@ -368,6 +387,9 @@ function syncStateOf(entries: OutboxEntry[]): SyncState {
  * else's (a false conflict): an edit made before the create was acknowledged has no base yet; a
  * field this entry just wrote is now based on the written value. Fields only the later edit
  * touches keep their base, so a change by someone else to them is still detected.
+ * Only edits saved after this entry: an older one still waiting (a pulled copy's edit folded in
+ * while it was sent, see absorbDuplicate) was overtaken by this later save, so it keeps its base,
+ * and sent after it, it shows the technician a conflict instead of overwriting the later value.
  */
 async function rebaseLaterUpdates(
   ctx: SyncContext,
@@ -377,7 +399,7 @@ async function rebaseLaterUpdates(
 ) {
   const updated = typeof server.updated === 'string' ? server.updated : null;
   for (const later of others) {
-    if (later.op !== 'update' || later.frozen) continue;
+    if (later.op !== 'update' || later.frozen || older(later, entry) < 0) continue;
     const baseValues = { ...(later.baseValues ?? {}) };
     let baseUpdated = later.baseUpdated;
     if (later.baseUpdated === null) {

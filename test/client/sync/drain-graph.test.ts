@@ -60,7 +60,7 @@ describe('drain graph', () => {
     const graph = new DrainGraph([newer, both, older, backingOff, otherSite, site]);
 
     expect(graph.firstReleasedBy(site.id, 0, none)?.id).toBe(older.id);
-    expect(graph.firstReleasedBy(site.id, 0, (id) => id === older.id)?.id).toBe(newer.id);
+    expect(graph.firstReleasedBy(site.id, 0, (e) => e.id === older.id)?.id).toBe(newer.id);
     expect(graph.firstReleasedBy(site.id, 60_000, none)?.id).toBe(backingOff.id);
     expect(graph.firstReleasedBy(otherSite.id, 0, none)).toBeNull();
     // Nothing changed: the site still holds all four back.
