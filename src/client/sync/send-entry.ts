@@ -109,9 +109,18 @@ export async function sendEntry(
       : { kind: 'ack', entry, body: result?.ok ? result.body : null };
   }
 
-  const entry = await markSending(ctx, queued.id, queued.op === 'delete');
+  let entry = await markSending(ctx, queued.id, queued.op === 'delete');
   if (!entry) return { kind: 'gone' };
-  const record = await recordTable(ctx.db, entry.entity).get(entry.localId);
+  let record = await recordTable(ctx.db, entry.entity).get(entry.localId);
+  if (!record) {
+    // A pulled copy's entry whose record was folded, since its mark, into the record of its lost
+    // create (absorbDuplicate moves the entry in the same transaction): read where it is now.
+    const moved = await ctx.db.outbox.get(entry.id);
+    if (moved && moved.localId !== entry.localId) {
+      entry = moved;
+      record = await recordTable(ctx.db, entry.entity).get(entry.localId);
+    }
+  }
   if (!record || record.serverId === null) {
     return { kind: 'error', entry, error: rejected('This record was never saved to the server') };
   }
