@@ -4,8 +4,8 @@ import { serverToData } from '../../../src/client/db/field-values';
 import { updateRecord } from '../../../src/client/db/update-record';
 import { createPool } from '../../../src/client/db/create-pool';
 import { collection, pool, queueCreate, site, storeSynced } from './helpers/outbox-factory';
-import type { Fault } from './helpers/fake-bff';
 import { drain, setupEngine } from './helpers/setup-engine';
+import { createWithLostAnswer, storePulledCopy } from './helpers/lost-answer';
 
 /**
  * A collection's create is applied on the server and its answer lost; a pull then stores the
@@ -17,38 +17,13 @@ import { drain, setupEngine } from './helpers/setup-engine';
  * record on the tablet.
  */
 async function lostAnswerThenPulledCopy(concurrency: number) {
-  const { db, bff, engine } = setupEngine({ concurrency });
-  const host = bff.seed('site', site(1));
-  const siteLocal = await storeSynced(db, 'site', host, site(1));
   // Look-alike field work: two collections at the same site, same day, same trap.
-  const made = await queueCreate(db, 'collection', collection('2026-07-14'), siteLocal);
-
-  let phase: 'first' | 'offline' | 'online' = 'first';
-  bff.fault = (req): Fault => {
-    if (phase === 'online') return null;
-    if (phase === 'first' && req.method === 'POST') {
-      phase = 'offline';
-      return 'drop-after';
-    }
-    return 'drop-before';
-  };
-  engine.requestSync('test');
-  await vi.waitFor(() => expect(phase).toBe('offline'));
-  engine.stop();
-  await engine.settled();
-  const [server] = bff.all('collection');
-
-  // What a pull stores for the collection the server has and the tablet knows by no server id.
-  const copy = await storeSynced(
-    db,
-    'collection',
-    server,
-    serverToData('collection', server),
-    siteLocal,
-  );
+  const { db, bff, engine, siteLocal, made, server, letThrough } =
+    await createWithLostAnswer(concurrency);
+  const copy = await storePulledCopy(db, server, siteLocal);
   /** `syncNow`: the technician taps Sync now (backoff cleared: the older create goes first). */
   const goOnline = async (syncNow = false) => {
-    phase = 'online';
+    letThrough();
     engine.start();
     if (syncNow) {
       engine.requestSync('manual');

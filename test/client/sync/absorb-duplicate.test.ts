@@ -1,8 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
-import { serverToData } from '../../../src/client/db/field-values';
-import { queueCreate, storeSynced, collection, pool, site } from './helpers/outbox-factory';
-import type { Fault } from './helpers/fake-bff';
-import { drain, setupEngine } from './helpers/setup-engine';
+import { describe, expect, it } from 'vitest';
+import { queueCreate, pool } from './helpers/outbox-factory';
+import { drain } from './helpers/setup-engine';
+import { createWithLostAnswer, storePulledCopy } from './helpers/lost-answer';
 
 /**
  * A create whose answer was lost, then a pull: the tablet briefly holds the record twice (its own
@@ -15,38 +14,11 @@ import { drain, setupEngine } from './helpers/setup-engine';
  * `goOnline` lets every request through from then on.
  */
 async function lostAnswerThenPulledCopy() {
-  const { db, bff, engine } = setupEngine({ concurrency: 1 });
-  const host = bff.seed('site', site(1));
-  const siteLocal = await storeSynced(db, 'site', host, site(1));
-  const made = await queueCreate(db, 'collection', collection(), siteLocal);
-
-  // The first POST is applied and its answer lost; then the tablet is offline for a while.
-  let phase: 'first' | 'offline' | 'online' = 'first';
-  bff.fault = (req): Fault => {
-    if (phase === 'online') return null;
-    if (phase === 'first' && req.method === 'POST') {
-      phase = 'offline';
-      return 'drop-after';
-    }
-    return 'drop-before';
-  };
-  engine.requestSync('test');
-  await vi.waitFor(() => expect(phase).toBe('offline'));
-  engine.stop();
-  await engine.settled();
-  const [server] = bff.all('collection');
-
-  // What a pull stores for the collection the server has and the tablet knows by no server id.
-  const copy = await storeSynced(
-    db,
-    'collection',
-    server,
-    serverToData('collection', server),
-    siteLocal,
-  );
+  const { db, bff, engine, siteLocal, made, server, letThrough } = await createWithLostAnswer(1);
+  const copy = await storePulledCopy(db, server, siteLocal);
   const child = await queueCreate(db, 'pool', pool(), copy);
   const goOnline = async () => {
-    phase = 'online';
+    letThrough();
     engine.start();
     await drain(engine);
   };

@@ -1,9 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { serverToData } from '../../../src/client/db/field-values';
 import { updateRecord } from '../../../src/client/db/update-record';
-import { collection, queueCreate, site, storeSynced } from './helpers/outbox-factory';
-import type { Fault } from './helpers/fake-bff';
-import { setupEngine } from './helpers/setup-engine';
+import { createWithLostAnswer, storePulledCopy } from './helpers/lost-answer';
 
 /**
  * absorb-copy-entries.test.ts's window (a collection's create applied, its answer lost, a pull
@@ -13,37 +10,13 @@ import { setupEngine } from './helpers/setup-engine';
  */
 describe("edits of both rows folded while the copy's edit is in flight", () => {
   it('the value saved last is the one the server keeps, or the tablet shows a conflict', async () => {
-    const { db, bff, engine } = setupEngine({ concurrency: 2 });
-    const host = bff.seed('site', site(1));
-    const siteLocal = await storeSynced(db, 'site', host, site(1));
-    const made = await queueCreate(db, 'collection', collection('2026-07-14'), siteLocal);
-
-    let phase: 'first' | 'offline' | 'online' = 'first';
-    bff.fault = (req): Fault => {
-      if (phase === 'online') return null;
-      if (phase === 'first' && req.method === 'POST') {
-        phase = 'offline';
-        return 'drop-after';
-      }
-      return 'drop-before';
-    };
-    engine.requestSync('test');
-    await vi.waitFor(() => expect(phase).toBe('offline'));
-    engine.stop();
-    await engine.settled();
-    const [server] = bff.all('collection');
+    const { db, bff, engine, siteLocal, made, server, letThrough } = await createWithLostAnswer(2);
 
     // Offline: an edit of the tablet's own row (an update entry: its create is frozen).
     const own = await db.collections.get(made.localId);
     await updateRecord(db, 'collection', made.localId, { ...own!.data, comments: 'Set at dusk' });
     // A pull stores the server's copy; the technician then edits the same field there, last.
-    const copy = await storeSynced(
-      db,
-      'collection',
-      server,
-      serverToData('collection', server),
-      siteLocal,
-    );
+    const copy = await storePulledCopy(db, server, siteLocal);
     await new Promise((r) => setTimeout(r, 5));
     const pulled = await db.collections.get(copy);
     await updateRecord(db, 'collection', copy, { ...pulled!.data, comments: 'Trap light was out' });
@@ -76,7 +49,7 @@ describe("edits of both rows folded while the copy's edit is in flight", () => {
       return answer;
     });
 
-    phase = 'online';
+    letThrough();
     engine.start();
     engine.requestSync('manual');
     await engine.settled();
