@@ -1,6 +1,6 @@
 import type { OutboxEntry } from '../../shared';
 import { MinHeap } from './min-heap';
-import { older, recordKey } from './outbox-graph';
+import { isStuck, older, recordKey } from './outbox-graph';
 
 /** What DrainGraph.tally counts. */
 export type DrainTally = {
@@ -24,7 +24,6 @@ type Node = {
   held: boolean;
 };
 
-const isStuck = (e: OutboxEntry) => e.state === 'parked' || e.state === 'conflict';
 const isSendable = (e: OutboxEntry) => e.state === 'pending' || e.state === 'sending';
 
 function addTo(map: Map<string, Set<string>>, key: string, id: string) {

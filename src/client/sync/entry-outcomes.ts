@@ -5,7 +5,7 @@ import { normalizeValue } from '../db/field-values';
 import { indexFields } from '../db/record-tables';
 import { CHILD_ENTITY } from '#shared/entities';
 import { allSyncTables, recordTable, type AnyRecordRow } from './record-tables';
-import { older } from './outbox-graph';
+import { isStuck, older } from './outbox-graph';
 import type { SyncContext } from './sync-context';
 import type { SyncError } from './sync-error';
 import { KEY_TRUSTED_FOR_MS } from '#shared/schemas/outbox';
@@ -56,7 +56,7 @@ async function markInTransaction(
   const entry = await db.outbox.get(entryId);
   if (!entry || (entry.state !== 'pending' && entry.state !== 'sending')) return null;
   // Left marked by an app that died mid-request, or tried by a version that kept no times.
-  const triedBefore = entry.state === 'sending' || (entry.sendingAt == null && entry.attempts > 0);
+  const triedBefore = entry.state === 'sending' || triedWithoutTimes(entry);
   const sending: OutboxEntry = {
     ...(triedBefore ? keyMayHaveReached(entry) : entry),
     state: 'sending',
@@ -78,6 +78,9 @@ function keyMayHaveReached(entry: OutboxEntry): OutboxEntry {
   // An entry a version without these times tried has only its save time, which no send precedes.
   return { ...entry, keySentAt: entry.sendingAt ?? entry.createdAt };
 }
+
+/** Tried (attempts counted) by a version of the app that kept no send times. */
+const triedWithoutTimes = (e: OutboxEntry) => e.sendingAt == null && e.attempts > 0;
 
 /**
  * Whether the servers may have forgotten this create's key (contract §9: 24 hours) while a
@@ -270,7 +273,7 @@ async function storeDeleted(ctx: SyncContext, entry: OutboxEntry): Promise<void>
  */
 function mayStillBeAcknowledged(e: OutboxEntry): boolean {
   if (e.op !== 'create' || e.state === 'parked') return false;
-  return e.keySentAt != null || (e.sendingAt == null && e.attempts > 0);
+  return e.keySentAt != null || triedWithoutTimes(e);
 }
 
 /** What the kept row takes from the pulled copy it absorbs, and the entries it then has. */
@@ -370,8 +373,6 @@ async function entriesOfRecord(
   const entries = await ctx.db.outbox.where('localId').equals(localId).toArray();
   return entries.filter((e) => e.entity === entity);
 }
-
-const isStuck = (e: OutboxEntry) => e.state === 'parked' || e.state === 'conflict';
 
 /** A record's syncState from its entries still in the outbox. */
 function syncStateOf(entries: OutboxEntry[]): SyncState {

@@ -18,15 +18,10 @@ export {
   type SyncStatus,
   type SyncSummary,
 } from './sync-status';
-export {
-  SyncError,
-  classify,
-  isOutcomeUnknown,
-  type SyncErrorReason,
-  type SyncErrorAction,
-} from './sync-error';
+export { SyncError, classify, type SyncErrorReason, type SyncErrorAction } from './sync-error';
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 export { DependentsNotConfirmedError } from './sync-error';
+export { isOutcomeUnknown } from '../../shared';
 export type { ConflictChoices } from './resolve-conflict';
 export { describeEntry } from './describe-entry';
 export { recordTable, type AnyRecordRow } from './record-tables';

@@ -5,6 +5,9 @@ export const older = (a: OutboxEntry, b: OutboxEntry) =>
   a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** A record's key in the outbox graphs: `entity:localId`. */
+/** Parked or in conflict: waiting on the technician, and holding back what depends on it. */
+export const isStuck = (e: OutboxEntry) => e.state === 'parked' || e.state === 'conflict';
+
 export const recordKey = (e: { entity: string; localId: string }) => `${e.entity}:${e.localId}`;
 
 /**

@@ -5,7 +5,7 @@ import { keyMayBeForgotten, markSending } from './entry-outcomes';
 import { recordTable } from './record-tables';
 import { resolveRefs } from './resolve-refs';
 import type { SyncContext } from './sync-context';
-import { SyncError, classify } from './sync-error';
+import { SyncError, classify, outcomeUnknown } from './sync-error';
 
 export type SendOutcome =
   | { kind: 'ack'; entry: OutboxEntry; body: unknown }
@@ -48,14 +48,11 @@ async function call(
  * reached them (keyMayBeForgotten): parked as the BFF parks a create it cannot tell about, with
  * Send again (a new key) or Discard for the technician, never sent again on a guess.
  */
-function keyForgotten(): SyncError {
-  return new SyncError('rejected', null, {
-    code: 'create_outcome_unknown',
-    message:
-      'Sent more than a day ago and no answer came back: it may already be on the server. ' +
+const keyForgotten = () =>
+  outcomeUnknown(
+    'Sent more than a day ago and no answer came back: it may already be on the server. ' +
       "Check the server's records before sending again",
-  });
-}
+  );
 
 function rejected(message: string, field?: string): SyncError {
   return new SyncError('rejected', null, {

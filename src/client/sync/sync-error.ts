@@ -52,7 +52,17 @@ const OUTCOME_UNKNOWN: ErrorCode = 'create_outcome_unknown';
 const OUTCOME_UNKNOWN_MESSAGE =
   "May already be on the server: check the server's records before sending again";
 
-export { isOutcomeUnknown };
+/**
+ * A create that may already be on the server (isOutcomeUnknown): parked, never sent again under
+ * its key; the technician checks, then sends it again under a new key or discards it. `status` is
+ * the BFF's answer, null when the tablet decided it itself.
+ */
+export function outcomeUnknown(
+  message = OUTCOME_UNKNOWN_MESSAGE,
+  status: number | null = null,
+): SyncError {
+  return new SyncError('rejected', status, { code: OUTCOME_UNKNOWN, message });
+}
 
 /**
  * Classifies the outcome of one request: null for a success, otherwise a SyncError.
@@ -75,13 +85,8 @@ export function classify(outcome: HttpResult | unknown): SyncError | null {
   if (status === 409 && error.code === 'idempotency_in_flight') {
     return new SyncError('server', status, error, retryAfterMs);
   }
-  if (status === 409 && error.code === OUTCOME_UNKNOWN) {
-    // The app's own words: the technician must check the server before choosing Send again.
-    return new SyncError('rejected', status, {
-      code: error.code,
-      message: OUTCOME_UNKNOWN_MESSAGE,
-    });
-  }
+  // The app's own words: the technician must check the server before choosing Send again.
+  if (status === 409 && error.code === OUTCOME_UNKNOWN) return outcomeUnknown(undefined, status);
   if (status >= 500) return new SyncError('server', status, error, retryAfterMs);
   return new SyncError('rejected', status, error);
 }

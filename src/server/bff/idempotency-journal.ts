@@ -69,9 +69,6 @@ function isRecordTaken(err: unknown): boolean {
   );
 }
 
-/** Keys are honoured for 24 hours (contract §9); older rows are as if absent. */
-const JOURNAL_RETENTION_MS = IDEMPOTENCY_WINDOW_MS;
-
 /**
  * The BFF's idempotency journal (ARCHITECTURE: BFF). Protocol for a POST with a key:
  * 1. `claim` records the key, body hash and a lease BEFORE anything is forwarded.
@@ -123,7 +120,7 @@ export class IdempotencyJournal {
         attempt,
         lease,
         now,
-        new Date(now.getTime() - JOURNAL_RETENTION_MS),
+        new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS),
       ],
     );
     if (inserted.rows.length === 1) return { kind: 'forward', attempt };
@@ -314,7 +311,7 @@ export class IdempotencyJournal {
 
   async sweep(): Promise<void> {
     await this.db.query('delete from bff_idempotency where created_at < $1', [
-      new Date(this.now().getTime() - JOURNAL_RETENTION_MS),
+      new Date(this.now().getTime() - IDEMPOTENCY_WINDOW_MS),
     ]);
   }
 }

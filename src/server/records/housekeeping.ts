@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Queryable } from '../db/database';
 import { refreshStatistics } from '../db/refresh-statistics';
 import type { RecordsContext } from './context';
-import { IDEMPOTENCY_WINDOW_MS } from './idempotency';
+import { IDEMPOTENCY_WINDOW_MS } from '#shared/schemas/outbox';
 
 /** Expired login tokens are kept a week so a late request still gets token_expired, not unauthenticated. */
 export const EXPIRED_TOKEN_GRACE_MS = 7 * 86_400_000;

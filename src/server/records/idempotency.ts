@@ -6,8 +6,6 @@ import { HttpError } from '../http/http-error';
 import { isVersionedPath } from './auth/authenticate';
 import { IDEMPOTENCY_WINDOW_MS } from '#shared/schemas/outbox';
 
-/** Contract §9: a key is remembered per agency for 24 hours (the tablet counts on it too). */
-export { IDEMPOTENCY_WINDOW_MS };
 /**
  * A claim with no stored answer older than this may be taken over by the next request with the
  * key. Taking over is always safe: a committed create stores its answer in its own transaction,

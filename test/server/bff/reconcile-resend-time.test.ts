@@ -1,13 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBff, type RunningBff } from '../../../src/server/bff/app';
 import { IdempotencyJournal } from '../../../src/server/bff/idempotency-journal';
 import { canonicalJson } from '../../../src/server/bff/parse-json';
-import { buildTestRecords, TEST_PASSWORD, type TestRecords } from '../helpers/records-app';
-import { appRequest } from './helpers/bff-stack';
-import { cookieFrom } from './helpers/http';
+import { serveHop, startBffStack, type BffStack } from './helpers/bff-stack';
 import { makeCollection } from './helpers/record-bodies';
 
 /**
@@ -69,37 +65,23 @@ function slowHop(targetUrl: string) {
   };
 }
 
-let records: TestRecords;
+let stack: BffStack;
 let hop: ReturnType<typeof slowHop>;
-let bff: RunningBff;
 let cookie: string;
 
 beforeAll(async () => {
   // An upstream that ignores Idempotency-Key: only the BFF journal stands between retries and
   // duplicates.
-  records = await buildTestRecords({ idempotency: false });
-  await records.app.listen({ port: 0, host: '127.0.0.1' });
-  hop = slowHop(`http://127.0.0.1:${(records.app.server.address() as AddressInfo).port}`);
-  await new Promise<void>((r) => hop.server.listen(0, '127.0.0.1', r));
-  bff = await startBff({
-    db: records.db,
-    upstreamUrl: `http://127.0.0.1:${(hop.server.address() as AddressInfo).port}`,
-    staticRoot: null,
-    upstreamTimeoutMs: 500,
-    journalLeaseMs: 1_000,
+  stack = await startBffStack({
+    records: { idempotency: false },
+    bff: { upstreamTimeoutMs: 500, journalLeaseMs: 1_000 },
+    hop: (url) => serveHop((hop = slowHop(url)).server),
   });
-  const signIn = await appRequest(bff.url)('/api/session', {
-    method: 'POST',
-    body: { username: 'demo-tech', password: TEST_PASSWORD },
-  });
-  expect(signIn.status).toBe(200);
-  cookie = cookieFrom(signIn) ?? '';
+  cookie = await stack.signIn();
 });
 
 afterAll(async () => {
-  await bff?.close();
-  await new Promise<void>((r) => hop?.server.close(() => r()));
-  await records?.close();
+  await stack?.close();
 });
 
 describe('sending a create again from reconciliation (upstream ignores Idempotency-Key)', () => {
@@ -107,18 +89,22 @@ describe('sending a create again from reconciliation (upstream ignores Idempoten
     const body = makeCollection();
     const key = crypto.randomUUID();
     const create = () =>
-      appRequest(bff.url)('/api/v1/arthropod/collection', {
+      stack.api('/api/v1/arthropod/collection', {
         method: 'POST',
         cookie,
         headers: { 'idempotency-key': key },
         body,
       });
-    const agencyId = (await appRequest(bff.url)('/api/session', { cookie })).json<{
+    const agencyId = (await stack.api('/api/session', { cookie })).json<{
       agency: { id: number };
     }>().agency.id;
 
     // Attempt 1: a BFF process claimed the key ten minutes ago and died (its request never left).
-    const dead = new IdempotencyJournal(records.db, 0, () => new Date(Date.now() - 10 * 60_000));
+    const dead = new IdempotencyJournal(
+      stack.records.db,
+      0,
+      () => new Date(Date.now() - 10 * 60_000),
+    );
     const claim = await dead.claim({
       agencyId,
       key,
@@ -141,7 +127,7 @@ describe('sending a create again from reconciliation (upstream ignores Idempoten
 
     await hop.settled();
     await new Promise((r) => setTimeout(r, 300));
-    const { rows } = await records.db.query<{ id: number }>(
+    const { rows } = await stack.records.db.query<{ id: number }>(
       'select id from collection where collection_date = $1::date::timestamptz',
       [body.collection_date],
     );

@@ -1,13 +1,9 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBff, type RunningBff } from '../../../src/server/bff/app';
 import { IdempotencyJournal } from '../../../src/server/bff/idempotency-journal';
 import { canonicalJson } from '../../../src/server/bff/parse-json';
-import { buildTestRecords, TEST_PASSWORD, type TestRecords } from '../helpers/records-app';
-import { appRequest } from './helpers/bff-stack';
-import { cookieFrom } from './helpers/http';
+import { serveHop, startBffStack, type BffStack } from './helpers/bff-stack';
 import { makeSite } from './helpers/record-bodies';
 
 /**
@@ -78,38 +74,24 @@ function hop(targetUrl: string) {
   };
 }
 
-let records: TestRecords;
+let stack: BffStack;
 let h: ReturnType<typeof hop>;
-let bff: RunningBff;
 let cookie: string;
 
 beforeAll(async () => {
-  records = await buildTestRecords({ idempotency: false });
-  await records.app.listen({ port: 0, host: '127.0.0.1' });
-  h = hop(`http://127.0.0.1:${(records.app.server.address() as AddressInfo).port}`);
-  await new Promise<void>((r) => h.server.listen(0, '127.0.0.1', r));
-  bff = await startBff({
-    db: records.db,
-    upstreamUrl: `http://127.0.0.1:${(h.server.address() as AddressInfo).port}`,
-    staticRoot: null,
+  stack = await startBffStack({
+    records: { idempotency: false },
+    hop: (url) => serveHop((h = hop(url)).server),
   });
-  const signIn = await appRequest(bff.url)('/api/session', {
-    method: 'POST',
-    body: { username: 'demo-tech', password: TEST_PASSWORD },
-  });
-  expect(signIn.status).toBe(200);
-  cookie = cookieFrom(signIn) ?? '';
+  cookie = await stack.signIn();
 });
 
 afterAll(async () => {
-  await bff?.close();
-  h?.server.closeAllConnections();
-  await new Promise<void>((r) => h?.server.close(() => r()));
-  await records?.close();
+  await stack?.close();
 });
 
 const post = (path: string, body: unknown, key: string) =>
-  appRequest(bff.url)(`/api/v1${path}`, {
+  stack.api(`/api/v1${path}`, {
     method: 'POST',
     cookie,
     headers: { 'idempotency-key': key },
@@ -130,7 +112,7 @@ const post = (path: string, body: unknown, key: string) =>
  */
 async function lostTwins(date: string) {
   const site = (await post('/site', makeSite(), crypto.randomUUID())).json<{ id: number }>();
-  const agencyId = (await appRequest(bff.url)('/api/session', { cookie })).json<{
+  const agencyId = (await stack.api('/api/session', { cookie })).json<{
     agency: { id: number };
   }>().agency.id;
   const twin = {
@@ -145,7 +127,7 @@ async function lostTwins(date: string) {
   const keyB = crypto.randomUUID();
   h.dropNextCreate();
   expect((await post('/arthropod/collection', twin, keyA)).status).toBe(502);
-  const dead = new IdempotencyJournal(records.db, 0, () => new Date(Date.now() - 60_000));
+  const dead = new IdempotencyJournal(stack.records.db, 0, () => new Date(Date.now() - 60_000));
   const claimB = await dead.claim({
     agencyId,
     key: keyB,
@@ -156,7 +138,7 @@ async function lostTwins(date: string) {
   expect(claimB.kind).toBe('forward');
   const stored = async () =>
     (
-      await records.db.query<{ id: number }>(
+      await stack.records.db.query<{ id: number }>(
         'select id from collection where site = $1 order by id',
         [site.id],
       )
@@ -213,7 +195,7 @@ describe('giving a record to a key in the journal', () => {
   }
 
   it('gives one record to one key even when two reconciliations write at once', async () => {
-    const journal = new IdempotencyJournal(records.db, 60_000, () => new Date());
+    const journal = new IdempotencyJournal(stack.records.db, 60_000, () => new Date());
     const id = 900_000 + Math.floor(Math.random() * 100_000);
     const [a, b] = [await claimed(journal, '{"n":1}'), await claimed(journal, '{"n":2}')];
     const outcomes = await Promise.all([
@@ -227,7 +209,7 @@ describe('giving a record to a key in the journal', () => {
   });
 
   it("records a forward's own answer even when its record was already given to another key", async () => {
-    const journal = new IdempotencyJournal(records.db, 60_000, () => new Date());
+    const journal = new IdempotencyJournal(stack.records.db, 60_000, () => new Date());
     const id = 900_000 + Math.floor(Math.random() * 100_000);
     const a = await claimed(journal, '{"n":3}');
     const b = await claimed(journal, '{"n":4}');

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RecordsOptions } from '../../../../src/server/records/app';
 import { startBff, type BffOptions, type RunningBff } from '../../../../src/server/bff/app';
@@ -39,20 +40,42 @@ export function appRequest(baseUrl: string) {
   };
 }
 
+/** Serves a test's own HTTP hop (see startBffStack's `hop`) on 127.0.0.1:0. */
+export async function serveHop(server: Server): Promise<{ url: string; close(): Promise<void> }> {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
 /**
  * The real records service (fresh database, seeded accounts) listening on 127.0.0.1:0, a TCP
  * proxy in front of it, and the real BFF on port 0 using the same database for its own tables.
  */
 export async function startBffStack(
-  options: { records?: Omit<RecordsOptions, 'db'>; bff?: Partial<BffOptions> } = {},
+  options: {
+    records?: Omit<RecordsOptions, 'db'>;
+    bff?: Partial<BffOptions>;
+    /**
+     * An HTTP hop of the test's own between the BFF and the proxy (it delays or drops what the
+     * upstream answers): started with the proxy's URL, it gives the URL the BFF forwards to, and
+     * is closed with the stack.
+     */
+    hop?: (upstreamUrl: string) => Promise<{ url: string; close(): Promise<void> }>;
+  } = {},
 ): Promise<BffStack> {
   const records = await buildTestRecords(options.records);
   await records.app.listen({ port: 0, host: '127.0.0.1' });
   const recordsUrl = `http://127.0.0.1:${(records.app.server.address() as AddressInfo).port}`;
   const proxy = await startTcpFaultProxy(recordsUrl);
+  const hop = options.hop ? await options.hop(proxy.url) : null;
   const base: BffOptions = {
     db: records.db,
-    upstreamUrl: proxy.url,
+    upstreamUrl: hop?.url ?? proxy.url,
     staticRoot: null,
     ...options.bff,
   };
@@ -82,6 +105,7 @@ export async function startBffStack(
       await proxy.close();
       for (const s of siblings) await s.close();
       await bff.close();
+      await hop?.close();
       await records.close();
     },
   };
