@@ -23,21 +23,49 @@ function poolTestRefs(body: Partial<PoolTestCreate>): LookupRef[] {
  * The earliest calendar day of an active pool's collection (see test-date-rule.ts), null when
  * it has none, undefined when the agency has no such active pool. A standalone pool's date is a
  * date only when it is at midnight UTC (how date-only input is stored).
+ *
+ * The pool's collection and then the pool are locked (`for share`) until the transaction ends,
+ * in the order every writer takes them (collection, then pool): a collection date edit, a pool
+ * moved to another collection or re-dated, or a pool retired, waits for this test to commit and
+ * then sees it (contract §6 under concurrency; on READ COMMITTED a plain read let both pass).
+ * The pool's collection is read first without a lock; if the pool moved before its row was
+ * locked, those locks are given back (savepoint) and taken again where the pool now is.
  */
 async function poolCollectionDay(
   q: Queryable,
   agency: number,
   pool: number,
 ): Promise<string | null | undefined> {
-  const { rows } = await q.query<{ collection_date: Date | null; date_only: boolean | null }>(
-    `select coalesce(c.collection_date, p.collection_date) as collection_date,
-            c.collection_date_date_only as date_only
-       from pool p left join collection c on c.id = p.collection
-      where p.id = $1 and p.agency = $2 and p.deactive_date is null`,
-    [pool, agency],
-  );
-  if (rows.length === 0) return undefined;
-  const { collection_date: date, date_only: dateOnly } = rows[0];
+  type Read = {
+    collection: number | null;
+    collection_date: Date | null;
+    date_only: boolean | null;
+  };
+  const read = (lock: boolean) =>
+    q.query<Read>(
+      `select p.collection, coalesce(c.collection_date, p.collection_date) as collection_date,
+              c.collection_date_date_only as date_only
+         from pool p left join collection c on c.id = p.collection
+        where p.id = $1 and p.agency = $2 and p.deactive_date is null${lock ? ' for share of p' : ''}`,
+      [pool, agency],
+    );
+  let row: Read;
+  for (;;) {
+    const unlocked = (await read(false)).rows[0];
+    if (!unlocked) return undefined;
+    await q.exec('savepoint pool_test_locks');
+    if (unlocked.collection !== null) {
+      await q.query('select 1 from collection where id = $1 for share', [unlocked.collection]);
+    }
+    const locked = (await read(true)).rows[0];
+    if (locked && locked.collection === unlocked.collection) {
+      row = locked;
+      break;
+    }
+    // Moved or retired meanwhile: give the locks back (none is taken out of order), look again.
+    await q.exec('rollback to savepoint pool_test_locks');
+  }
+  const { collection_date: date, date_only: dateOnly } = row;
   if (date === null) return null;
   const midnight = new Date(date).toISOString().endsWith('T00:00:00.000Z');
   return earliestCollectionDay(date, dateOnly ?? midnight);

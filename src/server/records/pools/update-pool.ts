@@ -40,20 +40,36 @@ export async function updatePool(
   const collectionDate =
     body.collection_date != null ? storedDate(body.collection_date, 'collection_date') : null;
   return db.transaction(async (tx) => {
-    const before = await tx.query<{ collection: number | null }>(
-      'select collection from pool where id = $1 and agency = $2 and deactive_date is null',
-      [id, caller.agencyId],
-    );
-    if (before.rows.length === 0) throw notFound('Pool');
-    const targetId = body.collection !== undefined ? body.collection : before.rows[0].collection;
-    const lockIds = [
-      ...new Set([before.rows[0].collection, targetId].filter((v): v is number => v != null)),
-    ].sort((a, b) => a - b);
-    const locked = new Map<number, LockedCollection | null>();
-    for (const cid of lockIds) locked.set(cid, await lockCollection(tx, caller.agencyId, cid));
-
-    const { rows } = await tx.query('select * from pool where id = $1 for update', [id]);
-    const current = rows[0];
+    // The pool's collection is read first, unlocked, to know which collections to lock before the
+    // pool. If the pool was moved or retired before its row was locked (READ COMMITTED: another
+    // request committed in between), what was locked and read is stale: a retired pool is 404,
+    // and a moved one gives its locks back (savepoint) and takes those of where it now is.
+    let targetId: number | null;
+    let locked: Map<number, LockedCollection | null>;
+    let current: Row;
+    for (;;) {
+      const before = await tx.query<{ collection: number | null }>(
+        'select collection from pool where id = $1 and agency = $2 and deactive_date is null',
+        [id, caller.agencyId],
+      );
+      if (before.rows.length === 0) throw notFound('Pool');
+      const wasIn = before.rows[0].collection;
+      targetId = body.collection !== undefined ? body.collection : wasIn;
+      const lockIds = [...new Set([wasIn, targetId].filter((v): v is number => v != null))].sort(
+        (a, b) => a - b,
+      );
+      await tx.exec('savepoint pool_locks');
+      locked = new Map<number, LockedCollection | null>();
+      for (const cid of lockIds) locked.set(cid, await lockCollection(tx, caller.agencyId, cid));
+      const { rows } = await tx.query(
+        'select * from pool where id = $1 and deactive_date is null for update',
+        [id],
+      );
+      if (rows.length === 0) throw notFound('Pool');
+      current = rows[0];
+      if (current.collection === wasIn) break;
+      await tx.exec('rollback to savepoint pool_locks');
+    }
     assertCanUpdate(caller, current.user_id as number | null, 'pool');
 
     const errors = await lookupErrors(tx, poolRefs(body));

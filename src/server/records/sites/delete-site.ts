@@ -2,7 +2,7 @@ import type { Database } from '../../db/database';
 import { ZERO_SITE_CODE } from '#shared/schemas/site';
 import type { Caller } from '../auth/types';
 import { forbidden, notFound, validationFailed } from '../errors';
-import { findSite, markSiteDeleted } from './site-store';
+import { lockSite, markSiteDeleted } from './site-store';
 import type { SiteRow } from './site-row';
 
 /** Managers retire a site by setting delete_date; the Zero Site is never deleted (contract §6). */
@@ -13,7 +13,7 @@ export async function deleteSite(
   now: Date,
 ): Promise<SiteRow> {
   return db.transaction(async (tx) => {
-    const existing = await findSite(tx, caller.agencyId, id);
+    const existing = await lockSite(tx, caller.agencyId, id);
     if (!existing || existing.delete_date !== null) throw notFound('Site');
     if (caller.role !== 'manager') throw forbidden('Only a manager can delete a site');
     if (existing.code === ZERO_SITE_CODE) {

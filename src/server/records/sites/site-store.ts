@@ -16,6 +16,25 @@ export async function findSite(
 }
 
 /**
+ * findSite for a write: the row is locked until the transaction ends, so what the write checks
+ * (deleted or not, its code and period, the Zero Site) is what it then changes. Another edit or a
+ * delete of the site waits; on READ COMMITTED a plain read let an edit that waited for the code
+ * lock write over a site deleted or recoded meanwhile. `no key update`: collections and pools
+ * naming the site (a foreign-key share lock) are not held up.
+ */
+export async function lockSite(
+  tx: Queryable,
+  agencyId: number,
+  id: number,
+): Promise<SiteRow | null> {
+  const { rows } = await tx.query<SiteRow>(
+    `select ${SITE_COLUMNS} from site s where s.id = $1 and s.agency = $2 for no key update`,
+    [id, agencyId],
+  );
+  return rows[0] ?? null;
+}
+
+/**
  * Serialises every create/update of one (agency, code) until the transaction ends, so the
  * in-use check and the write that follows cannot interleave with another request's (contract
  * §6: the rule holds under concurrent creates). Works on PGlite and PostgreSQL alike.

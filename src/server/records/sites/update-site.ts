@@ -12,7 +12,7 @@ import {
   checkSiteDates,
   checkSiteLookups,
 } from './site-rules';
-import { findSite, lockSiteCode, updateSite } from './site-store';
+import { lockSite, lockSiteCode, updateSite } from './site-store';
 import type { SiteRow } from './site-row';
 
 /**
@@ -30,7 +30,7 @@ export async function updateSiteRecord(
   const { id: _id, add_date: _a, updated: _u, delete_date: _d, ...body } = parsed;
   assertOwnAgency(caller, body.agency);
   return db.transaction(async (tx) => {
-    const existing = await findSite(tx, caller.agencyId, id);
+    const existing = await lockSite(tx, caller.agencyId, id);
     if (!existing || existing.delete_date !== null) throw notFound('Site');
     if (!canUpdate(caller, existing.user_id)) {
       throw forbidden('Only a manager or the technician who created this site can change it');
