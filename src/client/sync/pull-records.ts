@@ -5,9 +5,7 @@ import type { PulledRow } from './store-pulled-rows';
 import type { SyncContext } from './sync-context';
 import { SyncError, classify } from './sync-error';
 import { DEFAULT_PULL, type PullOptions } from './pull-options';
-
-/** What the last pull of an entity reached, kept in the `meta` table. */
-export type PullMark = { maxUpdated: string | null; pulledAt: number };
+import { changedSince, earlierSettled, settledBeforeOf, type PullMark } from './pull-mark';
 
 const PULL_META_KEY: Record<Entity, string> = {
   site: 'sync.pull.site',
@@ -41,7 +39,8 @@ type Row = PulledRow;
 /**
  * Brings the agency's sites, the last `collectionDays` days of collections, their pools and the
  * tests of those pools into Dexie. Incremental after the first pull: only rows with `updated`
- * after the last pull's newest. At most once per `reconcileEveryMs`, removes local sites the
+ * after the last pull's newest, or those a write committing late may have stamped (pull-mark.ts).
+ * At most once per `reconcileEveryMs`, removes local sites the
  * server no longer lists (deleted sites leave lists, so the incremental pull never hears of them).
  * Throws a SyncError when a page cannot be fetched (what was stored before stays stored).
  */
@@ -110,6 +109,7 @@ async function pullPoolTests(
   const mark = (await ctx.db.meta.get(key))?.value as PullMark | undefined;
   const startedAt = ctx.now();
   let maxUpdated = mark?.maxUpdated ?? null;
+  let settledBefore: number | null = null;
   let stored = 0;
   const store = async (rows: Row[]) => {
     const mine = rows.filter((r) => {
@@ -122,19 +122,23 @@ async function pullPoolTests(
   // After a first pull, known pools need only what changed (everything, while no test was seen).
   const byPool = [...(mark ? added : local)];
   if (mark) {
-    const changed: Record<string, string> = mark.maxUpdated
-      ? { 'query[updated][$gt]': mark.maxUpdated }
-      : {};
-    await eachPage(ctx, 'poolTest', changed, options.pageSize, store);
+    const since = changedSince(mark);
+    const changed: Record<string, string> = since ? { 'query[updated][$gt]': since } : {};
+    const walk = await eachPage(ctx, 'poolTest', changed, options.pageSize, store);
+    settledBefore = earlierSettled(settledBefore, walk.settledBefore);
   }
   for (let i = 0; i < byPool.length; i += POOL_IDS_PER_REQUEST) {
     const filter: Record<string, string> = {};
     byPool
       .slice(i, i + POOL_IDS_PER_REQUEST)
       .forEach((id, k) => (filter[`query[pool][$in][${k}]`] = String(id)));
-    await eachPage(ctx, 'poolTest', filter, options.pageSize, store);
+    const walk = await eachPage(ctx, 'poolTest', filter, options.pageSize, store);
+    settledBefore = earlierSettled(settledBefore, walk.settledBefore);
   }
-  await ctx.db.meta.put({ key, value: { maxUpdated, pulledAt: startedAt } satisfies PullMark });
+  await ctx.db.meta.put({
+    key,
+    value: { maxUpdated, pulledAt: startedAt, settledBefore } satisfies PullMark,
+  });
   return stored;
 }
 
@@ -158,7 +162,8 @@ async function pullEntity(
   const added: number[] = [];
   const listed = new Set<number>();
   const params = { ...filter };
-  if (mark?.maxUpdated) params['query[updated][$gt]'] = mark.maxUpdated;
+  const since = changedSince(mark);
+  if (since) params['query[updated][$gt]'] = since;
   let batch: Row[] = [];
   let batchSize = options.pageSize;
   // Batches are stored while the next pages download: storing (IndexedDB's work) and downloading
@@ -192,7 +197,7 @@ async function pullEntity(
   if (batch.length > 0) void flush();
   // The mark moves on only once every batch is stored.
   await storing;
-  const next: PullMark = { maxUpdated, pulledAt: startedAt };
+  const next: PullMark = { maxUpdated, pulledAt: startedAt, settledBefore: walk.settledBefore };
   await ctx.db.meta.put({ key, value: next });
   const whole = !mark && Object.keys(filter).length === 0 && walk.complete;
   return { stored, added, listed: whole ? listed : null };
@@ -213,7 +218,7 @@ function newestUpdated(rows: Row[], current: string | null): string | null {
  * or at a page that brings no new id: an upstream that ignores `page` answers the same rows again,
  * and without `count` nothing else would end the loop. Accepts `{rows, count?}` or a bare array.
  * `complete` is false when the list may hold rows the upstream never sent (it repeated a full
- * page). Later pages are requested while `onPage` stores this one, up to `PAGES_AHEAD` when
+ * page). `settledBefore`: from the first page's `Date` (see pull-mark.ts). Later pages are requested while `onPage` stores this one, up to `PAGES_AHEAD` when
  * `count` says they exist (one otherwise): the upstream's time and the tablet's overlap instead
  * of adding up.
  */
@@ -223,7 +228,7 @@ async function eachPage(
   filter: Record<string, string>,
   pageSize: number,
   onPage: (rows: Row[], count: number | null) => Promise<void>,
-): Promise<{ complete: boolean }> {
+): Promise<{ complete: boolean; settledBefore: number | null }> {
   const seen = new Set<unknown>();
   const requested = new Map<number, ReturnType<typeof fetchList>>();
   const request = (page: number) => {
@@ -240,9 +245,11 @@ async function eachPage(
     requested.set(page, pending);
   };
   request(1);
+  let settledBefore: number | null = null;
   for (let page = 1; ; page += 1) {
     request(page);
-    const { rows, count } = await requested.get(page)!;
+    const { rows, count, date } = await requested.get(page)!;
+    if (page === 1) settledBefore = settledBeforeOf(date);
     requested.delete(page);
     const fresh = rows.filter((row) => !seen.has(row.id));
     for (const row of fresh) seen.add(row.id);
@@ -257,7 +264,7 @@ async function eachPage(
       for (let p = page + 1; p <= Math.min(page + PAGES_AHEAD, lastPage); p += 1) request(p);
     }
     if (fresh.length > 0) await onPage(fresh, count);
-    if (end) return end;
+    if (end) return { ...end, settledBefore };
   }
 }
 
@@ -265,7 +272,7 @@ async function fetchList(
   ctx: SyncContext,
   entity: Entity,
   params: URLSearchParams,
-): Promise<{ rows: Row[]; count: number | null }> {
+): Promise<{ rows: Row[]; count: number | null; date: string | null }> {
   let result;
   try {
     result = await request<unknown>(
@@ -278,7 +285,8 @@ async function fetchList(
   const error = classify(result);
   if (error || !result.ok) throw error ?? new SyncError('server', result.status, null);
   // A body that is no list counts as an empty page (the walk then ends).
-  return listedRows(result.body) ?? { rows: [], count: null };
+  const listed = listedRows(result.body) ?? { rows: [], count: null };
+  return { ...listed, date: result.headers.get('Date') };
 }
 
 /**

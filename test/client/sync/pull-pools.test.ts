@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { collection, pool, poolTest, queueUpdate, site } from './helpers/outbox-factory';
 import { setupEngine } from './helpers/setup-engine';
+import { COMMIT_WAIT_MS } from '../../../src/client/sync/pull-mark';
 
 const NOW = Date.parse('2026-07-20T12:00:00.000Z');
 
@@ -44,6 +45,8 @@ describe('pull of pools and pool tests', () => {
   it('asks only for pools and tests changed since the last pull, and gets the tests of new pools', async () => {
     const { db, bff, engine } = setupEngine({ now: () => NOW });
     const { s, c, p1 } = seedCollectionWithPools(bff);
+    // Written long enough before the pull that no write stamped before it can still commit.
+    bff.passTime(COMMIT_WAIT_MS);
     await engine.pull();
     const testMark = bff.all('poolTest')[0].updated;
     bff.edit('pool', p1.id, { num_count: 8 });

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { collection, queueCreate, queueUpdate, site } from './helpers/outbox-factory';
 import type { FakeBff, FakeRequest } from './helpers/fake-bff';
 import { drain, setupEngine } from './helpers/setup-engine';
+import { COMMIT_WAIT_MS } from '../../../src/client/sync/pull-mark';
 
 const NOW = Date.parse('2026-07-20T12:00:00.000Z');
 
@@ -44,6 +45,8 @@ describe('pull', () => {
     const { db, bff, engine } = setupEngine({ now: () => NOW });
     const first = bff.seed('site', site(1));
     const firstUpdated = first.updated;
+    // Written long enough before the pull that no write stamped before it can still commit.
+    bff.passTime(COMMIT_WAIT_MS);
     await engine.pull();
     bff.edit('site', first.id, { name: 'Renamed' });
     bff.seed('site', site(2));
@@ -51,6 +54,24 @@ describe('pull', () => {
     const second = sitePulls(bff)[1].path;
     expect(decodeURIComponent(second)).toContain(`query[updated][$gt]=${firstUpdated}`);
     expect((await db.sites.where('serverId').equals(first.id).first())?.name).toBe('Renamed');
+    expect(await db.sites.count()).toBe(2);
+  });
+
+  it('asks again for what was written just before the last pull, where a late commit may land', async () => {
+    const { db, bff, engine } = setupEngine({ now: () => NOW });
+    const first = bff.seed('site', site(1));
+    bff.passTime(60_000);
+    await engine.pull();
+    // The pull read the list one minute after the newest write: writes stamped up to ten minutes
+    // before that may still commit, so the next pull starts there, not at the newest `updated`.
+    const listedAt = Date.parse(first.updated) + 60_000;
+    bff.seed('site', site(2));
+    await engine.pull();
+    const second = decodeURIComponent(sitePulls(bff)[1].path);
+    expect(second).toContain(
+      `query[updated][$gt]=${new Date(listedAt - COMMIT_WAIT_MS).toISOString()}`,
+    );
+    // The site listed again is stored once.
     expect(await db.sites.count()).toBe(2);
   });
 

@@ -113,6 +113,11 @@ export class FakeBff {
     return record;
   }
 
+  /** Time passes on the server with no write (its clock gives `updated` and the `Date` header). */
+  passTime(ms: number): void {
+    this.clock += ms;
+  }
+
   get(entity: Entity, id: number): StoredRecord | undefined {
     return this.records.get(entity)!.get(id);
   }
@@ -263,8 +268,10 @@ export class FakeBff {
             (v.ignorePage ? 1 : page) * pageSize,
           )
     ).map((r) => this.present(r));
-    if (v.bareArray) return json(200, pageRows);
-    return json(200, v.noCount ? { rows: pageRows } : { rows: pageRows, count: rows.length });
+    // The server's time, as a Date header gives it (whole seconds): what the pull's mark settles by.
+    const date = { Date: new Date(this.clock).toUTCString() };
+    if (v.bareArray) return json(200, pageRows, date);
+    return json(200, v.noCount ? { rows: pageRows } : { rows: pageRows, count: rows.length }, date);
   }
 
   /** A record's collection date: a pool carries its collection's (contract §4). */
