@@ -135,14 +135,21 @@ export async function updateCollection(
 
     set('updated', now);
     await tx.query(`update collection set ${sets.join(', ')} where id = $1`, params);
-    // Pools always carry their collection's date, site, place and trap.
+    // Pools always carry their collection's date, site, place and trap. A pool whose fields change
+    // is changed: its `updated` moves, or a tablet pulling what changed since (by `updated`)
+    // would keep the old date, site and trap for good. Pools left as they were keep theirs.
     await tx.query(
-      `update pool p set collection_date = c.collection_date, site = c.site, location = c.location, trap = c.trap
-         from collection c where c.id = $1 and p.collection = c.id`,
-      [id],
+      `update pool p set collection_date = c.collection_date, site = c.site, location = c.location,
+              trap = c.trap, updated = $2
+         from collection c where c.id = $1 and p.collection = c.id
+          and (p.collection_date, p.site, p.location, p.trap)
+              is distinct from (c.collection_date, c.site, c.location, c.trap)`,
+      [id, now],
     );
 
-    if (survYear !== current.surv_year) await movePoolsToYear(tx, id, caller.agencyId, survYear);
+    if (survYear !== current.surv_year) {
+      await movePoolsToYear(tx, id, caller.agencyId, survYear, now);
+    }
     // The day its pools' tests are held to moves with the date, and with date_only (a date-only
     // day is the day as written, later than the same moment's day at UTC-12).
     if (collectionDate !== null || body.collection_date_date_only !== undefined) {
@@ -174,7 +181,13 @@ export async function updateCollection(
  * Pools take their survey year from their collection; their numbers must stay unique in the new
  * year (409 pool_num_taken otherwise). The pool series of that year is locked first, as on create.
  */
-async function movePoolsToYear(tx: Queryable, collection: number, agency: number, year: number) {
+async function movePoolsToYear(
+  tx: Queryable,
+  collection: number,
+  agency: number,
+  year: number,
+  now: Date,
+) {
   await lockNumberSeries(tx, 'pool', agency, year);
   const { rows } = await tx.query<{ pool_num: number }>(
     `select p.pool_num from pool p
@@ -197,7 +210,11 @@ async function movePoolsToYear(tx: Queryable, collection: number, agency: number
       ],
     );
   }
-  await tx.query('update pool set surv_year = $2 where collection = $1', [collection, year]);
+  await tx.query('update pool set surv_year = $2, updated = $3 where collection = $1', [
+    collection,
+    year,
+    now,
+  ]);
 }
 
 /** Whether a location record already holds this point and precision. */
