@@ -13,10 +13,13 @@ import type { StoredSession } from '../session-store';
 
 /** Rows asked per page: the contract's maximum. */
 const REPORT_PAGE_SIZE = 1000;
-/** Pages read from the upstream at once, so one report never floods the records service. */
-const REPORT_PAGE_CONCURRENCY = 3;
-/** Bound on pages per list (500k rows), so an upstream that pages forever cannot hold a report. */
+/**
+ * Bound on pages per list (500k rows), so an upstream that pages forever cannot hold a report.
+ * Reaching it is an error, never a report on part of the records.
+ */
 const MAX_PAGES = 500;
+/** Id ranges read side by side once a list has more than a page (as many as pages once were). */
+const REPORT_KEY_RANGES = 3;
 /**
  * How long read lists are kept. Writes through this BFF drop them at once (proxy-routes.ts);
  * the TTL bounds how stale they get after writes made elsewhere (another client of a hosted
@@ -77,11 +80,17 @@ type Entry = { lists: ReportLists; readAtMs: number };
 /**
  * The agency's collections and pools as the reports read them, one entry per agency. A write
  * for the agency (`drop`) bumps its generation: a read that started before the write neither
- * stores its lists nor is joined by requests that arrive after it.
+ * stores its lists nor is joined by requests that arrive after it. A read runs with the token of
+ * the session that started it; a session that joined it and sees it fail for that token
+ * (reauth_required) reads again with its own, so one person's expired sign-in never signs out
+ * another.
  */
 class ReportListCache {
   private readonly byAgency = new Map<number, Entry>();
-  private readonly pending = new Map<number, { generation: number; p: Promise<ReportLists> }>();
+  private readonly pending = new Map<
+    number,
+    { generation: number; owner: string; p: Promise<ReportLists> }
+  >();
   private readonly generation = new Map<number, number>();
 
   constructor(private readonly ctx: BffContext) {}
@@ -92,16 +101,31 @@ class ReportListCache {
     if (cached && this.ctx.now().getTime() - cached.readAtMs < REPORT_LISTS_TTL_MS) {
       return cached.lists;
     }
-    const generation = this.generation.get(agencyId) ?? 0;
     const running = this.pending.get(agencyId);
-    if (running && running.generation === generation) return running.p;
+    if (running && running.generation === (this.generation.get(agencyId) ?? 0)) {
+      if (running.owner === session.idHash) return running.p;
+      try {
+        return await running.p;
+      } catch (err) {
+        if (!(err instanceof HttpError && err.code === 'reauth_required')) throw err;
+        // The other session's token was refused: this session's own may be good.
+        return this.start(session);
+      }
+    }
+    return this.start(session);
+  }
+
+  /** A new read with this session's token, joined by the agency's requests until it settles. */
+  private start(session: StoredSession): Promise<ReportLists> {
+    const agencyId = session.info.agency.id;
+    const generation = this.generation.get(agencyId) ?? 0;
     const p = this.read(session).then((lists) => {
       if ((this.generation.get(agencyId) ?? 0) === generation) {
         this.byAgency.set(agencyId, { lists, readAtMs: Date.parse(lists.readAt) });
       }
       return lists;
     });
-    const entry = { generation, p };
+    const entry = { generation, owner: session.idHash, p };
     this.pending.set(agencyId, entry);
     const clear = () => {
       if (this.pending.get(agencyId) === entry) this.pending.delete(agencyId);
@@ -163,66 +187,41 @@ type ListSpec<S extends z.ZodType> = {
 };
 
 /**
- * Every row of one list. Page 1 first; when the upstream gives `count`, the remaining pages are
- * read REPORT_PAGE_CONCURRENCY at a time; without it, in waves of that many until a short page.
- * Rows are kept once per id (a page may shift under concurrent writes) and only the agency's own.
+ * Every row of one list, in pages of ids read by key (`sort=id`, `query[id][$gt]=<last id read>`)
+ * until a page shorter than asked, never by page number: a record retired or added by another
+ * client while the pages are read shifts no page, so no live record falls between two pages and
+ * none is read twice. Past the first page, the ids up to the highest are split into
+ * REPORT_KEY_RANGES ranges read side by side (`$gt` and `$lte`), the last one open so a record
+ * added meanwhile is not missed. An upstream that refuses the key (400, 422) or ignores it (a page
+ * whose ids do not rise past it, or leave its range) is read by page number instead, the best it
+ * allows. Rows are kept once per id, only the agency's own, in id order (so the same records
+ * always give the same sums to the last digit).
  */
 async function readList<S extends z.ZodType>(
   ctx: BffContext,
   session: StoredSession,
   list: ListSpec<S>,
 ): Promise<z.infer<S>[]> {
-  const populate = [
+  const shape = [
+    `pageSize=${REPORT_PAGE_SIZE}`,
     ...list.populate.map((p) => `populate%5B%5D=${p}`),
     ...list.fields.map((f) => `fields%5B%5D=${f}`),
   ].join('&');
-  const page = async (n: number): Promise<unknown[] | { rows: unknown[]; count?: number }> => {
-    const res = await ctx.upstream.request({
-      method: 'GET',
-      path: list.path,
-      query: `page=${n}&pageSize=${REPORT_PAGE_SIZE}&${populate}`,
-      headers: { authorization: `Bearer ${session.token}`, accept: 'application/json' },
-    });
-    if (res.status === 401) throw reauthRequired();
-    if (res.status !== 200) {
-      throw new HttpError(
-        502,
-        'upstream_unavailable',
-        `The records service could not list ${list.name} (HTTP ${res.status})`,
-      );
-    }
-    const body = parseJson(res.body) as { rows?: unknown; count?: unknown } | unknown[] | undefined;
-    if (Array.isArray(body)) return body;
-    if (body && Array.isArray(body.rows)) {
-      return { rows: body.rows, count: typeof body.count === 'number' ? body.count : undefined };
-    }
-    throw new HttpError(
-      502,
-      'upstream_unavailable',
-      `The records service listed ${list.name} in an unknown shape`,
-    );
+  const byKey = (afterId: number, upTo: number | null) => {
+    const range = upTo === null ? '' : `&query%5Bid%5D%5B%24lte%5D=${upTo}`;
+    const key = `query%5Bid%5D%5B%24gt%5D=${afterId}${range}`;
+    return readPage(ctx, session, list, `page=1&sort=id&${key}&${shape}`);
   };
-  const rowsOf = (p: Awaited<ReturnType<typeof page>>) => (Array.isArray(p) ? p : p.rows);
-
-  const first = await page(1);
-  const pages: unknown[][] = [rowsOf(first)];
-  const count = Array.isArray(first) ? undefined : first.count;
-  if (count !== undefined) {
-    const last = Math.min(Math.ceil(count / REPORT_PAGE_SIZE), MAX_PAGES);
-    const rest = Array.from({ length: Math.max(0, last - 1) }, (_, i) => i + 2);
-    pages.push(...(await inBatches(rest, (n) => page(n).then(rowsOf))));
-  } else if (pages[0].length >= REPORT_PAGE_SIZE) {
-    for (let n = 2; n <= MAX_PAGES; n += REPORT_PAGE_CONCURRENCY) {
-      const wave = Array.from({ length: REPORT_PAGE_CONCURRENCY }, (_, i) => n + i);
-      const got = await inBatches(wave, (k) => page(k).then(rowsOf));
-      pages.push(...got);
-      if (got.some((rows) => rows.length < REPORT_PAGE_SIZE)) break;
-    }
-  }
+  const byNumber = async (n: number) =>
+    (await readPage(ctx, session, list, `page=${n}&${shape}`)) ?? refused(list.name);
+  let pages = 0;
+  const counted = () => {
+    if ((pages += 1) > MAX_PAGES) tooManyPages(list.name);
+  };
 
   const seen = new Set<unknown>();
-  const out: z.infer<S>[] = [];
-  for (const rows of pages) {
+  const kept: { id: number; row: z.infer<S> }[] = [];
+  const keep = (rows: readonly unknown[]) => {
     for (const raw of rows) {
       const id = (raw as { id?: unknown } | null)?.id;
       if (id !== undefined && seen.has(id)) continue;
@@ -238,24 +237,138 @@ async function readList<S extends z.ZodType>(
       }
       const agency = (parsed.data as { agency?: { id?: unknown } | null }).agency;
       if (agency && agency.id !== session.info.agency.id) continue;
-      out.push(parsed.data);
-    }
-  }
-  return out;
-}
-
-/** Runs `task` over `items`, at most REPORT_PAGE_CONCURRENCY at once; results in input order. */
-async function inBatches<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i]);
+      kept.push({ id: id as number, row: parsed.data });
     }
   };
-  await Promise.all(
-    Array.from({ length: Math.min(REPORT_PAGE_CONCURRENCY, items.length) }, worker),
+  const inIdOrder = () => kept.sort((a, b) => a.id - b.id).map((k) => k.row);
+
+  /**
+   * The ids in (afterId, upTo] page by page; false as soon as the upstream shows it did not
+   * honour the key. The next page is asked for as soon as this one's last id is known, so the
+   * upstream lists it while this one is checked and kept.
+   */
+  const readRange = async (afterId: number, upTo: number | null): Promise<boolean> => {
+    let last = afterId;
+    let next = byKey(last, upTo);
+    for (;;) {
+      counted();
+      const rows = await next;
+      if (rows === null || !risesPast(rows, last, upTo)) return false;
+      const full = rows.length >= REPORT_PAGE_SIZE;
+      if (full) {
+        last = lastIdOf(rows);
+        next = byKey(last, upTo);
+        next.catch(() => undefined); // awaited on the next turn, unless keep() throws first
+      }
+      keep(rows);
+      if (!full) return true;
+    }
+  };
+
+  counted();
+  const first = await byKey(0, null);
+  if (first !== null && risesPast(first, 0, null)) {
+    keep(first);
+    if (first.length < REPORT_PAGE_SIZE) return inIdOrder();
+    const from = lastIdOf(first);
+    const top = await highestId(ctx, session, list);
+    const bounds: (number | null)[] = [];
+    if (top !== null && top > from + REPORT_KEY_RANGES) {
+      for (let i = 1; i < REPORT_KEY_RANGES; i++)
+        bounds.push(from + Math.floor(((top - from) * i) / REPORT_KEY_RANGES));
+    }
+    bounds.push(null);
+    const honoured = await Promise.all(
+      bounds.map((upTo, i) => readRange(i === 0 ? from : (bounds[i - 1] as number), upTo)),
+    );
+    if (honoured.every(Boolean)) return inIdOrder();
+  }
+  // By page number, from the first page (rows already kept are not kept twice).
+  pages = 0;
+  for (let n = 1; ; n++) {
+    counted();
+    const rows = await byNumber(n);
+    keep(rows);
+    if (rows.length < REPORT_PAGE_SIZE) return inIdOrder();
+  }
+}
+
+/** The list's highest id (`sort=-id`, one row), or null when the upstream does not say. */
+async function highestId(
+  ctx: BffContext,
+  session: StoredSession,
+  list: { name: string; path: string },
+): Promise<number | null> {
+  const rows = await readPage(
+    ctx,
+    session,
+    list,
+    `page=1&pageSize=1&sort=-id&fields%5B%5D=id`,
+  ).catch(() => null);
+  const id = (rows?.[0] as { id?: unknown } | undefined)?.id;
+  return typeof id === 'number' ? id : null;
+}
+
+const lastIdOf = (rows: readonly unknown[]) => (rows[rows.length - 1] as { id: number }).id;
+
+function tooManyPages(name: string): never {
+  throw new HttpError(
+    502,
+    'upstream_unavailable',
+    `The records service listed more than ${MAX_PAGES} pages of ${name}: the reports would leave records out`,
   );
-  return results;
+}
+
+function refused(name: string): never {
+  throw new HttpError(
+    502,
+    'upstream_unavailable',
+    `The records service refused to list ${name} page by page`,
+  );
+}
+
+/** True when every row has a numeric id, strictly rising, all in (afterId, upTo]. */
+function risesPast(rows: readonly unknown[], afterId: number, upTo: number | null): boolean {
+  let previous = afterId;
+  for (const row of rows) {
+    const id = (row as { id?: unknown } | null)?.id;
+    if (typeof id !== 'number' || id <= previous) return false;
+    previous = id;
+  }
+  return upTo === null || previous <= upTo;
+}
+
+/**
+ * One page of a list with the session's token: its rows, or null when the upstream refuses the
+ * query (400, 422: a parameter it does not take). 401 → reauth_required.
+ */
+async function readPage(
+  ctx: BffContext,
+  session: StoredSession,
+  list: { name: string; path: string },
+  query: string,
+): Promise<unknown[] | null> {
+  const res = await ctx.upstream.request({
+    method: 'GET',
+    path: list.path,
+    query,
+    headers: { authorization: `Bearer ${session.token}`, accept: 'application/json' },
+  });
+  if (res.status === 401) throw reauthRequired();
+  if (res.status === 400 || res.status === 422) return null;
+  if (res.status !== 200) {
+    throw new HttpError(
+      502,
+      'upstream_unavailable',
+      `The records service could not list ${list.name} (HTTP ${res.status})`,
+    );
+  }
+  const body = parseJson(res.body) as { rows?: unknown } | unknown[] | undefined;
+  if (Array.isArray(body)) return body;
+  if (body && Array.isArray(body.rows)) return body.rows;
+  throw new HttpError(
+    502,
+    'upstream_unavailable',
+    `The records service listed ${list.name} in an unknown shape`,
+  );
 }
