@@ -36,8 +36,9 @@ const common = {
   separate_by: many(z.enum(SEPARATE_BY)),
   format: one(z.enum(['json', 'csv'])),
 };
+/** vectorsurvR's getAbundance stops on a trapnight_min below 1; a maximum of 0 counts nothing. */
 const trapNights = {
-  trapnight_min: one(integer(0, 1000)),
+  trapnight_min: one(integer(1, 1000)),
   trapnight_max: one(integer(0, 1000)),
 };
 const infection = {
@@ -68,6 +69,23 @@ export type ReportQuery = {
   pt_estimate?: (typeof PT_ESTIMATES)[number];
   scale?: number;
 };
+
+/**
+ * 400 bad_request (contract §2) for a query string whose percent-encoding cannot be decoded: the
+ * parser would otherwise pass the undecoded text on, and a garbled species name would quietly
+ * give a report of nothing.
+ */
+export function assertReadableQuery(url: string): void {
+  const at = url.indexOf('?');
+  if (at < 0) return;
+  for (const part of url.slice(at + 1).split('&')) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      throw new HttpError(400, 'bad_request', 'The query string is not valid percent-encoding');
+    }
+  }
+}
 
 /**
  * A report's query string → its parameters, or 422 validation_failed naming every failing

@@ -10,7 +10,13 @@ import type { BffContext } from '../context';
 import { requireSession, sessionOf } from '../require-session';
 import { reportCsv } from './report-csv';
 import { reportLists, type ReportLists } from './report-lists';
-import { parseReportQuery, REPORT_NAMES, type ReportName, type ReportQuery } from './report-query';
+import {
+  assertReadableQuery,
+  parseReportQuery,
+  REPORT_NAMES,
+  type ReportName,
+  type ReportQuery,
+} from './report-query';
 
 /**
  * GET /api/reports/{abundance | abundance-anomaly | infection-rate | vector-index}: the signed-in
@@ -30,6 +36,7 @@ export async function reportsRoutes(app: FastifyInstance, ctx: BffContext): Prom
 
 async function answer(ctx: BffContext, name: ReportName, req: FastifyRequest, reply: FastifyReply) {
   // Parameters first: a bad request is answered without reading anything upstream.
+  assertReadableQuery(req.url);
   const query = parseReportQuery(name, req.query);
   // The current season when no year is asked for (the shared module has no clock).
   const season = ctx.now().getUTCFullYear();
