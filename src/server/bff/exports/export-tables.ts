@@ -28,6 +28,12 @@ const num = (v: unknown): number | null => {
   return null;
 };
 const bool = (v: unknown): string | null => (typeof v === 'boolean' ? String(v) : null);
+/**
+ * A record a manager retired (DELETE sets `deactive_date`): it leaves the files as it leaves the
+ * reports. An id that was not populated cannot tell, and stays.
+ */
+const retired = (v: unknown): boolean =>
+  !!v && typeof v === 'object' && (v as Rec).deactive_date != null;
 /** ISO 8601 UTC with milliseconds, whatever form the upstream sent. */
 const iso = (v: unknown): string | null => {
   if (typeof v !== 'string' || v === '') return null;
@@ -206,7 +212,7 @@ const collectionsCsv: ExportTable = {
     },
   ],
   columns: COLLECTION_COLUMNS,
-  rows: collectionRows,
+  rows: (c, names) => (retired(c) ? [] : collectionRows(c, names)),
 };
 
 const POOL_COLUMNS = [
@@ -272,7 +278,7 @@ const poolsCsv: ExportTable = {
     extra: `type=${type}`,
   })),
   columns: POOL_COLUMNS,
-  rows: (p, names) => [poolRow(p, names)],
+  rows: (p, names) => (retired(p) ? [] : [poolRow(p, names)]),
 };
 
 const POOL_TEST_COLUMNS = [
@@ -329,7 +335,9 @@ const poolTestsCsv: ExportTable = {
     },
   ],
   columns: POOL_TEST_COLUMNS,
-  rows: (t, names) => [poolTestRow(t, names)],
+  // The pool list leaves out retired pools (and the pools of retired collections), but the test
+  // list still holds their tests: a positive result of a deleted pool is not in the file.
+  rows: (t, names) => (retired(t) || retired(t.pool) ? [] : [poolTestRow(t, names)]),
 };
 
 /** Every export, by the file name its route ends in. */
