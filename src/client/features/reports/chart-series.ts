@@ -35,13 +35,22 @@ const MEASURES: Record<ReportKind, string> = {
 const num = (v: Cell | undefined): number | null =>
   typeof v === 'number' && Number.isFinite(v) ? v : null;
 
-/** The x position of a row: its interval value; dates by month and day, so seasons line up. */
+/**
+ * The x position of a row: its interval value. Dates by month and day within their season, so
+ * seasons line up: a date of the calendar year after its season's (surv_year; 2 January counted
+ * in the season before) comes after the season's own dates and never shares the point of the
+ * same month and day of the season's own January.
+ */
 function categoryOf(row: ReportRow, interval: Interval): { key: string; label: string } {
   const v = row[interval];
   if (interval === 'CollectionDate') {
-    const m = /^\d{4}-(\d{2})-(\d{2})/.exec(String(v ?? ''));
+    const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(v ?? ''));
     if (!m) return { key: String(v), label: String(v) };
-    return { key: `${m[1]}-${m[2]}`, label: `${MONTHS[Number(m[1]) - 1]} ${Number(m[2])}` };
+    const season = typeof row.Year === 'number' ? row.Year : Number(m[1]);
+    const years = Math.max(-1, Math.min(1, Number(m[1]) - season)); // -1, 0 or +1: key order
+    const day = `${MONTHS[Number(m[2]) - 1]} ${Number(m[3])}`;
+    const label = years === 0 ? day : `${day}, ${years > 0 ? 'next' : 'previous'} year`;
+    return { key: `${years + 1}-${m[2]}-${m[3]}`, label };
   }
   const n = Number(v);
   const key = String(n).padStart(3, '0');

@@ -31,15 +31,19 @@ const LABEL_COLUMNS = [
 const isFigure = (column: string) => !LABEL_COLUMNS.includes(column);
 
 /**
- * A cell as a person reads it: figures with at most four decimals and grouped digits, labels
- * (a year, a week) as they are, the averaged years with a space after each comma; a dash for
- * none.
+ * A cell as a person reads it: figures with at most four decimals (two significant digits for a
+ * figure smaller than that, never 0) and grouped digits, labels (a year, a week) as they are,
+ * the averaged years with a space after each comma; a dash for none.
  */
 function formatCell(value: Cell | undefined, column: string): string {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'number') {
     if (!isFigure(column)) return String(value);
-    const text = value.toLocaleString('en-US', { maximumFractionDigits: 4 });
+    let text = value.toLocaleString('en-US', { maximumFractionDigits: 4 });
+    // A positive figure below four decimals (an early-season CDC vector index) must not read as
+    // 0, "no virus": it keeps two significant digits.
+    if (value !== 0 && Number(text) === 0)
+      text = value.toLocaleString('en-US', { maximumSignificantDigits: 2 });
     // Above the average reads as such: +233.33, not 233.33 beside -15.56.
     return column === 'Delta' && value > 0 ? `+${text}` : text;
   }
