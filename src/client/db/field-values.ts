@@ -98,6 +98,14 @@ function activeRows(value: unknown): unknown {
 }
 
 /**
+ * Numbers the service may return as numeric strings: a site's elevation (contract §3) and a pool
+ * test's value (Ct), which schemas/pool-test.ts tolerates as text. Kept as numbers, as sent.
+ */
+const NUMBERS_MAY_COME_AS_TEXT = new Set(['elevation', 'value']);
+/** A decimal number as text, leading zeros allowed (schemas/common.ts `numericLoose`). */
+const DECIMAL_TEXT = /^\s*-?\d+(\.\d+)?\s*$/;
+
+/**
  * A server record in the shape of `LocalRecord.data` (the create/update request shape): server-only
  * fields dropped, populated references as ids, and the parent field left out (it is carried by
  * `parentLocalId`).
@@ -114,8 +122,11 @@ export function serverToData(
       data[key] = lureIdsOf(activeRows(value));
     } else if (key === 'arthropods') {
       data[key] = normalizeValue(activeRows(value), false);
-    } else if (key === 'elevation' && typeof value === 'string' && value.trim() !== '') {
-      // Sent as a number, returned as a numeric string (contract §3).
+    } else if (
+      NUMBERS_MAY_COME_AS_TEXT.has(key) &&
+      typeof value === 'string' &&
+      DECIMAL_TEXT.test(value)
+    ) {
       data[key] = Number(value);
     } else data[key] = normalizeValue(value, false);
   }

@@ -7,6 +7,8 @@ export function updateCollection(
   db: TraplineDb,
   localId: string,
   data: CollectionData,
+  /** The data the form opened with (see updateRecord). */
+  opened?: Record<string, unknown>,
 ): Promise<boolean> {
-  return updateRecord(db, 'collection', localId, data);
+  return updateRecord(db, 'collection', localId, data, opened);
 }

@@ -65,6 +65,25 @@ function keepDerived(
   return kept;
 }
 
+/**
+ * `current` with the fields the technician changed from `opened` (the data the form opened with)
+ * set as in `next`. A field the form left alone keeps its value in `current`, which a pull or
+ * another tab may have made newer while the form was open: an edit never reverts it.
+ */
+function rebaseEdit(
+  entity: Entity,
+  opened: Record<string, unknown>,
+  next: Record<string, unknown>,
+  current: Record<string, unknown>,
+): Record<string, unknown> {
+  const data = { ...current };
+  for (const key of Object.keys(changedFields(opened, keepDerived(entity, opened, next)))) {
+    if (next[key] === undefined) delete data[key];
+    else data[key] = next[key];
+  }
+  return data;
+}
+
 /** Server value of a data field, as a base for conflict detection (ids for populated references). */
 function serverValue(server: Record<string, unknown> | null, field: string): unknown {
   const v = server?.[field];
@@ -146,21 +165,25 @@ export async function sendParkedAgain(db: TraplineDb, entryId: string): Promise<
  *   changes in place and it stays parked: only Send again sends it;
  * - create frozen (sending) or already synced → a new `update` entry with only the changed fields,
  *   the server's `updated` and values of those fields as its base.
- * `next` is the complete new data (create shape, without the parent field). Returns false when
- * nothing changed (nothing is written).
+ * `next` is the complete new data (create shape, without the parent field). `opened`, from a
+ * form, is the data the form opened with: only the fields that differ from it are edits (see
+ * rebaseEdit). Returns false when nothing changed (nothing is written).
  */
 export async function updateRecord(
   db: TraplineDb,
   entity: Entity,
   localId: string,
   next: Record<string, unknown>,
+  opened?: Record<string, unknown>,
 ): Promise<boolean> {
   const table = tableOf(db, entity);
   return db.transaction('rw', table, db.outbox, async () => {
     const row = await table.get(localId);
     if (!row) throw new RepositoryError('not_found', `This ${entity} is no longer on this tablet`);
     if (row.deleted) throw new RepositoryError('deleted', `This ${entity} was deleted`);
-    const data = compact(keepDerived(entity, row.data, next));
+    const data = compact(
+      opened ? rebaseEdit(entity, opened, next, row.data) : keepDerived(entity, row.data, next),
+    );
     const entries = await entriesOf(db, localId);
     const changes = changedFields(row.data, data);
     const parked = entries.find((e) => e.state === 'parked' && e.op !== 'delete');

@@ -6,6 +6,7 @@ import { updateCollection } from '../../db/update-collection';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
 import { mergeFormData } from '../../ui/form/merge-form-data';
+import { useDataAtOpen } from '../../ui/form/use-data-at-open';
 import { CollectionForm, type CollectionSubmit } from './collection-form';
 import { COLLECTION_FORM_KEYS, type CollectionHoldings } from './collection-schema';
 import { useCollection, usePoolsOf, useRecentCollections, useSiteRows } from './use-collections';
@@ -26,6 +27,8 @@ export function CollectionFormScreen({
   const recent = useRecentCollections();
   const existing = useCollection(localId ?? '');
   const pools = usePoolsOf(localId ?? '');
+  // The form fills from and saves against the data as it opened (a pull may change the row).
+  const opened = useDataAtOpen(localId ?? '', existing?.data);
   // What the collection's pools and tests hold on this tablet: the form refuses an edit the
   // server would refuse (counts below the pools, a date after a test) before it is queued.
   const holdings = useMemo((): Omit<CollectionHoldings, 'describe'> | undefined => {
@@ -51,16 +54,24 @@ export function CollectionFormScreen({
   )
     return <p>Loading…</p>;
   if (localId && !existing) return <p role="alert">This collection is not on this tablet.</p>;
+  // A deleted record takes no edit (updateRecord refuses it): no form to type into for nothing.
+  if (existing?.deleted)
+    return <p role="alert">This collection was deleted: the deletion is waiting to be sent.</p>;
 
   const save = async ({ siteLocalId, data }: CollectionSubmit) => {
     let target = localId;
-    if (localId && existing) {
+    if (localId && existing && opened) {
       if (siteLocalId !== existing.parentLocalId) {
         throw new Error(
           'Moving a collection to another site is not possible here: delete it and enter it again at the right site',
         );
       }
-      await updateCollection(db, localId, mergeFormData(existing.data, data, COLLECTION_FORM_KEYS));
+      await updateCollection(
+        db,
+        localId,
+        mergeFormData(opened, data, COLLECTION_FORM_KEYS),
+        opened,
+      );
     } else target = await createCollection(db, siteLocalId, data);
     onSaved?.();
     navigate(`/collections/${target}`);
@@ -76,7 +87,7 @@ export function CollectionFormScreen({
         recent={recent}
         initialSiteLocalId={existing?.parentLocalId ?? params.get('site') ?? ''}
         siteLocked={Boolean(localId)}
-        initial={existing?.data}
+        initial={opened}
         holdings={holdings}
         problem={existing?.problem ?? null}
         onSubmit={save}

@@ -6,6 +6,7 @@ import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { dayOf } from '../../lib/dates';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
+import { useDataAtOpen } from '../../ui/form/use-data-at-open';
 import { PoolTestForm } from './pool-test-form';
 
 /** Fields the pool test form edits; the others (agency, user...) pass through the edit. */
@@ -43,8 +44,10 @@ export function PoolTestEditScreen({
       : undefined;
     return { test: test ?? null, pool: pool ?? null, collection: collection ?? null };
   }, [db, localId]);
+  // The form fills from and saves against the data as it opened (a pull may change the row).
+  const opened = useDataAtOpen(localId, loaded?.test?.data);
   if (loaded === undefined) return <p>Loading…</p>;
-  if (!loaded.test || loaded.test.deleted)
+  if (!loaded.test || loaded.test.deleted || !opened)
     return <p role="alert">This test result is not on this tablet.</p>;
   const { test, pool, collection } = loaded;
   const species = lookups.species.find((s) => s.id === pool?.data.species);
@@ -54,7 +57,8 @@ export function PoolTestEditScreen({
       db,
       'poolTest',
       localId,
-      mergeFormData(test.data, data, POOL_TEST_FORM_KEYS),
+      mergeFormData(opened, data, POOL_TEST_FORM_KEYS),
+      opened,
     );
     onSaved?.();
     navigate(collection ? `/collections/${collection.localId}` : '/');
@@ -77,7 +81,7 @@ export function PoolTestEditScreen({
             : null
         }
         ownAgencyId={ownAgencyId}
-        initial={pickKeys(test.data, POOL_TEST_FORM_KEYS) as Partial<PoolTestData>}
+        initial={pickKeys(opened, POOL_TEST_FORM_KEYS) as Partial<PoolTestData>}
         problem={test.problem}
         onSubmit={save}
         onCancel={() => history.back()}

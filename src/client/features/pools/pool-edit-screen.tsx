@@ -16,6 +16,7 @@ import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
+import { useDataAtOpen } from '../../ui/form/use-data-at-open';
 import { CommentsField } from '../../ui/form/comments-field';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
@@ -59,7 +60,7 @@ function poolFormSchema(
 }
 
 function PoolForm({
-  pool,
+  initial,
   rows,
   others,
   lookups,
@@ -67,7 +68,8 @@ function PoolForm({
   onSave,
   onRemove,
 }: {
-  pool: PoolRow;
+  /** The pool's data as the form opened with it. */
+  initial: PoolRow['data'];
   rows: Counted[];
   others: Counted[];
   lookups: LookupsDocument;
@@ -84,7 +86,7 @@ function PoolForm({
     id: 'pool-form',
     schema,
     labels: LABELS,
-    defaultValues: pickKeys(pool.data, POOL_FORM_KEYS) as Partial<PoolValues>,
+    defaultValues: pickKeys(initial, POOL_FORM_KEYS) as Partial<PoolValues>,
     problem,
     isRefusal: isRepositoryError,
   });
@@ -171,13 +173,15 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
     [loaded?.collection],
   );
   const others = useMemo(() => (loaded?.others ?? []).map((p) => p.data as Counted), [loaded]);
+  // The form fills from and saves against the data as it opened (a pull may change the row).
+  const opened = useDataAtOpen(localId, loaded?.pool?.data);
   if (loaded === undefined) return <p>Loading…</p>;
-  if (!loaded.pool || loaded.pool.deleted)
+  if (!loaded.pool || loaded.pool.deleted || !opened)
     return <p role="alert">This pool is not on this tablet.</p>;
   const { pool, collection } = loaded;
   const back = () => navigate(collection ? `/collections/${collection.localId}` : '/');
   const save = async (values: PoolValues) => {
-    await updateRecord(db, 'pool', localId, mergeFormData(pool.data, values, POOL_FORM_KEYS));
+    await updateRecord(db, 'pool', localId, mergeFormData(opened, values, POOL_FORM_KEYS), opened);
     onSaved?.();
     back();
   };
@@ -191,7 +195,7 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
       <h1>Edit pool</h1>
       <PoolForm
         key={pool.localId}
-        pool={pool}
+        initial={opened}
         rows={rows}
         others={others}
         lookups={lookups}

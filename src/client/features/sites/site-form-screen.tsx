@@ -6,6 +6,7 @@ import { useDb } from '../../db/db-context';
 import { updateSite } from '../../db/update-site';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
+import { useDataAtOpen } from '../../ui/form/use-data-at-open';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { nextSiteCode } from './next-site-code';
 import { SiteForm, type LocationPickerProps } from './site-form';
@@ -28,13 +29,18 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const { lookups, loaded: listsRead, storedAt } = useLookups();
   const sites = useSites();
   const site = useSite(localId ?? '');
+  // The form fills from and saves against the data as it opened (a pull may change the row).
+  const opened = useDataAtOpen(localId ?? '', site?.data);
   if (sites === undefined || (localId && site === undefined)) return <p>Loading…</p>;
   if (localId && !site) return <p role="alert">This site is not on this tablet.</p>;
+  // A deleted record takes no edit (updateRecord refuses it): no form to type into for nothing.
+  if (site?.deleted)
+    return <p role="alert">This site was deleted: the deletion is waiting to be sent.</p>;
 
   const save = async (data: SiteCreate) => {
     let target = localId;
-    if (localId && site)
-      await updateSite(db, localId, mergeFormData(site.data, data, SITE_FORM_KEYS));
+    if (localId && site && opened)
+      await updateSite(db, localId, mergeFormData(opened, data, SITE_FORM_KEYS), opened);
     else target = await createSite(db, data);
     onSaved?.();
     navigate(`/sites/${target}`);
@@ -47,7 +53,7 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
         key={localId ?? 'new'}
         lookups={lookups}
         sites={sites}
-        initial={site ? (pickKeys(site.data, SITE_FORM_KEYS) as Partial<SiteCreate>) : undefined}
+        initial={opened ? (pickKeys(opened, SITE_FORM_KEYS) as Partial<SiteCreate>) : undefined}
         proposedCode={localId ? null : nextSiteCode(sites.map((s) => s.code))}
         selfLocalId={localId ?? null}
         problem={site?.problem ?? null}
