@@ -2,7 +2,7 @@ import type { Entity } from '../../shared';
 import type { TraplineDb } from './database';
 import { CHILD_ENTITY } from '#shared/entities';
 import { newEntry } from './new-entry';
-import { entriesOf, tableOf } from './record-tables';
+import { entriesOf, tableOf, type AnyRow } from './record-tables';
 import { RepositoryError } from './repository-error';
 
 function childLabel(row: {
@@ -20,12 +20,52 @@ function childLabel(row: {
   return row.localId;
 }
 
+type Descendant = AnyRow & { entity: Entity };
+
+/** The entities under `entity`, nearest first (a collection: pool, then poolTest). */
+function descendantEntities(entity: Entity): Entity[] {
+  const out: Entity[] = [];
+  for (let e = CHILD_ENTITY[entity]; e; e = CHILD_ENTITY[e]) out.push(e);
+  return out;
+}
+
+/** Every record under `localId` on this tablet (children, their children...), deleted ones too. */
+async function descendantsOf(db: TraplineDb, entity: Entity, localId: string) {
+  const found: Descendant[] = [];
+  let parents = [localId];
+  for (const child of descendantEntities(entity)) {
+    if (parents.length === 0) break;
+    const rows = await tableOf(db, child).where('parentLocalId').anyOf(parents).toArray();
+    found.push(...rows.map((r) => ({ ...r, entity: child })));
+    parents = rows.map((r) => r.localId);
+  }
+  return found;
+}
+
+function refuseForChildren(children: Descendant[]): never {
+  const listed = children.map((c) => ({
+    entity: c.entity as string,
+    localId: c.localId,
+    label: childLabel(c),
+  }));
+  throw new RepositoryError(
+    'has_children',
+    `Delete these first, they are not sent yet and belong to it: ${listed.map((c) => c.label).join(', ')}`,
+    [],
+    listed,
+  );
+}
+
 /**
- * Deletes a record, in ONE transaction over the record table, its children's table and the outbox:
+ * Deletes a record, in ONE transaction over the record table, its descendants' tables and the
+ * outbox:
  * - never sent (its create is still queued, not frozen, or was refused): the record and all its
  *   entries are removed, unless unsynced children still point at it (refused, listing them);
  * - known to the server (or being sent): a `delete` entry after the record's other entries; the
- *   record stays, marked deleted, until the server acknowledges.
+ *   record stays, marked deleted, until the server acknowledges. Refused, listing them, while a
+ *   record under it has a change not yet sent: the server retires a collection's pools with it
+ *   and refuses a pool or test under a retired parent, so that change could never be sent.
+ *   Deletes of records under it still queued go first (after the cascade they would be refused).
  * Returns 'removed' or 'queued'.
  */
 export async function deleteRecord(
@@ -34,8 +74,7 @@ export async function deleteRecord(
   localId: string,
 ): Promise<'removed' | 'queued'> {
   const table = tableOf(db, entity);
-  const childEntity = CHILD_ENTITY[entity];
-  const tables = childEntity ? [table, tableOf(db, childEntity), db.outbox] : [table, db.outbox];
+  const tables = [table, ...descendantEntities(entity).map((e) => tableOf(db, e)), db.outbox];
   return db.transaction('rw', tables, async () => {
     const row = await table.get(localId);
     if (!row) throw new RepositoryError('not_found', `This ${entity} is no longer on this tablet`);
@@ -46,36 +85,30 @@ export async function deleteRecord(
       row.serverId === null &&
       create !== undefined &&
       (!create.frozen || create.state === 'parked');
+    const descendants = await descendantsOf(db, entity, localId);
     if (neverSent) {
-      const children = childEntity
-        ? (await tableOf(db, childEntity).where('parentLocalId').equals(localId).toArray()).filter(
-            (c) => !c.deleted,
-          )
-        : [];
-      if (children.length > 0) {
-        const listed = children.map((c) => ({
-          entity: childEntity as string,
-          localId: c.localId,
-          label: childLabel(c),
-        }));
-        throw new RepositoryError(
-          'has_children',
-          `Delete these first, they are not sent yet and belong to it: ${listed.map((c) => c.label).join(', ')}`,
-          [],
-          listed,
-        );
-      }
+      const children = descendants.filter((c) => c.entity === CHILD_ENTITY[entity] && !c.deleted);
+      if (children.length > 0) refuseForChildren(children);
       await db.outbox.bulkDelete(entries.map((e) => e.id));
       await table.delete(localId);
       return 'removed';
     }
+    const below = descendants.length
+      ? await db.outbox
+          .where('localId')
+          .anyOf(descendants.map((d) => d.localId))
+          .toArray()
+      : [];
+    const withChanges = new Set(below.map((e) => e.localId));
+    const unsent = descendants.filter((d) => !d.deleted && withChanges.has(d.localId));
+    if (unsent.length > 0) refuseForChildren(unsent);
     await db.outbox.add(
       newEntry(db, {
         entity,
         localId,
         op: 'delete',
         payload: {},
-        dependsOn: entries.map((e) => e.id),
+        dependsOn: [...entries, ...below].map((e) => e.id),
         baseUpdated: row.baseUpdated,
       }),
     );

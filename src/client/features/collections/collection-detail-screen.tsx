@@ -31,12 +31,14 @@ const nameIn = (
 function TestLine({
   test,
   label,
+  editable,
   lookups,
   renderBadge,
 }: {
   test: PoolTestRow;
   /** Accessible name of its edit link, e.g. "Edit test result 1 of pool 2". */
   label: string;
+  editable: boolean;
   lookups: LookupsDocument;
   renderBadge?: (row: AnyRow) => ReactNode;
 }) {
@@ -50,9 +52,11 @@ function TestLine({
         {formatDate(String(d.test_date ?? ''), true)}
       </span>
       {renderBadge?.(test)}
-      <Link href={`/pool-tests/${test.localId}/edit`} className="button" aria-label={label}>
-        Edit
-      </Link>
+      {editable ? (
+        <Link href={`/pool-tests/${test.localId}/edit`} className="button" aria-label={label}>
+          Edit
+        </Link>
+      ) : null}
     </li>
   );
 }
@@ -77,6 +81,9 @@ export function CollectionDetailScreen({
   const data = collection.data as Partial<CollectionCreate>;
   const rows = data.arthropods ?? [];
   const total = rows.reduce((sum, r) => sum + r.num_count, 0);
+  // A deleted collection's pools and tests go with it on the server (contract §6): nothing is
+  // changed or added under it, or the server would refuse it once the deletion is sent.
+  const editable = !collection.deleted;
 
   const remove = async () => {
     if (!window.confirm('Delete this collection? Its counts will be removed.')) return;
@@ -125,7 +132,7 @@ export function CollectionDetailScreen({
           </>
         ) : null}
       </dl>
-      {!collection.deleted ? (
+      {editable ? (
         <div className="row wrap">
           <Link href={`/collections/${localId}/edit`} className="button">
             Edit collection
@@ -180,16 +187,20 @@ export function CollectionDetailScreen({
                   × {String(pool.data.num_count)}
                 </strong>
                 {renderBadge?.(pool)}
-                <Link
-                  href={`/pools/${pool.localId}/edit`}
-                  className="button"
-                  aria-label={`Edit pool ${i + 1}`}
-                >
-                  Edit pool
-                </Link>
-                <Link href={`/pools/${pool.localId}/tests/new`} className="button">
-                  Add test result
-                </Link>
+                {editable ? (
+                  <>
+                    <Link
+                      href={`/pools/${pool.localId}/edit`}
+                      className="button"
+                      aria-label={`Edit pool ${i + 1}`}
+                    >
+                      Edit pool
+                    </Link>
+                    <Link href={`/pools/${pool.localId}/tests/new`} className="button">
+                      Add test result
+                    </Link>
+                  </>
+                ) : null}
               </div>
               {tests.length > 0 ? (
                 <ul className="tests">
@@ -198,6 +209,7 @@ export function CollectionDetailScreen({
                       key={t.localId}
                       test={t}
                       label={`Edit test result ${j + 1} of pool ${i + 1}`}
+                      editable={editable}
                       lookups={lookups}
                       renderBadge={renderBadge}
                     />

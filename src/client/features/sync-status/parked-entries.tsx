@@ -66,7 +66,8 @@ function Choice(props: {
 
 /**
  * Every change the server refused, with its message and the changes it holds back (they wait on
- * it). Fix opens the record's form (the app decides how, through `onFix`); Discard asks first, in
+ * it). Fix opens the record's form (the app decides how, through `onFix`), except for a refused
+ * deletion, which has nothing to fix (Discard keeps the record); Discard asks first, in
  * a dialog that names every change that depends on it: those go too, or nothing goes. A create
  * whose outcome the server could not tell has nothing to fix: it offers Send again (after a
  * warning that it may make a second copy), which sends the same record under a new
@@ -142,6 +143,9 @@ export function ParkedEntries({
             'The server refused this change.';
           const fields = record?.problem?.fields ?? entry.lastError?.body?.fields ?? [];
           const unknown = entry.state === 'parked' && isOutcomeUnknown(entry.lastError);
+          // A refused deletion has no form to fix (the record is being deleted): Discard keeps
+          // the record as the server has it.
+          const fixable = entry.op !== 'delete';
           return (
             <li key={entry.id} className="list-item parked-entry" data-state={entry.state}>
               <strong>{describeEntry(entry, record?.data)}</strong>
@@ -190,7 +194,7 @@ export function ParkedEntries({
                   >
                     Send again
                   </button>
-                ) : (
+                ) : fixable ? (
                   <button
                     type="button"
                     className="button button-primary"
@@ -199,7 +203,7 @@ export function ParkedEntries({
                   >
                     Fix
                   </button>
-                )}
+                ) : null}
                 <button
                   type="button"
                   className="button"
