@@ -47,10 +47,19 @@ export function friendlyErrors(labels: Record<string, string>) {
   };
 }
 
+/**
+ * A number as a person types it: digits, a sign, a decimal point, spaces around. Number() also reads
+ * "0x10", "1e3" and "0b11" (as 16, 1000 and 3): a count nobody typed, so those are not numbers.
+ */
+const TYPED_NUMBER = /^\s*[+-]?(\d+\.?\d*|\.\d+)\s*$/;
+
 /** Empty input → undefined (field left out), otherwise a number (NaN stays NaN: "must be a number"). */
 export function asNumber(v: unknown): number | undefined {
   if (v === '' || v === null || v === undefined) return undefined;
-  return typeof v === 'number' ? v : Number(v);
+  if (typeof v === 'number') return v;
+  const text = String(v);
+  if (text.trim() === '') return undefined;
+  return TYPED_NUMBER.test(text) ? Number(text) : NaN;
 }
 
 /** Empty optional text → undefined so optional patterns (postal code) are not checked on blanks. */
