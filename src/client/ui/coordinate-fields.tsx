@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Field } from './form/field';
+import { listKey } from './form/list-key';
 
 type Props = {
   /** react-hook-form registrations of latitude, longitude and coordinate precision. */
@@ -34,7 +35,7 @@ export function CoordinateFields({
         <input inputMode="decimal" autoComplete="off" {...longitude} />
       </Field>
       <Field label="Coordinate precision" error={errors.precision}>
-        <select {...precision}>
+        <select key={listKey(precisions)} {...precision}>
           <option value="">Choose…</option>
           {precisions.map((p) => (
             <option key={p.id} value={p.id}>

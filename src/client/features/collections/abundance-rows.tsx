@@ -10,6 +10,7 @@ import {
 import type { LookupsDocument, Species } from '../../../shared';
 import { asNumber } from '../../ui/form/form-errors';
 import { errorAt } from '../../ui/form/error-at';
+import { listKey } from '../../ui/form/list-key';
 import type { CollectionFormValues } from './collection-schema';
 import { defaultFemaleSex } from './common-species';
 
@@ -102,6 +103,7 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
               <div className={err('species') ? 'field field-invalid' : 'field'}>
                 <label htmlFor={`${field.id}-species`}>Species (row {n})</label>
                 <select
+                  key={listKey(lookups.species)}
                   id={`${field.id}-species`}
                   aria-invalid={err('species') ? true : undefined}
                   aria-describedby={err('species') ? `${field.id}-species-error` : undefined}
@@ -123,6 +125,7 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
               <div className={err('sex') ? 'field field-invalid' : 'field'}>
                 <label htmlFor={`${field.id}-sex`}>Sex (row {n})</label>
                 <select
+                  key={listKey(lookups.sex)}
                   id={`${field.id}-sex`}
                   aria-invalid={err('sex') ? true : undefined}
                   aria-describedby={err('sex') ? `${field.id}-sex-error` : undefined}

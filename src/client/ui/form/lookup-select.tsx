@@ -1,6 +1,7 @@
 import type { FieldValues, Path, UseFormRegister } from 'react-hook-form';
 import { Field } from './field';
 import { asNumber } from './form-errors';
+import { listKey } from './list-key';
 
 export type LookupOption = { id: number; label: string };
 
@@ -24,7 +25,7 @@ export function LookupSelect<T extends FieldValues>({
 }) {
   return (
     <Field label={label} error={error}>
-      <select {...register(name, { setValueAs: asNumber })}>
+      <select key={listKey(options)} {...register(name, { setValueAs: asNumber })}>
         <option value="">Choose…</option>
         {options.map((o) => (
           <option key={o.id} value={o.id}>
