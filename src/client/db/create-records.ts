@@ -44,7 +44,7 @@ export async function createRecords(
   return db.transaction('rw', tables, async () => {
     const ids: string[] = [];
     const parentDeps = new Map<string, string[]>();
-    for (const item of prepared) {
+    for (const [index, item] of prepared.entries()) {
       if (parent && item.parentLocalId && !parentDeps.has(item.parentLocalId)) {
         // Both reads at once: the parent must still be here, and its entries still queued are
         // what this child waits on (a set: only their ids are needed, not the entries).
@@ -71,6 +71,8 @@ export async function createRecords(
         baseUpdated: null,
         parentLocalId: item.parentLocalId,
         updatedAt: now,
+        // Within one save (several pools), the order they were given in.
+        createdAt: now + index / prepared.length,
         problem: null,
         ...indexFields(entity, item.data),
       };

@@ -30,6 +30,11 @@ export type LocalRecord<TData, TServer> = {
   parentLocalId: string | null;
   /** Local modification time (ms). */
   updatedAt: number;
+  /**
+   * When the record was made on this tablet (ms; records of one save in their order). Absent on
+   * pulled records (their server `add_date` says it) and on those saved by older versions.
+   */
+  createdAt?: number;
   /** Server message when the record's entry is parked (409/422) or in conflict. */
   problem: { code: string; message: string; fields?: { path: string; message: string }[] } | null;
   /** Soft delete pending or done. */

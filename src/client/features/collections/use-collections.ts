@@ -1,5 +1,6 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { CollectionRow, PoolRow, PoolTestRow, SiteRow } from '../../db/database';
+import { byCreation } from '../../db/creation-order';
 import { useDb } from '../../db/db-context';
 
 export function useCollection(localId: string): CollectionRow | null | undefined {
@@ -50,11 +51,10 @@ export function usePoolsOf(
           .anyOf(pools.map((p) => p.localId))
           .toArray()
       : [];
-    return pools
-      .sort((a, b) => a.updatedAt - b.updatedAt)
-      .map((pool) => ({
-        pool,
-        tests: tests.filter((t) => t.parentLocalId === pool.localId && !t.deleted),
-      }));
+    // In the order they were made: equal pools and same-day re-tests are told apart by place.
+    return pools.sort(byCreation).map((pool) => ({
+      pool,
+      tests: tests.filter((t) => t.parentLocalId === pool.localId && !t.deleted).sort(byCreation),
+    }));
   }, [db, collectionLocalId]);
 }
