@@ -79,8 +79,8 @@ export const poolNumTaken = (num: number, year: number) =>
 /**
  * POST /v1/arthropod/pool in one transaction. A pool given by `site, collection_date, trap`
  * (with `primary_source_bit: true`) belongs to the agency's active collection at that site,
- * moment and trap when there is one, and is then held to its abundance like any other; without
- * one it stands alone, placed at the site.
+ * moment and trap when there is exactly one, and is then held to its abundance like any other;
+ * without one, or with look-alike twins, it stands alone, placed at the site.
  */
 export async function createPool(
   db: Database,
@@ -103,12 +103,15 @@ export async function createPool(
       site = await agencySite(tx, caller.agencyId, body.site as number);
       if (!site) errors.push(noSuchSite(body.site as number));
       else {
+        // Two look-alike collections (two traps of one kind at one site on one night) leave it
+        // unknown which one the pool was drawn from: held to either, it could be refused for the
+        // other's count or take counts its twin holds. It then stands alone, as with none.
         const { rows } = await tx.query<{ id: number }>(
           `select id from collection where agency = $1 and site = $2 and collection_date = $3 and trap = $4
-              and deactive_date is null order by id limit 1`,
+              and deactive_date is null order by id limit 2`,
           [caller.agencyId, site.id, collectionDate, body.trap],
         );
-        if (rows[0]) collection = await lockCollection(tx, caller.agencyId, rows[0].id);
+        if (rows.length === 1) collection = await lockCollection(tx, caller.agencyId, rows[0].id);
       }
     }
     if (errors.length > 0) throw validationFailed(errors);

@@ -173,6 +173,37 @@ describe('creating a pool', () => {
     expect(lone.location).toMatchObject({ table_name: 'pool', record_id: lone.id });
   });
 
+  it('stands alone when twin collections match its site, date and trap: it is not put on either', async () => {
+    // Two CO2 traps at one site on one night: which one a pool was drawn from is not in the body.
+    const site = await insertSite(t, 1);
+    const twin = {
+      site,
+      location: undefined,
+      collection_date: '2026-08-03',
+      trap: TRAP_ID.co2,
+      arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fUnfed, num_count: 10 }],
+    };
+    const a = await collection(twin);
+    const b = await collection(twin);
+    const body = {
+      site,
+      collection_date: '2026-08-03',
+      trap: TRAP_ID.co2,
+      primary_source_bit: true,
+      species: SPECIES_ID.cxTarsalis,
+      sex: SEX_ID.fUnfed,
+    };
+    // 8 + 8 fit neither trap's 10 alone: held to one twin, the second pool was refused.
+    const first = await pool({ ...body, num_count: 8 });
+    const second = await pool({ ...body, num_count: 8 });
+    for (const p of [first, second]) {
+      expect(p).toMatchObject({ collection: null, primary_source: null, site });
+    }
+    // Neither twin's count is taken by pools it may not hold: each still takes a pool of 10.
+    await pool(tarsalis(a.id, 10));
+    await pool(tarsalis(b.id, 10));
+  });
+
   it('refuses a collection of another agency or unknown lookups with 422 naming the field', async () => {
     const theirs = await collection({}, neighbor);
     const res = await http.post(POOLS, manager, { ...tarsalis(theirs.id), species: 999 });
