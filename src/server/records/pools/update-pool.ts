@@ -125,14 +125,14 @@ export async function updatePool(
       collection?.id ??
       (body.collection === undefined ? (current.collection as number | null) : null);
 
-    // A pool of a collection takes its site, place, date and trap; a standalone pool keeps its own.
-    const siteId = collection ? collection.site : site ? site.id : current.site;
+    // A pool of a collection takes its site, place, date and trap; a standalone pool keeps its own
+    // unless the body changes or clears them (`null`: refused just below, they are required).
+    const own = <T>(sent: T | null | undefined, kept: T) => (sent === null ? null : (sent ?? kept));
+    const siteId = collection ? collection.site : own(site?.id ?? body.site, current.site);
     const poolDate = collection
       ? collection.collection_date
-      : collectionDate !== null
-        ? collectionDate
-        : current.collection_date;
-    const trap = collection ? collection.trap : (body.trap ?? current.trap);
+      : own(collectionDate ?? body.collection_date, current.collection_date);
+    const trap = collection ? collection.trap : own(body.trap, current.trap);
     // Contract §6: a pool with no collection needs site, collection_date and trap, as on create.
     if (collectionId === null) {
       const missing = Object.entries({ site: siteId, collection_date: poolDate, trap })

@@ -204,6 +204,28 @@ describe('creating a pool', () => {
     await pool(tarsalis(b.id, 10));
   });
 
+  it('refuses clearing the site, date or trap of a pool that names no collection, and keeps it as it was', async () => {
+    // Contract §6: clearing a required field is a 422; these are required without a collection.
+    const site = await insertSite(t, 1);
+    const lone = await pool({
+      site,
+      collection_date: '2026-08-09',
+      trap: TRAP_ID.co2,
+      primary_source_bit: true,
+      species: SPECIES_ID.cxTarsalis,
+      sex: SEX_ID.fUnfed,
+      num_count: 3,
+    });
+    const url = `${POOLS}/${lone.id}`;
+    const before = (await http.get(url, manager)).json();
+    for (const field of ['site', 'collection_date', 'trap']) {
+      const res = await http.put(url, manager, { [field]: null, comments: 'cleared' });
+      expect(res.statusCode, `${field}: ${res.body}`).toBe(422);
+      expect(errorOf(res).fields?.map((f) => f.path)).toEqual([field]);
+    }
+    expect((await http.get(url, manager)).json()).toEqual(before);
+  });
+
   it('refuses a collection of another agency or unknown lookups with 422 naming the field', async () => {
     const theirs = await collection({}, neighbor);
     const res = await http.post(POOLS, manager, { ...tarsalis(theirs.id), species: 999 });
