@@ -57,7 +57,8 @@ export async function createCollection(
     const refs = await readCollectionReferences(tx, caller.agencyId, body, lockKey);
     if (refs.errors.length > 0) throw validationFailed(refs.errors);
     const arthropods = body.arthropods ?? [];
-    const lures = body.lures ?? [];
+    // A lure type is on a collection or not: named twice it is stored once, as a PUT keeps it.
+    const lures = [...new Set(body.lures ?? [])];
     assertNoMixedConflictAmong(arthropods, refs.sexes);
     const { site } = refs;
 

@@ -198,6 +198,21 @@ describe('creating a collection', () => {
     );
   });
 
+  it('stores a lure named twice once, as a PUT of the same list does', async () => {
+    const c = await create(makeCollection({ lures: [3, 1, 3] }));
+    expect(c.lures.map((l: { lure: number }) => l.lure)).toEqual([3, 1]);
+    const read = (await http.get(`/v1/arthropod/collection/${c.id}`, manager)).json();
+    expect(read.lures).toEqual(c.lures);
+    const put = await http.put(`/v1/arthropod/collection/${c.id}`, manager, { lures: [3, 1, 3] });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(
+      put
+        .json()
+        .lures.map((l: { id: number }) => l.id)
+        .sort(),
+    ).toEqual(c.lures.map((l: { id: number }) => l.id).sort());
+  });
+
   it('stores one abundance row per species and sex, and lists lure records', async () => {
     const c = await create(
       makeCollection({
