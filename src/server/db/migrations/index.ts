@@ -5,6 +5,7 @@ import { exactIdempotency } from './003-exact-idempotency';
 import { listIndexes } from './004-list-indexes';
 import { zeroSiteSchema } from './006-zero-site';
 import { oneKeyPerRecord } from './007-one-key-per-record';
+import { retiredPoolTests } from './008-retired-pool-tests';
 
 /** Every migration, in version order. Add a file per version; never edit an applied one. */
 export const MIGRATIONS: Migration[] = [
@@ -14,4 +15,5 @@ export const MIGRATIONS: Migration[] = [
   listIndexes,
   zeroSiteSchema,
   oneKeyPerRecord,
+  retiredPoolTests,
 ];

@@ -3,10 +3,11 @@ import type { Caller } from '../auth/types';
 import { notFound } from '../errors';
 import { assertManager } from '../common/permissions';
 import { collectionRecords } from './collection-records';
+import { retireTestsOfPools } from '../pool-tests/retire-tests';
 
 /**
- * DELETE /v1/arthropod/collection/{id}: retires the collection and its active pools
- * (`deactive_date`); managers only.
+ * DELETE /v1/arthropod/collection/{id}: retires the collection, its active pools and their test
+ * results (`deactive_date`); managers only.
  */
 export async function deleteCollection(
   db: Database,
@@ -27,12 +28,18 @@ export async function deleteCollection(
        returning id`,
       [id, now],
     );
-    // Its active pools retire with it, in the same transaction: a pool drawn from a deleted
-    // collection must not stay in the pool lists.
+    // Its active pools retire with it, in the same transaction, and their test results with
+    // them: a pool drawn from a deleted collection must not stay in the lists.
     if (retired.rows.length > 0) {
-      await tx.query(
-        `update pool set deactive_date = $2, updated = $2 where collection = $1 and deactive_date is null`,
+      const pools = await tx.query<{ id: number }>(
+        `update pool set deactive_date = $2, updated = $2 where collection = $1 and deactive_date is null
+         returning id`,
         [id, now],
+      );
+      await retireTestsOfPools(
+        tx,
+        pools.rows.map((p) => p.id),
+        now,
       );
     }
     const [record] = await collectionRecords(tx, caller.agencyId, [id]);

@@ -3,8 +3,9 @@ import type { Caller } from '../auth/types';
 import { notFound } from '../errors';
 import { assertManager } from '../common/permissions';
 import { poolRecords } from './pool-records';
+import { retireTestsOfPools } from '../pool-tests/retire-tests';
 
-/** DELETE /v1/arthropod/pool/{id}: retires the pool (`deactive_date`); managers only. */
+/** DELETE /v1/arthropod/pool/{id}: retires the pool and its tests (`deactive_date`); managers only. */
 export async function deletePool(
   db: Database,
   caller: Caller,
@@ -18,10 +19,13 @@ export async function deletePool(
     ]);
     if (rows.length === 0) throw notFound('Pool');
     assertManager(caller, 'pool');
-    await tx.query(
-      'update pool set deactive_date = $2, updated = $2 where id = $1 and deactive_date is null',
+    // Deleting twice keeps the first date: a retried delete changes nothing.
+    const retired = await tx.query(
+      'update pool set deactive_date = $2, updated = $2 where id = $1 and deactive_date is null returning id',
       [id, now],
     );
+    // Its test results retire with it: a deleted pool's result is no longer evidence.
+    if (retired.rows.length > 0) await retireTestsOfPools(tx, [id], now);
     const [record] = await poolRecords(tx, caller.agencyId, [id]);
     return record;
   });
