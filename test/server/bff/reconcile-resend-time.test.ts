@@ -74,7 +74,9 @@ beforeAll(async () => {
   // duplicates.
   stack = await startBffStack({
     records: { idempotency: false },
-    bff: { upstreamTimeoutMs: 500, journalLeaseMs: 1_000 },
+    // The lease outlasts the test's requests however loaded the machine (a 1 s lease expired
+    // before the third attempt under the full suite's load, and it was then rightly forwarded).
+    bff: { upstreamTimeoutMs: 500, journalLeaseMs: 10_000 },
     hop: (url) => serveHop((hop = slowHop(url)).server),
   });
   cookie = await stack.signIn();
