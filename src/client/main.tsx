@@ -1,10 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { AppErrorBoundary } from './app/error-boundaries';
+import { watchPreloadErrors } from './ui/error-boundary/chunk-recovery';
 import './app/styles.css';
+
+// A lazy chunk that fails to load (offline, or gone after a new version) reloads the page once.
+watchPreloadErrors();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <AppErrorBoundary>
+      <App />
+    </AppErrorBoundary>
   </StrictMode>,
 );

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link, useRoute } from 'wouter';
 import { SyncStatusBar } from '../features/sync-status';
+import { ScreenErrorBoundary } from './error-boundaries';
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
   const [active] = useRoute(href === '/' ? '/' : `${href}/*?`);
@@ -35,7 +36,9 @@ export function Layout({
         <SyncStatusBar onSignIn={onSignIn} signInNeeded={signInNeeded} />
       </header>
       {banner}
-      <main className="app-main">{children}</main>
+      <main className="app-main">
+        <ScreenErrorBoundary>{children}</ScreenErrorBoundary>
+      </main>
       <nav className="app-nav" aria-label="Main">
         <NavLink href="/">Home</NavLink>
         <NavLink href="/sites">Sites</NavLink>

@@ -41,6 +41,9 @@
  *                           "Settings";
  *                           leaving a dirty form asks dialog "Discard the changes you typed?" with
  *                           "Keep editing" (focused) and "Discard changes"
+ * A screen that fails:      alert with heading "Something went wrong showing this screen" (or "This
+ *                           screen could not load" when its code did not arrive; focused), "What is
+ *                           saved on this tablet is safe.", buttons "Reload" and "Go to start"
  */
 import { lazy, Suspense, useCallback, type ComponentProps, type ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
@@ -51,6 +54,7 @@ import type { LocationPickerProps } from '../features/sites/site-form';
 import { StoredRecordSyncBadge, useSyncEngine, useSyncStatus } from '../features/sync-status';
 import { LeaveGuard } from '../ui/form/leave-guard';
 import { useOnline } from '../lib/use-online';
+import { PartErrorBoundary } from './error-boundaries';
 
 // Only Home is in the first load: every other screen is its own chunk, loaded on first use (the
 // service worker precaches every chunk, so they open offline too).
@@ -181,9 +185,12 @@ export function AppRoutes({
   const saved = useCallback(() => engine.requestSync('save'), [engine]);
   const picker = useCallback(
     (props: LocationPickerProps) => (
-      <Suspense fallback={<MapFallback />}>
-        <LocationPicker {...props} />
-      </Suspense>
+      // A map that fails to load leaves the form, and what was typed, in place.
+      <PartErrorBoundary what="map">
+        <Suspense fallback={<MapFallback />}>
+          <LocationPicker {...props} />
+        </Suspense>
+      </PartErrorBoundary>
     ),
     [],
   );
@@ -200,16 +207,18 @@ export function AppRoutes({
             <SiteListScreen
               map={
                 <>
-                  <Suspense fallback={<MapFallback />}>
-                    <SitesMap
-                      onSelect={(id) => navigate(`/sites/${id}`)}
-                      overlay={
-                        <Suspense fallback={null}>
-                          <SavedMapNote />
-                        </Suspense>
-                      }
-                    />
-                  </Suspense>
+                  <PartErrorBoundary what="map">
+                    <Suspense fallback={<MapFallback />}>
+                      <SitesMap
+                        onSelect={(id) => navigate(`/sites/${id}`)}
+                        overlay={
+                          <Suspense fallback={null}>
+                            <SavedMapNote />
+                          </Suspense>
+                        }
+                      />
+                    </Suspense>
+                  </PartErrorBoundary>
                   <Link href="/map-areas" className="button button-quiet">
                     Offline map areas
                   </Link>

@@ -8,6 +8,7 @@ import { fetchConfig } from '../lib/app-config';
 import { onAuthRequired } from '../lib/http';
 import { ownerOf, saveIdentity } from '../lib/identity';
 import { createSyncEngine, type SyncEngine } from '../sync';
+import { PartErrorBoundary } from './error-boundaries';
 import { Layout } from './layout';
 import { AppRoutes } from './routes';
 import { SupersededBanner, useSuperseded } from './superseded-banner';
@@ -116,14 +117,16 @@ export function SignedInApp({
           />
         </Layout>
         {sheetOpen && (
-          <Suspense fallback={null}>
-            <SignInSheet
-              open
-              username={identity.user.username}
-              onSignedIn={signedInAgain}
-              onLater={() => setSheetOpen(false)}
-            />
-          </Suspense>
+          <PartErrorBoundary what="sign-in form">
+            <Suspense fallback={null}>
+              <SignInSheet
+                open
+                username={identity.user.username}
+                onSignedIn={signedInAgain}
+                onLater={() => setSheetOpen(false)}
+              />
+            </Suspense>
+          </PartErrorBoundary>
         )}
       </SyncEngineProvider>
     </DbContext.Provider>

@@ -1,0 +1,98 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAppBuilt } from './harness/build-app';
+import { PORTRAIT, type AppBrowser } from './harness/browser';
+import { launchSignedIn, navigate, visible } from './harness/field-actions';
+import { DIST_DIR } from './harness/paths';
+import { screenshot } from './harness/screenshot';
+import { startStack, type Stack } from './harness/stack';
+
+/** The Settings screen's own chunk in the built app (assets/settings-screen-<hash>.js). */
+function settingsChunk(): string {
+  const name = readdirSync(join(DIST_DIR, 'assets')).find((f) =>
+    /^settings-screen-[\w-]+\.js$/.test(f),
+  );
+  if (!name) throw new Error(`no settings-screen chunk in ${DIST_DIR}/assets`);
+  return `/assets/${name}`;
+}
+
+// A technician in a truck opens a screen whose code cannot be fetched (no signal and the chunk
+// not cached, or an old chunk gone after a new version): never a white page.
+describe('a screen whose code cannot be loaded', () => {
+  let stack: Stack;
+  let app: AppBrowser;
+
+  beforeAll(async () => {
+    await ensureAppBuilt();
+    stack = await startStack();
+    app = await launchSignedIn(stack);
+  });
+
+  afterAll(async () => {
+    await app?.dispose();
+    await stack?.stop();
+  });
+
+  it('reloads once, then shows what happened with Reload; after Reload with the chunk back, the screen works', async () => {
+    const page = app.page;
+    const chunk = settingsChunk();
+    // Out of the service worker's precache, and refused on the network: for the page and for
+    // the service worker's own fetch (the context's routes see both).
+    const removed = await page.evaluate(async (path) => {
+      let n = 0;
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys())
+          if (new URL(request.url).pathname === path && (await cache.delete(request))) n += 1;
+      }
+      return n;
+    }, chunk);
+    expect(removed).toBeGreaterThan(0);
+    let refused = 0;
+    const block = `**${chunk}*`;
+    await app.context.route(block, (route) => {
+      refused += 1;
+      return route.abort('internetdisconnected');
+    });
+    let loads = 0;
+    page.on('load', () => {
+      loads += 1;
+    });
+    const logged: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') logged.push(m.text());
+    });
+
+    await navigate(page, 'Settings');
+    const alert = page.getByRole('alert').filter({ hasText: 'This screen could not load' });
+    await visible(alert, 30_000);
+    // One automatic reload, not more.
+    expect(loads).toBe(1);
+    expect(refused).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.textContent))
+      .toBe('This screen could not load');
+    const text = await alert.innerText();
+    expect(text).toContain('What is saved on this tablet is safe.');
+    expect(text).toContain('reload when you are back in signal');
+    expect(text).not.toMatch(/Failed to fetch|\.js|:\d+:\d+/);
+    await visible(alert.getByRole('button', { name: 'Reload' }));
+    await visible(alert.getByRole('button', { name: 'Go to start' }));
+    // The header and the navigation stay: not a blank page.
+    await visible(page.getByRole('region', { name: 'Sync status' }));
+    await visible(page.getByRole('navigation', { name: 'Main' }));
+    expect(logged.some((l) => l.includes('Trapline: a screen failed to render'))).toBe(true);
+    await screenshot(page, 'chunk-failure-1280x800');
+    await page.setViewportSize(PORTRAIT);
+    await screenshot(page, 'chunk-failure-800x1280');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'chunk-failure-390x844');
+
+    // Back in signal: Reload opens the screen.
+    await app.context.unroute(block);
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await visible(page.getByRole('heading', { name: 'Settings', exact: true }), 30_000);
+    expect(await page.getByRole('alert').filter({ hasText: 'could not load' }).count()).toBe(0);
+  });
+});
