@@ -2,8 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/http-error';
 
 /**
- * Refuses paths that could be read differently by the BFF and the upstream: dot segments,
- * encoded slashes, backslashes or dots, doubled slashes, NUL and control characters. Checked on
+ * Refuses paths that could be read differently by the BFF and the upstream, or by the router
+ * and the checks made on the raw path: dot segments, encoded slashes, backslashes or dots,
+ * encoded unreserved characters, doubled slashes, NUL and control characters. Checked on
  * the raw URL before routing, so no later decoding step can turn them into a traversal.
  */
 export function rejectAmbiguousPath(req: FastifyRequest, reply: FastifyReply, done: () => void) {
@@ -21,6 +22,10 @@ function isAmbiguousPath(path: string): boolean {
   if (!path.startsWith('/')) return true;
   if (path.includes('\\') || path.includes('//')) return true;
   if (/%(2f|5c|2e|00)/i.test(path)) return true;
+  // An encoded letter, digit, - _ ~ (RFC 3986 unreserved, which no client encodes): the router
+  // decodes it, so `/%61pi/session` would reach /api/session past every check made on the raw
+  // path (CSRF, no-store, the app shell's /api test).
+  if (/%(3[0-9]|[46][1-9a-f]|[57][0-9a]|2d|5f|7e)/i.test(path)) return true;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(path)) return true;
   return path.split('/').some((seg) => seg === '.' || seg === '..');
