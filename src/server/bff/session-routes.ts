@@ -33,19 +33,25 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
     const { username, password } = parsed.data;
     const now = ctx.now().getTime();
     limits.attempt(req.ip, now);
-    limits.checkUser(username, now);
-
-    const login = await ctx.upstream.request({
-      method: 'POST',
-      path: '/login',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ username, password }),
-    });
-    if (login.status !== 200 && login.status !== 201) {
-      if (login.status === 429) throw rateLimited(Number(login.retryAfter) || 60);
-      if (login.status >= 500) throw upstreamFailed();
-      limits.failed(username, now);
-      throw new HttpError(401, 'invalid_credentials', 'Wrong username or password');
+    // Counted as a failure while the upstream checks the password: a burst of attempts for one
+    // username cannot all pass before the first failure is in.
+    const attempt = limits.begin(username, now);
+    let login;
+    try {
+      login = await ctx.upstream.request({
+        method: 'POST',
+        path: '/login',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ username, password }),
+      });
+      if (login.status !== 200 && login.status !== 201) {
+        if (login.status === 429) throw rateLimited(Number(login.retryAfter) || 60);
+        if (login.status >= 500) throw upstreamFailed();
+        attempt.failed(now);
+        throw new HttpError(401, 'invalid_credentials', 'Wrong username or password');
+      }
+    } finally {
+      attempt.done();
     }
     const granted = loginResponse.safeParse(parseJson(login.body));
     if (!granted.success)

@@ -55,4 +55,42 @@ export class LoginLimits {
   failed(username: string, now: number): void {
     this.failuresByUser.record(username.toLowerCase(), now);
   }
+
+  /**
+   * checkUser for an attempt whose password is checked elsewhere (the BFF's upstream): until it
+   * is settled, the attempt counts as a failure of `username`, so a burst of attempts sent
+   * together cannot all pass the check before the first failure is counted. Throws 429 when
+   * the failures and the attempts still out reach the limit. Settle it exactly once: `failed`
+   * (wrong password) or `done` (signed in, or no answer on the password).
+   */
+  begin(username: string, now: number): LoginAttempt {
+    const key = username.toLowerCase();
+    const out = this.pendingByUser.get(key) ?? 0;
+    const wait = this.failuresByUser.retryAfter(key, now, out);
+    if (wait > 0) throw rateLimited(wait);
+    this.pendingByUser.set(key, out + 1);
+    let settled = false;
+    const settle = () => {
+      if (settled) return false;
+      settled = true;
+      const left = (this.pendingByUser.get(key) ?? 1) - 1;
+      if (left > 0) this.pendingByUser.set(key, left);
+      else this.pendingByUser.delete(key);
+      return true;
+    };
+    return {
+      failed: (at) => {
+        if (settle()) this.failuresByUser.record(key, at);
+      },
+      done: () => {
+        settle();
+      },
+    };
+  }
+
+  /** Attempts begun and not settled yet, by lower-cased username. */
+  private readonly pendingByUser = new Map<string, number>();
 }
+
+/** One sign-in attempt in flight (LoginLimits.begin). */
+export type LoginAttempt = { failed(now: number): void; done(): void };

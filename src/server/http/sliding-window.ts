@@ -17,11 +17,16 @@ export class SlidingWindow {
     return list;
   }
 
-  /** Seconds until another event is allowed; 0 when allowed now. */
-  retryAfter(key: string, now: number): number {
+  /**
+   * Seconds until another event is allowed; 0 when allowed now. `reserved` counts events that
+   * may still happen (attempts whose outcome is not known yet) as if they had: when they alone
+   * fill the window, 1 s.
+   */
+  retryAfter(key: string, now: number, reserved = 0): number {
     const list = this.recent(key, now);
-    if (list.length < this.limit) return 0;
-    const oldest = list[list.length - this.limit];
+    if (list.length + reserved < this.limit) return 0;
+    const oldest = list[list.length + reserved - this.limit];
+    if (oldest === undefined) return 1;
     return Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000));
   }
 
