@@ -78,6 +78,12 @@ export type ReportLists = {
 type Entry = { lists: ReportLists; readAtMs: number };
 
 /**
+ * How long a session whose token the upstream accepted is given kept lists without asking again
+ * (as long as the BFF trusts a session row read from its table, SESSION_CACHE_MS).
+ */
+const TOKEN_CONFIRMED_MS = 10_000;
+
+/**
  * The agency's collections and pools as the reports read them, one entry per agency. A write
  * for the agency (`drop`) bumps its generation: a read that started before the write neither
  * stores its lists nor is joined by requests that arrive after it. A read runs with the token of
@@ -99,20 +105,61 @@ class ReportListCache {
     const agencyId = session.info.agency.id;
     const cached = this.byAgency.get(agencyId);
     if (cached && this.ctx.now().getTime() - cached.readAtMs < REPORT_LISTS_TTL_MS) {
+      await this.confirm(session);
       return cached.lists;
     }
     const running = this.pending.get(agencyId);
     if (running && running.generation === (this.generation.get(agencyId) ?? 0)) {
       if (running.owner === session.idHash) return running.p;
+      let lists: ReportLists;
       try {
-        return await running.p;
+        lists = await running.p;
       } catch (err) {
         if (!(err instanceof HttpError && err.code === 'reauth_required')) throw err;
         // The other session's token was refused: this session's own may be good.
         return this.start(session);
       }
+      await this.confirm(session);
+      return lists;
     }
     return this.start(session);
+  }
+
+  /** When each session's token was last accepted by the upstream (ms), by id hash. */
+  private readonly confirmed = new Map<string, number>();
+
+  /**
+   * Lists read with another token (or a while ago) are only given to a session whose own token
+   * the upstream still accepts: an account disabled or a token revoked upstream gets nothing of
+   * the agency's from what the BFF keeps (reauth_required). One row asked, at most once per
+   * TOKEN_CONFIRMED_MS per session. Only a refusal counts: an upstream that does not answer
+   * now revoked nothing.
+   */
+  private async confirm(session: StoredSession): Promise<void> {
+    const at = this.ctx.now().getTime();
+    const last = this.confirmed.get(session.idHash);
+    if (last !== undefined && at - last < TOKEN_CONFIRMED_MS && at >= last) return;
+    let status: number;
+    try {
+      ({ status } = await this.ctx.upstream.request({
+        method: 'GET',
+        path: COLLECTION_LIST.path,
+        query: 'pageSize=1&fields%5B%5D=id',
+        headers: { authorization: `Bearer ${session.token}`, accept: 'application/json' },
+      }));
+    } catch {
+      return;
+    }
+    if (status === 401) throw reauthRequired();
+    if (status < 300) this.accepted(session.idHash, at);
+  }
+
+  private accepted(idHash: string, at: number): void {
+    this.confirmed.delete(idHash);
+    this.confirmed.set(idHash, at);
+    if (this.confirmed.size > 10_000) {
+      this.confirmed.delete(this.confirmed.keys().next().value as string);
+    }
   }
 
   /** A new read with this session's token, joined by the agency's requests until it settles. */
@@ -120,6 +167,7 @@ class ReportListCache {
     const agencyId = session.info.agency.id;
     const generation = this.generation.get(agencyId) ?? 0;
     const p = this.read(session).then((lists) => {
+      this.accepted(session.idHash, Date.parse(lists.readAt));
       if ((this.generation.get(agencyId) ?? 0) === generation) {
         this.byAgency.set(agencyId, { lists, readAtMs: Date.parse(lists.readAt) });
       }
