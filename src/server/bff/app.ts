@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { useStrictJsonBodies } from '../http/strict-json-bodies';
+import { answerClientError } from '../http/client-errors';
 import { useErrorHandler } from '../http/error-handler';
 import type { Database } from '../db/database';
 import { appShell, isClientRoute } from './app-shell';
@@ -117,6 +118,8 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
     ...(options.https ? { https: options.https } : {}),
     ...serverTimeoutOptions(options.timeouts, options.https ?? null),
     routerOptions: { ignoreTrailingSlash: true },
+    // What node's HTTP parser refuses is answered with the contract's error body too.
+    clientErrorHandler: answerClientError,
   } as FastifyServerOptions) as unknown as FastifyInstance;
 
   const routes: Array<{ method: string; url: string }> = [];
