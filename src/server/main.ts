@@ -14,6 +14,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBff, type RunningBff } from './bff/app';
+import { makeDataDirPrivate } from './bff/data-dir';
 import { EnvError, parseEnv, type BffEnv } from './bff/env';
 import { loadSessionKey } from './bff/session-key';
 import { startWorkers, WORKER_INDEX_ENV, type WorkerMessage } from './cluster/start-workers';
@@ -51,6 +52,8 @@ export async function startStack(
   env: BffEnv,
   options: { staticRoot: string | null },
 ): Promise<RunningStack> {
+  // Before anything writes there: the databases, the session key, the demo credentials.
+  makeDataDirPrivate(env.TRAPLINE_DATA_DIR);
   let records: ThreadedRecords | null = null;
   let db: Database;
   let upstreamUrl: string;
@@ -182,6 +185,7 @@ async function main(): Promise<void> {
   await buildAppIfMissing();
   if (typeof workers === 'number' && workers > 1) {
     // The first start writes the session key file every worker's BFF must share.
+    makeDataDirPrivate(env.TRAPLINE_DATA_DIR);
     loadSessionKey(env.TRAPLINE_SESSION_KEY, env.TRAPLINE_DATA_DIR);
     const running = await startWorkers(
       fileURLToPath(import.meta.url),

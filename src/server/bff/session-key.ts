@@ -31,7 +31,7 @@ export function loadSessionKey(fromEnv: Buffer | undefined, dataDir: string): Bu
   const file = join(dataDir, 'session-key');
   const existing = readKeyFile(file);
   if (existing) return existing;
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Written whole under a private name, then linked into place: link fails if another process
   // got there first, so two first starts agree on one key and nobody reads a half-written file.
   const tmp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
