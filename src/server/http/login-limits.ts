@@ -46,21 +46,11 @@ export class LoginLimits {
     this.byAddress.record(address, now);
   }
 
-  /** Throws 429 while `username` has had too many failures, before its password is checked. */
-  checkUser(username: string, now: number): void {
-    const wait = this.failuresByUser.retryAfter(username.toLowerCase(), now);
-    if (wait > 0) throw rateLimited(wait);
-  }
-
-  failed(username: string, now: number): void {
-    this.failuresByUser.record(username.toLowerCase(), now);
-  }
-
   /**
-   * checkUser for an attempt whose password is checked elsewhere (the BFF's upstream): until it
-   * is settled, the attempt counts as a failure of `username`, so a burst of attempts sent
-   * together cannot all pass the check before the first failure is counted. Throws 429 when
-   * the failures and the attempts still out reach the limit. Settle it exactly once: `failed`
+   * An attempt to sign in as `username`, before its password is checked (here, or by the BFF's
+   * upstream): until it is settled, it counts as a failure of `username`, so a burst of attempts
+   * sent together cannot all pass the check before the first failure is counted. Throws 429
+   * when the failures and the attempts still out reach the limit. Settle it exactly once: `failed`
    * (wrong password) or `done` (signed in, or no answer on the password).
    */
   begin(username: string, now: number): LoginAttempt {

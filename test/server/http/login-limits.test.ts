@@ -56,11 +56,29 @@ describe('sign-in limits (contract §7), one class for the records service and t
       failuresPerUsername: 2,
       windowMs: 60_000,
     });
-    limits.checkUser('Demo-Tech', T0);
-    limits.failed('Demo-Tech', T0);
-    limits.failed('demo-tech', T0 + 1000);
-    expect(refusal(() => limits.checkUser('DEMO-TECH', T0 + 2000))?.status).toBe(429);
-    expect(refusal(() => limits.checkUser('demo-manager', T0 + 2000))).toBeNull();
-    expect(refusal(() => limits.checkUser('demo-tech', T0 + 61_001))).toBeNull();
+    limits.begin('Demo-Tech', T0).failed(T0);
+    limits.begin('demo-tech', T0 + 1000).failed(T0 + 1000);
+    // A signed-in attempt is no failure.
+    limits.begin('demo-manager', T0 + 1500).done();
+    expect(refusal(() => limits.begin('DEMO-TECH', T0 + 2000))?.status).toBe(429);
+    expect(refusal(() => limits.begin('demo-manager', T0 + 2000)?.done())).toBeNull();
+    expect(refusal(() => limits.begin('demo-tech', T0 + 61_001).done())).toBeNull();
+  });
+
+  it('counts an attempt still being checked as a failure, until it is settled once', () => {
+    const limits = new LoginLimits({
+      attemptsPerAddress: 300,
+      failuresPerUsername: 2,
+      windowMs: 60_000,
+    });
+    const first = limits.begin('demo-tech', T0);
+    const second = limits.begin('demo-tech', T0);
+    expect(refusal(() => limits.begin('demo-tech', T0))?.status).toBe(429);
+    first.done();
+    first.done();
+    const third = limits.begin('demo-tech', T0);
+    second.failed(T0);
+    third.done();
+    expect(refusal(() => limits.begin('demo-tech', T0).done())).toBeNull();
   });
 });

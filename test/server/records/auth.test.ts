@@ -120,6 +120,22 @@ describe('login rate limits', () => {
     ).toBe(200);
   });
 
+  it('lets at most 10 wrong passwords of one username be checked when they arrive all at once', async () => {
+    // A burst sent together: each was checked against the limit before any failure was counted.
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        login({ username: 'demo-manager', password: `burst-${i}` }, `127.4.0.${i}`),
+      ),
+    );
+    const codes = answers.map((r) => r.statusCode);
+    expect(codes.filter((c) => c === 401).length).toBeLessThanOrEqual(10);
+    expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(20);
+    expect(codes.filter((c) => c !== 401 && c !== 429)).toEqual([]);
+    clock += 61_000;
+    const after = await login({ username: 'demo-manager', password: TEST_PASSWORD }, '127.4.1.1');
+    expect(after.statusCode).toBe(200);
+  });
+
   it('allows 300 attempts a minute from one address, then 429', async () => {
     // Every attempt counts, even one without a password (cheap: no scrypt to run).
     for (let i = 0; i < 300; i++) {

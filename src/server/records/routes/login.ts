@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { RecordsContext } from '../context';
@@ -9,7 +9,7 @@ import { errorBody } from '#shared/schemas/error';
 import { answer, errorAnswers } from '../openapi/route-schemas';
 import { dummyPasswordHash, verifyPassword } from '../auth/password';
 import { issueLoginToken } from '../auth/tokens';
-import { LoginLimits } from '../../http/login-limits';
+import { LoginLimits, type LoginAttempt } from '../../http/login-limits';
 
 type UserRow = { id: number; agency: number; password_hash: string; agency_name: string };
 
@@ -59,8 +59,23 @@ export default async function loginRoutes(
   app.post('/login', { schema: LOGIN, preValidation: countAttempt }, async (req, reply) => {
     const now = ctx.now();
     const { username, password } = req.body ?? parseBody(loginRequest, credentialsInQuery(req.url));
-    limits.checkUser(username, now.getTime());
+    // Counted as a failure until the password is checked: a burst of attempts for one username
+    // cannot all pass the limit before the first failure is counted.
+    const attempt = limits.begin(username, now.getTime());
+    try {
+      return await signIn(username, password, now, attempt, reply);
+    } finally {
+      attempt.done();
+    }
+  });
 
+  async function signIn(
+    username: string,
+    password: string,
+    now: Date,
+    attempt: LoginAttempt,
+    reply: FastifyReply,
+  ) {
     const { rows } = await ctx.db.query<UserRow>(
       `select u.id, u.agency, u.password_hash, a.name as agency_name
          from app_user u join agency a on a.id = u.agency
@@ -73,7 +88,7 @@ export default async function loginRoutes(
     // Unknown users still cost one scrypt, so timing does not reveal which usernames exist.
     const ok = await verifyPassword(password, user?.password_hash ?? (await dummyPasswordHash()));
     if (!user || !ok) {
-      limits.failed(username, now.getTime());
+      attempt.failed(now.getTime());
       throw new HttpError(401, 'invalid_credentials', 'Wrong username or password');
     }
     const expiresAt = new Date(now.getTime() + ctx.tokenTtlSeconds * 1000);
@@ -83,5 +98,5 @@ export default async function loginRoutes(
       expires_at: expiresAt.toISOString(),
       agencies: [{ id: user.agency, name: user.agency_name }],
     });
-  });
+  }
 }
