@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { answerClientError } from '../http/client-errors';
 import { serializeRequest } from '../http/request-log';
 import { useStrictJsonBodies } from '../http/strict-json-bodies';
 import { useErrorHandler } from '../http/error-handler';
@@ -65,6 +66,8 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
     ...serverTimeoutOptions(options.timeouts, options.https ?? null),
     // Query strings like query[site][$in][0]=4 are parsed by the list module itself.
     routerOptions: { ignoreTrailingSlash: true },
+    // What node's HTTP parser refuses is answered with the contract's error body too.
+    clientErrorHandler: answerClientError,
   } as FastifyServerOptions) as unknown as FastifyInstance;
 
   // Strict JSON: malformed → 400, any other media type on a body → 415 (contract §2).

@@ -22,9 +22,9 @@ afterAll(async () => {
 
 type RawAnswer = { status: number; headers: Record<string, string>; body: string; closed: boolean };
 
-/** Writes bytes exactly as given and reads until the server closes (or 5 s). */
-function raw(bytes: string | Buffer): Promise<RawAnswer> {
-  const { hostname, port } = new URL(stack.url);
+/** Writes bytes exactly as given to `url` (the BFF) and reads until the server closes (or 5 s). */
+function raw(bytes: string | Buffer, url = stack.url): Promise<RawAnswer> {
+  const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => socket.write(bytes));
     const chunks: Buffer[] = [];
@@ -118,5 +118,20 @@ describe('requests the HTTP parser refuses', () => {
   it('go on serving ordinary requests afterwards', async () => {
     const res = await stack.api('/api/session', { cookie });
     expect(res.status).toBe(200);
+  });
+});
+
+describe('the records service, asked directly (a compatible client without the BFF)', () => {
+  it('answers what its HTTP parser refuses with the contract error body too', async () => {
+    const host = new URL(stack.recordsUrl).host;
+    const res = await raw(
+      `POST /v1/arthropod/collection HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nContent-Length: 3\r\n\r\n${body}`,
+      stack.recordsUrl,
+    );
+    expect(res.status, res.body).toBe(400);
+    expect(errorBody.safeParse(JSON.parse(res.body)).success, res.body).toBe(true);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.closed).toBe(true);
   });
 });
