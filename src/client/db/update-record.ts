@@ -221,6 +221,15 @@ export async function updateRecord(
 
     validateRecord(entity, 'update', changes);
     const server = (row.server ?? null) as Record<string, unknown> | null;
+    const base = Object.fromEntries(Object.keys(changes).map((k) => [k, serverValue(server, k)]));
+    // A field the form changed that also changed under it since it opened (a pull: the office's
+    // edit) was typed over the value the technician saw, not the office's: based on what the form
+    // opened with, the send shows a conflict instead of overwriting the office's value. No
+    // `updated` fits that base, so none is given (conflict detection then compares the fields).
+    const underneath = opened
+      ? Object.keys(changes).filter((k) => !sameValue(opened[k], row.data[k]))
+      : [];
+    for (const k of underneath) base[k] = opened?.[k];
     await db.outbox.add(
       newEntry(db, {
         entity,
@@ -228,10 +237,9 @@ export async function updateRecord(
         op: 'update',
         payload: changes,
         dependsOn: entries.map((e) => e.id),
-        baseUpdated: (server?.updated as string | undefined) ?? null,
-        baseValues: Object.fromEntries(
-          Object.keys(changes).map((k) => [k, serverValue(server, k)]),
-        ),
+        baseUpdated:
+          underneath.length > 0 ? null : ((server?.updated as string | undefined) ?? null),
+        baseValues: base,
         createdAt: now,
       }),
     );
