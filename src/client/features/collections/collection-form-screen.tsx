@@ -6,6 +6,7 @@ import { updateCollection } from '../../db/update-collection';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
 import { mergeFormData } from '../../ui/form/merge-form-data';
+import { useDropDraftsWhenGone } from '../../ui/form/use-form-draft';
 import { useDataAtOpen } from '../../ui/form/use-data-at-open';
 import { CollectionForm, type CollectionSubmit } from './collection-form';
 import { COLLECTION_FORM_KEYS, type CollectionHoldings } from './collection-schema';
@@ -29,6 +30,8 @@ export function CollectionFormScreen({
   const pools = usePoolsOf(localId ?? '');
   // The form fills from and saves against the data as it opened (a pull may change the row).
   const opened = useDataAtOpen(localId ?? '', existing?.data);
+  const gone = Boolean(localId) && (existing === null || existing?.deleted === true);
+  useDropDraftsWhenGone(gone, db.meta, 'collection', localId ?? null);
   // What the collection's pools and tests hold on this tablet: the form refuses an edit the
   // server would refuse (counts below the pools, a date after a test) before it is queued.
   const holdings = useMemo((): Omit<CollectionHoldings, 'describe'> | undefined => {
@@ -81,7 +84,8 @@ export function CollectionFormScreen({
       <h1>{localId ? 'Edit collection' : 'New collection'}</h1>
       <LookupsNotice loaded={listsRead} storedAt={storedAt} />
       <CollectionForm
-        key={localId ?? 'new'}
+        // A new collection at another site is another form (and another draft).
+        key={localId ?? `new:${params.get('site') ?? ''}`}
         lookups={lookups}
         sites={sites}
         recent={recent}
@@ -92,6 +96,12 @@ export function CollectionFormScreen({
         problem={existing?.problem ?? null}
         onSubmit={save}
         onCancel={() => history.back()}
+        draft={{
+          store: db.meta,
+          form: 'collection',
+          record: localId ?? null,
+          parent: existing?.parentLocalId ?? params.get('site'),
+        }}
       />
     </section>
   );

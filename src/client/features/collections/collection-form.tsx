@@ -18,6 +18,7 @@ import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
 import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
+import type { DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { AbundanceRows } from './abundance-rows';
 import {
@@ -49,6 +50,8 @@ type Props = {
   submitLabel?: string;
   onSubmit: (value: CollectionSubmit) => Promise<void>;
   onCancel?: () => void;
+  /** Where the typing is kept as a draft until saved (the screen knows the record). */
+  draft?: DraftPlace;
 };
 
 function defaults(
@@ -95,6 +98,7 @@ export function CollectionForm({
   submitLabel = 'Save collection',
   onSubmit,
   onCancel,
+  draft: draftPlace,
 }: Props) {
   const zeroIds = useMemo(
     () => new Set(sites.filter((s) => s.code === ZERO_SITE_CODE).map((s) => s.localId)),
@@ -108,15 +112,17 @@ export function CollectionForm({
       holdings ? { ...holdings, describe } : undefined,
     );
   }, [lookups.sex, lookups.species, zeroIds, holdings]);
-  const { form, err, saveError, submitWith } = useRecordForm<CollectionFormValues>({
-    id: 'collection-form',
-    schema,
-    labels: COLLECTION_LABELS,
-    defaultValues: defaults(initial, initialSiteLocalId),
-    problem,
-    isRefusal: isRepositoryError,
-    mapPath: siteFieldName,
-  });
+  const { form, err, saveError, submitWith, cancelWith, draft } =
+    useRecordForm<CollectionFormValues>({
+      id: 'collection-form',
+      schema,
+      labels: COLLECTION_LABELS,
+      defaultValues: defaults(initial, initialSiteLocalId),
+      problem,
+      isRefusal: isRepositoryError,
+      mapPath: siteFieldName,
+      draft: draftPlace,
+    });
   const { register, control, setValue, setFocus, formState } = form;
   const { errors, isSubmitting } = formState;
   const siteLocalId = useWatch({ control, name: 'siteLocalId' });
@@ -162,7 +168,7 @@ export function CollectionForm({
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Collection">
-      <FormProblems problem={problem} saveError={saveError} />
+      <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <Controller
         control={control}
         name="siteLocalId"
@@ -292,7 +298,11 @@ export function CollectionForm({
         </div>
       </fieldset>
 
-      <FormActions submitLabel={submitLabel} saving={isSubmitting} onCancel={onCancel} />
+      <FormActions
+        submitLabel={submitLabel}
+        saving={isSubmitting}
+        onCancel={cancelWith(onCancel)}
+      />
     </form>
   );
 }

@@ -7,6 +7,7 @@ import { useLookups } from '../../db/use-lookups';
 import { dayOf } from '../../lib/dates';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { useDataAtOpen } from '../../ui/form/use-data-at-open';
+import { useDropDraftsWhenGone } from '../../ui/form/use-form-draft';
 import { PoolTestForm } from './pool-test-form';
 
 /** Fields the pool test form edits; the others (agency, user...) pass through the edit. */
@@ -46,6 +47,8 @@ export function PoolTestEditScreen({
   }, [db, localId]);
   // The form fills from and saves against the data as it opened (a pull may change the row).
   const opened = useDataAtOpen(localId, loaded?.test?.data);
+  const gone = loaded !== undefined && (!loaded.test || loaded.test.deleted === true);
+  useDropDraftsWhenGone(gone, db.meta, 'pool-test', localId);
   if (loaded === undefined) return <p>Loading…</p>;
   if (!loaded.test || loaded.test.deleted || !opened)
     return <p role="alert">This test result is not on this tablet.</p>;
@@ -85,6 +88,12 @@ export function PoolTestEditScreen({
         problem={test.problem}
         onSubmit={save}
         onCancel={() => history.back()}
+        draft={{
+          store: db.meta,
+          form: 'pool-test',
+          record: localId,
+          parent: test.parentLocalId,
+        }}
       />
     </section>
   );

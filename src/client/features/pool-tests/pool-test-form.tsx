@@ -15,6 +15,7 @@ import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
 import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
+import type { DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 
 const LABELS: Record<string, string> = {
@@ -53,6 +54,8 @@ type Props = {
   problem?: Problem;
   onSubmit: (data: PoolTestData) => Promise<void>;
   onCancel?: () => void;
+  /** Where the typing is kept as a draft until saved (the screen knows the record). */
+  draft?: DraftPlace;
 };
 
 /** A pool's test result: method, target, status, date, testing agency and Ct value. */
@@ -64,9 +67,13 @@ export function PoolTestForm({
   problem = null,
   onSubmit,
   onCancel,
+  draft: draftPlace,
 }: Props) {
   const schema = useMemo(() => poolTestFormSchema(collectionDay), [collectionDay]);
-  const { form, err, saveError, submitWith } = useRecordForm<Values, PoolTestData>({
+  const { form, err, saveError, submitWith, cancelWith, draft } = useRecordForm<
+    Values,
+    PoolTestData
+  >({
     id: 'pool-test-form',
     schema,
     labels: LABELS,
@@ -76,12 +83,13 @@ export function PoolTestForm({
     problem,
     isRefusal: isRepositoryError,
     mode: 'onSubmit',
+    draft: draftPlace,
   });
   const { register, formState } = form;
   const submit = submitWith(onSubmit);
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Pool test">
-      <FormProblems problem={problem} saveError={saveError} />
+      <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <div className="form-grid">
         <LookupSelect
           register={register}
@@ -132,7 +140,7 @@ export function PoolTestForm({
       <FormActions
         submitLabel="Save test result"
         saving={formState.isSubmitting}
-        onCancel={onCancel}
+        onCancel={cancelWith(onCancel)}
       />
     </form>
   );

@@ -4,6 +4,7 @@ import { createPoolTest, type PoolTestData } from '../../db/create-pool-test';
 import { useDb } from '../../db/db-context';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
+import { useDropDraftsWhenGone } from '../../ui/form/use-form-draft';
 import { dayOf } from '../../lib/dates';
 import { PoolTestForm } from './pool-test-form';
 
@@ -27,6 +28,8 @@ export function PoolTestScreen({
       : undefined;
     return { pool: pool ?? null, collection: collection ?? null };
   }, [db, poolLocalId]);
+  const poolGone = loaded !== undefined && (!loaded.pool || loaded.pool.deleted === true);
+  useDropDraftsWhenGone(poolGone, db.meta, 'pool-test', null, poolLocalId);
   if (loaded === undefined) return <p>Loading…</p>;
   if (!loaded.pool) return <p role="alert">This pool is not on this tablet.</p>;
   const { pool, collection } = loaded;
@@ -55,6 +58,7 @@ export function PoolTestScreen({
         ownAgencyId={ownAgencyId}
         onSubmit={save}
         onCancel={() => history.back()}
+        draft={{ store: db.meta, form: 'pool-test', record: null, parent: poolLocalId }}
       />
     </section>
   );

@@ -12,6 +12,7 @@ import { asNumber } from '../../ui/form/form-errors';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
+import { useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools, MAX_POOL_SIZE, proposePools, type ProposedPool } from './propose-pools';
 
@@ -50,21 +51,27 @@ function PoolsEditor({
   existing,
   lookups,
   onSave,
+  draft: draftPlace,
 }: {
   rows: Counted[];
   existing: Counted[];
   lookups: LookupsDocument;
   onSave: (pools: ProposedPool[]) => Promise<void>;
+  draft: DraftPlace;
 }) {
   const describe = useMemo(() => speciesSexLabeller(lookups), [lookups]);
   const schema = useMemo(() => poolsSchema(rows, existing, describe), [rows, existing, describe]);
-  const { form, err, saveError, submitWith } = useRecordForm<PoolsForm, { pools: ProposedPool[] }>({
+  const { form, err, saveError, submitWith, cancelWith, draft } = useRecordForm<
+    PoolsForm,
+    { pools: ProposedPool[] }
+  >({
     id: 'pools-form',
     schema,
     labels: POOLS_LABELS,
     defaultValues: { pools: proposePools(rows, existing) },
     problem: null,
     isRefusal: isRepositoryError,
+    draft: draftPlace,
   });
   const { control, register, formState } = form;
   const { fields, remove } = useFieldArray({ control, name: 'pools' });
@@ -74,7 +81,7 @@ function PoolsEditor({
   }
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Pools">
-      <FormProblems problem={null} saveError={saveError} />
+      <FormProblems problem={null} saveError={saveError} draft={draft} />
       <p className="muted">
         Pools of at most {MAX_POOL_SIZE}, proposed from the counts. Change any count before saving.
       </p>
@@ -117,7 +124,7 @@ function PoolsEditor({
       <FormActions
         submitLabel="Save pools"
         saving={formState.isSubmitting}
-        onCancel={() => history.back()}
+        onCancel={cancelWith(() => history.back())}
       />
     </form>
   );
@@ -141,6 +148,9 @@ export function MakePoolsScreen({
     ).filter((p) => !p.deleted);
     return { collection: collection ?? null, pools };
   }, [db, collectionLocalId]);
+  const collectionGone =
+    loaded !== undefined && (!loaded.collection || loaded.collection.deleted === true);
+  useDropDraftsWhenGone(collectionGone, db.meta, 'pools', null, collectionLocalId);
   if (loaded === undefined) return <p>Loading…</p>;
   if (!loaded.collection) return <p role="alert">This collection is not on this tablet.</p>;
   const rows = ((loaded.collection.data.arthropods as AbundanceInput[] | undefined) ?? []).filter(
@@ -158,7 +168,13 @@ export function MakePoolsScreen({
       {rows.length === 0 ? (
         <p className="muted">This collection has no counts to pool.</p>
       ) : (
-        <PoolsEditor rows={rows} existing={existing} lookups={lookups} onSave={save} />
+        <PoolsEditor
+          rows={rows}
+          existing={existing}
+          lookups={lookups}
+          onSave={save}
+          draft={{ store: db.meta, form: 'pools', record: null, parent: collectionLocalId }}
+        />
       )}
     </section>
   );

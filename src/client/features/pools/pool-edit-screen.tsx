@@ -23,6 +23,7 @@ import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
 import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
+import { useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools } from './propose-pools';
 
@@ -67,6 +68,7 @@ function PoolForm({
   problem,
   onSave,
   onRemove,
+  draft: draftPlace,
 }: {
   /** The pool's data as the form opened with it. */
   initial: PoolRow['data'];
@@ -76,10 +78,11 @@ function PoolForm({
   problem: Problem;
   onSave: (values: PoolValues) => Promise<void>;
   onRemove: () => Promise<void>;
+  draft: DraftPlace;
 }) {
   const describe = useMemo(() => speciesSexLabeller(lookups), [lookups]);
   const schema = useMemo(() => poolFormSchema(rows, others, describe), [rows, others, describe]);
-  const { form, err, saveError, setSaveError, submitWith } = useRecordForm<
+  const { form, err, saveError, setSaveError, submitWith, cancelWith, draft } = useRecordForm<
     Partial<PoolValues>,
     PoolValues
   >({
@@ -89,6 +92,7 @@ function PoolForm({
     defaultValues: pickKeys(initial, POOL_FORM_KEYS) as Partial<PoolValues>,
     problem,
     isRefusal: isRepositoryError,
+    draft: draftPlace,
   });
   const { register, formState } = form;
   const submit = submitWith(onSave);
@@ -98,13 +102,14 @@ function PoolForm({
     setSaveError(null);
     try {
       await onRemove();
+      void draft.done();
     } catch (e) {
       setSaveError(e instanceof Error ? e.message : String(e));
     }
   };
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Pool">
-      <FormProblems problem={problem} saveError={saveError} />
+      <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <div className="form-grid">
         <LookupSelect
           register={register}
@@ -131,7 +136,7 @@ function PoolForm({
       <FormActions
         submitLabel="Save pool"
         saving={formState.isSubmitting}
-        onCancel={() => history.back()}
+        onCancel={cancelWith(() => history.back())}
         extra={
           <button type="button" className="button button-danger" onClick={() => void remove()}>
             Remove pool
@@ -175,6 +180,8 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
   const others = useMemo(() => (loaded?.others ?? []).map((p) => p.data as Counted), [loaded]);
   // The form fills from and saves against the data as it opened (a pull may change the row).
   const opened = useDataAtOpen(localId, loaded?.pool?.data);
+  const gone = loaded !== undefined && (!loaded.pool || loaded.pool.deleted === true);
+  useDropDraftsWhenGone(gone, db.meta, 'pool', localId);
   if (loaded === undefined) return <p>Loading…</p>;
   if (!loaded.pool || loaded.pool.deleted || !opened)
     return <p role="alert">This pool is not on this tablet.</p>;
@@ -202,6 +209,7 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
         problem={pool.problem}
         onSave={save}
         onRemove={remove}
+        draft={{ store: db.meta, form: 'pool', record: localId, parent: pool.parentLocalId }}
       />
     </section>
   );

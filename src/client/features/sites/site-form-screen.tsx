@@ -8,6 +8,7 @@ import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
 import { useDataAtOpen } from '../../ui/form/use-data-at-open';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
+import { useDropDraftsWhenGone } from '../../ui/form/use-form-draft';
 import { nextSiteCode } from './next-site-code';
 import { SiteForm, type LocationPickerProps } from './site-form';
 import { useSite, useSites } from './use-sites';
@@ -31,6 +32,8 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const site = useSite(localId ?? '');
   // The form fills from and saves against the data as it opened (a pull may change the row).
   const opened = useDataAtOpen(localId ?? '', site?.data);
+  const gone = Boolean(localId) && (site === null || site?.deleted === true);
+  useDropDraftsWhenGone(gone, db.meta, 'site', localId ?? null);
   if (sites === undefined || (localId && site === undefined)) return <p>Loading…</p>;
   if (localId && !site) return <p role="alert">This site is not on this tablet.</p>;
   // A deleted record takes no edit (updateRecord refuses it): no form to type into for nothing.
@@ -60,6 +63,7 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
         onSubmit={save}
         onCancel={() => history.back()}
         renderPicker={renderPicker}
+        draft={{ store: db.meta, form: 'site', record: localId ?? null, parent: null }}
       />
     </section>
   );

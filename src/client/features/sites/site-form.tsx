@@ -13,6 +13,7 @@ import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
 import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
+import type { DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { siteFormSchema, SITE_LABELS } from './site-schema';
 import { useGps } from '../../lib/use-gps';
@@ -36,6 +37,8 @@ type SiteFormProps = {
   onCancel?: () => void;
   /** The map to place the site by tapping or dragging (lazy-loaded by the app). */
   renderPicker?: (props: LocationPickerProps) => ReactNode;
+  /** Where the typing is kept as a draft until saved (the screen knows the record). */
+  draft?: DraftPlace;
 };
 
 const EMPTY: Partial<SiteCreate> = {
@@ -54,9 +57,13 @@ export function SiteForm({
   onSubmit,
   onCancel,
   renderPicker,
+  draft: draftPlace,
 }: SiteFormProps) {
   const schema = useMemo(() => siteFormSchema(sites, selfLocalId), [sites, selfLocalId]);
-  const { form, err, saveError, submitWith } = useRecordForm<Partial<SiteCreate>, SiteCreate>({
+  const { form, err, saveError, submitWith, cancelWith, draft } = useRecordForm<
+    Partial<SiteCreate>,
+    SiteCreate
+  >({
     id: 'site-form',
     schema,
     labels: SITE_LABELS,
@@ -71,6 +78,7 @@ export function SiteForm({
     },
     problem,
     isRefusal: isRepositoryError,
+    draft: draftPlace,
   });
   const { register, setValue, control, formState } = form;
   const { isSubmitting } = formState;
@@ -104,7 +112,7 @@ export function SiteForm({
 
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Site">
-      <FormProblems problem={problem} saveError={saveError} />
+      <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <div className="form-grid">
         <Field
           label="Site code"
@@ -220,7 +228,11 @@ export function SiteForm({
         <CommentsField register={register} error={err('comments')} />
       </fieldset>
 
-      <FormActions submitLabel={submitLabel} saving={isSubmitting} onCancel={onCancel} />
+      <FormActions
+        submitLabel={submitLabel}
+        saving={isSubmitting}
+        onCancel={cancelWith(onCancel)}
+      />
     </form>
   );
 }

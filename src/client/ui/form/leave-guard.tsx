@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { Dialog } from '../dialog';
 import { anyFormDirty } from './dirty-forms';
+import { discardOpenDrafts, keepOpenDrafts } from './use-form-draft';
 
 export const LEAVE_QUESTION = 'Discard the changes you typed?';
 
@@ -77,10 +78,18 @@ export function LeaveGuard() {
     };
   }, []);
 
+  // Staying keeps the typing, and its draft (Cancel removed it before asking).
+  const stay = () => {
+    setPending(null);
+    keepOpenDrafts();
+  };
+
   const discard = () => {
     const p = pending;
     setPending(null);
     if (!p) return;
+    // "Discard changes" means the typing is not wanted: it is not restored next time either.
+    discardOpenDrafts();
     if (p.kind === 'link') navigate(p.href);
     else {
       replaying.current = true;
@@ -89,15 +98,10 @@ export function LeaveGuard() {
   };
 
   return (
-    <Dialog open={pending !== null} title={LEAVE_QUESTION} onClose={() => setPending(null)}>
+    <Dialog open={pending !== null} title={LEAVE_QUESTION} onClose={stay}>
       <p>What you typed on this screen has not been saved.</p>
       <div className="row wrap">
-        <button
-          type="button"
-          className="button button-primary"
-          autoFocus
-          onClick={() => setPending(null)}
-        >
+        <button type="button" className="button button-primary" autoFocus onClick={stay}>
           Keep editing
         </button>
         <button type="button" className="button button-danger" onClick={discard}>

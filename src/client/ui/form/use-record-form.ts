@@ -14,6 +14,7 @@ import { errorAt } from './error-at';
 import { friendlyErrors } from './form-errors';
 import type { Problem } from './problem-banner';
 import { saveErrorMessage, type Refusal } from './save-error';
+import { useFormDraft, type DraftPlace } from './use-form-draft';
 import { useServerProblem } from './use-server-problem';
 
 export type RecordFormOptions<TValues extends FieldValues> = {
@@ -31,13 +32,16 @@ export type RecordFormOptions<TValues extends FieldValues> = {
   /** A payload path as a form field name, where the two differ (`site` → `siteLocalId`). */
   mapPath?: (path: string) => string;
   mode?: UseFormProps<TValues>['mode'];
+  /** Where this form keeps a draft of what is typed (see useFormDraft); none when absent. */
+  draft?: DraftPlace;
 };
 
 /**
  * What every record form needs, once: react-hook-form with the shared zod schema as resolver
  * (technician's words for zod's generic messages), its dirty state registered while mounted, the
- * server's refusal beside the fields, and a save that keeps what was typed when it fails and
- * says why (`saveError`, field messages of a refusal beside their fields).
+ * server's refusal beside the fields, a save that keeps what was typed when it fails and
+ * says why (`saveError`, field messages of a refusal beside their fields), and a draft of the
+ * typing on the tablet that survives the tab being killed (`draft`, for FormProblems).
  *
  * `TValues` is what the fields hold, `TOut` what the schema makes of them.
  */
@@ -65,6 +69,9 @@ export function useRecordForm<TValues extends FieldValues, TOut = TValues>(
   const { formState, setError, handleSubmit } = form;
   useDirtyForm(options.id, formState.isDirty);
   useServerProblem(problem, setError, mapPath);
+  // The saved values as the form opened (react-hook-form, too, keeps only its first defaults).
+  const [openedWith] = useState(() => options.defaultValues as Record<string, unknown>);
+  const draft = useFormDraft(form, options.draft, openedWith);
   const [saveError, setSaveError] = useState<string | null>(null);
 
   /** The message at a field's dotted path (`arthropods.2.sex`), or null. */
@@ -73,12 +80,22 @@ export function useRecordForm<TValues extends FieldValues, TOut = TValues>(
   const submitWith = (save: SubmitHandler<TOut>) =>
     handleSubmit(async (data) => {
       setSaveError(null);
+      draft.flush();
       try {
         await save(data);
+        // Not awaited: the record is saved; the form (often gone by now) waits on no draft.
+        void draft.done();
       } catch (e) {
         setSaveError(saveErrorMessage(e, isRefusal, setError, mapPath));
       }
     });
+  /** The form's Cancel: what was typed is not wanted, so its draft goes (see LeaveGuard). */
+  const cancelWith = (onCancel: (() => void) | undefined) =>
+    onCancel &&
+    (() => {
+      draft.remove();
+      onCancel();
+    });
   // setSaveError: for the form's other actions (remove) that fail in the same place.
-  return { form, err, saveError, setSaveError, submitWith };
+  return { form, err, saveError, setSaveError, submitWith, cancelWith, draft };
 }
