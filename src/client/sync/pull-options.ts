@@ -9,7 +9,10 @@ export type PullOptions = {
   /** Collections (and their pools) dated within this many days back are pulled. */
   collectionDays: number;
   pageSize: number;
-  /** At most one check for deleted sites in this many ms (it lists every active site id). */
+  /**
+   * At most one check for deleted records in this many ms: sites (it lists every active site id),
+   * and collections and pools of the window (it lists their active ids).
+   */
   reconcileEveryMs: number;
 };
 

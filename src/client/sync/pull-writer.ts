@@ -9,7 +9,14 @@ import { storePulledRows, type PulledRow, type StoredRows } from './store-pulled
  */
 export type PullWriterRequest =
   | { type: 'rows'; id: number; rows: PulledRow[] }
-  | { type: 'store'; id: number; dbName: string; entity: Entity; now: number };
+  | {
+      type: 'store';
+      id: number;
+      dbName: string;
+      entity: Entity;
+      now: number;
+      notBefore: string | null;
+    };
 
 /** Rows per message to the worker: each message is cloned in one task of the page's thread. */
 const ROWS_PER_MESSAGE = 250;
@@ -53,6 +60,7 @@ class PullWriter {
     entity: Entity,
     rows: PulledRow[],
     now: number,
+    notBefore: string | null,
   ): Promise<StoredRows | null> {
     if (this.broken) return null;
     const id = this.nextId++;
@@ -69,7 +77,14 @@ class PullWriter {
       const slice = rows.slice(i, i + ROWS_PER_MESSAGE);
       this.worker.postMessage({ type: 'rows', id, rows: slice } satisfies PullWriterRequest);
     }
-    this.worker.postMessage({ type: 'store', id, dbName, entity, now } satisfies PullWriterRequest);
+    this.worker.postMessage({
+      type: 'store',
+      id,
+      dbName,
+      entity,
+      now,
+      notBefore,
+    } satisfies PullWriterRequest);
     return answered;
   }
 }
@@ -85,11 +100,12 @@ export async function storePulled(
   now: number,
   entity: Entity,
   rows: PulledRow[],
+  notBefore: string | null = null,
 ): Promise<StoredRows> {
   if (rows.length > 0 && typeof Worker !== 'undefined') {
     writer ??= new PullWriter();
-    const stored = await writer.store(db.name, entity, rows, now);
+    const stored = await writer.store(db.name, entity, rows, now, notBefore);
     if (stored) return stored;
   }
-  return storePulledRows(db, now, entity, rows);
+  return storePulledRows(db, now, entity, rows, notBefore);
 }

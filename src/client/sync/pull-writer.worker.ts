@@ -27,14 +27,14 @@ scope.onmessage = (event: MessageEvent<PullWriterRequest>) => {
     received.set(m.id, rows);
     return;
   }
-  const { id, dbName, entity, now } = m;
+  const { id, dbName, entity, now, notBefore } = m;
   const rows = received.get(id) ?? [];
   received.delete(id);
   if (db?.name !== dbName) {
     db?.close();
     db = new TraplineDb(dbName);
   }
-  storePulledRows(db, now, entity, rows).then(
+  storePulledRows(db, now, entity, rows, notBefore ?? null).then(
     (result) => scope.postMessage({ id, result } satisfies PullWriterAnswer),
     (e: unknown) =>
       scope.postMessage({

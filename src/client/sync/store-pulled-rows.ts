@@ -6,8 +6,11 @@ import { recordTable, type AnyRecordRow } from './record-tables';
 /** A row of a list as the server sent it. */
 export type PulledRow = Record<string, unknown>;
 
-/** What storing a batch did: rows written, and the server ids of those new to this tablet. */
-export type StoredRows = { stored: number; added: number[] };
+/**
+ * What storing a batch did: rows written, the server ids of those new to this tablet, and of
+ * those held back (left as the technician saved them, see `storePulledRows`).
+ */
+export type StoredRows = { stored: number; added: number[]; held: number[] };
 
 /**
  * Rows per `bulkPut` inside a store's transaction: each call's structured cloning runs as one
@@ -22,8 +25,9 @@ const WRITE_CHUNK = 500;
  * whole batch (the rows already here, their outbox entries, the parents), then chunked
  * `bulkPut`s. Invariant: a record with a local change not yet on the server (syncState other
  * than 'synced', or any entry in the outbox) is never overwritten: the user's edit wins locally
- * until the outbox resolves it. Returns how many rows were written and the server ids of those
- * new to this tablet.
+ * until the outbox resolves it. Returns how many rows were written, the server ids of those
+ * new to this tablet, and of those held back by a local change (the pull asks for them again once
+ * the change is gone: see `settleHeld` in pull-records.ts).
  */
 export async function storePulledRows(
   db: TraplineDb,
@@ -31,6 +35,12 @@ export async function storePulledRows(
   now: number,
   entity: Entity,
   rows: PulledRow[],
+  /**
+   * A row new to this tablet is stored only if its `collection_date` is on or after this day
+   * (`YYYY-MM-DD`): an incremental pull lists what changed at any date, and keeps of it the
+   * pulled window and the records the tablet already holds. Null: every row.
+   */
+  notBefore: string | null = null,
 ): Promise<StoredRows> {
   const table = recordTable(db, entity);
   const parent = PARENT_FIELD[entity];
@@ -71,11 +81,23 @@ export async function storePulledRows(
         .toArray())
         if (p.serverId !== null) parentLocal.set(p.serverId, p.localId);
     }
+    // A row without its date (an upstream that leaves it out of pool rows) is in the window
+    // when its parent is on the tablet.
+    const inWindow = (row: PulledRow, from: string) => {
+      if (typeof row.collection_date === 'string') return row.collection_date >= from;
+      const parentId = parentIdOf(row);
+      return parentId !== null && parentLocal.has(parentId);
+    };
     const next: AnyRecordRow[] = [];
     const added: number[] = [];
+    const held: number[] = [];
     for (const [id, row] of incoming) {
       const prior = existing.get(id);
-      if (prior && (prior.syncState !== 'synced' || withEntry.has(prior.localId))) continue;
+      if (prior && (prior.syncState !== 'synced' || withEntry.has(prior.localId))) {
+        held.push(id);
+        continue;
+      }
+      if (!prior && notBefore !== null && !inWindow(row, notBefore)) continue;
       let parentLocalId = prior?.parentLocalId ?? null;
       if (parent) {
         const parentId = parentIdOf(row);
@@ -90,6 +112,8 @@ export async function storePulledRows(
         baseUpdated: typeof row.updated === 'string' ? row.updated : null,
         parentLocalId,
         updatedAt: now,
+        // When a record made here was made: equal pools are told apart by it (creation-order.ts).
+        ...(prior && 'createdAt' in prior ? { createdAt: prior.createdAt } : {}),
         problem: null,
         ...(entity === 'site'
           ? { code: String(row.code ?? ''), name: String(row.name ?? '') }
@@ -101,6 +125,6 @@ export async function storePulledRows(
     }
     for (let i = 0; i < next.length; i += WRITE_CHUNK)
       await table.bulkPut(next.slice(i, i + WRITE_CHUNK));
-    return { stored: next.length, added };
+    return { stored: next.length, added, held };
   });
 }
