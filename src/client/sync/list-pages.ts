@@ -1,0 +1,106 @@
+import { ENTITY_PATHS, listedRows, type Entity } from '../../shared';
+import { request } from '../lib/http';
+import { settledBeforeOf } from './pull-mark';
+import type { PulledRow } from './store-pulled-rows';
+import type { SyncContext } from './sync-context';
+import { SyncError, classify } from './sync-error';
+
+type Row = PulledRow;
+
+/** Pages of a list requested ahead of the one being stored, when the list's count says they exist. */
+const PAGES_AHEAD = 3;
+
+/**
+ * Walks the pages of a list (sorted by id), handing each page's rows not seen before to `onPage`
+ * with the list's `count` (null when the upstream gives none). Stops at a short page, at `count`,
+ * or at a page that brings no new id: an upstream that ignores `page` answers the same rows again,
+ * and without `count` nothing else would end the loop. Accepts `{rows, count?}` or a bare array.
+ * `complete` is false when the list may hold rows the upstream never sent (it repeated a full
+ * page). `settledBefore`: from the first page's `Date` (see pull-mark.ts). Later pages are
+ * requested while `onPage` stores this one, up to `PAGES_AHEAD` when `count` says they exist (one
+ * otherwise): the upstream's time and the tablet's overlap instead of adding up.
+ */
+export async function eachPage(
+  ctx: SyncContext,
+  entity: Entity,
+  filter: Record<string, string>,
+  pageSize: number,
+  onPage: (rows: Row[], count: number | null) => Promise<void>,
+): Promise<{ complete: boolean; settledBefore: number | null }> {
+  const seen = new Set<unknown>();
+  const requested = new Map<number, ReturnType<typeof fetchList>>();
+  const request = (page: number) => {
+    if (requested.has(page)) return;
+    const params = new URLSearchParams({
+      pageSize: String(pageSize),
+      page: String(page),
+      sort: 'id',
+      ...filter,
+    });
+    const pending = fetchList(ctx, entity, params);
+    // Awaited in turn; a page asked for ahead and never awaited must not count as unhandled.
+    pending.catch(() => undefined);
+    requested.set(page, pending);
+  };
+  request(1);
+  let settledBefore: number | null = null;
+  for (let page = 1; ; page += 1) {
+    request(page);
+    const { rows, count, date } = await requested.get(page)!;
+    if (page === 1) settledBefore = settledBeforeOf(date);
+    requested.delete(page);
+    const fresh = rows.filter((row) => !seen.has(row.id));
+    for (const row of fresh) seen.add(row.id);
+    let end: { complete: boolean } | null = null;
+    if (rows.length < pageSize || (typeof count === 'number' && page * pageSize >= count))
+      end = { complete: true };
+    // A full page repeated: the upstream ignores `page`, so rows past the first page may exist
+    // that it will never send. More rows than asked for: it ignores paging and sent them all.
+    else if (fresh.length === 0) end = { complete: rows.length > pageSize };
+    if (!end) {
+      const lastPage = typeof count === 'number' ? Math.ceil(count / pageSize) : page + 1;
+      for (let p = page + 1; p <= Math.min(page + PAGES_AHEAD, lastPage); p += 1) request(p);
+    }
+    if (fresh.length > 0) await onPage(fresh, count);
+    if (end) return { ...end, settledBefore };
+  }
+}
+
+async function fetchList(
+  ctx: SyncContext,
+  entity: Entity,
+  params: URLSearchParams,
+): Promise<{ rows: Row[]; count: number | null; date: string | null }> {
+  let result;
+  try {
+    result = await request<unknown>(
+      `${ctx.baseUrl}/api/v1${ENTITY_PATHS[entity]}?${params.toString()}`,
+      { headers: ctx.headers, timeoutMs: ctx.timeoutMs },
+    );
+  } catch (err) {
+    throw classify(err) as SyncError;
+  }
+  const error = classify(result);
+  if (error || !result.ok) throw error ?? new SyncError('server', result.status, null);
+  // A body that is no list counts as an empty page (the walk then ends).
+  const listed = listedRows(result.body) ?? { rows: [], count: null };
+  return { ...listed, date: result.headers.get('Date') };
+}
+
+/**
+ * Every id of a list under `filter` (`fields[]=id`: a few bytes a row), or null when the listing
+ * may lack some (the upstream repeated a full page).
+ */
+export async function activeIds(
+  ctx: SyncContext,
+  entity: Entity,
+  filter: Record<string, string>,
+  pageSize: number,
+): Promise<Set<number> | null> {
+  const ids = new Set<number>();
+  const walk = await eachPage(ctx, entity, { 'fields[]': 'id', ...filter }, pageSize, (rows) => {
+    for (const row of rows) if (typeof row.id === 'number') ids.add(row.id);
+    return Promise.resolve();
+  });
+  return walk.complete ? ids : null;
+}
