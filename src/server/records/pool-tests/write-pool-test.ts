@@ -136,12 +136,31 @@ export async function updatePoolTest(
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
   return db.transaction(async (tx) => {
-    const { rows } = await tx.query(
-      'select * from pool_test where id = $1 and agency = $2 and deactive_date is null for update',
-      [id, caller.agencyId],
-    );
-    const current = rows[0];
-    if (!current) throw notFound('Pool test');
+    // Lock order, as every writer takes it: collection, pool, then the test. Deleting a pool or
+    // a collection locks those and then retires the pool's tests; an edit that locked its test
+    // first and then waited for the pool's collection deadlocked with it (PostgreSQL aborts one:
+    // a 500). So the collection and pool the test will be on are locked first (what validate()
+    // reads), then the test's row; if the test was moved to another pool meanwhile, the locks
+    // are given back (savepoint) and taken again.
+    const checksPool = body.pool != null || body.test_date != null;
+    let current: Row;
+    for (;;) {
+      const seen = await tx.query<{ pool: number }>(
+        'select pool from pool_test where id = $1 and agency = $2 and deactive_date is null',
+        [id, caller.agencyId],
+      );
+      if (!seen.rows[0]) throw notFound('Pool test');
+      await tx.exec('savepoint pool_test_row');
+      if (checksPool) await poolCollectionDay(tx, caller.agencyId, body.pool ?? seen.rows[0].pool);
+      const { rows } = await tx.query(
+        'select * from pool_test where id = $1 and agency = $2 and deactive_date is null for update',
+        [id, caller.agencyId],
+      );
+      if (!rows[0]) throw notFound('Pool test');
+      current = rows[0];
+      if (body.pool != null || current.pool === seen.rows[0].pool) break;
+      await tx.exec('rollback to savepoint pool_test_row');
+    }
     assertCanUpdate(caller, current.user_id as number | null, 'pool test');
     const pool = body.pool ?? (current.pool as number);
     const collectionDay = await validate(
