@@ -13,6 +13,7 @@ import {
 } from './create-pool';
 import { lookupErrors } from '../common/lookup-errors';
 import { assertPlausibleNumber, lockNumberSeries, numberTaken } from '../common/next-number';
+import { survYearOf } from '#shared/rules';
 import { assertCanUpdate, assertOwnAgency } from '../common/permissions';
 import { poolRecords } from './pool-records';
 import { storedDate } from '../stored-date';
@@ -111,7 +112,19 @@ export async function updatePool(
       if (day !== null) await assertTestsNotBefore(tx, { pool: id }, day, path);
     }
 
-    const survYear = collection?.surv_year ?? (current.surv_year as number);
+    // A pool whose (unchanged) collection was retired keeps pointing at it.
+    const collectionId =
+      collection?.id ??
+      (body.collection === undefined ? (current.collection as number | null) : null);
+    // A pool takes its survey year from its collection, or, naming none, from its own date (as on
+    // create): a standalone pool re-dated into another year moves to that year with its number,
+    // as a collection's pools do. A number taken there is a 409, as for them: the number is on
+    // the pool's label at the lab, so it is never changed unasked.
+    const dateYear =
+      collectionId === null && body.collection_date != null
+        ? survYearOf(body.collection_date)
+        : null;
+    const survYear = collection?.surv_year ?? dateYear ?? (current.surv_year as number);
     const poolNum = body.pool_num ?? (current.pool_num as number);
     if (survYear !== current.surv_year || poolNum !== current.pool_num) {
       await lockNumberSeries(tx, 'pool', caller.agencyId, survYear);
@@ -120,10 +133,6 @@ export async function updatePool(
     }
     const primaryBit = body.primary_source_bit ?? (current.primary_source_bit as boolean);
     const comments = body.comments !== undefined ? body.comments : current.comments;
-    // A pool whose (unchanged) collection was retired keeps pointing at it.
-    const collectionId =
-      collection?.id ??
-      (body.collection === undefined ? (current.collection as number | null) : null);
 
     // A pool of a collection takes its site, place, date and trap; a standalone pool keeps its own
     // unless the body changes or clears them (`null`: refused just below, they are required).
