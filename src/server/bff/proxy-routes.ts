@@ -279,6 +279,9 @@ async function send(
   if (res.status < 300 && reply.request.method !== 'GET')
     dropReportLists(ctx, session.info.agency.id);
   if (res.retryAfter) reply.header('retry-after', res.retryAfter);
+  // The upstream's clock stamped its records' `updated`: a list's Date is what the tablet's pull
+  // measures how far back to look by (client/sync/pull-mark.ts), not the BFF's clock.
+  if (res.date && reply.request.method === 'GET') reply.header('date', res.date);
   // Always JSON, whatever the upstream says: an upstream's text/html must never be served from
   // the app's origin.
   reply.header('content-type', JSON_TYPE);

@@ -5,6 +5,8 @@ export type UpstreamResponse = {
   status: number;
   contentType: string | undefined;
   retryAfter: string | undefined;
+  /** The upstream's clock when it answered (its `Date` header), if it sent one. */
+  date?: string;
   body: string;
   /** The Idempotency-Key the upstream says it honoured (records service: KEY_ECHO_HEADER). */
   honouredKey?: string;
@@ -89,6 +91,7 @@ export class UpstreamClient {
         status: res.statusCode,
         contentType: header(res.headers['content-type']),
         retryAfter: header(res.headers['retry-after']),
+        date: header(res.headers.date),
         body,
         honouredKey: header(res.headers['idempotency-key']),
         replayed: header(res.headers['idempotent-replayed']) === 'true',
