@@ -1,8 +1,17 @@
 import type { OutboxEntry } from '../../shared';
 
-/** Outbox order: oldest first, ties by id (as IndexedDB orders the createdAt index). */
-export const older = (a: OutboxEntry, b: OutboxEntry) =>
-  a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/**
+ * Outbox order: oldest first, ties by id (as IndexedDB orders the createdAt index), except that
+ * an entry naming another in its dependsOn comes after it whatever the times: two saves of one
+ * record in the same millisecond (two tabs: each page's entry clock is its own) would otherwise
+ * sort by id, at random, and each wait for the other (a record's entries go out in this order,
+ * and after what they depend on), so that record and everything behind it would never be sent.
+ */
+export const older = (a: OutboxEntry, b: OutboxEntry) => {
+  if (a.dependsOn.includes(b.id)) return 1;
+  if (b.dependsOn.includes(a.id)) return -1;
+  return a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+};
 
 /** A record's key in the outbox graphs: `entity:localId`. */
 /** Parked or in conflict: waiting on the technician, and holding back what depends on it. */
@@ -38,7 +47,7 @@ export type OutboxIndex = {
 };
 
 function indexOutbox(entries: OutboxEntry[]): OutboxIndex {
-  const sorted = [...entries].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
+  const sorted = [...entries].sort(older);
   const byId = new Map(sorted.map((e) => [e.id, e]));
   const createOf = new Map<string, string>();
   const byRecord = new Map<string, OutboxEntry[]>();
