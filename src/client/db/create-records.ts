@@ -1,6 +1,7 @@
 import type { Entity } from '../../shared';
 import { newId } from '../lib/ids';
 import { PARENT_FIELD, type TraplineDb } from './database';
+import { entryTime } from './entry-time';
 import { newEntry } from './new-entry';
 import { compact, indexFields, tableOf, type AnyRow } from './record-tables';
 import { RepositoryError } from './repository-error';
@@ -90,7 +91,7 @@ export async function createRecords(
                 ? [{ field: parent.field, entity: parent.entity, localId: item.parentLocalId }]
                 : [],
             dependsOn: item.parentLocalId ? (parentDeps.get(item.parentLocalId) ?? []) : [],
-            createdAt: now,
+            createdAt: entryTime(),
           }),
         ),
       ]);

@@ -1,5 +1,6 @@
 import type { OutboxEntry } from '#shared/schemas/outbox';
 import { newId } from '../lib/ids';
+import { entryTime } from './entry-time';
 import type { TraplineDb } from './database';
 import { ownerKeyOf } from './record-tables';
 
@@ -18,7 +19,7 @@ export function newEntry(db: TraplineDb, fields: EntryFields): OutboxEntry {
     dependsOn: [],
     baseUpdated: null,
     baseValues: null,
-    createdAt: Date.now(),
+    createdAt: entryTime(),
     ...fields,
     state: 'pending',
     frozen: false,

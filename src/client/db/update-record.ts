@@ -2,6 +2,7 @@ import { isOutcomeUnknown, type Entity, type OutboxEntry } from '../../shared';
 import { newId } from '../lib/ids';
 import { sameValue } from './field-values';
 import type { TraplineDb } from './database';
+import { entryTime } from './entry-time';
 import { newEntry } from './new-entry';
 import { compact, entriesOf, indexFields, stableJson, tableOf } from './record-tables';
 import { RepositoryError } from './repository-error';
@@ -240,7 +241,7 @@ export async function updateRecord(
         baseUpdated:
           underneath.length > 0 ? null : ((server?.updated as string | undefined) ?? null),
         baseValues: base,
-        createdAt: now,
+        createdAt: entryTime(),
       }),
     );
     await table.update(localId, { ...recordPatch, syncState: 'queued' });

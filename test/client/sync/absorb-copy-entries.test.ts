@@ -123,6 +123,31 @@ describe('what the technician saved on the pulled copy of a lost create', () => 
     expect(rows[0].data).toMatchObject({ comments: 'Trap light was out', trap_nights: 2 });
   });
 
+  it('edits of both rows saved in the same millisecond: the field still ends as saved last', async () => {
+    const { db, bff, server, made, copy, goOnline } = await lostAnswerThenPulledCopy(1);
+    // Both saves in one millisecond (a fast tablet), and entry ids that sort the later save first:
+    // the outbox orders entries by createdAt, ties by id.
+    const at = vi.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-07-15T05:00:00.000Z'));
+    const ids = ['ffffffff-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002'];
+    const uuid = vi.spyOn(crypto, 'randomUUID').mockImplementation(() => {
+      const id = ids.shift();
+      if (!id) throw new Error('more ids than the two saves');
+      return id as ReturnType<Crypto['randomUUID']>;
+    });
+    const own = await db.collections.get(made.localId);
+    await updateRecord(db, 'collection', made.localId, { ...own!.data, comments: 'Set at dusk' });
+    const pulled = await db.collections.get(copy);
+    await updateRecord(db, 'collection', copy, { ...pulled!.data, comments: 'Trap light was out' });
+    uuid.mockRestore();
+    at.mockRestore();
+
+    await goOnline(true);
+
+    expect(await db.outbox.toArray()).toEqual([]);
+    expect(bff.get('collection', server.id)?.comments).toBe('Trap light was out');
+    expect((await db.collections.get(made.localId))?.data.comments).toBe('Trap light was out');
+  });
+
   it.each([
     ['an edit', 'PUT'],
     ['a delete', 'DELETE'],
