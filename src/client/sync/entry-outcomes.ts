@@ -307,6 +307,7 @@ async function absorbDuplicate(
   const copied = await entriesOfRecord(ctx, entry.entity, copy.localId);
   await table.delete(copy.localId);
   await moveChildren(ctx, entry.entity, copy.localId, localId);
+  await moveDrafts(ctx, copy.localId, localId);
   for (const e of copied) {
     await ctx.db.outbox.put({ ...e, localId });
     moved.push({ id: e.id, localId });
@@ -317,6 +318,33 @@ async function absorbDuplicate(
   }
   const entries = [...own, ...copied.map((e) => ({ ...e, localId }))].sort(older);
   return { changes: foldedChanges(entry.entity, kept, copy, copied, entries), entries };
+}
+
+/**
+ * Drafts of what the technician typed on the copy (its edit form, a new child's form under it) are
+ * typing on this record: they follow it to the kept row, as its children and entries do, else the
+ * copy's localId in their keys (`draft:<form>:<record>:<parent>`, ui/form/use-form-draft.ts)
+ * would never open again and the typing would be lost. Where the kept row has a draft of its own
+ * under the same key, the newer one is kept.
+ */
+async function moveDrafts(ctx: SyncContext, from: string, to: string): Promise<void> {
+  const { meta } = ctx.db;
+  const drafts = await meta
+    .where('key')
+    .startsWith('draft:')
+    .filter((row) => row.key.split(':').includes(from))
+    .toArray();
+  const savedAt = (value: unknown) => (value as { savedAt?: unknown } | null)?.savedAt;
+  for (const draft of drafts) {
+    const key = draft.key
+      .split(':')
+      .map((part) => (part === from ? to : part))
+      .join(':');
+    const there = await meta.get(key);
+    const newer = Number(savedAt(draft.value) ?? 0) >= Number(savedAt(there?.value) ?? 0);
+    if (!there || newer) await meta.put({ key, value: draft.value });
+    await meta.delete(draft.key);
+  }
 }
 
 /**
@@ -403,7 +431,12 @@ async function rebaseLaterUpdates(
     if (later.op !== 'update' || later.frozen || older(later, entry) < 0) continue;
     const baseValues = { ...(later.baseValues ?? {}) };
     let baseUpdated = later.baseUpdated;
-    if (later.baseUpdated === null) {
+    // No base yet: an edit saved before the record's create was acknowledged (no server version
+    // existed). Only a create's answer gives it one. An edit with no `updated` after an update's
+    // answer is based on what its form opened with (updateRecord: a field changed underneath),
+    // and its base values are the values the technician typed over: replaced by this answer, the
+    // office's change of that field would be taken for the base and overwritten with no question.
+    if (later.baseUpdated === null && entry.op === 'create') {
       baseUpdated = updated;
       for (const field of Object.keys(later.payload))
         baseValues[field] = normalizeValue(server[field]);

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
 import { createCollection } from '../../db/create-collection';
 import { useDb } from '../../db/db-context';
@@ -30,6 +30,8 @@ export function CollectionFormScreen({
   const pools = usePoolsOf(localId ?? '');
   // The form fills from and saves against the data as it opened (a pull may change the row).
   const opened = useDataAtOpen(localId ?? '', existing?.data);
+  // Fields of a restored draft typed over values that changed since (see DraftPlace.typedOver).
+  const typedOver = useRef<Record<string, unknown>>({});
   const gone = Boolean(localId) && (existing === null || existing?.deleted === true);
   useDropDraftsWhenGone(gone, db.meta, 'collection', localId ?? null);
   // What the collection's pools and tests hold on this tablet: the form refuses an edit the
@@ -69,12 +71,10 @@ export function CollectionFormScreen({
           'Moving a collection to another site is not possible here: delete it and enter it again at the right site',
         );
       }
-      await updateCollection(
-        db,
-        localId,
-        mergeFormData(opened, data, COLLECTION_FORM_KEYS),
-        opened,
-      );
+      await updateCollection(db, localId, mergeFormData(opened, data, COLLECTION_FORM_KEYS), {
+        ...opened,
+        ...typedOver.current,
+      });
     } else target = await createCollection(db, siteLocalId, data);
     onSaved?.();
     navigate(`/collections/${target}`);
@@ -101,6 +101,8 @@ export function CollectionFormScreen({
           form: 'collection',
           record: localId ?? null,
           parent: existing?.parentLocalId ?? params.get('site'),
+          base: opened,
+          typedOver,
         }}
       />
     </section>

@@ -1,4 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
+import { useRef } from 'react';
 import { useLocation } from 'wouter';
 import type { PoolTestData } from '../../db/create-pool-test';
 import { useDb } from '../../db/db-context';
@@ -47,6 +48,8 @@ export function PoolTestEditScreen({
   }, [db, localId]);
   // The form fills from and saves against the data as it opened (a pull may change the row).
   const opened = useDataAtOpen(localId, loaded?.test?.data);
+  // Fields of a restored draft typed over values that changed since (see DraftPlace.typedOver).
+  const typedOver = useRef<Record<string, unknown>>({});
   const gone = loaded !== undefined && (!loaded.test || loaded.test.deleted === true);
   useDropDraftsWhenGone(gone, db.meta, 'pool-test', localId);
   if (loaded === undefined) return <p>Loading…</p>;
@@ -56,13 +59,10 @@ export function PoolTestEditScreen({
   const species = lookups.species.find((s) => s.id === pool?.data.species);
   const sex = lookups.sex.find((s) => s.id === pool?.data.sex);
   const save = async (data: PoolTestData) => {
-    await updateRecord(
-      db,
-      'poolTest',
-      localId,
-      mergeFormData(opened, data, POOL_TEST_FORM_KEYS),
-      opened,
-    );
+    await updateRecord(db, 'poolTest', localId, mergeFormData(opened, data, POOL_TEST_FORM_KEYS), {
+      ...opened,
+      ...typedOver.current,
+    });
     onSaved?.();
     navigate(collection ? `/collections/${collection.localId}` : '/');
   };
@@ -93,6 +93,8 @@ export function PoolTestEditScreen({
           form: 'pool-test',
           record: localId,
           parent: test.parentLocalId,
+          base: opened,
+          typedOver,
         }}
       />
     </section>

@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
 import {
@@ -180,6 +180,8 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
   const others = useMemo(() => (loaded?.others ?? []).map((p) => p.data as Counted), [loaded]);
   // The form fills from and saves against the data as it opened (a pull may change the row).
   const opened = useDataAtOpen(localId, loaded?.pool?.data);
+  // Fields of a restored draft typed over values that changed since (see DraftPlace.typedOver).
+  const typedOver = useRef<Record<string, unknown>>({});
   const gone = loaded !== undefined && (!loaded.pool || loaded.pool.deleted === true);
   useDropDraftsWhenGone(gone, db.meta, 'pool', localId);
   if (loaded === undefined) return <p>Loading…</p>;
@@ -188,7 +190,10 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
   const { pool, collection } = loaded;
   const back = () => navigate(collection ? `/collections/${collection.localId}` : '/');
   const save = async (values: PoolValues) => {
-    await updateRecord(db, 'pool', localId, mergeFormData(opened, values, POOL_FORM_KEYS), opened);
+    await updateRecord(db, 'pool', localId, mergeFormData(opened, values, POOL_FORM_KEYS), {
+      ...opened,
+      ...typedOver.current,
+    });
     onSaved?.();
     back();
   };
@@ -209,7 +214,14 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
         problem={pool.problem}
         onSave={save}
         onRemove={remove}
-        draft={{ store: db.meta, form: 'pool', record: localId, parent: pool.parentLocalId }}
+        draft={{
+          store: db.meta,
+          form: 'pool',
+          record: localId,
+          parent: pool.parentLocalId,
+          base: opened,
+          typedOver,
+        }}
       />
     </section>
   );

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { siteCreate, type SiteCreate } from '../../../shared';
 import { createSite } from '../../db/create-site';
@@ -32,6 +32,8 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const site = useSite(localId ?? '');
   // The form fills from and saves against the data as it opened (a pull may change the row).
   const opened = useDataAtOpen(localId ?? '', site?.data);
+  // Fields of a restored draft typed over values that changed since (see DraftPlace.typedOver).
+  const typedOver = useRef<Record<string, unknown>>({});
   const gone = Boolean(localId) && (site === null || site?.deleted === true);
   useDropDraftsWhenGone(gone, db.meta, 'site', localId ?? null);
   if (sites === undefined || (localId && site === undefined)) return <p>Loading…</p>;
@@ -43,7 +45,10 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const save = async (data: SiteCreate) => {
     let target = localId;
     if (localId && site && opened)
-      await updateSite(db, localId, mergeFormData(opened, data, SITE_FORM_KEYS), opened);
+      await updateSite(db, localId, mergeFormData(opened, data, SITE_FORM_KEYS), {
+        ...opened,
+        ...typedOver.current,
+      });
     else target = await createSite(db, data);
     onSaved?.();
     navigate(`/sites/${target}`);
@@ -63,7 +68,14 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
         onSubmit={save}
         onCancel={() => history.back()}
         renderPicker={renderPicker}
-        draft={{ store: db.meta, form: 'site', record: localId ?? null, parent: null }}
+        draft={{
+          store: db.meta,
+          form: 'site',
+          record: localId ?? null,
+          parent: null,
+          base: opened,
+          typedOver,
+        }}
       />
     </section>
   );

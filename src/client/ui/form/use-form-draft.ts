@@ -11,7 +11,12 @@ export type DraftStore = {
   get(key: string): PromiseLike<{ key: string; value: unknown } | undefined>;
   put(row: { key: string; value: unknown }): PromiseLike<unknown>;
   delete(key: string): PromiseLike<unknown>;
-  where(index: 'key'): { startsWith(prefix: string): { delete(): PromiseLike<unknown> } };
+  where(index: 'key'): {
+    startsWith(prefix: string): {
+      first(): PromiseLike<{ key: string; value: unknown } | undefined>;
+      delete(): PromiseLike<unknown>;
+    };
+  };
 };
 
 /** Which form a draft belongs to: a draft is restored only into the same form of the same record. */
@@ -23,11 +28,28 @@ export type DraftPlace = {
   record: string | null;
   /** The parent's localId (the site of a new collection...), or null. */
   parent: string | null;
+  /**
+   * An edit's record data as the form opened with it (the screen's `opened`), kept with the draft
+   * as the base of what was typed.
+   */
+  base?: Record<string, unknown>;
+  /**
+   * Filled when an edit draft is restored: for each record field typed in the draft that has
+   * changed on this tablet since the draft was written (a pull), the value the technician typed
+   * over (from `base` then). The screen saves against these (updateRecord's `opened`), so the
+   * send shows a conflict instead of overwriting the office's value the technician never saw.
+   * Emptied by Discard draft.
+   */
+  typedOver?: { current: Record<string, unknown> };
 };
 
-/** `draft:<form>:<record-or-new>:<parent>`. */
-export function draftKey(place: Omit<DraftPlace, 'store'>): string {
-  return `${draftPrefix(place.form, place.record)}${place.parent ?? '-'}`;
+/**
+ * `draft:<form>:new:<parent>` for a new record, `draft:<form>:<record>:-` for an edit: an edit's
+ * draft is its record's wherever the record is, as its parent's localId may change while the
+ * draft waits (a pull moving a pool to the twin trap's collection, a fold of its collection).
+ */
+export function draftKey(place: Omit<DraftPlace, 'store' | 'base' | 'typedOver'>): string {
+  return `${draftPrefix(place.form, place.record)}${place.record === null ? (place.parent ?? '-') : '-'}`;
 }
 
 const draftPrefix = (form: string, record: string | null) => `draft:${form}:${record ?? 'new'}:`;
@@ -39,6 +61,8 @@ type StoredDraft = {
   values: Record<string, unknown>;
   /** The saved values the form opened with when the draft was written. */
   openedWith: Record<string, unknown>;
+  /** The record's data the form opened with (DraftPlace.base); absent for new records. */
+  base?: Record<string, unknown>;
   savedAt: number;
 };
 
@@ -77,10 +101,23 @@ class DraftKeeper {
     private readonly key: string,
     private readonly values: () => Record<string, unknown>,
     private readonly openedWith: Record<string, unknown>,
+    private readonly base: Record<string, unknown> | undefined,
+    /** An edit's `draft:<form>:<record>:`, where drafts of older versions may be. */
+    private readonly anyParentPrefix: string | null,
   ) {}
 
   read(): Promise<StoredDraft | null> {
-    return inOrder(() => this.store.get(this.key)).then((row) => asStoredDraft(row?.value));
+    return inOrder(async () => {
+      const row = await this.store.get(this.key);
+      if (row || !this.anyParentPrefix) return row;
+      // An edit draft written under its parent's localId (before drafts of edits were keyed by
+      // the record alone): moved to this key, so that a save or discard removes it.
+      const older = await this.store.where('key').startsWith(this.anyParentPrefix).first();
+      if (!older) return undefined;
+      await this.store.put({ key: this.key, value: older.value });
+      await this.store.delete(older.key);
+      return older;
+    }).then((row) => asStoredDraft(row?.value));
   }
 
   /** The form's values changed: write them once typing rests. */
@@ -105,7 +142,12 @@ class DraftKeeper {
       this.run(() =>
         this.store.put({
           key: this.key,
-          value: { values, openedWith: this.openedWith, savedAt: Date.now() },
+          value: {
+            values,
+            openedWith: this.openedWith,
+            ...(this.base ? { base: this.base } : {}),
+            savedAt: Date.now(),
+          } satisfies StoredDraft,
         }),
       );
   }
@@ -187,18 +229,31 @@ export function useFormDraft<T extends FieldValues, TOut>(
   const key = place ? draftKey(place) : null;
   const store = place?.store;
   const isEdit = place?.record != null;
+  // The record's data at open (the screen's useDataAtOpen: stable while the form is open).
+  const base = place?.base;
+  const typedOver = place?.typedOver;
+  const anyParentPrefix = isEdit && place ? draftPrefix(place.form, place.record) : null;
   const keeper = useMemo(
     () =>
       key && store
-        ? new DraftKeeper(store, key, () => form.getValues() as Record<string, unknown>, openedWith)
+        ? new DraftKeeper(
+            store,
+            key,
+            () => form.getValues() as Record<string, unknown>,
+            openedWith,
+            base,
+            anyParentPrefix,
+          )
         : null,
-    [key, store, form, openedWith],
+    [key, store, form, openedWith, base, anyParentPrefix],
   );
   const [restored, setRestored] = useState<{ at: number; changedSince: boolean } | null>(null);
 
   useEffect(() => {
     if (!keeper) return;
     let live = true;
+    // A form (another record, or opened again) starts with nothing typed over.
+    if (typedOver) typedOver.current = {};
     keeper.read().then(
       (draft) => {
         if (!live) return;
@@ -211,6 +266,8 @@ export function useFormDraft<T extends FieldValues, TOut>(
           else {
             // The saved values stay the form's defaults: it is dirty, and Discard goes back to them.
             form.reset(values as T, { keepDefaultValues: true, keepErrors: true });
+            if (isEdit && typedOver)
+              typedOver.current = typedOverBase(draft, openedWith, base ?? null);
             setRestored({
               at: draft.savedAt,
               changedSince: isEdit && !sameFormValues(draft.openedWith, openedWith),
@@ -240,7 +297,7 @@ export function useFormDraft<T extends FieldValues, TOut>(
       // Leaving the screen is not discarding: what was typed stays a draft.
       keeper.flush();
     };
-  }, [keeper, form, isEdit, openedWith]);
+  }, [keeper, form, isEdit, openedWith, base, typedOver]);
 
   if (!keeper) return NO_DRAFT;
   return {
@@ -248,6 +305,7 @@ export function useFormDraft<T extends FieldValues, TOut>(
     changedSince: restored?.changedSince ?? false,
     discard: () => {
       form.reset(undefined, { keepErrors: true });
+      if (typedOver) typedOver.current = {};
       keeper.remove();
       setRestored(null);
     },
@@ -255,6 +313,28 @@ export function useFormDraft<T extends FieldValues, TOut>(
     flush: () => keeper.flush(),
     done: () => keeper.done(),
   };
+}
+
+/**
+ * The record fields a restored edit draft typed over (changed from what its form opened with)
+ * that have changed since it was written (its `base` differs from the record's data now): the
+ * value the technician typed over, which is what their typing replaces. Fields nobody typed in
+ * take the record's new values on restore (typedOnto) and need no base. A draft of an older
+ * version without `base`: none.
+ */
+function typedOverBase(
+  draft: StoredDraft,
+  openedWith: Record<string, unknown>,
+  now: Record<string, unknown> | null,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (!draft.base || !now) return out;
+  for (const key of Object.keys(draft.values)) {
+    if (sameFormValues(draft.values[key], draft.openedWith[key])) continue;
+    if (sameFormValues(draft.openedWith[key], openedWith[key])) continue;
+    if (key in draft.base || key in now) out[key] = draft.base[key] ?? null;
+  }
+  return out;
 }
 
 /**
