@@ -1,6 +1,7 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../helpers/records-app';
+import { lockRace, type LockRace } from './helpers/lock-race';
 import {
   SEX_ID,
   SPECIES_ID,
@@ -36,66 +37,21 @@ describe.runIf(adminUrl)('on PostgreSQL, rules hold when two requests race', () 
   let http: Api;
   let manager: string;
   let blocker: pg.Client;
+  let race: LockRace['race'];
+  let waiting: LockRace['waiting'];
+  let locks: LockRace;
 
   beforeAll(async () => {
     t = await buildTestRecords();
     http = api(t);
     manager = await t.login('demo-manager');
-    const { rows } = await t.db.query<{ name: string }>('select current_database() as name');
-    const url = new URL(adminUrl as string);
-    url.pathname = `/${rows[0].name}`;
-    blocker = new pg.Client({ connectionString: url.toString() });
-    await blocker.connect();
+    locks = await lockRace(t, adminUrl as string);
+    ({ race, waiting, blocker } = locks);
   }, 120_000);
   afterAll(async () => {
-    await blocker?.end();
+    await locks?.close();
     await t?.close();
   });
-
-  /** Whether, within `ms`, at least `n` statements of this database wait for a lock. */
-  async function waiting(n: number, ms = 3000): Promise<boolean> {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      // The blocker is in a transaction, where pg_stat_activity is otherwise read once.
-      await blocker.query('select pg_stat_clear_snapshot()');
-      const { rows } = await blocker.query<{ n: number }>(
-        `select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
-          where not l.granted and a.datname = current_database()`,
-      );
-      if (rows[0].n >= n) return true;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return false;
-  }
-
-  /**
-   * Runs `first` until it waits on the blocker's lock (`blockSql`), then `second`; releases the
-   * lock once `second` has answered or waits too, and returns both answers.
-   */
-  async function race<A, B>(
-    blockSql: string,
-    first: () => Promise<A>,
-    second: () => Promise<B>,
-  ): Promise<[A, B]> {
-    await blocker.query('begin');
-    await blocker.query(blockSql);
-    let a: Promise<A>;
-    let b: Promise<B> | undefined;
-    try {
-      a = first();
-      expect(await waiting(1)).toBe(true);
-      b = second();
-      let answered = false;
-      void b.finally(() => (answered = true)).catch(() => undefined);
-      const until = Date.now() + 3000;
-      while (!answered && Date.now() < until) {
-        if (await waiting(2, 50)) break;
-      }
-    } finally {
-      await blocker.query('rollback');
-    }
-    return Promise.all([a, b as Promise<B>]);
-  }
 
   async function created(url: string, body: Record<string, unknown>) {
     const res = await http.post(url, manager, body);
