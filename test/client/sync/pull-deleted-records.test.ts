@@ -8,12 +8,11 @@
  * tablet's engine on fake-indexeddb. The records look alike on purpose: two collections at one
  * site on one day with one trap and equal counts, an equal pool and an equal test on each.
  */
-import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { TraplineDb } from '../../../src/client/db/database';
+import { tabletsOnStack } from './helpers/tablets-on-stack';
 import { createCollection } from '../../../src/client/db/create-collection';
 import { createPool } from '../../../src/client/db/create-pool';
-import { TraplineDb } from '../../../src/client/db/database';
-import { createSyncEngine, type SyncEngine } from '../../../src/client/sync';
 import type { PullOptions } from '../../../src/client/sync/pull-options';
 import {
   METHOD_ID,
@@ -24,65 +23,26 @@ import {
   TARGET_ID,
   TRAP_ID,
 } from '../../../src/server/records/seed/lookup-data';
-import { recordsApi, type RecordsApi } from '../../e2e/harness/records-api';
-import { startStack, type Stack } from '../../e2e/harness/stack';
-import { browserSession } from './helpers/browser-session';
 import { queueCreate, queueUpdate } from './helpers/outbox-factory';
 
 const HOUR = 3_600_000;
-let stack: Stack;
-/** The data manager, at the records service. */
-let office: RecordsApi;
-let headers: Record<string, string>;
-let agency: number;
-const tablets: Array<{ engine: SyncEngine; db: TraplineDb }> = [];
-
-beforeAll(async () => {
-  stack = await startStack();
-  office = await recordsApi(stack.recordsUrl, stack.password, 'demo-manager');
-  const session = await browserSession(stack.appUrl, 'demo-tech', stack.password);
-  headers = session.headers;
-  agency = session.agencyId;
-}, 60_000);
-
-afterEach(async () => {
-  for (const { engine, db } of tablets.splice(0)) {
-    engine.stop();
-    db.close();
-    await db.delete();
-  }
-});
-
-afterAll(async () => {
-  await stack?.stop();
-});
+const { world, tablet: onStack } = tabletsOnStack('deleted');
 
 /** A tablet whose clock the test moves (the server keeps the real one). */
 function tablet(pull: Partial<PullOptions> = {}) {
-  const db = new TraplineDb(`trapline-deleted-${crypto.randomUUID()}`);
-  const clock = { offset: 0 };
-  const engine = createSyncEngine(db, {
-    baseUrl: stack.appUrl,
-    headers,
-    autoPull: false,
-    channelName: null,
-    now: () => Date.now() + clock.offset,
-    pull: { pageSize: 2, ...pull },
-  });
-  tablets.push({ engine, db });
-  return { db, engine, clock };
+  return onStack({ pull: { pageSize: 2, ...pull } });
 }
 
 async function create(path: string, body: unknown): Promise<{ id: number; updated: string }> {
-  const res = await office.post<{ id: number; updated: string }>(path, body);
+  const res = await world.office.post<{ id: number; updated: string }>(path, body);
   expect(res.status, `POST ${path}: ${JSON.stringify(res.body)}`).toBe(201);
   return res.body;
 }
 
 async function remove(path: string): Promise<void> {
-  const res = await fetch(`${stack.recordsUrl}${path}`, {
+  const res = await fetch(`${world.stack.recordsUrl}${path}`, {
     method: 'DELETE',
-    headers: { Authorization: `Bearer ${office.token}` },
+    headers: { Authorization: `Bearer ${world.office.token}` },
   });
   expect(res.status, `DELETE ${path}`).toBeLessThan(300);
 }
@@ -120,7 +80,7 @@ async function twoLookAlikes() {
       target: TARGET_ID.wnv,
       status: STATUS_ID.negative,
       test_date: DAY,
-      test_agency: agency,
+      test_agency: world.agency,
     });
     made.push({ collection, pool, test });
   }
@@ -168,11 +128,11 @@ describe('collections and pools deleted in the office', () => {
 
     // An upstream that keeps a deleted pool's tests active (the contract is silent; this one
     // retires them), and a lab's late correction of it, listed as changed.
-    await stack.db.query(
+    await world.stack.db.query(
       `update pool_test set value = 31.5, deactive_date = null, updated = now() where id = $1`,
       [a.test.id],
     );
-    const listed = await office.poolTests(`query[id]=${a.test.id}`);
+    const listed = await world.office.poolTests(`query[id]=${a.test.id}`);
     expect(listed.rows).toHaveLength(1);
     await engine.pull();
     clock.offset += HOUR + 1;
@@ -217,7 +177,7 @@ describe('collections and pools deleted in the office', () => {
         target: TARGET_ID.slev,
         status: STATUS_ID.pending,
         test_date: DAY,
-        test_agency: agency,
+        test_agency: world.agency,
       },
       testedPool,
     );
@@ -299,16 +259,16 @@ describe('collections and pools deleted in the office', () => {
 
     // Within the hour: no check, the request count of a pull with nothing new is unchanged.
     clock.offset += HOUR / 2;
-    stack.records.reset();
+    world.stack.records.reset();
     await engine.pull();
-    const within = stack.records.requests.filter((r) => r.method === 'GET').length;
+    const within = world.stack.records.requests.filter((r) => r.method === 'GET').length;
     expect(within).toBe(4);
     expect(await has(db, 'collections', a.collection.id)).toBe(true);
 
     clock.offset += HOUR;
-    stack.records.reset();
+    world.stack.records.reset();
     await engine.pull();
-    const gets = stack.records.requests.filter((r) => r.method === 'GET');
+    const gets = world.stack.records.requests.filter((r) => r.method === 'GET');
     // The four lists, the site ids, and the collection and pool ids of the window.
     expect(gets.length).toBe(7);
     expect(await has(db, 'collections', a.collection.id)).toBe(false);

@@ -8,10 +8,9 @@
  * Real parts: the BFF and the records service on PGlite over HTTP, a tablet's engine on
  * fake-indexeddb; the window checks (reconcileEveryMs) are kept out of the way.
  */
-import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TraplineDb } from '../../../src/client/db/database';
-import { createSyncEngine, type SyncEngine } from '../../../src/client/sync';
+import { describe, expect, it } from 'vitest';
+import type { TraplineDb } from '../../../src/client/db/database';
+import { tabletsOnStack } from './helpers/tablets-on-stack';
 import {
   METHOD_ID,
   PRECISION_ID,
@@ -21,57 +20,19 @@ import {
   TARGET_ID,
   TRAP_ID,
 } from '../../../src/server/records/seed/lookup-data';
-import { recordsApi, type RecordsApi } from '../../e2e/harness/records-api';
-import { startStack, type Stack } from '../../e2e/harness/stack';
-import { browserSession } from './helpers/browser-session';
 
 const DAYS = 86_400_000;
-let stack: Stack;
-let office: RecordsApi;
-let headers: Record<string, string>;
-let agency: number;
-const tablets: Array<{ engine: SyncEngine; db: TraplineDb }> = [];
-
-beforeAll(async () => {
-  stack = await startStack();
-  office = await recordsApi(stack.recordsUrl, stack.password, 'demo-manager');
-  const session = await browserSession(stack.appUrl, 'demo-tech', stack.password);
-  headers = session.headers;
-  agency = session.agencyId;
-}, 60_000);
-
-afterEach(async () => {
-  for (const { engine, db } of tablets.splice(0)) {
-    engine.stop();
-    db.close();
-    await db.delete();
-  }
-});
-
-afterAll(async () => {
-  await stack?.stop();
-});
+const { world, tablet: onStack } = tabletsOnStack('moves');
 
 function tablet() {
-  const db = new TraplineDb(`trapline-moves-${crypto.randomUUID()}`);
-  const clock = { offset: 0 };
-  const engine = createSyncEngine(db, {
-    baseUrl: stack.appUrl,
-    headers,
-    autoPull: false,
-    channelName: null,
-    now: () => Date.now() + clock.offset,
-    pull: { pageSize: 2, reconcileEveryMs: 1000 * DAYS },
-  });
-  tablets.push({ engine, db });
-  return { db, engine, clock };
+  return onStack({ pull: { pageSize: 2, reconcileEveryMs: 1000 * DAYS } });
 }
 
 async function send(method: 'POST' | 'PUT', path: string, body: unknown) {
   const res =
     method === 'POST'
-      ? await office.post<{ id: number; updated: string }>(path, body)
-      : await office.put<{ id: number; updated: string }>(path, body);
+      ? await world.office.post<{ id: number; updated: string }>(path, body)
+      : await world.office.put<{ id: number; updated: string }>(path, body);
   expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
   return res.body;
 }
@@ -109,7 +70,7 @@ async function collectionWithPool(site: number, day: string) {
     target: TARGET_ID.wnv,
     status: STATUS_ID.negative,
     test_date: day,
-    test_agency: agency,
+    test_agency: world.agency,
   });
   return { collection, pool, test };
 }
