@@ -1,6 +1,6 @@
 import { refId, type Entity } from '../../shared';
 import { eachPage } from './list-pages';
-import { POOL_TYPES } from './pool-types';
+import { POOL_TYPES, speciesTypes } from './pool-types';
 import { storePulled } from './pull-writer';
 import type { PulledRow } from './store-pulled-rows';
 import type { SyncContext } from './sync-context';
@@ -106,7 +106,7 @@ async function unlessMissing<T>(pull: Promise<T>, none: T): Promise<T> {
  * while the tablet holds a collection of the window that counted that type (a pool draws on its
  * collection's counts, so no other collection has such pools): one request more per pull for
  * an agency that pools ticks, none for one that does not. Species types come from the stored
- * lookups (none without them).
+ * lookups (all mosquito without them: no other list is asked for).
  */
 async function pullOtherPools(
   ctx: SyncContext,
@@ -114,9 +114,7 @@ async function pullOtherPools(
   onProgress: (progress: PullProgress) => void,
   since: string,
 ): Promise<{ stored: number; added: number[] }> {
-  const row = await ctx.db.lookups.get('lookups');
-  if (!row) return { stored: 0, added: [] };
-  const typeOf = new Map(row.document.species.map((s) => [s.id, s.type]));
+  const typeOf = await speciesTypes(ctx);
   const counted = new Set<string>();
   await ctx.db.collections
     .where('collectionDate')
@@ -127,7 +125,7 @@ async function pullOtherPools(
         const species = refId(
           (r as { species?: number | { id: number } | null } | null)?.species ?? null,
         );
-        const type = species === null ? undefined : typeOf.get(species);
+        const type = species === null ? undefined : typeOf(species);
         if (type !== undefined) counted.add(type);
       }
     });

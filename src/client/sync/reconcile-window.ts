@@ -47,16 +47,7 @@ export async function reconcileWindow(
   const synced = (r: AnyRecordRow) => r.serverId !== null && r.syncState === 'synced' && !r.deleted;
 
   // What could go, read before listing: nothing to list for a list of which nothing could go.
-  const windowCollections = await db.collections
-    .where('collectionDate')
-    .aboveOrEqual(since)
-    .toArray();
-  const windowPools = windowCollections.length
-    ? await db.pools
-        .where('parentLocalId')
-        .anyOf(windowCollections.map((c) => c.localId))
-        .toArray()
-    : [];
+  const { collections: windowCollections, pools: windowPools } = await windowRecords(ctx, since);
   let activeCollections = listedCollections;
   if (!activeCollections && due && windowCollections.some(synced)) {
     const dated = { 'query[collection_date][$gte]': since };
@@ -80,16 +71,7 @@ export async function reconcileWindow(
     [db.collections, db.pools, db.poolTests, db.outbox],
     async () => {
       // Read again in this transaction: the technician may have saved since.
-      const collections = await db.collections
-        .where('collectionDate')
-        .aboveOrEqual(since)
-        .toArray();
-      const pools = collections.length
-        ? await db.pools
-            .where('parentLocalId')
-            .anyOf(collections.map((c) => c.localId))
-            .toArray()
-        : [];
+      const { collections, pools } = await windowRecords(ctx, since);
       const tests = pools.length
         ? await db.poolTests
             .where('parentLocalId')
@@ -105,12 +87,8 @@ export async function reconcileWindow(
         ).map((e) => e.localId),
       );
       const untouched = (r: AnyRecordRow) => synced(r) && !withEntry.has(r.localId);
-      const testsOf = new Map<string, AnyRecordRow[]>();
-      for (const t of tests)
-        testsOf.set(t.parentLocalId!, [...(testsOf.get(t.parentLocalId!) ?? []), t]);
-      const poolsOf = new Map<string, AnyRecordRow[]>();
-      for (const p of pools)
-        poolsOf.set(p.parentLocalId!, [...(poolsOf.get(p.parentLocalId!) ?? []), p]);
+      const testsOf = byParent(tests);
+      const poolsOf = byParent(pools);
       // A pool may go when it and its tests hold nothing of the technician's (tombstones aside).
       const free = (p: AnyRecordRow) =>
         untouched(p) && (testsOf.get(p.localId) ?? []).every((t) => t.deleted || untouched(t));
@@ -149,4 +127,28 @@ export async function reconcileWindow(
   );
   await db.meta.put({ key: WINDOW_RECONCILE_META_KEY, value: startedAt });
   return removed;
+}
+
+/** The local collections of the window (collection_date on or after `since`) and their pools. */
+async function windowRecords(ctx: SyncContext, since: string) {
+  const { db } = ctx;
+  const collections = await db.collections.where('collectionDate').aboveOrEqual(since).toArray();
+  const pools = collections.length
+    ? await db.pools
+        .where('parentLocalId')
+        .anyOf(collections.map((c) => c.localId))
+        .toArray()
+    : [];
+  return { collections, pools };
+}
+
+/** Rows by their parent's localId. */
+function byParent(rows: AnyRecordRow[]): Map<string, AnyRecordRow[]> {
+  const out = new Map<string, AnyRecordRow[]>();
+  for (const row of rows) {
+    const siblings = out.get(row.parentLocalId!);
+    if (siblings) siblings.push(row);
+    else out.set(row.parentLocalId!, [row]);
+  }
+  return out;
 }

@@ -6,7 +6,7 @@ import type { TraplineDb } from '../../../src/client/db/database';
 import { DbContext } from '../../../src/client/db/db-context';
 import { PoolEditScreen } from '../../../src/client/features/pools/pool-edit-screen';
 import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
-import { tabletDb } from './helpers/records';
+import { tabletDb, pulledSite } from './helpers/records';
 
 /**
  * An edit draft belongs to its record (its localId), wherever the record is: a pull that moves
@@ -17,15 +17,7 @@ import { tabletDb } from './helpers/records';
 const SLOW = { timeout: 20_000 };
 const RESTORED = /Restored what you typed on .+ before the app closed\./;
 
-const SITE = {
-  id: 501,
-  code: '104233',
-  name: 'Putah Creek N',
-  coordinate_precision: 1,
-  shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-  agency: 1,
-  updated: '2026-07-01T10:00:00.000Z',
-};
+const SITE = pulledSite();
 /** Two CO2 traps at one site on one night: look-alike collections. */
 const twin = (id: number) => ({
   id,

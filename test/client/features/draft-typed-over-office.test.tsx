@@ -7,7 +7,7 @@ import { CollectionFormScreen } from '../../../src/client/features/collections/c
 import { SiteFormScreen } from '../../../src/client/features/sites/site-form-screen';
 import { conflictingFields } from '../../../src/client/sync/detect-conflict';
 import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
-import { tabletDb } from './helpers/records';
+import { tabletDb, pulledSite } from './helpers/records';
 
 /**
  * A technician types over a field, the app closes (the typing is a draft), a pull brings the
@@ -17,20 +17,15 @@ import { tabletDb } from './helpers/records';
  */
 const SLOW = { timeout: 20_000 };
 
-function serverSite(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
+const serverSite = (over: Record<string, unknown> = {}) =>
+  pulledSite({
     id: 502,
     code: '104234',
     name: 'Putah Creek S',
-    coordinate_precision: 1,
-    shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-    agency: 1,
     comments: 'Gate open',
     add_date: '2026-07-01T10:00:00.000Z',
-    updated: '2026-07-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
+    ...over,
+  });
 
 function mount(db: TraplineDb, localId: string) {
   history.replaceState(null, '', `/sites/${localId}/edit`);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SiteFormScreen } from '../../../src/client/features/sites/site-form-screen';
 import { conflictingFields } from '../../../src/client/sync/detect-conflict';
 import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
-import { renderScreen, tabletDb } from './helpers/records';
+import { renderScreen, tabletDb, pulledSite } from './helpers/records';
 
 /**
  * The office changes a field while the technician's form is open on it, and the technician
@@ -11,20 +11,15 @@ import { renderScreen, tabletDb } from './helpers/records';
  * sending it must show a conflict (their value or the office's, chosen by a person), never
  * overwrite the office's change in silence. A field changed on one side only is no conflict.
  */
-function serverSite(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
+const serverSite = (over: Record<string, unknown> = {}) =>
+  pulledSite({
     id: 502,
     code: '104234',
     name: 'Putah Creek S',
-    coordinate_precision: 1,
-    shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-    agency: 1,
     comments: 'Gate open',
     add_date: '2026-07-01T10:00:00.000Z',
-    updated: '2026-07-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
+    ...over,
+  });
 
 async function editWhileOfficeChanges(field: 'Comments' | 'Site name', typed: string) {
   const db = await tabletDb();

@@ -5,22 +5,11 @@ import { CollectionFormScreen } from '../../../src/client/features/collections/c
 import { PoolTestEditScreen } from '../../../src/client/features/pool-tests/pool-test-edit-screen';
 import { SiteFormScreen } from '../../../src/client/features/sites/site-form-screen';
 import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
-import { renderScreen, tabletDb } from './helpers/records';
+import { renderScreen, tabletDb, pulledSite } from './helpers/records';
 
 /** A site as the service lists it (a pull stores it like this). */
-function serverSite(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    id: 501,
-    code: '104233',
-    name: 'Putah Creek N',
-    coordinate_precision: 1,
-    shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-    agency: 1,
-    add_date: '2026-07-01T10:00:00.000Z',
-    updated: '2026-07-01T10:00:00.000Z',
-    ...overrides,
-  };
-}
+const serverSite = (over: Record<string, unknown> = {}) =>
+  pulledSite({ add_date: '2026-07-01T10:00:00.000Z', ...over });
 
 describe('an edit form open while a pull brings a newer version of its record', () => {
   it('saves only what the technician changed: the newer server fields are kept, not reverted', async () => {

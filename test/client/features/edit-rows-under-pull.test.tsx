@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CollectionFormScreen } from '../../../src/client/features/collections/collection-form-screen';
 import { conflictingFields } from '../../../src/client/sync/detect-conflict';
 import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
-import { renderScreen, tabletDb } from './helpers/records';
+import { renderScreen, tabletDb, pulledSite } from './helpers/records';
 
 /**
  * The office recounts one of two look-alike abundance rows and changes the lures while the
@@ -11,15 +11,7 @@ import { renderScreen, tabletDb } from './helpers/records';
  * carries the trap nights alone (no rows, no lures: nothing the technician did not touch), shows
  * no conflict, and the tablet keeps the office's rows and lures.
  */
-const SITE = {
-  id: 501,
-  code: '104233',
-  name: 'Putah Creek N',
-  coordinate_precision: 1,
-  shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-  agency: 1,
-  updated: '2026-07-01T10:00:00.000Z',
-};
+const SITE = pulledSite();
 const COLLECTION = {
   id: 9,
   collection_date: '2026-07-14T13:30:00.000Z',

@@ -13,7 +13,7 @@ import { PoolTestScreen } from '../../../src/client/features/pool-tests/pool-tes
 import { SiteFormScreen } from '../../../src/client/features/sites/site-form-screen';
 import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
 import { LeaveGuard } from '../../../src/client/ui/form/leave-guard';
-import { tabletDb } from './helpers/records';
+import { tabletDb, pulledSite } from './helpers/records';
 
 // Unsaved typing survives the tab being killed: each record form keeps a draft in the tablet's
 // database and restores it when the same form is opened again. Unmounting a screen and mounting
@@ -25,15 +25,7 @@ const SLOW = { timeout: 20_000 };
 const RESTORED = /Restored what you typed on .+ before the app closed\./;
 const CHANGED = /changed on this tablet since/;
 
-const SITE = {
-  id: 501,
-  code: '104233',
-  name: 'Putah Creek N',
-  coordinate_precision: 1,
-  shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-  agency: 1,
-  updated: '2026-07-01T10:00:00.000Z',
-};
+const SITE = pulledSite();
 /** Two look-alike rows: one species, two sexes, equal counts. */
 const COLLECTION = {
   id: 9,

@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
 import { createCollection } from '../../db/create-collection';
 import { useDb } from '../../db/db-context';
@@ -6,8 +6,7 @@ import { updateCollection } from '../../db/update-collection';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
 import { mergeFormData } from '../../ui/form/merge-form-data';
-import { useDropDraftsWhenGone } from '../../ui/form/use-form-draft';
-import { useDataAtOpen } from '../../ui/form/use-data-at-open';
+import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { CollectionForm, type CollectionSubmit } from './collection-form';
 import { COLLECTION_FORM_KEYS, type CollectionHoldings } from './collection-schema';
 import { useCollection, usePoolsOf, useRecentCollections, useSiteRows } from './use-collections';
@@ -28,12 +27,14 @@ export function CollectionFormScreen({
   const recent = useRecentCollections();
   const existing = useCollection(localId ?? '');
   const pools = usePoolsOf(localId ?? '');
-  // The form fills from and saves against the data as it opened (a pull may change the row).
-  const opened = useDataAtOpen(localId ?? '', existing?.data);
-  // Fields of a restored draft typed over values that changed since (see DraftPlace.typedOver).
-  const typedOver = useRef<Record<string, unknown>>({});
-  const gone = Boolean(localId) && (existing === null || existing?.deleted === true);
-  useDropDraftsWhenGone(gone, db.meta, 'collection', localId ?? null);
+  const { opened, place, savedAgainst } = useRecordDraft({
+    store: db.meta,
+    form: 'collection',
+    record: localId ?? null,
+    parent: existing?.parentLocalId ?? params.get('site'),
+    data: existing?.data,
+    gone: Boolean(localId) && (existing === null || existing?.deleted === true),
+  });
   // What the collection's pools and tests hold on this tablet: the form refuses an edit the
   // server would refuse (counts below the pools, a date after a test) before it is queued.
   const holdings = useMemo((): Omit<CollectionHoldings, 'describe'> | undefined => {
@@ -71,10 +72,12 @@ export function CollectionFormScreen({
           'Moving a collection to another site is not possible here: delete it and enter it again at the right site',
         );
       }
-      await updateCollection(db, localId, mergeFormData(opened, data, COLLECTION_FORM_KEYS), {
-        ...opened,
-        ...typedOver.current,
-      });
+      await updateCollection(
+        db,
+        localId,
+        mergeFormData(opened, data, COLLECTION_FORM_KEYS),
+        savedAgainst(),
+      );
     } else target = await createCollection(db, siteLocalId, data);
     onSaved?.();
     navigate(`/collections/${target}`);
@@ -96,14 +99,7 @@ export function CollectionFormScreen({
         problem={existing?.problem ?? null}
         onSubmit={save}
         onCancel={() => history.back()}
-        draft={{
-          store: db.meta,
-          form: 'collection',
-          record: localId ?? null,
-          parent: existing?.parentLocalId ?? params.get('site'),
-          base: opened,
-          typedOver,
-        }}
+        draft={place}
       />
     </section>
   );

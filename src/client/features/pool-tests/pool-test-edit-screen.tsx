@@ -1,5 +1,4 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useRef } from 'react';
 import { useLocation } from 'wouter';
 import type { PoolTestData } from '../../db/create-pool-test';
 import { useDb } from '../../db/db-context';
@@ -7,8 +6,7 @@ import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { dayOf } from '../../lib/dates';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
-import { useDataAtOpen } from '../../ui/form/use-data-at-open';
-import { useDropDraftsWhenGone } from '../../ui/form/use-form-draft';
+import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { PoolTestForm } from './pool-test-form';
 
 /** Fields the pool test form edits; the others (agency, user...) pass through the edit. */
@@ -46,12 +44,14 @@ export function PoolTestEditScreen({
       : undefined;
     return { test: test ?? null, pool: pool ?? null, collection: collection ?? null };
   }, [db, localId]);
-  // The form fills from and saves against the data as it opened (a pull may change the row).
-  const opened = useDataAtOpen(localId, loaded?.test?.data);
-  // Fields of a restored draft typed over values that changed since (see DraftPlace.typedOver).
-  const typedOver = useRef<Record<string, unknown>>({});
-  const gone = loaded !== undefined && (!loaded.test || loaded.test.deleted === true);
-  useDropDraftsWhenGone(gone, db.meta, 'pool-test', localId);
+  const { opened, place, savedAgainst } = useRecordDraft({
+    store: db.meta,
+    form: 'pool-test',
+    record: localId,
+    parent: loaded?.test?.parentLocalId ?? null,
+    data: loaded?.test?.data,
+    gone: loaded !== undefined && (!loaded.test || loaded.test.deleted === true),
+  });
   if (loaded === undefined) return <p>Loading…</p>;
   if (!loaded.test || loaded.test.deleted || !opened)
     return <p role="alert">This test result is not on this tablet.</p>;
@@ -59,10 +59,13 @@ export function PoolTestEditScreen({
   const species = lookups.species.find((s) => s.id === pool?.data.species);
   const sex = lookups.sex.find((s) => s.id === pool?.data.sex);
   const save = async (data: PoolTestData) => {
-    await updateRecord(db, 'poolTest', localId, mergeFormData(opened, data, POOL_TEST_FORM_KEYS), {
-      ...opened,
-      ...typedOver.current,
-    });
+    await updateRecord(
+      db,
+      'poolTest',
+      localId,
+      mergeFormData(opened, data, POOL_TEST_FORM_KEYS),
+      savedAgainst(),
+    );
     onSaved?.();
     navigate(collection ? `/collections/${collection.localId}` : '/');
   };
@@ -88,14 +91,7 @@ export function PoolTestEditScreen({
         problem={test.problem}
         onSubmit={save}
         onCancel={() => history.back()}
-        draft={{
-          store: db.meta,
-          form: 'pool-test',
-          record: localId,
-          parent: test.parentLocalId,
-          base: opened,
-          typedOver,
-        }}
+        draft={place}
       />
     </section>
   );

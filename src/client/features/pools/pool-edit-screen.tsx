@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
 import {
@@ -16,14 +16,14 @@ import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
-import { useDataAtOpen } from '../../ui/form/use-data-at-open';
+import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { CommentsField } from '../../ui/form/comments-field';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
 import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
-import { useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
+import type { DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools } from './propose-pools';
 
@@ -178,22 +178,27 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
     [loaded?.collection],
   );
   const others = useMemo(() => (loaded?.others ?? []).map((p) => p.data as Counted), [loaded]);
-  // The form fills from and saves against the data as it opened (a pull may change the row).
-  const opened = useDataAtOpen(localId, loaded?.pool?.data);
-  // Fields of a restored draft typed over values that changed since (see DraftPlace.typedOver).
-  const typedOver = useRef<Record<string, unknown>>({});
-  const gone = loaded !== undefined && (!loaded.pool || loaded.pool.deleted === true);
-  useDropDraftsWhenGone(gone, db.meta, 'pool', localId);
+  const { opened, place, savedAgainst } = useRecordDraft({
+    store: db.meta,
+    form: 'pool',
+    record: localId,
+    parent: loaded?.pool?.parentLocalId ?? null,
+    data: loaded?.pool?.data,
+    gone: loaded !== undefined && (!loaded.pool || loaded.pool.deleted === true),
+  });
   if (loaded === undefined) return <p>Loading…</p>;
   if (!loaded.pool || loaded.pool.deleted || !opened)
     return <p role="alert">This pool is not on this tablet.</p>;
   const { pool, collection } = loaded;
   const back = () => navigate(collection ? `/collections/${collection.localId}` : '/');
   const save = async (values: PoolValues) => {
-    await updateRecord(db, 'pool', localId, mergeFormData(opened, values, POOL_FORM_KEYS), {
-      ...opened,
-      ...typedOver.current,
-    });
+    await updateRecord(
+      db,
+      'pool',
+      localId,
+      mergeFormData(opened, values, POOL_FORM_KEYS),
+      savedAgainst(),
+    );
     onSaved?.();
     back();
   };
@@ -214,14 +219,7 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
         problem={pool.problem}
         onSave={save}
         onRemove={remove}
-        draft={{
-          store: db.meta,
-          form: 'pool',
-          record: localId,
-          parent: pool.parentLocalId,
-          base: opened,
-          typedOver,
-        }}
+        draft={place}
       />
     </section>
   );

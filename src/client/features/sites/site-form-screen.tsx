@@ -1,4 +1,4 @@
-import { useRef, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { siteCreate, type SiteCreate } from '../../../shared';
 import { createSite } from '../../db/create-site';
@@ -6,9 +6,8 @@ import { useDb } from '../../db/db-context';
 import { updateSite } from '../../db/update-site';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
-import { useDataAtOpen } from '../../ui/form/use-data-at-open';
+import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
-import { useDropDraftsWhenGone } from '../../ui/form/use-form-draft';
 import { nextSiteCode } from './next-site-code';
 import { SiteForm, type LocationPickerProps } from './site-form';
 import { useSite, useSites } from './use-sites';
@@ -30,12 +29,14 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const { lookups, loaded: listsRead, storedAt } = useLookups();
   const sites = useSites();
   const site = useSite(localId ?? '');
-  // The form fills from and saves against the data as it opened (a pull may change the row).
-  const opened = useDataAtOpen(localId ?? '', site?.data);
-  // Fields of a restored draft typed over values that changed since (see DraftPlace.typedOver).
-  const typedOver = useRef<Record<string, unknown>>({});
-  const gone = Boolean(localId) && (site === null || site?.deleted === true);
-  useDropDraftsWhenGone(gone, db.meta, 'site', localId ?? null);
+  const { opened, place, savedAgainst } = useRecordDraft({
+    store: db.meta,
+    form: 'site',
+    record: localId ?? null,
+    parent: null,
+    data: site?.data,
+    gone: Boolean(localId) && (site === null || site?.deleted === true),
+  });
   if (sites === undefined || (localId && site === undefined)) return <p>Loading…</p>;
   if (localId && !site) return <p role="alert">This site is not on this tablet.</p>;
   // A deleted record takes no edit (updateRecord refuses it): no form to type into for nothing.
@@ -45,10 +46,7 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const save = async (data: SiteCreate) => {
     let target = localId;
     if (localId && site && opened)
-      await updateSite(db, localId, mergeFormData(opened, data, SITE_FORM_KEYS), {
-        ...opened,
-        ...typedOver.current,
-      });
+      await updateSite(db, localId, mergeFormData(opened, data, SITE_FORM_KEYS), savedAgainst());
     else target = await createSite(db, data);
     onSaved?.();
     navigate(`/sites/${target}`);
@@ -68,14 +66,7 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
         onSubmit={save}
         onCancel={() => history.back()}
         renderPicker={renderPicker}
-        draft={{
-          store: db.meta,
-          form: 'site',
-          record: localId ?? null,
-          parent: null,
-          base: opened,
-          typedOver,
-        }}
+        draft={place}
       />
     </section>
   );

@@ -1,3 +1,4 @@
+import { lockWhereItStands, MOVED } from '../common/lock-where-it-stands';
 import type { Database, Queryable, Row } from '../../db/database';
 import type { FieldError } from '#shared/schemas/error';
 import type { PoolTestCreate, PoolTestUpdate } from '#shared/schemas/pool-test';
@@ -49,22 +50,17 @@ async function poolCollectionDay(
         where p.id = $1 and p.agency = $2 and p.deactive_date is null${lock ? ' for share of p' : ''}`,
       [pool, agency],
     );
-  let row: Read;
-  for (;;) {
+  const row = await lockWhereItStands(q, 'pool_test_locks', async () => {
     const unlocked = (await read(false)).rows[0];
     if (!unlocked) return undefined;
-    await q.exec('savepoint pool_test_locks');
     if (unlocked.collection !== null) {
       await q.query('select 1 from collection where id = $1 for share', [unlocked.collection]);
     }
     const locked = (await read(true)).rows[0];
-    if (locked && locked.collection === unlocked.collection) {
-      row = locked;
-      break;
-    }
-    // Moved or retired meanwhile: give the locks back (none is taken out of order), look again.
-    await q.exec('rollback to savepoint pool_test_locks');
-  }
+    // Moved or retired meanwhile: look again.
+    return locked && locked.collection === unlocked.collection ? locked : MOVED;
+  });
+  if (!row) return undefined;
   const { collection_date: date, date_only: dateOnly } = row;
   if (date === null) return null;
   const midnight = new Date(date).toISOString().endsWith('T00:00:00.000Z');
@@ -143,24 +139,20 @@ export async function updatePoolTest(
     // reads), then the test's row; if the test was moved to another pool meanwhile, the locks
     // are given back (savepoint) and taken again.
     const checksPool = body.pool != null || body.test_date != null;
-    let current: Row;
-    for (;;) {
+    const current = await lockWhereItStands(tx, 'pool_test_row', async () => {
       const seen = await tx.query<{ pool: number }>(
         'select pool from pool_test where id = $1 and agency = $2 and deactive_date is null',
         [id, caller.agencyId],
       );
       if (!seen.rows[0]) throw notFound('Pool test');
-      await tx.exec('savepoint pool_test_row');
       if (checksPool) await poolCollectionDay(tx, caller.agencyId, body.pool ?? seen.rows[0].pool);
       const { rows } = await tx.query(
         'select * from pool_test where id = $1 and agency = $2 and deactive_date is null for update',
         [id, caller.agencyId],
       );
       if (!rows[0]) throw notFound('Pool test');
-      current = rows[0];
-      if (body.pool != null || current.pool === seen.rows[0].pool) break;
-      await tx.exec('rollback to savepoint pool_test_row');
-    }
+      return body.pool != null || rows[0].pool === seen.rows[0].pool ? (rows[0] as Row) : MOVED;
+    });
     assertCanUpdate(caller, current.user_id as number | null, 'pool test');
     const pool = body.pool ?? (current.pool as number);
     const collectionDay = await validate(

@@ -12,6 +12,7 @@ import {
   type LockedCollection,
 } from './create-pool';
 import { lookupErrors } from '../common/lookup-errors';
+import { lockWhereItStands, MOVED } from '../common/lock-where-it-stands';
 import { assertPlausibleNumber, lockNumberSeries, numberTaken } from '../common/next-number';
 import { survYearOf } from '#shared/rules';
 import { assertCanUpdate, assertOwnAgency } from '../common/permissions';
@@ -45,32 +46,28 @@ export async function updatePool(
     // pool. If the pool was moved or retired before its row was locked (READ COMMITTED: another
     // request committed in between), what was locked and read is stale: a retired pool is 404,
     // and a moved one gives its locks back (savepoint) and takes those of where it now is.
-    let targetId: number | null;
-    let locked: Map<number, LockedCollection | null>;
-    let current: Row;
-    for (;;) {
+    const { targetId, locked, current } = await lockWhereItStands(tx, 'pool_locks', async () => {
       const before = await tx.query<{ collection: number | null }>(
         'select collection from pool where id = $1 and agency = $2 and deactive_date is null',
         [id, caller.agencyId],
       );
       if (before.rows.length === 0) throw notFound('Pool');
       const wasIn = before.rows[0].collection;
-      targetId = body.collection !== undefined ? body.collection : wasIn;
-      const lockIds = [...new Set([wasIn, targetId].filter((v): v is number => v != null))].sort(
-        (a, b) => a - b,
+      const target = body.collection !== undefined ? body.collection : wasIn;
+      const lockIds = [...new Set([wasIn, target].filter((v): v is number => v != null))].sort(
+        (x, y) => x - y,
       );
-      await tx.exec('savepoint pool_locks');
-      locked = new Map<number, LockedCollection | null>();
-      for (const cid of lockIds) locked.set(cid, await lockCollection(tx, caller.agencyId, cid));
+      const collections = new Map<number, LockedCollection | null>();
+      for (const cid of lockIds)
+        collections.set(cid, await lockCollection(tx, caller.agencyId, cid));
       const { rows } = await tx.query(
         'select * from pool where id = $1 and deactive_date is null for update',
         [id],
       );
       if (rows.length === 0) throw notFound('Pool');
-      current = rows[0];
-      if (current.collection === wasIn) break;
-      await tx.exec('rollback to savepoint pool_locks');
-    }
+      if (rows[0].collection !== wasIn) return MOVED;
+      return { targetId: target, locked: collections, current: rows[0] as Row };
+    });
     assertCanUpdate(caller, current.user_id as number | null, 'pool');
 
     const errors = await lookupErrors(tx, poolRefs(body));

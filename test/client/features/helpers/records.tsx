@@ -39,3 +39,20 @@ export function renderScreen(db: TraplineDb, ui: ReactElement, at = '/') {
   render(<DbContext.Provider value={db}>{ui}</DbContext.Provider>);
   return userEvent.setup();
 }
+
+/**
+ * A site as the service lists it (what a pull stores): Putah Creek N, server id 501, unless
+ * `over` replaces or adds fields.
+ */
+export function pulledSite<T extends Record<string, unknown>>(over: T = {} as T) {
+  return {
+    id: 501,
+    code: '104233',
+    name: 'Putah Creek N',
+    coordinate_precision: 1,
+    shape: { type: 'Point', coordinates: [-121.49, 38.58] },
+    agency: 1,
+    updated: '2026-07-01T10:00:00.000Z',
+    ...over,
+  };
+}
