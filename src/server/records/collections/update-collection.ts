@@ -73,8 +73,11 @@ export async function updateCollection(
     assertCanUpdate(caller, current.user_id as number | null, 'collection');
 
     const errors: FieldError[] = await lookupErrors(tx, collectionRefs(body));
-    const site = body.site != null ? await agencySite(tx, caller.agencyId, body.site) : null;
-    if (body.site != null && !site) errors.push(noSuchSite(body.site));
+    // The site it already has is no change (a GET sent back), even if that site was deleted since.
+    const keepsSite = body.site != null && body.site === current.site;
+    const site =
+      body.site != null && !keepsSite ? await agencySite(tx, caller.agencyId, body.site) : null;
+    if (body.site != null && !keepsSite && !site) errors.push(noSuchSite(body.site));
     if (errors.length > 0) throw validationFailed(errors);
     if (body.arthropods) await assertNoMixedConflict(tx, body.arthropods);
 
@@ -102,8 +105,7 @@ export async function updateCollection(
       body.collection_date != null && body.surv_year == null
         ? survYearOf(body.collection_date)
         : null;
-    const movesYear =
-      dateYear !== null && dateYear !== new Date(current.collection_date as Date).getUTCFullYear();
+    const movesYear = dateYear !== null && dateYear !== writtenYear(current);
     const survYear = body.surv_year ?? (movesYear ? dateYear : (current.surv_year as number));
     let num = body.collection_num ?? (current.collection_num as number);
     if (survYear !== current.surv_year || num !== current.collection_num) {
@@ -118,7 +120,7 @@ export async function updateCollection(
 
     // Site and location: a new location replaces the old; a newly named site without one brings
     // its own (naming the same site again keeps a location given earlier).
-    if (body.site !== undefined) set('site', site?.id ?? null);
+    if (body.site !== undefined && !keepsSite) set('site', site?.id ?? null);
     const point = body.location
       ? {
           lon: body.location.shape.coordinates[0],
@@ -215,6 +217,26 @@ async function movePoolsToYear(
     year,
     now,
   ]);
+}
+
+/**
+ * The year the collection's current date was written in (the local year, which surv_year
+ * defaults to): only the stored UTC moment is kept, so a date-time near New Year may have been
+ * written in the UTC year before or after (offsets run from UTC-12:00 to UTC+14:00). A surv_year
+ * that is one of those years is that year; otherwise (an explicitly different surv_year) the
+ * UTC year stands for it.
+ */
+function writtenYear(current: Row): number {
+  const at = new Date(current.collection_date as Date).getTime();
+  const utcYear = new Date(at).getUTCFullYear();
+  if (current.collection_date_date_only === true) return utcYear;
+  const hour = 3_600_000;
+  const candidates = [
+    new Date(at - 12 * hour).getUTCFullYear(),
+    new Date(at + 14 * hour).getUTCFullYear(),
+  ];
+  const survYear = current.surv_year as number;
+  return candidates.includes(survYear) ? survYear : utcYear;
 }
 
 /** Whether a location record already holds this point and precision. */

@@ -4,6 +4,7 @@ import type { Caller } from '../auth/types';
 import { notFound, validationFailed } from '../errors';
 import { overflowError, poolOverflow } from '../collections/abundance-rules';
 import { agencySite, noSuchSite } from '../common/agency-site';
+import { insertLocation } from '../common/location-record';
 import {
   lockCollection,
   noSuchCollection,
@@ -74,9 +75,13 @@ export async function updatePool(
     const collection = targetId != null ? (locked.get(targetId) ?? null) : null;
     if (targetId != null && !collection && body.collection !== undefined)
       errors.push(noSuchCollection(targetId));
+    // The site it already has is no change (a GET sent back), even if that site was deleted since.
+    const keepsSite = body.site != null && body.site === current.site;
     const site =
-      body.site != null && !collection ? await agencySite(tx, caller.agencyId, body.site) : null;
-    if (body.site != null && !collection && !site) errors.push(noSuchSite(body.site));
+      body.site != null && !collection && !keepsSite
+        ? await agencySite(tx, caller.agencyId, body.site)
+        : null;
+    if (body.site != null && !collection && !keepsSite && !site) errors.push(noSuchSite(body.site));
     if (errors.length > 0) throw validationFailed(errors);
 
     const species = body.species ?? (current.species as number);
@@ -149,6 +154,16 @@ export async function updatePool(
         }));
       if (missing.length > 0) throw validationFailed(missing);
     }
+    // A standalone pool is placed at its site, as on create: one named anew brings its place.
+    const location = collection
+      ? collection.location
+      : collectionId === null && site && (site.id !== current.site || current.collection !== null)
+        ? await insertLocation(tx, 'pool', id, caller.agencyId, {
+            lon: site.lon,
+            lat: site.lat,
+            coordinatePrecision: site.coordinate_precision,
+          })
+        : current.location;
     await tx.query(
       `update pool set collection = $2, site = $3, location = $4, surv_year = $5, pool_num = $6, num_count = $7,
          species = $8, sex = $9, primary_source_bit = $10, primary_source = $11, comments = $12,
@@ -158,7 +173,7 @@ export async function updatePool(
         id,
         collectionId,
         siteId,
-        collection ? collection.location : current.location,
+        location,
         survYear,
         poolNum,
         numCount,

@@ -66,15 +66,19 @@ export function assertZeroSiteStaysActive(deactiveDate: unknown): void {
   throw validationFailed([{ path: 'deactive_date', message }], 'validation_failed', message);
 }
 
-/** 409 site_code_taken when another site keeps the code in use (call under lockSiteCode). */
+/**
+ * 409 site_code_taken when another site keeps the code in use (call under lockSiteCode); an edit
+ * passes the site's own `activeUntil` (see siteUsingCode).
+ */
 export async function assertCodeFree(
   tx: Queryable,
   agencyId: number,
   code: string,
   activeFrom: string,
   exceptId: number | null,
+  activeUntil?: string | null,
 ): Promise<void> {
-  const using = await siteUsingCode(tx, agencyId, code, activeFrom, exceptId);
+  const using = await siteUsingCode(tx, agencyId, code, activeFrom, exceptId, activeUntil);
   if (using) {
     throw new HttpError(
       409,

@@ -49,6 +49,13 @@ export async function lockSiteCode(tx: Queryable, agencyId: number, code: string
 /**
  * The site that keeps `code` in use for a new period starting at `activeFrom` (contract §6): a
  * live site of the agency with that code and no deactive_date, or one on/after `activeFrom`.
+ *
+ * An edit of a site that already holds the code (`activeUntil` given: its deactive_date, null
+ * when open) is held to the same rule against each other site, whichever of the two starts
+ * later taking the place of the new one: a later revision must start after this site's period
+ * ends, an earlier one must have ended before this site starts. An old revision can then be
+ * edited (or sent back as GET returned it) while a later one uses its code, and still not be
+ * reopened into that later one's period.
  */
 export async function siteUsingCode(
   tx: Queryable,
@@ -56,14 +63,24 @@ export async function siteUsingCode(
   code: string,
   activeFrom: string,
   exceptId: number | null,
+  activeUntil?: string | null,
 ): Promise<{ id: number; name: string } | null> {
+  const earlierInUse = '(deactive_date is null or deactive_date >= $3::timestamptz)';
+  const inUse =
+    activeUntil === undefined
+      ? earlierInUse
+      : `(case when coalesce(active_date, add_date) >= $3::timestamptz
+               then ($5::timestamptz is null or $5::timestamptz >= coalesce(active_date, add_date))
+               else ${earlierInUse} end)`;
   const { rows } = await tx.query<{ id: number; name: string }>(
     `select id, name from site
       where agency = $1 and code = $2 and delete_date is null
-        and (deactive_date is null or deactive_date >= $3::timestamptz)
+        and ${inUse}
         and ($4::int is null or id <> $4::int)
       order by id limit 1`,
-    [agencyId, code, activeFrom, exceptId],
+    activeUntil === undefined
+      ? [agencyId, code, activeFrom, exceptId]
+      : [agencyId, code, activeFrom, exceptId, activeUntil],
   );
   return rows[0] ?? null;
 }

@@ -56,7 +56,14 @@ export async function updateSiteRecord(
       const code = body.code ?? existing.code;
       await lockSiteCode(tx, caller.agencyId, code);
       const activeFrom = (activeDate as string | null) ?? new Date(existing.add_date).toISOString();
-      await assertCodeFree(tx, caller.agencyId, code, activeFrom, id);
+      await assertCodeFree(
+        tx,
+        caller.agencyId,
+        code,
+        activeFrom,
+        id,
+        (deactiveDate as string | null) ?? null,
+      );
     }
     return updateSite(tx, caller.agencyId, id, columns, now);
   });
