@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { answerClientError } from '../http/client-errors';
+import { answerFrameworkError } from '../http/framework-errors';
 import { serializeRequest } from '../http/request-log';
 import { useStrictJsonBodies } from '../http/strict-json-bodies';
 import { useErrorHandler } from '../http/error-handler';
@@ -68,6 +69,8 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
     routerOptions: { ignoreTrailingSlash: true },
     // What node's HTTP parser refuses is answered with the contract's error body too.
     clientErrorHandler: answerClientError,
+    // What the router refuses before any route (a bad %-escape in the path) too.
+    frameworkErrors: answerFrameworkError,
   } as FastifyServerOptions) as unknown as FastifyInstance;
 
   // Strict JSON: malformed → 400, any other media type on a body → 415 (contract §2).

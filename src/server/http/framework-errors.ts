@@ -1,0 +1,22 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from './http-error';
+
+/**
+ * Fastify's `frameworkErrors` option: what its router refuses before any route or hook (a path
+ * whose %-escapes do not decode, a path parameter over `maxParamLength`) is answered with the
+ * contract's error body (§2), not Fastify's own `{"error":"Bad Request","code":"FST_ERR_…"}`.
+ * A parameter that long names no record (every `{id}` is a number of at most 16 digits): 404.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  _req: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const e =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new HttpError(404, 'not_found', 'No record has such an id')
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new HttpError(400, 'bad_request', 'The path has a malformed %-escape')
+        : new HttpError(400, 'bad_request', 'The request is not valid');
+  void reply.status(e.status).type('application/json; charset=utf-8').send(e.toBody());
+}
