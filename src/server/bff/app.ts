@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { useStrictJsonBodies } from '../http/strict-json-bodies';
 import { answerClientError } from '../http/client-errors';
+import { answerFrameworkError } from '../http/framework-errors';
 import { useErrorHandler } from '../http/error-handler';
 import type { Database } from '../db/database';
 import { appShell, isClientRoute } from './app-shell';
@@ -120,6 +121,8 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     // What node's HTTP parser refuses is answered with the contract's error body too.
     clientErrorHandler: answerClientError,
+    // What the router refuses before any route (a bad %-escape in the path) too.
+    frameworkErrors: answerFrameworkError,
   } as FastifyServerOptions) as unknown as FastifyInstance;
 
   const routes: Array<{ method: string; url: string }> = [];

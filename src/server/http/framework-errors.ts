@@ -6,6 +6,8 @@ import { HttpError } from './http-error';
  * whose %-escapes do not decode, a path parameter over `maxParamLength`) is answered with the
  * contract's error body (§2), not Fastify's own `{"error":"Bad Request","code":"FST_ERR_…"}`.
  * A parameter that long names no record (every `{id}` is a number of at most 16 digits): 404.
+ * No hook has run for such a request, so the headers every API answer carries are set here:
+ * nosniff, no framing, and no caching (as client-errors.ts does for what node's parser refuses).
  */
 export function answerFrameworkError(
   error: FastifyError,
@@ -18,5 +20,13 @@ export function answerFrameworkError(
       : error.code === 'FST_ERR_BAD_URL'
         ? new HttpError(400, 'bad_request', 'The path has a malformed %-escape')
         : new HttpError(400, 'bad_request', 'The request is not valid');
-  void reply.status(e.status).type('application/json; charset=utf-8').send(e.toBody());
+  void reply
+    .status(e.status)
+    .headers({
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'cache-control': 'no-store',
+    })
+    .type('application/json; charset=utf-8')
+    .send(e.toBody());
 }
