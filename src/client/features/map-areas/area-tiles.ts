@@ -14,13 +14,16 @@ export function areaTileUrls(area: AreaShape): string[] {
 
 /**
  * The URLs of the area's tiles that no other area needs: what deleting it frees. A tile is
- * another area's when that area has the same source and covers the tile.
+ * another area's when that area covers it and stores it under the same URL (same source; a
+ * template without {r} names a tile alike whatever the screen density it was saved on).
  */
 export function tilesOnlyIn(area: AreaShape, others: AreaShape[]): string[] {
-  const same = others.filter((o) => o.tileUrl === area.tileUrl && o.retina === area.retina);
+  const same = others.filter((o) => o.tileUrl === area.tileUrl);
   const urls: string[] = [];
   for (const t of tilesOf(area.bbox, area.minZoom, area.maxZoom)) {
-    if (!same.some((o) => tileInArea(t, o))) urls.push(tileUrl(area.tileUrl, t, area.retina));
+    const url = tileUrl(area.tileUrl, t, area.retina);
+    if (!same.some((o) => tileInArea(t, o) && tileUrl(o.tileUrl, t, o.retina) === url))
+      urls.push(url);
   }
   return urls;
 }

@@ -40,12 +40,16 @@ export function useDownloadJob(): Job | null {
 function record(job: Job): void {
   const p = job.download.progress;
   if (p.state === 'cancelled') return;
+  // Deleted meanwhile (on this screen or in another tab): it stays deleted.
+  if (!listAreas().some((a) => a.id === job.area.id)) return;
   const complete = p.state === 'finished' && p.failed === 0;
   // A refresh that fails some tiles still has the earlier copies of them: it stays complete.
   const stillComplete = job.kind === 'refresh' && job.area.complete;
   putArea({
     ...job.area,
-    bytes: p.bytes,
+    // A refresh or continue stopped part-way has counted only the tiles it went through; the
+    // others are still stored: the area weighs at least what it did.
+    bytes: job.kind === 'new' || complete ? p.bytes : Math.max(job.area.bytes, p.bytes),
     complete: complete || stillComplete,
     savedAt: p.state === 'finished' ? new Date().toISOString() : job.area.savedAt,
   });
@@ -66,7 +70,10 @@ export async function startJob(area: SavedArea, kind: JobKind): Promise<void> {
     areaTileUrls(area),
     cache,
     (progress) => {
-      if (current?.download === download) set({ ...current, progress });
+      if (current?.download !== download) return;
+      set({ ...current, progress });
+      // Paused by itself (storage full): listed as it stands, as a pause by hand is.
+      if (progress.state === 'paused' && progress.problem) record(current);
     },
     kind !== 'refresh',
     tileReader(area.tileUrl),

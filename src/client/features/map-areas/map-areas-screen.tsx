@@ -5,7 +5,7 @@ import { useOnline } from '../../lib/use-online';
 import { Banner } from '../../ui/banner';
 import { deleteArea } from './delete-area';
 import { DownloadPanel } from './download-panel';
-import { startJob, useDownloadJob } from './download-job';
+import { cancelJob, startJob, useDownloadJob } from './download-job';
 import { NewAreaForm } from './new-area-form';
 import { SavedAreasList } from './saved-areas-list';
 import { sitesExtent } from './sites-extent';
@@ -81,6 +81,9 @@ export function MapAreasScreen() {
           onRefresh={(a) => void startJob(a, 'refresh')}
           onContinue={(a) => void startJob(a, 'continue')}
           onDelete={async (a) => {
+            // The area being downloaded: its download stops first, or it would store tiles
+            // again and list the area once more when it ends.
+            if (busy && job?.area.id === a.id) await cancelJob();
             const freed = await deleteArea(a);
             setDeleted(
               `${a.name} deleted: ${freed.toLocaleString('en-US')} ${freed === 1 ? 'tile' : 'tiles'} freed` +

@@ -19,6 +19,8 @@ export async function sitesExtent(db: TraplineDb): Promise<SitesExtent | null> {
   let north = -Infinity;
   let sites = 0;
   await db.sites.each((site) => {
+    // A deleted site (its deletion maybe not sent yet) is not one of the agency's sites.
+    if (site.deleted) return;
     const c = (site.data.shape as { coordinates?: unknown } | undefined)?.coordinates;
     if (!Array.isArray(c)) return;
     const [lng, lat] = c as [unknown, unknown];
