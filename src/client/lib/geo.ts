@@ -72,6 +72,12 @@ export function roundCoord(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
+/** A longitude brought within -180..180 (Leaflet gives a tap on another copy of the world as e.g. -481.49). */
+export function wrapLongitude(lon: number): number {
+  if (!Number.isFinite(lon) || (lon >= -180 && lon <= 180)) return lon;
+  return ((((lon + 180) % 360) + 360) % 360) - 180;
+}
+
 /** Initial great-circle bearing from `from` to `to`, in degrees clockwise from north (0–360). */
 export function bearingDegrees(from: LatLon, to: LatLon): number {
   const rad = Math.PI / 180;

@@ -4,7 +4,7 @@ import { SITE_POPULATIONS, type LookupsDocument, type SiteCreate } from '../../.
 import type { SiteRow } from '../../db/database';
 import { isRepositoryError } from '../../db/repository-error';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
-import { coordinateHint, precisionForAccuracy, roundCoord } from '../../lib/geo';
+import { coordinateHint, precisionForAccuracy, roundCoord, wrapLongitude } from '../../lib/geo';
 import { Field } from '../../ui/form/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
@@ -80,7 +80,7 @@ export function SiteForm({
     isRefusal: isRepositoryError,
     draft: draftPlace,
   });
-  const { register, setValue, control, formState } = form;
+  const { register, setValue, getValues, control, formState } = form;
   const { isSubmitting } = formState;
   const gps = useGps();
   const [lon, lat] = useWatch({ control, name: 'shape.coordinates' }) ?? [];
@@ -95,14 +95,18 @@ export function SiteForm({
       shouldDirty: true,
       shouldValidate: formState.isSubmitted,
     });
-    setValue('shape.coordinates.0', roundCoord(lo), {
+    // A tap on another copy of the world (zoomed out) is the same place, as -180..180.
+    setValue('shape.coordinates.0', roundCoord(wrapLongitude(lo)), {
       shouldDirty: true,
       shouldValidate: formState.isSubmitted,
     });
   };
   const useMyLocation = async () => {
+    const before = JSON.stringify(getValues('shape.coordinates') ?? null);
     const fix = await gps.locate();
     if (!fix) return;
+    // Placed by hand (map, pin or typed) while the GPS was locating: that place stays.
+    if (JSON.stringify(getValues('shape.coordinates') ?? null) !== before) return;
     place(fix.lat, fix.lon);
     const precision = precisionForAccuracy(fix.accuracy, lookups.coordinate_precision);
     if (precision) setValue('coordinate_precision', precision.id, { shouldDirty: true });
