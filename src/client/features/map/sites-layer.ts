@@ -1,4 +1,5 @@
 import L from 'leaflet';
+import { escapeHtml } from '#shared/escape-html';
 import type { MapFeature } from '../../lib/site-index';
 
 /**
@@ -133,6 +134,7 @@ export class SitesLayer {
       });
     }
     const synced = f.site.state === 'synced';
+    // Leaflet writes a tooltip's text as HTML: the name is escaped to show as typed ("Ditch <north>").
     return L.circleMarker([f.lat, f.lon], {
       renderer: this.renderer,
       radius: 8,
@@ -141,7 +143,7 @@ export class SitesLayer {
       fillColor: synced ? '#22c55e' : '#f59e0b',
       fillOpacity: 0.85,
     })
-      .bindTooltip(`${f.site.code} ${f.site.name}`)
+      .bindTooltip(escapeHtml(`${f.site.code} ${f.site.name}`))
       .on('click', () => this.onSelect(f.site.id));
   }
 }
