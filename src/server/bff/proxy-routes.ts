@@ -212,6 +212,7 @@ async function reconcile(
     req.body,
     entry.createdAt,
     (ids) => ctx.journal.otherKeys(agencyId, req.path, req.key, ids),
+    session.info.user,
   );
   if (result.kind === 'found') {
     return {

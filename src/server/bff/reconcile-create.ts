@@ -9,6 +9,9 @@ import { UpstreamError, type UpstreamClient, type UpstreamResponse } from './ups
 /** How far an upstream clock may lag ours when telling "created by that attempt" from older records. */
 const CLOCK_SKEW_MS = 10 * 60_000;
 
+/** How much later than `add_date` a create may stamp `updated` (see editedSinceStored). */
+const EDITED_AFTER_MS = 1_000;
+
 /** Rows asked per list page: the contract's default, which any upstream serves whole. */
 const PAGE_SIZE = 100;
 /** Pages read before giving up (the retry then answers 502 and the app tries again later). */
@@ -50,9 +53,15 @@ export type Reconciled =
  * create's own only when it is provably so:
  * - it is the whole body as stored: every field the body sent equals the stored record, abundance
  *   rows and lures included, and every optional field it left out is empty (stored-match.ts);
+ *   a record edited since it was stored (`updated` after `add_date`) that differs may still be
+ *   this create's, edited: it is never taken as absent (so never created twice) nor as ours;
  *   look-alike siblings (two traps of a kind at a site on a day, equal pools, same-day re-tests)
  *   may differ in nothing a list shows, so they are never told apart by guessing;
  * - it was added since the first forward (less clock skew);
+ * - it was not stored by another user: the upstream takes a record's `user` from the token, so
+ *   a look-alike a colleague stored (with another tool, under no key of this journal) is theirs;
+ *   where the upstream does not say the session's user id, a record stored under another
+ *   username is "cannot tell" (the name may have been spelt another way at sign-in);
  * - the journal has not already given it to another key, and no other key whose create could
  *   have made it is still unsettled (`otherKeys`: that key's send may be the one that made it);
  * - it is the only such record.
@@ -67,6 +76,8 @@ export async function reconcileCreate(
   bodyText: string,
   firstForwardAt: Date,
   otherKeys: (ids: number[]) => Promise<OtherKeys>,
+  /** Who the session is: its user id (null where the upstream does not say it) and username. */
+  user: { id: number | null; username: string } | null = null,
 ): Promise<Reconciled> {
   const body = parseJson(bodyText);
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { kind: 'absent' };
@@ -83,6 +94,30 @@ export async function reconcileCreate(
   const recent = (row: Row) => {
     const added = typeof row.add_date === 'string' ? Date.parse(row.add_date) : NaN;
     return Number.isNaN(added) || added >= firstForwardAt.getTime() - CLOCK_SKEW_MS;
+  };
+  /** Stored under another user's token: provably not this request's (unless the body named one). */
+  const byAnotherUser = (row: Row) => {
+    if (!user || user.id === null || b.user !== undefined) return false;
+    const stored = idOf(row.user);
+    return stored !== null && stored !== user.id;
+  };
+  /**
+   * The same, where the session's user id is unknown (the public service has no GET /v1/me): by
+   * username, read from the record with its user populated. No answer is no proof.
+   */
+  const storedByAnotherUsername = async (row: Row) => {
+    if (!user || user.id !== null || b.user !== undefined || typeof row.id !== 'number')
+      return false;
+    const res = await get(
+      `${path}/${row.id}`,
+      new URLSearchParams({ 'populate[]': 'user' }).toString(),
+    );
+    if (res.status === 401) throw reauthRequired();
+    if (res.status < 200 || res.status >= 300) return false;
+    const stored = parseJson(res.body);
+    const by = stored && typeof stored === 'object' ? (stored as Row).user : undefined;
+    const username = by && typeof by === 'object' ? (by as Row).username : undefined;
+    return typeof username === 'string' && username.toLowerCase() !== user.username.toLowerCase();
   };
   /**
    * Every recent row the upstream lists for `query` that is not provably another record, newest
@@ -123,8 +158,11 @@ export async function reconcileCreate(
         if (seen.has(row.id ?? row)) continue;
         seen.add(row.id ?? row);
         fresh += 1;
-        if (recent(row)) {
-          const match = storedAsCreated(entity, b, row);
+        if (recent(row) && !byAnotherUser(row)) {
+          let match = storedAsCreated(entity, b, row);
+          // Edited since it was stored: its fields say what the edit wrote, not what the create
+          // sent, so a difference proves nothing (it may be this create's record, edited).
+          if (match === 'different' && editedSinceStored(row)) match = 'unknown';
           if (match !== 'different') found[match].push(row);
         }
         const id = typeof row.id === 'number' ? row.id : NaN;
@@ -164,9 +202,32 @@ export async function reconcileCreate(
   const same = mine(found.same);
   const unknown = mine(found.unknown);
   if (same.length === 0 && unknown.length === 0) return { kind: 'absent' };
-  if (same.length === 1 && unknown.length === 0 && !couldBeOthers(entity, others, same[0]))
+  if (same.length === 1 && unknown.length === 0 && !couldBeOthers(entity, others, same[0])) {
+    // The only look-alike, stored under another username: a colleague's (with another tool,
+    // under no key of ours), or this user's under another spelling of the name: cannot tell.
+    if (await storedByAnotherUsername(same[0])) return { kind: 'ambiguous', candidates: 1 };
     return { kind: 'found', record: same[0] };
+  }
   return { kind: 'ambiguous', candidates: same.length + unknown.length };
+}
+
+/**
+ * Whether a listed record was changed after it was stored: a create stamps `add_date` and
+ * `updated` at once (an upstream that stamps them one by one, within EDITED_AFTER_MS), an edit
+ * moves `updated` on.
+ */
+function editedSinceStored(row: Row): boolean {
+  const added = typeof row.add_date === 'string' ? Date.parse(row.add_date) : NaN;
+  const updated = typeof row.updated === 'string' ? Date.parse(row.updated) : NaN;
+  return updated - added > EDITED_AFTER_MS;
+}
+
+/** A user id as lists give it: the id, or the populated user record. */
+function idOf(v: unknown): number | null {
+  if (typeof v === 'number') return v;
+  if (v && typeof v === 'object' && typeof (v as Row).id === 'number')
+    return (v as Row).id as number;
+  return null;
 }
 
 /**
