@@ -76,7 +76,9 @@ beforeAll(async () => {
     records: { idempotency: false },
     // The lease outlasts the test's requests however loaded the machine (a 1 s lease expired
     // before the third attempt under the full suite's load, and it was then rightly forwarded).
-    bff: { upstreamTimeoutMs: 500, journalLeaseMs: 10_000 },
+    // The response timeout leaves room for a sign-in under the suite's load (at 500 ms the
+    // sign-in itself timed out now and then, 504 in beforeAll).
+    bff: { upstreamTimeoutMs: 2_000, journalLeaseMs: 15_000 },
     hop: (url) => serveHop((hop = slowHop(url)).server),
   });
   cookie = await stack.signIn();
@@ -117,9 +119,9 @@ describe('sending a create again from reconciliation (upstream ignores Idempoten
     expect(claim.kind).toBe('forward');
 
     // Attempt 2 (the app's retry): reconciliation finds nothing, so the BFF forwards again. The
-    // upstream is slow this time: the BFF gives up after its 500 ms response timeout (504), while
-    // the create is still on its way and lands 2.5 s later.
-    hop.delayNextCreate(2_500);
+    // upstream is slow this time: the BFF gives up after its 2 s response timeout (504), while
+    // the create is still on its way and lands 4 s later.
+    hop.delayNextCreate(6_000);
     const second = await create();
     expect(second.status).toBe(504);
 
