@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import {
   useFieldArray,
   useWatch,
@@ -74,6 +74,18 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
     );
   };
   const rowsError = errorAt(errors, 'arthropods');
+  // Where the removed row was, under the thumb that tapped Remove: not below the last row, where
+  // on a phone it would be off the screen or under the Save bar.
+  const undoNote = removed ? (
+    <li className="undo-row">
+      <div className="row wrap undo" role="status">
+        <span>{removed.label}</span>
+        <button type="button" className="button" onClick={undo}>
+          Undo
+        </button>
+      </div>
+    </li>
+  ) : null;
   return (
     <fieldset className="fieldset">
       <legend>Abundance</legend>
@@ -99,82 +111,79 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
           const n = i + 1;
           const err = (name: string) => errorAt(errors, `arthropods.${i}.${name}`);
           return (
-            <li key={field.id} className="abundance-row">
-              <div className={err('species') ? 'field field-invalid' : 'field'}>
-                <label htmlFor={`${field.id}-species`}>Species (row {n})</label>
-                <select
-                  key={listKey(lookups.species)}
-                  id={`${field.id}-species`}
-                  aria-invalid={err('species') ? true : undefined}
-                  aria-describedby={err('species') ? `${field.id}-species-error` : undefined}
-                  {...register(`arthropods.${i}.species`, { setValueAs: asNumber })}
-                >
-                  <option value="">Choose…</option>
-                  {lookups.species.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {speciesName(s)}
-                    </option>
-                  ))}
-                </select>
-                {err('species') ? (
-                  <p className="field-error" id={`${field.id}-species-error`} role="alert">
-                    {err('species')}
-                  </p>
-                ) : null}
-              </div>
-              <div className={err('sex') ? 'field field-invalid' : 'field'}>
-                <label htmlFor={`${field.id}-sex`}>Sex (row {n})</label>
-                <select
-                  key={listKey(lookups.sex)}
-                  id={`${field.id}-sex`}
-                  aria-invalid={err('sex') ? true : undefined}
-                  aria-describedby={err('sex') ? `${field.id}-sex-error` : undefined}
-                  {...register(`arthropods.${i}.sex`, { setValueAs: asNumber })}
-                >
-                  <option value="">Choose…</option>
-                  {lookups.sex.map((s) => (
-                    <option key={s.id} value={s.id}>
-                      {s.name}
-                    </option>
-                  ))}
-                </select>
-                {err('sex') ? (
-                  <p className="field-error" id={`${field.id}-sex-error`} role="alert">
-                    {err('sex')}
-                  </p>
-                ) : null}
-              </div>
-              <div className={err('num_count') ? 'field field-invalid' : 'field'}>
-                <label htmlFor={`${field.id}-count`}>Count (row {n})</label>
-                <input
-                  id={`${field.id}-count`}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  aria-invalid={err('num_count') ? true : undefined}
-                  aria-describedby={err('num_count') ? `${field.id}-count-error` : undefined}
-                  {...register(`arthropods.${i}.num_count`, { setValueAs: asNumber })}
-                />
-                {err('num_count') ? (
-                  <p className="field-error" id={`${field.id}-count-error`} role="alert">
-                    {err('num_count')}
-                  </p>
-                ) : null}
-              </div>
-              <button type="button" className="button button-quiet" onClick={() => removeRow(i)}>
-                Remove row {n}
-              </button>
-            </li>
+            <Fragment key={field.id}>
+              {removed?.index === i ? undoNote : null}
+              <li className="abundance-row">
+                <div className={err('species') ? 'field field-invalid' : 'field'}>
+                  <label htmlFor={`${field.id}-species`}>Species (row {n})</label>
+                  <select
+                    key={listKey(lookups.species)}
+                    id={`${field.id}-species`}
+                    aria-invalid={err('species') ? true : undefined}
+                    aria-describedby={err('species') ? `${field.id}-species-error` : undefined}
+                    {...register(`arthropods.${i}.species`, { setValueAs: asNumber })}
+                  >
+                    <option value="">Choose…</option>
+                    {lookups.species.map((s) => (
+                      <option key={s.id} value={s.id}>
+                        {speciesName(s)}
+                      </option>
+                    ))}
+                  </select>
+                  {err('species') ? (
+                    <p className="field-error" id={`${field.id}-species-error`} role="alert">
+                      {err('species')}
+                    </p>
+                  ) : null}
+                </div>
+                <div className={err('sex') ? 'field field-invalid' : 'field'}>
+                  <label htmlFor={`${field.id}-sex`}>Sex (row {n})</label>
+                  <select
+                    key={listKey(lookups.sex)}
+                    id={`${field.id}-sex`}
+                    aria-invalid={err('sex') ? true : undefined}
+                    aria-describedby={err('sex') ? `${field.id}-sex-error` : undefined}
+                    {...register(`arthropods.${i}.sex`, { setValueAs: asNumber })}
+                  >
+                    <option value="">Choose…</option>
+                    {lookups.sex.map((s) => (
+                      <option key={s.id} value={s.id}>
+                        {s.name}
+                      </option>
+                    ))}
+                  </select>
+                  {err('sex') ? (
+                    <p className="field-error" id={`${field.id}-sex-error`} role="alert">
+                      {err('sex')}
+                    </p>
+                  ) : null}
+                </div>
+                <div className={err('num_count') ? 'field field-invalid' : 'field'}>
+                  <label htmlFor={`${field.id}-count`}>Count (row {n})</label>
+                  <input
+                    id={`${field.id}-count`}
+                    inputMode="numeric"
+                    enterKeyHint="next"
+                    autoComplete="off"
+                    aria-invalid={err('num_count') ? true : undefined}
+                    aria-describedby={err('num_count') ? `${field.id}-count-error` : undefined}
+                    {...register(`arthropods.${i}.num_count`, { setValueAs: asNumber })}
+                  />
+                  {err('num_count') ? (
+                    <p className="field-error" id={`${field.id}-count-error`} role="alert">
+                      {err('num_count')}
+                    </p>
+                  ) : null}
+                </div>
+                <button type="button" className="button button-quiet" onClick={() => removeRow(i)}>
+                  Remove row {n}
+                </button>
+              </li>
+            </Fragment>
           );
         })}
+        {removed && removed.index >= fields.length ? undoNote : null}
       </ol>
-      {removed ? (
-        <div className="row wrap undo" role="status">
-          <span>{removed.label}</span>
-          <button type="button" className="button" onClick={undo}>
-            Undo
-          </button>
-        </div>
-      ) : null}
       {rowsError ? (
         <p className="field-error" role="alert">
           {rowsError}

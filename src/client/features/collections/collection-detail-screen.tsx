@@ -149,32 +149,35 @@ export function CollectionDetailScreen({
       {rows.length === 0 ? (
         <p className="muted">Nothing counted (empty trap).</p>
       ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">Species</th>
-              <th scope="col">Sex</th>
-              <th scope="col">Count</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={`${r.species}:${r.sex}`}>
-                <td>{nameIn(lookups.species, r.species)}</td>
-                <td>{nameIn(lookups.sex, r.sex)}</td>
-                <td>{r.num_count}</td>
+        // A phone with large text scrolls the table, not the screen.
+        <div className="table-scroll" role="region" aria-label="Abundance counts" tabIndex={0}>
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">Species</th>
+                <th scope="col">Sex</th>
+                <th scope="col">Count</th>
               </tr>
-            ))}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row" colSpan={2}>
-                Total
-              </th>
-              <td>{total}</td>
-            </tr>
-          </tfoot>
-        </table>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={`${r.species}:${r.sex}`}>
+                  <td>{nameIn(lookups.species, r.species)}</td>
+                  <td>{nameIn(lookups.sex, r.sex)}</td>
+                  <td>{r.num_count}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row" colSpan={2}>
+                  Total
+                </th>
+                <td>{total}</td>
+              </tr>
+            </tfoot>
+          </table>
+        </div>
       )}
       <h2>Pools</h2>
       {pools && pools.length > 0 ? (

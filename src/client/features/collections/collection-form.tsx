@@ -13,6 +13,7 @@ import { Field } from '../../ui/form/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
 import { CommentsField } from '../../ui/form/comments-field';
+import { enterMovesOn } from '../../ui/form/enter-moves-on';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
@@ -167,7 +168,13 @@ export function CollectionForm({
   });
 
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Collection">
+    <form
+      className="form record-form"
+      onSubmit={submit}
+      onKeyDown={enterMovesOn}
+      noValidate
+      aria-label="Collection"
+    >
       <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <Controller
         control={control}

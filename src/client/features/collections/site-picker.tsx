@@ -108,6 +108,8 @@ export function SitePicker({
           id="site-picker-search"
           type="search"
           placeholder="Code or name"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'site-picker-error' : undefined}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
@@ -140,7 +142,7 @@ export function SitePicker({
       </ul>
       {candidates.length === 0 ? <p className="muted">No site matches “{query}”.</p> : null}
       {error ? (
-        <p className="field-error" role="alert">
+        <p className="field-error" id="site-picker-error" role="alert">
           {error}
         </p>
       ) : null}

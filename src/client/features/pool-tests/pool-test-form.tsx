@@ -10,6 +10,7 @@ import { isRepositoryError } from '../../db/repository-error';
 import { formatDate, localDate } from '../../lib/dates';
 import { Field } from '../../ui/form/field';
 import { CommentsField } from '../../ui/form/comments-field';
+import { enterMovesOn } from '../../ui/form/enter-moves-on';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
@@ -88,7 +89,13 @@ export function PoolTestForm({
   const { register, formState } = form;
   const submit = submitWith(onSubmit);
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Pool test">
+    <form
+      className="form record-form"
+      onSubmit={submit}
+      onKeyDown={enterMovesOn}
+      noValidate
+      aria-label="Pool test"
+    >
       <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <div className="form-grid">
         <LookupSelect

@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo } from 'react';
+import { Fragment, useMemo, useState } from 'react';
 import { useFieldArray } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
@@ -9,6 +9,7 @@ import { useDb } from '../../db/db-context';
 import { isRepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { asNumber } from '../../ui/form/form-errors';
+import { enterMovesOn } from '../../ui/form/enter-moves-on';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
@@ -73,14 +74,53 @@ function PoolsEditor({
     isRefusal: isRepositoryError,
     draft: draftPlace,
   });
-  const { control, register, formState } = form;
-  const { fields, remove } = useFieldArray({ control, name: 'pools' });
+  const { control, register, formState, getValues } = form;
+  const { fields, remove, insert } = useFieldArray({ control, name: 'pools' });
+  // The last removed pool, so a stray tap on "Remove pool N" costs nothing: Undo puts it back.
+  const [removed, setRemoved] = useState<{
+    index: number;
+    pool: Partial<ProposedPool>;
+    label: string;
+  } | null>(null);
+  const removePool = (i: number) => {
+    const pool = { ...getValues(`pools.${i}`) };
+    const count = typeof pool.num_count === 'number' ? ` × ${pool.num_count}` : '';
+    setRemoved({
+      index: i,
+      pool,
+      label: `Pool ${i + 1} removed (${describe(pool.species!, pool.sex!)}${count})`,
+    });
+    remove(i);
+  };
+  const undo = () => {
+    if (!removed) return;
+    const at = Math.min(removed.index, getValues('pools').length);
+    insert(at, removed.pool, { focusName: `pools.${at}.num_count` });
+    setRemoved(null);
+  };
+  // Where the removed pool was, under the thumb that tapped Remove (not off the screen below).
+  const undoNote = removed ? (
+    <li className="undo-row">
+      <div className="row wrap undo" role="status">
+        <span>{removed.label}</span>
+        <button type="button" className="button" onClick={undo}>
+          Undo
+        </button>
+      </div>
+    </li>
+  ) : null;
   const submit = submitWith(({ pools }) => onSave(pools));
   if (fields.length === 0 && !formState.isDirty) {
     return <p className="muted">Everything counted is already in pools.</p>;
   }
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Pools">
+    <form
+      className="form record-form"
+      onSubmit={submit}
+      onKeyDown={enterMovesOn}
+      noValidate
+      aria-label="Pools"
+    >
       <FormProblems problem={null} saveError={saveError} draft={draft} />
       <p className="muted">
         Pools of at most {MAX_POOL_SIZE}, proposed from the counts. Change any count before saving.
@@ -90,31 +130,36 @@ function PoolsEditor({
           const n = i + 1;
           const message = err(`pools.${i}.num_count`);
           return (
-            <li key={field.id} className="pool-row">
-              <span className="pool-name">
-                Pool {n}: {describe(field.species!, field.sex!)}
-              </span>
-              <div className={message ? 'field field-invalid' : 'field'}>
-                <label htmlFor={`${field.id}-count`}>Pool {n} count</label>
-                <input
-                  id={`${field.id}-count`}
-                  inputMode="numeric"
-                  aria-invalid={message ? true : undefined}
-                  aria-describedby={message ? `${field.id}-count-error` : undefined}
-                  {...register(`pools.${i}.num_count`, { setValueAs: asNumber })}
-                />
-                {message ? (
-                  <p className="field-error" id={`${field.id}-count-error`} role="alert">
-                    {message}
-                  </p>
-                ) : null}
-              </div>
-              <button type="button" className="button button-quiet" onClick={() => remove(i)}>
-                Remove pool {n}
-              </button>
-            </li>
+            <Fragment key={field.id}>
+              {removed?.index === i ? undoNote : null}
+              <li className="pool-row">
+                <span className="pool-name">
+                  Pool {n}: {describe(field.species!, field.sex!)}
+                </span>
+                <div className={message ? 'field field-invalid' : 'field'}>
+                  <label htmlFor={`${field.id}-count`}>Pool {n} count</label>
+                  <input
+                    id={`${field.id}-count`}
+                    inputMode="numeric"
+                    enterKeyHint="next"
+                    aria-invalid={message ? true : undefined}
+                    aria-describedby={message ? `${field.id}-count-error` : undefined}
+                    {...register(`pools.${i}.num_count`, { setValueAs: asNumber })}
+                  />
+                  {message ? (
+                    <p className="field-error" id={`${field.id}-count-error`} role="alert">
+                      {message}
+                    </p>
+                  ) : null}
+                </div>
+                <button type="button" className="button button-quiet" onClick={() => removePool(i)}>
+                  Remove pool {n}
+                </button>
+              </li>
+            </Fragment>
           );
         })}
+        {removed && removed.index >= fields.length ? undoNote : null}
       </ol>
       {err('pools') ? (
         <p className="field-error" role="alert">

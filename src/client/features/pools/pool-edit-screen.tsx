@@ -18,6 +18,7 @@ import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { CommentsField } from '../../ui/form/comments-field';
+import { enterMovesOn } from '../../ui/form/enter-moves-on';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
@@ -108,7 +109,13 @@ function PoolForm({
     }
   };
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Pool">
+    <form
+      className="form record-form"
+      onSubmit={submit}
+      onKeyDown={enterMovesOn}
+      noValidate
+      aria-label="Pool"
+    >
       <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <div className="form-grid">
         <LookupSelect

@@ -7,6 +7,20 @@ import type { FormDraft } from './use-form-draft';
  * record changed since, and a way back to the saved values.
  */
 export function DraftNotice({ draft }: { draft: FormDraft }) {
+  if (draft.discarded && draft.restoredAt === null) {
+    return (
+      <Banner
+        tone="info"
+        actions={
+          <button type="button" className="button" onClick={draft.undoDiscard}>
+            Undo
+          </button>
+        }
+      >
+        <p>Draft discarded.</p>
+      </Banner>
+    );
+  }
   if (draft.restoredAt === null) return null;
   return (
     <Banner

@@ -24,6 +24,7 @@ export function NumberField<T extends FieldValues>({
     <Field label={label} error={error}>
       <input
         inputMode={decimal ? 'decimal' : 'numeric'}
+        enterKeyHint="next"
         autoComplete="off"
         {...register(name, { setValueAs: asNumber })}
       />

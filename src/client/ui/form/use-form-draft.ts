@@ -195,6 +195,9 @@ export type FormDraft = {
   changedSince: boolean;
   /** Back to the saved values, draft removed. */
   discard: () => void;
+  /** Discard was just tapped: `undoDiscard` puts the discarded typing (and its draft) back. */
+  discarded: boolean;
+  undoDiscard: () => void;
   /** Cancel: the draft is removed (written again if the leave question is answered "Keep editing"). */
   remove: () => void;
   /** Before a save: the latest typing goes into the draft, so a crash mid-save keeps it. */
@@ -207,6 +210,8 @@ const NO_DRAFT: FormDraft = {
   restoredAt: null,
   changedSince: false,
   discard: () => {},
+  discarded: false,
+  undoDiscard: () => {},
   remove: () => {},
   flush: () => {},
   done: () => Promise.resolve(),
@@ -248,6 +253,12 @@ export function useFormDraft<T extends FieldValues, TOut>(
     [key, store, form, openedWith, base, anyParentPrefix],
   );
   const [restored, setRestored] = useState<{ at: number; changedSince: boolean } | null>(null);
+  // What the last Discard threw away, so a stray tap on it costs nothing (Undo).
+  const [discarded, setDiscarded] = useState<{
+    values: T;
+    restored: typeof restored;
+    typedOver: Record<string, unknown>;
+  } | null>(null);
 
   useEffect(() => {
     if (!keeper) return;
@@ -280,7 +291,11 @@ export function useFormDraft<T extends FieldValues, TOut>(
         keeper.ready = true;
       },
     );
-    const watching = form.watch(() => keeper.changed());
+    const watching = form.watch(() => {
+      keeper.changed();
+      // Typing after a Discard is the technician's new start: Undo would overwrite it.
+      setDiscarded(null);
+    });
     const flush = () => keeper.flush();
     const flushIfHidden = () => {
       if (document.visibilityState === 'hidden') keeper.flush();
@@ -304,10 +319,22 @@ export function useFormDraft<T extends FieldValues, TOut>(
     restoredAt: restored?.at ?? null,
     changedSince: restored?.changedSince ?? false,
     discard: () => {
+      const thrown = { values: form.getValues(), restored, typedOver: { ...typedOver?.current } };
       form.reset(undefined, { keepErrors: true });
       if (typedOver) typedOver.current = {};
       keeper.remove();
       setRestored(null);
+      // After the reset (whose change would clear it).
+      setDiscarded(thrown);
+    },
+    discarded: discarded !== null,
+    undoDiscard: () => {
+      if (!discarded) return;
+      form.reset(discarded.values, { keepDefaultValues: true, keepErrors: true });
+      if (typedOver) typedOver.current = discarded.typedOver;
+      keeper.write();
+      setRestored(discarded.restored);
+      setDiscarded(null);
     },
     remove: () => keeper.remove(),
     flush: () => keeper.flush(),

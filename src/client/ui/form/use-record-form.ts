@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   useForm,
   type DefaultValues,
@@ -73,22 +73,40 @@ export function useRecordForm<TValues extends FieldValues, TOut = TValues>(
   const [openedWith] = useState(() => options.defaultValues as Record<string, unknown>);
   const draft = useFormDraft(form, options.draft, openedWith);
   const [saveError, setSaveError] = useState<string | null>(null);
+  // The form a Save found problems in: once their messages are drawn, the first one on screen
+  // gets the focus (react-hook-form focuses the first field registered, and none where the
+  // problem has no input of its own: the site picker, a list's own message).
+  const refused = useRef<HTMLFormElement | null>(null);
+  useEffect(() => {
+    const at = refused.current;
+    refused.current = null;
+    if (!at) return;
+    // After react-hook-form's own deferred focus, so this one stands.
+    const timer = setTimeout(() => focusFirstProblem(at));
+    return () => clearTimeout(timer);
+  }, [formState.submitCount]);
 
   /** The message at a field's dotted path (`arthropods.2.sex`), or null. */
   const err = (path: string) => errorAt(formState.errors, path);
   /** The form's submit handler: validates, then saves; a failed save keeps the typing. */
   const submitWith = (save: SubmitHandler<TOut>) =>
-    handleSubmit(async (data) => {
-      setSaveError(null);
-      draft.flush();
-      try {
-        await save(data);
-        // Not awaited: the record is saved; the form (often gone by now) waits on no draft.
-        void draft.done();
-      } catch (e) {
-        setSaveError(saveErrorMessage(e, isRefusal, setError, mapPath));
-      }
-    });
+    handleSubmit(
+      async (data) => {
+        setSaveError(null);
+        draft.flush();
+        try {
+          await save(data);
+          // Not awaited: the record is saved; the form (often gone by now) waits on no draft.
+          void draft.done();
+        } catch (e) {
+          setSaveError(saveErrorMessage(e, isRefusal, setError, mapPath));
+        }
+      },
+      (_errors, e) => {
+        const target = e?.target;
+        refused.current = target instanceof HTMLFormElement ? target : null;
+      },
+    );
   /** The form's Cancel: what was typed is not wanted, so its draft goes (see LeaveGuard). */
   const cancelWith = (onCancel: (() => void) | undefined) =>
     onCancel &&
@@ -98,4 +116,21 @@ export function useRecordForm<TValues extends FieldValues, TOut = TValues>(
     });
   // setSaveError: for the form's other actions (remove) that fail in the same place.
   return { form, err, saveError, setSaveError, submitWith, cancelWith, draft };
+}
+
+/**
+ * Focus on the form's first problem in screen order: its first field marked invalid, or else the
+ * first message of a problem with no field of its own, so the technician sees what to fix.
+ */
+function focusFirstProblem(form: HTMLFormElement) {
+  if (!form.isConnected) return;
+  const field = form.querySelector<HTMLElement>('[aria-invalid="true"]');
+  if (field) {
+    field.focus();
+    return;
+  }
+  const message = form.querySelector<HTMLElement>('.field-error');
+  if (!message) return;
+  message.tabIndex = -1;
+  message.focus();
 }
