@@ -125,3 +125,50 @@ export function nearestTo<T extends LatLon>(
   }
   return best.map(({ item, meters }) => ({ item, meters, bearing: bearingDegrees(here, item) }));
 }
+
+/**
+ * A coordinate as typed, made readable: a comma is a decimal separator (no coordinate has
+ * thousands: "38,58" is 38.58, as keypads of many locales offer it) and a trailing hemisphere
+ * letter is a sign ("121.49 W" is -121.49, "38.58 N" is 38.58), for keypads without a minus key.
+ * Anything else is left as typed (the form says what is wrong with it).
+ */
+export function normaliseTypedCoordinate(text: string, axis: 'latitude' | 'longitude'): string {
+  const pointed = text.replace(/,/g, '.');
+  const hemisphere = /^\s*\+?\s*(\d+(?:\.\d*)?|\.\d+)\s*([NSEWnsew])\s*$/.exec(pointed);
+  if (!hemisphere) return pointed;
+  const letter = hemisphere[2].toUpperCase();
+  const fits = axis === 'latitude' ? 'NS'.includes(letter) : 'EW'.includes(letter);
+  if (!fits) return pointed;
+  return letter === 'S' || letter === 'W' ? `-${hemisphere[1]}` : hemisphere[1];
+}
+
+/** A typed coordinate with its sign changed ("121.49" ⇄ "-121.49"; "" → "-" to type after). */
+export function flipTypedSign(text: string): string {
+  const t = text.trim();
+  if (t.startsWith('-')) return t.slice(1).trimStart();
+  if (t.startsWith('+')) return `-${t.slice(1).trimStart()}`;
+  return `-${t}`;
+}
+
+/** How far a place may be from the nearest of the agency's other sites before it is questioned. */
+export const FAR_FROM_SITES_M = 500_000;
+
+/**
+ * Why a typed place should be confirmed before it is saved, in words ending in a question, or
+ * null: 0, 0 (coordinates never filled in), or more than FAR_FROM_SITES_M from every one of
+ * `others` (a dropped minus puts a California site in China). Nothing when there are no others.
+ */
+export function placeQuestion(place: LatLon, others: Iterable<LatLon>): string | null {
+  if (place.lat === 0 && place.lon === 0)
+    return 'This place, 0, 0, is in the ocean off West Africa: usually coordinates that were never filled in. Save it there?';
+  let nearest = Infinity;
+  for (const other of others) {
+    const meters = distanceMeters(place, other);
+    if (meters < nearest) nearest = meters;
+    if (nearest <= FAR_FROM_SITES_M) return null;
+  }
+  if (!Number.isFinite(nearest)) return null;
+  const km = nearest / 1000;
+  const rounded = km >= 1000 ? Math.round(km / 100) * 100 : Math.round(km / 10) * 10;
+  return `This place is ${rounded.toLocaleString('en-US')} km from your other sites. Save it there?`;
+}

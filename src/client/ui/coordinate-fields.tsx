@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
+import { useRef, type CSSProperties, type ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
+import { flipTypedSign, normaliseTypedCoordinate } from '../lib/geo';
 import { Field } from './form/field';
 import { listKey } from './form/list-key';
 
@@ -13,6 +14,79 @@ type Props = {
   /** Shown under latitude, e.g. "these look swapped". */
   latitudeHint?: ReactNode;
 };
+
+/** Read by screen readers, not shown: the sign button's name. */
+const UNSEEN: CSSProperties = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+};
+
+type InputProps = {
+  registration: UseFormRegisterReturn;
+  axis: 'latitude' | 'longitude';
+  /** Given by Field (its label's target and the messages that describe it). */
+  id?: string;
+  'aria-invalid'?: boolean;
+  'aria-describedby'?: string;
+};
+
+/**
+ * A typed coordinate with a large sign button beside it: the decimal keypads of iOS and of many
+ * Android keyboards have no minus key, and west of Greenwich a longitude is negative. A comma is
+ * read as the decimal point and a trailing hemisphere letter as the sign ("121.49 W"), rewritten
+ * in the field as they are typed, so what is shown is what is saved.
+ */
+function CoordinateInput({ registration, axis, ...field }: InputProps) {
+  const input = useRef<HTMLInputElement | null>(null);
+  const { ref, onChange, ...rest } = registration;
+  const rewrite = (el: HTMLInputElement, value: string) => {
+    const caret = el.selectionStart;
+    const moved = value.length - el.value.length;
+    el.value = value;
+    if (caret !== null && document.activeElement === el)
+      el.setSelectionRange(caret + moved, caret + moved);
+  };
+  return (
+    <div style={{ display: 'flex', gap: '0.5rem', alignItems: 'stretch' }}>
+      <input
+        {...field}
+        {...rest}
+        inputMode="decimal"
+        autoComplete="off"
+        style={{ flex: '1 1 auto', minWidth: 0 }}
+        ref={(el) => {
+          input.current = el;
+          ref(el);
+        }}
+        onChange={(e) => {
+          const typed = normaliseTypedCoordinate(e.target.value, axis);
+          if (typed !== e.target.value) rewrite(e.target, typed);
+          return onChange(e);
+        }}
+      />
+      <button
+        type="button"
+        className="button"
+        style={{ flex: 'none', minWidth: 56, fontSize: '1.25rem', padding: '0 0.75rem' }}
+        onClick={() => {
+          const el = input.current;
+          if (!el) return;
+          el.value = flipTypedSign(el.value);
+          void onChange({ target: el, type: 'change' });
+          // A sign before any digit: the digits come next.
+          if (el.value === '-') el.focus();
+        }}
+      >
+        <span aria-hidden="true">+/−</span>
+        <span style={UNSEEN}>Change sign of {axis}</span>
+      </button>
+    </div>
+  );
+}
 
 /**
  * Typed coordinates and their precision, the same wherever a place is entered (a site, a
@@ -29,10 +103,10 @@ export function CoordinateFields({
   return (
     <div className="form-grid">
       <Field label="Latitude" error={errors.latitude} hint={latitudeHint}>
-        <input inputMode="decimal" autoComplete="off" {...latitude} />
+        <CoordinateInput registration={latitude} axis="latitude" />
       </Field>
       <Field label="Longitude" error={errors.longitude}>
-        <input inputMode="decimal" autoComplete="off" {...longitude} />
+        <CoordinateInput registration={longitude} axis="longitude" />
       </Field>
       <Field label="Coordinate precision" error={errors.precision}>
         <select key={listKey(precisions)} {...precision}>

@@ -1,10 +1,23 @@
-import { useMemo, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
-import { SITE_POPULATIONS, type LookupsDocument, type SiteCreate } from '../../../shared';
+import {
+  SITE_POPULATIONS,
+  ZERO_SITE_CODE,
+  type LookupsDocument,
+  type SiteCreate,
+} from '../../../shared';
 import type { SiteRow } from '../../db/database';
 import { isRepositoryError } from '../../db/repository-error';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
-import { coordinateHint, precisionForAccuracy, roundCoord, wrapLongitude } from '../../lib/geo';
+import {
+  coordinateHint,
+  placeQuestion,
+  precisionForAccuracy,
+  roundCoord,
+  wrapLongitude,
+  type LatLon,
+} from '../../lib/geo';
+import { Dialog } from '../../ui/dialog';
 import { Field } from '../../ui/form/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
@@ -16,7 +29,7 @@ import type { Problem } from '../../ui/form/problem-banner';
 import type { DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { siteFormSchema, SITE_LABELS } from './site-schema';
-import { useGps } from '../../lib/use-gps';
+import { useGps, type GpsFix } from '../../lib/use-gps';
 
 /** What the site form lends the map picker: the pin and a way to move it. */
 export type LocationPickerProps = {
@@ -40,6 +53,16 @@ type SiteFormProps = {
   /** Where the typing is kept as a draft until saved (the screen knows the record). */
   draft?: DraftPlace;
 };
+
+/** Where a stored site is, if it has a place. */
+function placeOf(row: SiteRow): LatLon | null {
+  const c = (row.data as Partial<SiteCreate> | null)?.shape?.coordinates as unknown;
+  if (!Array.isArray(c)) return null;
+  const [lon, lat] = c as unknown[];
+  return typeof lat === 'number' && typeof lon === 'number' && Number.isFinite(lat + lon)
+    ? { lat, lon }
+    : null;
+}
 
 const EMPTY: Partial<SiteCreate> = {
   shape: { type: 'Point', coordinates: [undefined as never, undefined as never] },
@@ -83,6 +106,8 @@ export function SiteForm({
   const { register, setValue, getValues, control, formState } = form;
   const { isSubmitting } = formState;
   const gps = useGps();
+  // A fix that came while the place was set by hand is not the site's: no accuracy is shown for it.
+  const [ignoredFix, setIgnoredFix] = useState<GpsFix | null>(null);
   const [lon, lat] = useWatch({ control, name: 'shape.coordinates' }) ?? [];
   const hint = coordinateHint(asNumber(lat), asNumber(lon));
   const position: [number, number] | null =
@@ -106,7 +131,10 @@ export function SiteForm({
     const fix = await gps.locate();
     if (!fix) return;
     // Placed by hand (map, pin or typed) while the GPS was locating: that place stays.
-    if (JSON.stringify(getValues('shape.coordinates') ?? null) !== before) return;
+    if (JSON.stringify(getValues('shape.coordinates') ?? null) !== before) {
+      setIgnoredFix(fix);
+      return;
+    }
     place(fix.lat, fix.lon);
     const precision = precisionForAccuracy(fix.accuracy, lookups.coordinate_precision);
     if (precision) setValue('coordinate_precision', precision.id, { shouldDirty: true });
@@ -114,8 +142,44 @@ export function SiteForm({
 
   const submit = submitWith(onSubmit);
 
+  // A place far from all the agency's other sites (a longitude typed without its minus) or at
+  // 0, 0 is asked about once before saving; the question goes when the place is changed.
+  const others = useMemo(
+    () =>
+      sites
+        .filter((s) => !s.deleted && s.localId !== selfLocalId && s.code !== ZERO_SITE_CODE)
+        .map(placeOf)
+        .filter((p): p is LatLon => p !== null),
+    [sites, selfLocalId],
+  );
+  const formRef = useRef<HTMLFormElement>(null);
+  const confirmedPlace = useRef<string | null>(null);
+  const [askedPlace, setAskedPlace] = useState<{ key: string; question: string } | null>(null);
+  const startPlace = JSON.stringify(initial?.shape?.coordinates ?? null);
+  const placeKey = JSON.stringify(position ? [position[1], position[0]] : null);
+  const question = askedPlace && askedPlace.key === placeKey ? askedPlace.question : null;
+  const submitAsking = (e: FormEvent<HTMLFormElement>) => {
+    // An edit that leaves the place as it was is not asked about again.
+    // Coordinates out of range are the schema's to refuse, not a place to ask about.
+    if (
+      position &&
+      Math.abs(position[0]) <= 90 &&
+      Math.abs(position[1]) <= 180 &&
+      placeKey !== startPlace &&
+      confirmedPlace.current !== placeKey
+    ) {
+      const asking = placeQuestion({ lat: position[0], lon: position[1] }, others);
+      if (asking) {
+        e.preventDefault();
+        setAskedPlace({ key: placeKey, question: asking });
+        return;
+      }
+    }
+    return submit(e);
+  };
+
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Site">
+    <form className="form" onSubmit={submitAsking} noValidate aria-label="Site" ref={formRef}>
       <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <div className="form-grid">
         <Field
@@ -138,7 +202,10 @@ export function SiteForm({
 
       <fieldset className="fieldset">
         <legend>Location</legend>
-        <LocateControl gps={gps} onLocate={useMyLocation} />
+        <LocateControl
+          gps={ignoredFix && gps.fix === ignoredFix ? { ...gps, fix: null } : gps}
+          onLocate={useMyLocation}
+        />
         {renderPicker ? (
           <div className="picker">{renderPicker({ position, onPick: place })}</div>
         ) : null}
@@ -231,6 +298,39 @@ export function SiteForm({
         ) : null}
         <CommentsField register={register} error={err('comments')} />
       </fieldset>
+
+      <Dialog open={question !== null} title="Check the place" onClose={() => setAskedPlace(null)}>
+        <p>{question}</p>
+        <div className="row wrap">
+          <button
+            type="button"
+            className="button button-primary"
+            autoFocus
+            onClick={() => {
+              setAskedPlace(null);
+              // After the sheet has closed (it gives focus back to Save site).
+              setTimeout(() =>
+                formRef.current
+                  ?.querySelector<HTMLElement>('input[name="shape.coordinates.1"]')
+                  ?.focus(),
+              );
+            }}
+          >
+            Change the place
+          </button>
+          <button
+            type="button"
+            className="button"
+            onClick={() => {
+              confirmedPlace.current = placeKey;
+              setAskedPlace(null);
+              formRef.current?.requestSubmit();
+            }}
+          >
+            Save it there
+          </button>
+        </div>
+      </Dialog>
 
       <FormActions
         submitLabel={submitLabel}

@@ -63,7 +63,11 @@ describe('site form: a place set by hand', () => {
     await waitFor(() => expect(screen.getByLabelText('Latitude')).toHaveValue('38.551234'));
     // The fix arrives afterwards, 40 m away: the tapped place stays.
     gps.fix(38.5515, -121.7015, 35);
-    await screen.findByText('GPS accuracy ±35 m');
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Use my location' })).toBeEnabled(),
+    );
+    // Its accuracy is not the tapped place's: not shown (site-coordinates-by-hand.test.tsx).
+    expect(screen.queryByText(/GPS accuracy/)).not.toBeInTheDocument();
     expect(screen.getByLabelText('Latitude')).toHaveValue('38.551234');
     expect(screen.getByLabelText('Longitude')).toHaveValue('-121.701234');
   });
