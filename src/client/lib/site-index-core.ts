@@ -15,10 +15,15 @@ export type IndexedSite = LatLon & {
   state: string;
 };
 
-/** What is drawn in view: a cluster of sites, or one site. `key` is stable while it is unchanged. */
+/**
+ * What is drawn in view: a cluster of sites, one site, or the sites at one spot (identical
+ * coordinates: two traps on one post), in code order, drawn as one to choose from. `key` is
+ * stable while it is unchanged.
+ */
 export type MapFeature =
   | { kind: 'cluster'; key: string; lat: number; lon: number; count: number; zoomTo: number }
-  | { kind: 'site'; key: string; lat: number; lon: number; site: IndexedSite };
+  | { kind: 'site'; key: string; lat: number; lon: number; site: IndexedSite }
+  | { kind: 'stack'; key: string; lat: number; lon: number; sites: IndexedSite[] };
 
 export type SearchResult = { total: number; matched: number; shown: IndexedSite[] };
 export type NearbySite = { site: IndexedSite; meters: number; bearing: number };
@@ -179,7 +184,7 @@ export class SiteIndexCore {
         found = this.clusters.getClusters(box, z);
       }
     }
-    return found.map((f): MapFeature => {
+    const features = found.map((f): MapFeature => {
       const [lon, lat] = f.geometry.coordinates;
       const props = f.properties as Partial<ClusterProperties> & { i?: number };
       if (props.cluster && typeof props.cluster_id === 'number') {
@@ -199,6 +204,7 @@ export class SiteIndexCore {
       const site = this.placed[props.i ?? 0];
       return { kind: 'site', key: `s:${site.id}:${signature(site)}`, lat, lon, site };
     });
+    return stackIdentical(features);
   }
 
   /** The `count` sites nearest to `here`, with distance (m) and bearing (degrees from north). */
@@ -209,6 +215,46 @@ export class SiteIndexCore {
       bearing,
     }));
   }
+}
+
+/**
+ * Sites at identical coordinates (to 6 decimals, as saved) made one 'stack' feature: drawn apart
+ * they lie exactly on each other and only the top one could be tapped. Other features untouched.
+ */
+function stackIdentical(features: MapFeature[]): MapFeature[] {
+  const spots = new Map<string, IndexedSite[]>();
+  for (const f of features) {
+    if (f.kind !== 'site') continue;
+    const spot = `${f.lat.toFixed(6)},${f.lon.toFixed(6)}`;
+    const at = spots.get(spot);
+    if (at) at.push(f.site);
+    else spots.set(spot, [f.site]);
+  }
+  if (spots.size === features.filter((f) => f.kind === 'site').length) return features;
+  const out: MapFeature[] = [];
+  for (const f of features) {
+    if (f.kind !== 'site') {
+      out.push(f);
+      continue;
+    }
+    const spot = `${f.lat.toFixed(6)},${f.lon.toFixed(6)}`;
+    const sites = spots.get(spot);
+    if (!sites) continue; // already given with the first site of its spot
+    spots.delete(spot);
+    if (sites.length === 1) {
+      out.push(f);
+      continue;
+    }
+    sites.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : a.id < b.id ? -1 : 1));
+    out.push({
+      kind: 'stack',
+      key: `k:${sites.map((s) => `${s.id}:${signature(s)}`).join('|')}`,
+      lat: f.lat,
+      lon: f.lon,
+      sites,
+    });
+  }
+  return out;
 }
 
 /** Messages to the worker. `id` pairs a question with its answer. */

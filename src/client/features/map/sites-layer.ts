@@ -133,6 +133,7 @@ export class SitesLayer {
         this.map.setView([f.lat, f.lon], Math.max(f.zoomTo, this.map.getZoom() + 1));
       });
     }
+    if (f.kind === 'stack') return this.drawStack(f);
     const synced = f.site.state === 'synced';
     // Leaflet writes a tooltip's text as HTML: the name is escaped to show as typed ("Ditch <north>").
     return L.circleMarker([f.lat, f.lon], {
@@ -145,5 +146,61 @@ export class SitesLayer {
     })
       .bindTooltip(escapeHtml(`${f.site.code} ${f.site.name}`))
       .on('click', () => this.onSelect(f.site.id));
+  }
+
+  /**
+   * Sites at one spot: one circle (amber if any is not yet sent) with a badge of their count; a
+   * tap lists them, each a button that opens it (drawn apart, only the top one could be tapped).
+   */
+  private drawStack(f: Extract<MapFeature, { kind: 'stack' }>): L.Layer {
+    const synced = f.sites.every((s) => s.state === 'synced');
+    const title = `${f.sites.length} sites at this spot`;
+    const names = f.sites.map((s) => `${s.code} ${s.name}`);
+    const circle = L.circleMarker([f.lat, f.lon], {
+      renderer: this.renderer,
+      radius: 9,
+      weight: 3,
+      color: synced ? '#14532d' : '#92400e',
+      fillColor: synced ? '#22c55e' : '#f59e0b',
+      fillOpacity: 0.85,
+    })
+      .bindTooltip(escapeHtml(`${title}: ${names.join(', ')}`))
+      .bindPopup(() => {
+        // Built as elements, not HTML: names show as typed.
+        const box = document.createElement('div');
+        box.className = 'site-stack';
+        const heading = document.createElement('p');
+        heading.className = 'site-stack-title';
+        heading.textContent = `${title}: choose one`;
+        const list = document.createElement('ul');
+        list.setAttribute('aria-label', title);
+        f.sites.forEach((site, i) => {
+          const item = document.createElement('li');
+          const button = document.createElement('button');
+          button.type = 'button';
+          button.className = 'button';
+          button.textContent = names[i];
+          button.addEventListener('click', () => {
+            this.map.closePopup();
+            this.onSelect(site.id);
+          });
+          item.append(button);
+          list.append(item);
+        });
+        box.append(heading, list);
+        return box;
+      });
+    // The count beside the circle; taps go through it to the circle.
+    const badge = L.marker([f.lat, f.lon], {
+      interactive: false,
+      keyboard: false,
+      icon: L.divIcon({
+        className: 'site-stack-count',
+        html: `<span aria-hidden="true">${f.sites.length}</span>`,
+        iconSize: [22, 22],
+        iconAnchor: [-4, 26],
+      }),
+    });
+    return L.layerGroup([circle, badge]);
   }
 }

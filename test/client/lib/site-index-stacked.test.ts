@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { SiteIndexCore, type SiteRecordLike } from '../../../src/client/lib/site-index-core';
+
+/** A synced site at [lon, lat]. */
+const at = (localId: string, code: string, name: string, lon: number, lat: number) =>
+  ({
+    localId,
+    code,
+    name,
+    syncState: 'synced',
+    data: { shape: { type: 'Point', coordinates: [lon, lat] } },
+  }) satisfies SiteRecordLike;
+
+/** Two trap sites on one post (same spot, look-alike names), a third 300 m away. */
+const ROWS = [
+  at('l-b', '104234', 'Putah Creek N trap B', -121.7405, 38.5201),
+  at('l-a', '104233', 'Putah Creek N trap A', -121.7405, 38.5201),
+  at('l-c', '104235', 'Putah Creek N', -121.7372, 38.5212),
+];
+const AROUND: [number, number, number, number] = [-121.75, 38.51, -121.73, 38.53];
+
+describe('site index: sites at identical coordinates', () => {
+  it('gives the sites at one spot as one feature listing them all, in code order', () => {
+    const index = new SiteIndexCore();
+    index.load(ROWS);
+    for (const zoom of [12, 17, 19]) {
+      const features = index.view(AROUND, zoom);
+      expect(features).toHaveLength(2);
+      const stack = features.find((f) => f.kind === 'stack');
+      expect(stack?.kind === 'stack' && stack.sites.map((s) => s.code)).toEqual([
+        '104233',
+        '104234',
+      ]);
+      const alone = features.find((f) => f.kind === 'site');
+      expect(alone?.kind === 'site' && alone.site.code).toBe('104235');
+    }
+  });
+
+  it('keeps the stack’s key while nothing in it changes, and changes it when one site does', () => {
+    const index = new SiteIndexCore();
+    index.load(ROWS);
+    const keyOf = () => index.view(AROUND, 17).find((f) => f.kind === 'stack')?.key;
+    const before = keyOf();
+    index.load(ROWS.map((r) => ({ ...r })));
+    expect(keyOf()).toBe(before);
+    index.load(ROWS.map((r) => (r.localId === 'l-b' ? { ...r, syncState: 'queued' } : r)));
+    expect(keyOf()).not.toBe(before);
+  });
+});
