@@ -52,6 +52,9 @@ export function loadLookupCatalog(path: string = DEFAULT_LOOKUP_CATALOG): Lookup
   return parsed.data;
 }
 
+/** The upstream refused the token the request was made with. */
+const isRefused = (err: unknown) => err instanceof HttpError && err.code === 'reauth_required';
+
 export type CachedLookups = { text: string; etag: string; fetchedAtMs: number };
 
 /**
@@ -61,7 +64,8 @@ export type CachedLookups = { text: string; etag: string; fetchedAtMs: number };
  */
 export class LookupCache {
   private readonly byAgency = new Map<number, CachedLookups & { listsHash: string }>();
-  private readonly pending = new Map<number, Promise<CachedLookups>>();
+  /** The refresh under way per agency, and the token it was asked with. */
+  private readonly pending = new Map<number, { token: string; promise: Promise<CachedLookups> }>();
 
   constructor(
     private readonly upstream: UpstreamClient,
@@ -75,14 +79,31 @@ export class LookupCache {
     if (cached && this.now().getTime() - cached.fetchedAtMs < this.ttlMs) return cached;
     let p = this.pending.get(agency.id);
     if (!p) {
-      p = this.refresh(agency, token).finally(() => this.pending.delete(agency.id));
+      const promise = this.refresh(agency, token).finally(() => this.pending.delete(agency.id));
+      p = { token, promise };
       this.pending.set(agency.id, p);
     }
     try {
-      return await p;
+      return await p.promise;
     } catch (err) {
+      // The refresh was asked with a colleague's token, and the upstream refused that token: this
+      // says nothing of this session's own, which asks for itself (never the colleague's 401).
+      if (isRefused(err) && p.token !== token) return this.refreshOrKept(agency, token, cached);
       // An unreachable upstream should not blank the app's pick lists: serve the last document.
-      if (cached && !(err instanceof HttpError && err.code === 'reauth_required')) return cached;
+      if (cached && !isRefused(err)) return cached;
+      throw err;
+    }
+  }
+
+  private async refreshOrKept(
+    agency: { id: number; name: string },
+    token: string,
+    cached: CachedLookups | undefined,
+  ): Promise<CachedLookups> {
+    try {
+      return await this.refresh(agency, token);
+    } catch (err) {
+      if (cached && !isRefused(err)) return cached;
       throw err;
     }
   }
