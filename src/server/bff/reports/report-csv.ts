@@ -2,11 +2,11 @@ import type { Cell, Report } from '#shared/reports';
 
 /**
  * A report as CSV (RFC 4180): the columns as the header, one line per row, CRLF line ends. Empty
- * for null. A text cell is quoted when it holds a comma, quote or line break; one that starts
- * with = + - @ (or a tab or carriage return) is prefixed with ' so a spreadsheet shows it as text
- * instead of running it as a formula. Numbers are written with R's 15 significant digits, as
- * vectorsurvR's write.csv gives them: a rounded -15.56 held as -15.559999999999999 is written
- * -15.56 (a negative Delta stays a number).
+ * for null. A text cell is quoted when it holds a comma, quote, line break, semicolon or tab; one
+ * that starts with = + - @ (or a tab or carriage return) is prefixed with ' so a spreadsheet
+ * shows it as text instead of running it as a formula. Numbers are written with R's 15
+ * significant digits, as vectorsurvR's write.csv gives them: a rounded -15.56 held as
+ * -15.559999999999999 is written -15.56 (a negative Delta stays a number).
  */
 export function reportCsv(report: Report): string {
   const lines = [report.columns.map(csvCell).join(',')];
@@ -20,5 +20,7 @@ export function csvCell(value: Cell | undefined): string {
     return Number.isFinite(value) ? String(Number(value.toPrecision(15))) : '';
   }
   const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  // A semicolon or tab is quoted too: a spreadsheet that also splits on them (LibreOffice offers
+  // comma, semicolon and tab at once) would otherwise start a cell after it, where a formula runs.
+  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
