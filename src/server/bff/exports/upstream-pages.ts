@@ -6,8 +6,11 @@ import type { StoredSession } from '../session-store';
 
 /** Rows asked per page by default: the contract's maximum. */
 export const EXPORT_PAGE_SIZE = 1000;
-/** Bound on pages per list (a million rows), so an upstream that pages forever cannot hold a reply. */
-const MAX_PAGES = 1000;
+/**
+ * Bound on rows per list (a thousand full pages), so an upstream that pages forever cannot hold a
+ * reply. Counted in rows, not pages: smaller pages (`page_size`) must not cut a file shorter.
+ */
+const MAX_ROWS = 1_000_000;
 
 export type UpstreamList = {
   /** What the list holds, for messages ("collections"). */
@@ -36,7 +39,8 @@ export async function* upstreamPages(
   const agencyId = session.info.agency.id;
   const read = (afterId: number) => readPage(ctx, session, list, pageSize, afterId);
   let next = read(0);
-  for (let n = 0; n < MAX_PAGES; n++) {
+  const maxPages = Math.ceil(MAX_ROWS / pageSize);
+  for (let n = 0; n < maxPages; n++) {
     const rows = await next;
     if (rows.length === 0) return;
     const lastId = rows[rows.length - 1].id;
@@ -56,7 +60,7 @@ export async function* upstreamPages(
   throw new HttpError(
     502,
     'upstream_unavailable',
-    `The records service listed more than ${MAX_PAGES} pages of ${list.name}`,
+    `The records service listed more than ${MAX_ROWS} ${list.name}`,
   );
 }
 
