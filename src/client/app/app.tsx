@@ -32,9 +32,9 @@ export function App() {
   }, []);
   const leave = useCallback(() => {
     void signOut();
-    clearIdentity();
+    if (identity) clearIdentity(identity);
     setIdentity(null);
-  }, []);
+  }, [identity]);
   return identity ? (
     <SignedInApp
       key={`${identity.agency.id}:${identity.user.username}`}

@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
+import { onSignedInAgain } from '../lib/identity';
 import { makeQueryClient } from '../lib/query-client';
 
 /**
@@ -10,6 +11,13 @@ import { makeQueryClient } from '../lib/query-client';
  */
 const queryClient = makeQueryClient();
 
+/** Refused for want of a sign-in (the screen says so): asked again once signed in again. */
+const refetchRefused = () =>
+  void queryClient
+    .refetchQueries({ type: 'active', predicate: (q) => q.state.status === 'error' })
+    .catch(() => undefined);
+
 export function QueryProvider({ children }: { children: ReactNode }) {
+  useEffect(() => onSignedInAgain(refetchRefused), []);
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }

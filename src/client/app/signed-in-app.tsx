@@ -5,13 +5,13 @@ import { DbContext } from '../db/db-context';
 import { refreshLookups } from '../db/refresh-lookups';
 import { SyncEngineProvider } from '../features/sync-status';
 import { fetchConfig } from '../lib/app-config';
-import { onAuthRequired } from '../lib/http';
-import { ownerOf, saveIdentity } from '../lib/identity';
+import { actFor, onAuthRequired } from '../lib/http';
+import { announceSignedInAgain, ownerOf, saveIdentity, signedInHere } from '../lib/identity';
 import { createSyncEngine, type SyncEngine } from '../sync';
 import { PartErrorBoundary } from './error-boundaries';
 import { Layout } from './layout';
 import { AppRoutes } from './routes';
-import { SupersededBanner, useSuperseded } from './superseded-banner';
+import { StorageLostBanner, SupersededBanner, useSuperseded } from './superseded-banner';
 import { UpdateBanner } from './update-banner';
 
 // Mounted only when the server asks for the password again: its own chunk with the form library.
@@ -45,6 +45,12 @@ export function SignedInApp({
   const [sheetOpen, setSheetOpen] = useState(false);
   /** The server asked for the password and it has not been given yet ("Later" keeps this). */
   const [signInNeeded, setSignInNeeded] = useState(false);
+
+  // Every request of this page names its user (lib/http), and what reads the signed-in user reads
+  // this page's, whoever another tab signs in (lib/identity): before any screen, as the screens
+  // mount only once the engine is set, below.
+  useEffect(() => actFor({ agencyId, username }), [agencyId, username]);
+  useEffect(() => signedInHere(identity), [identity]);
 
   useEffect(() => {
     // Created in the effect so that a remount (StrictMode, user switch) never shares a stopped engine.
@@ -92,6 +98,7 @@ export function SignedInApp({
       setSheetOpen(false);
       setSignInNeeded(false);
       engine?.resume();
+      announceSignedInAgain();
       void refreshLookups(db);
     },
     [engine, db, onIdentity],
@@ -103,7 +110,15 @@ export function SignedInApp({
     <DbContext.Provider value={db}>
       <SyncEngineProvider engine={engine}>
         <Layout
-          banner={superseded ? <SupersededBanner /> : <UpdateBanner />}
+          banner={
+            !superseded ? (
+              <UpdateBanner />
+            ) : db.storageLost ? (
+              <StorageLostBanner />
+            ) : (
+              <SupersededBanner />
+            )
+          }
           onSignIn={openSheet}
           signInNeeded={signInNeeded}
         >

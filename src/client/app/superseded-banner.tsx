@@ -6,12 +6,13 @@ const reloadWindow = () => window.location.reload();
 
 /**
  * Whether a newer version of the app, in another tab, took this tab's database over (see
- * TraplineDb.superseded). Once true it stays true until the page reloads.
+ * TraplineDb.superseded), or the browser closed it under the app (TraplineDb.storageLost): this
+ * tab can no longer use it. Once true it stays true until the page reloads.
  */
 export function useSuperseded(db: TraplineDb): boolean {
-  const [superseded, setSuperseded] = useState(db.superseded);
+  const [superseded, setSuperseded] = useState(db.superseded || db.storageLost);
   useEffect(() => {
-    setSuperseded(db.superseded);
+    setSuperseded(db.superseded || db.storageLost);
     return db.onSuperseded(() => setSuperseded(true));
   }, [db]);
   return superseded;
@@ -33,6 +34,28 @@ export function SupersededBanner({ reloadPage = reloadWindow }: { reloadPage?: (
     >
       The app was updated in another tab. Reload to go on: everything saved on this tablet is kept
       and will be sent.
+    </Banner>
+  );
+}
+
+/**
+ * The browser cleared the app's stored data on this tablet (its "clear site data"), or could not
+ * keep it (TraplineDb.storageLost). Nothing can bring it back from here: said plainly, never
+ * "saved" or "all sent", so the technician checks what they entered since the last full sync.
+ */
+export function StorageLostBanner({ reloadPage = reloadWindow }: { reloadPage?: () => void }) {
+  return (
+    <Banner
+      tone="error"
+      actions={
+        <button type="button" className="button" onClick={reloadPage}>
+          Reload
+        </button>
+      }
+    >
+      The browser cleared this app&apos;s data on this tablet, or could not keep it. Changes not
+      sent yet may be gone from this tablet: check what you entered since the last full sync, then
+      reload.
     </Banner>
   );
 }

@@ -87,12 +87,19 @@ export class TraplineDb extends Dexie {
   meta!: EntityTable<MetaRow, 'key'>;
 
   /**
-   * Set once another tab opened this database at a higher version (a newer app) or deleted it.
+   * Set once another tab opened this database at a higher version (a newer app).
    * From then on this tab's code no longer matches the stored schema: the connection stays
    * closed (no silent reopen by old code) until the page reloads. Nothing stored is lost.
    */
   superseded = false;
   private readonly supersededListeners = new Set<() => void>();
+  /**
+   * Set once the database was deleted under the app, or the browser closed it and it is gone or
+   * cannot be opened: the site's data cleared (the tablet's "clear site data"), or storage lost.
+   * What was stored, unsent changes included, may be gone. The connection stays closed: reopened,
+   * it would be an empty database made afresh, and the app would go on as if nothing had waited.
+   */
+  storageLost = false;
 
   constructor(name: string) {
     // Strict durability: a saved record and its outbox entry survive a crash or power loss.
@@ -112,19 +119,68 @@ export class TraplineDb extends Dexie {
     // Dexie's default closes and reopens on the next query (at the new version, with this tab's
     // old code); an upgrade must not wait on this tab either, so close at once, for good.
     // Returning false stops Dexie's default handler.
-    this.on('versionchange', () => {
-      this.superseded = true;
+    this.on('versionchange', (event: IDBVersionChangeEvent) => {
+      // No new version: the database is being deleted, not upgraded. What it held is gone.
+      if (event.newVersion === null) this.storageLost = true;
+      else this.superseded = true;
       this.close({ disableAutoOpen: true });
       for (const listener of this.supersededListeners) listener();
       return false;
     });
+    // The `close` event comes only when the browser closes the connection itself (never for
+    // close()): the site's data cleared, or the storage lost (a browser may also drop a
+    // connection and keep the data). Dexie's own handler reopens on the next query, which would
+    // make an empty database afresh where the data was cleared: nothing opens it until it is
+    // known to be still there.
+    this.on(
+      'ready',
+      () => {
+        this.backendDB().onclose = () => {
+          this.close({ disableAutoOpen: true });
+          void unopenable(this.name).then((lost) => {
+            if (!lost) return this.open().catch(() => undefined);
+            this.storageLost = true;
+            for (const listener of this.supersededListeners) listener();
+          });
+        };
+      },
+      true,
+    );
   }
 
-  /** Calls `listener` when the database is superseded (see `superseded`); returns the unsubscribe. */
+  /**
+   * Calls `listener` when the database is superseded (see `superseded`) or its storage is lost
+   * (see `storageLost`); returns the unsubscribe.
+   */
   onSuperseded(listener: () => void): () => void {
     this.supersededListeners.add(listener);
     return () => this.supersededListeners.delete(listener);
   }
+}
+
+/**
+ * Whether the database `name` is gone (or cannot be opened at all), checked without making one:
+ * opened with no version, a database that does not exist is created, and that is aborted.
+ */
+function unopenable(name: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    let request: IDBOpenDBRequest;
+    try {
+      request = indexedDB.open(name);
+    } catch {
+      resolve(true);
+      return;
+    }
+    request.onupgradeneeded = () => request.transaction?.abort();
+    request.onerror = (event) => {
+      event.preventDefault();
+      resolve(true);
+    };
+    request.onsuccess = () => {
+      request.result.close();
+      resolve(false);
+    };
+  });
 }
 
 /**

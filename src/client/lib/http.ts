@@ -1,3 +1,4 @@
+import { OWNER_HEADER, ownerHeaderValue } from '#shared/schemas/auth';
 import { errorBody, type ErrorBody } from '#shared/schemas/error';
 
 /**
@@ -31,6 +32,39 @@ const authListeners = new Set<AuthListener>();
 export function onAuthRequired(listener: AuthListener): () => void {
   authListeners.add(listener);
   return () => authListeners.delete(listener);
+}
+
+/** OWNER_HEADER's value for the user this page acts for (see actFor); null when nobody is signed in. */
+let actingFor: string | null = null;
+
+/**
+ * The user this page acts for (the signed-in app's), named from now on on every request
+ * (OWNER_HEADER). The browser has one session cookie for the origin: once another tab signed in
+ * as someone else, this page's requests carry their cookie, and the BFF then answers 401
+ * reauth_required (this page's user is asked to sign in) instead of the other user's data: their
+ * agency's reports, exports or lookups are never shown, saved or kept under this user's name.
+ * Returns the undo.
+ */
+export function actFor(owner: { agencyId: number; username: string }): () => void {
+  const value = ownerHeaderValue(owner);
+  actingFor = value;
+  return () => {
+    if (actingFor === value) actingFor = null;
+  };
+}
+
+/**
+ * Whether a refused request's answer is about the user this page acts for now: not one sent for
+ * a user who has signed out since (a slow request of theirs, refused once their session ended),
+ * which must not ask the next user to sign in, or pause their queue, just after they did.
+ */
+function actsForCurrentUser(sentFor: string | undefined): boolean {
+  return sentFor === undefined || actingFor === null || sentFor === actingFor;
+}
+
+/** The header naming the user this page acts for, for a fetch made outside `request`. */
+export function ownerHeaders(): Record<string, string> {
+  return actingFor ? { [OWNER_HEADER]: actingFor } : {};
 }
 
 export type RequestOptions = {
@@ -70,6 +104,7 @@ async function send<T>(
   const headers: Record<string, string> = {
     'X-CSRF': '1',
     Accept: 'application/json',
+    ...ownerHeaders(),
     ...options.headers,
   };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -106,7 +141,8 @@ async function send<T>(
       };
   if (
     res.status === 401 &&
-    (error.code === 'reauth_required' || error.code === 'unauthenticated')
+    (error.code === 'reauth_required' || error.code === 'unauthenticated') &&
+    actsForCurrentUser(headers[OWNER_HEADER])
   ) {
     for (const l of authListeners) l(error.code);
   }

@@ -23,10 +23,18 @@ export function requireSession(ctx: BffContext) {
     const session = await currentSession(ctx, req);
     if (!session) throw unauthenticated();
     if (session.tokenExpiresAt.getTime() <= ctx.now().getTime()) throw reauthRequired();
-    const owner = req.headers[OWNER_HEADER];
-    if (owner !== undefined && owner !== sessionOwner(session)) throw otherUserSignedIn();
+    if (!ownedBy(session, req)) throw otherUserSignedIn();
     req.bffSession = session;
   };
+}
+
+/**
+ * Whether the request acts for the session's user: it names no user (OWNER_HEADER; a script, an
+ * older app) or names that one.
+ */
+export function ownedBy(session: StoredSession, req: FastifyRequest): boolean {
+  const owner = req.headers[OWNER_HEADER];
+  return owner === undefined || owner === sessionOwner(session);
 }
 
 const sessionOwner = (session: StoredSession) =>

@@ -5,7 +5,7 @@ import { HttpError } from '../http/http-error';
 import { parseJson } from './parse-json';
 import type { BffContext } from './context';
 import { LoginLimits, rateLimited } from '../http/login-limits';
-import { currentSession, requireSession, sessionOf } from './require-session';
+import { currentSession, ownedBy, requireSession, sessionOf } from './require-session';
 import { SESSION_COOKIE, type StoredSession } from './session-store';
 
 /** Contract §7 gives login tokens one hour; used when the upstream states no expiry. */
@@ -71,6 +71,9 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
 
   app.delete('/api/session', async (req: FastifyRequest, reply: FastifyReply) => {
     const session = await currentSession(ctx, req);
+    // A tab still open for a user who signed out in another tab, where someone else then signed
+    // in: the cookie is theirs now. Signing that tab out ends nothing of theirs.
+    if (session && !ownedBy(session, req)) return reply.status(204).send();
     if (session) await endSession(ctx, req, session);
     reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS);
     return reply.status(204).send();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { request } from '../../lib/http';
+import { ownerHeaders, request } from '../../lib/http';
 import { reportPath } from './fetch-report';
 import type { ReportKind } from './report-choice';
 
@@ -32,7 +32,8 @@ export function DownloadCsv({
     const path = reportPath(kind, query, true);
     try {
       const res = await fetch(path, {
-        headers: { 'X-CSRF': '1', Accept: 'text/csv' },
+        // Named like every request of the app: another user's session gets no file (lib/http).
+        headers: { 'X-CSRF': '1', Accept: 'text/csv', ...ownerHeaders() },
         credentials: 'same-origin',
       });
       if (res.status === 401) {
