@@ -38,10 +38,14 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
   const { storedAt } = useLookups();
   const db = useDb();
   // Every outbox entry is a change the server has not acknowledged (waiting, parked or in conflict).
-  const unsent = useLiveQuery(() => db.outbox.count(), [db]) ?? 0;
-  const [confirmSignOut, setConfirmSignOut] = useState(false);
-  const signOut = () => {
-    if (unsent > 0) setConfirmSignOut(true);
+  const counted = useLiveQuery(() => db.outbox.count(), [db]);
+  /** The unsent count the sign-out question was asked with; null while it is not asked. */
+  const [confirmSignOut, setConfirmSignOut] = useState<number | null>(null);
+  const unsent = counted ?? confirmSignOut ?? 0;
+  const signOut = async () => {
+    // Tapped before the live count has come: counted now, so the warning never depends on it.
+    const waiting = counted ?? (await db.outbox.count());
+    if (waiting > 0) setConfirmSignOut(waiting);
     else onSignOut();
   };
   const [placeAccuracy, setPlaceAccuracy] = usePlaceAccuracyLimit();
@@ -131,13 +135,13 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
       <p>
         Signed in as <strong>{username}</strong>, {agencyName}.
       </p>
-      <button type="button" className="button button-danger" onClick={signOut}>
+      <button type="button" className="button button-danger" onClick={() => void signOut()}>
         Sign out
       </button>
       <Dialog
-        open={confirmSignOut}
+        open={confirmSignOut !== null}
         title="Sign out with unsent changes?"
-        onClose={() => setConfirmSignOut(false)}
+        onClose={() => setConfirmSignOut(null)}
       >
         <p>
           {unsent === 1 ? '1 change has' : `${unsent} changes have`} not been sent yet. It stays on
@@ -145,14 +149,14 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
           Nobody else signing in on this tablet sees it.
         </p>
         <div className="row">
-          <button type="button" className="button" onClick={() => setConfirmSignOut(false)}>
+          <button type="button" className="button" onClick={() => setConfirmSignOut(null)}>
             Stay signed in
           </button>
           <button
             type="button"
             className="button button-danger"
             onClick={() => {
-              setConfirmSignOut(false);
+              setConfirmSignOut(null);
               onSignOut();
             }}
           >
