@@ -85,11 +85,20 @@ const triedWithoutTimes = (e: OutboxEntry) => e.sendingAt == null && e.attempts 
 /**
  * Whether the servers may have forgotten this create's key (contract §9: 24 hours) while a
  * request with it may have reached them: sent again under that key, it could make a second
- * record. The drain parks such a create for the technician instead (see sendEntry).
+ * record. The drain parks such a create for the technician instead (see sendEntry). A key sent
+ * "later than now" was sent before the tablet's clock was set back, by an unknown amount: how
+ * long ago cannot be told, so it is not trusted either.
  */
 export function keyMayBeForgotten(entry: OutboxEntry, now: number): boolean {
-  return entry.keySentAt != null && now - entry.keySentAt > KEY_TRUSTED_FOR_MS;
+  if (entry.keySentAt == null) return false;
+  return now - entry.keySentAt > KEY_TRUSTED_FOR_MS || entry.keySentAt - now > CLOCK_SET_BACK_MS;
 }
+
+/**
+ * A time stamped this far after now was stamped before the clock was set back (entry times run
+ * ahead of the clock by a few ms at most).
+ */
+const CLOCK_SET_BACK_MS = 60_000;
 
 /**
  * Undoes a mark made by acknowledgeAll's `thenSend` for an entry that will not be sent now (the

@@ -18,7 +18,10 @@ export async function reconcileSites(
   listed: Set<number> | null,
 ): Promise<number> {
   const last = (await ctx.db.meta.get(SITE_RECONCILE_META_KEY))?.value;
-  if (!listed && typeof last === 'number' && ctx.now() - last < options.reconcileEveryMs) return 0;
+  // A check stamped later than now was made before the clock was set back: due again.
+  const now = ctx.now();
+  if (!listed && typeof last === 'number' && last <= now && now - last < options.reconcileEveryMs)
+    return 0;
   const startedAt = ctx.now();
   let active: Set<unknown> = listed ?? new Set();
   if (!listed) {

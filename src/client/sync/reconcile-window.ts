@@ -34,7 +34,9 @@ export async function reconcileWindow(
 ): Promise<number> {
   const { db } = ctx;
   const last = (await db.meta.get(WINDOW_RECONCILE_META_KEY))?.value;
-  const due = typeof last !== 'number' || ctx.now() - last >= options.reconcileEveryMs;
+  // A check stamped later than now was made before the clock was set back: due again.
+  const now = ctx.now();
+  const due = typeof last !== 'number' || last > now || now - last >= options.reconcileEveryMs;
   if (!due && !listedCollections && !listedPools) return 0;
   const startedAt = ctx.now();
   const types = await speciesTypes(ctx);

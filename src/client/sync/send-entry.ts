@@ -50,7 +50,8 @@ async function call(
  */
 const keyForgotten = () =>
   outcomeUnknown(
-    'Sent more than a day ago and no answer came back: it may already be on the server. ' +
+    "Sent more than a day ago (or before the tablet's clock was changed) and no answer came " +
+      'back: it may already be on the server. ' +
       "Check the server's records before sending again",
   );
 

@@ -73,6 +73,8 @@ export type SyncEngine = {
 
 const PULL_REASONS = new Set(['start', 'online', 'resume', 'manual']);
 const META_LAST_SUCCESS = 'sync.lastSuccessAt';
+/** A failure stamped this far after now means the clock was set back (see failedLater). */
+const CLOCK_SLACK_MS = 60_000;
 /** How often a running drain reports its progress (the sync bar's "n of m"). */
 const PROGRESS_EVERY_MS = 250;
 
@@ -159,12 +161,32 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         } else {
           const entries = await readWholeOutbox(db);
           setStatus({ ...outboxCounts(entries, inFlight), sendingRecords });
+          if (entries.some(failedLater(ctx.now()))) {
+            await rebaseBackoff();
+            countAgain = true;
+            requestSync('clock');
+          }
         }
       } while (countAgain);
     })().finally(() => {
       counting = null;
     });
     return counting;
+  };
+
+  // An entry whose last failure is stamped later than now: the tablet's clock was set back since
+  // (it ran ahead, then was put right). Its next try, stamped on the wrong clock, is as far off as
+  // the clock moved (days: past any backoff, and past Sync now for a Retry-After): it waits again
+  // only its own delay, from now. Found by the full counts (app start, after each drain).
+  const failedLater = (now: number) => (e: OutboxEntry) =>
+    e.state === 'pending' && e.lastError !== null && e.lastError.at > now + CLOCK_SLACK_MS;
+  const rebaseBackoff = async () => {
+    const now = ctx.now();
+    await db.outbox.filter(failedLater(now)).modify((e) => {
+      if (!e.lastError) return;
+      e.nextAttemptAt = now + Math.max(0, e.nextAttemptAt - e.lastError.at);
+      e.lastError = { ...e.lastError, at: now };
+    });
   };
 
   // While draining, counts follow at most every 100 ms: re-reading the outbox after every send
