@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { openDatabase } from '../db/open-database';
 import { loadRecordsEnv } from './env';
 import { describeDemoCredentials, startRecordsServer } from './server';
@@ -11,7 +13,7 @@ const USAGE = `Usage:
 function flag(args: string[], name: string): number {
   const i = args.indexOf(`--${name}`);
   const raw = i >= 0 ? args[i + 1] : undefined;
-  if (!raw || !/^\d+$/.test(raw) || Number(raw) < 1) {
+  if (!raw || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_147_483_647) {
     console.error(`--${name} <positive integer> is required\n\n${USAGE}`);
     process.exit(2);
   }
@@ -19,13 +21,36 @@ function flag(args: string[], name: string): number {
 }
 
 async function agencyToken(args: string[]): Promise<void> {
+  // The arguments first: a typing mistake opens (or creates) no database.
+  const sub = args[0];
+  if (sub !== 'create' && sub !== 'revoke') {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const id = flag(args, sub === 'create' ? 'agency' : 'id');
   const env = loadRecordsEnv();
+  if (!env.DATABASE_URL && !existsSync(join(env.TRAPLINE_DATA_DIR, 'pgdata'))) {
+    // A wrong TRAPLINE_DATA_DIR (the server runs with another) would otherwise get a new, empty
+    // database here and answer "No agency 1".
+    console.error(
+      `No Trapline database in ${resolve(env.TRAPLINE_DATA_DIR)}: set TRAPLINE_DATA_DIR (or ` +
+        'DATABASE_URL) to what the running Trapline uses, or start Trapline there once first.',
+    );
+    process.exit(1);
+  }
   const db = await openDatabase(
     env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.TRAPLINE_DATA_DIR },
-  );
+  ).catch((err: unknown) => {
+    if (err instanceof Error && err.message.includes('in use by another running Trapline')) {
+      err.message +=
+        ' While it runs, a manager can make and revoke agency tokens through the records ' +
+        'service instead: POST /v1/agency/token, DELETE /v1/agency/token/<id>.';
+    }
+    throw err;
+  });
   try {
-    if (args[0] === 'create') {
-      const agency = flag(args, 'agency');
+    if (sub === 'create') {
+      const agency = id;
       const { rows } = await db.query<{ name: string }>('select name from agency where id = $1', [
         agency,
       ]);
@@ -39,16 +64,12 @@ async function agencyToken(args: string[]): Promise<void> {
         `Agency token ${issued.id} for ${rows[0].name} (shown only this once; store it in a secret manager):`,
       );
       console.log(issued.token);
-    } else if (args[0] === 'revoke') {
-      const id = flag(args, 'id');
+    } else {
       if (await revokeAgencyToken(db, id, null)) console.log(`Agency token ${id} revoked`);
       else {
         console.error(`No active agency token ${id}`);
         process.exitCode = 1;
       }
-    } else {
-      console.error(USAGE);
-      process.exitCode = 2;
     }
   } finally {
     await db.close();
@@ -69,9 +90,16 @@ async function serve(): Promise<void> {
 }
 
 const [command, ...rest] = process.argv.slice(2);
-if (command === undefined) await serve();
-else if (command === 'agency-token') await agencyToken(rest);
-else {
-  console.error(USAGE);
-  process.exit(2);
+try {
+  if (command === undefined) await serve();
+  else if (command === 'agency-token') await agencyToken(rest);
+  else {
+    console.error(USAGE);
+    process.exit(2);
+  }
+} catch (err) {
+  // A start that cannot go on (data directory in use, database unreachable, port taken, a
+  // migration refused): one line saying why, as `npm start` prints it, not a stack.
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(1);
 }

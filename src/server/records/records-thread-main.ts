@@ -2,6 +2,7 @@
  * Entry of the records service's thread (records-thread.ts): starts the server, says where it
  * listens, and on 'close' closes it and its database, then lets the thread end.
  */
+import { inspect } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { RecordsThreadData, RecordsThreadMessage } from './records-thread';
 import { startRecordsServer } from './server';
@@ -27,7 +28,8 @@ try {
 } catch (err) {
   say({
     type: 'failed',
-    message: err instanceof Error ? err.message : String(err),
+    // Not every throw is an Error (PGlite's file system throws bare objects): never "[object Object]".
+    message: err instanceof Error ? err.message : inspect(err),
     ...(err instanceof Error && err.stack ? { stack: err.stack } : {}),
   });
   port.close();

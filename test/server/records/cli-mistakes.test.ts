@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * What an IT person meets typing `npm run records -- agency-token …` wrongly: a wrong
+ * TRAPLINE_DATA_DIR (the server runs with another one), a misspelt subcommand, a bad flag. Each
+ * says what is wrong in a line and creates nothing: no empty database where none was.
+ */
+const run = promisify(execFile);
+const TSX = resolve('node_modules/.bin/tsx');
+const CLI = resolve('src/server/records/cli.ts');
+const root = mkdtempSync(join(tmpdir(), 'trapline-cli-mistakes-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const cli = (dataDir: string, ...args: string[]) =>
+  run(TSX, [CLI, ...args], {
+    env: { ...process.env, TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '' },
+    timeout: 60_000,
+  }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({
+      code: e.code,
+      stdout: e.stdout,
+      stderr: e.stderr,
+    }),
+  );
+
+describe('npm run records -- agency-token, typed wrongly', () => {
+  it('on a data directory holding no database says so, and creates none there', async () => {
+    const wrongDir = join(root, 'not-the-servers-dir');
+    const res = await cli(wrongDir, 'agency-token', 'create', '--agency', '1');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain(`No Trapline database in ${wrongDir}`);
+    expect(res.stderr).toContain('TRAPLINE_DATA_DIR');
+    expect(existsSync(wrongDir)).toBe(false);
+  }, 60_000);
+
+  it('a misspelt subcommand or a bad flag prints the usage, exit 2, and creates nothing', async () => {
+    const dir = join(root, 'fresh');
+    for (const args of [
+      ['agency-token', 'lst'],
+      ['agency-token', 'create', '--agency', 'one'],
+      ['agency-token', 'revoke'],
+    ]) {
+      const res = await cli(dir, ...args);
+      expect({ args, code: res.code }).toEqual({ args, code: 2 });
+      expect(res.stderr).toContain('Usage:');
+      expect(existsSync(dir)).toBe(false);
+    }
+  }, 60_000);
+});
