@@ -10,7 +10,21 @@ export async function openPostgres(url: string): Promise<Database> {
   // process: the pool discards that client and the next query opens a new one. Errors of a
   // connection in use still reject its query.
   pool.on('error', () => undefined);
-  await pool.query('select 1');
+  try {
+    await pool.query('select 1');
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    // Start-up prints this one line: say it is DATABASE_URL and which server, never the password.
+    let where = 'DATABASE_URL';
+    try {
+      const u = new URL(url);
+      where += ` (${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.host}${u.pathname})`;
+    } catch {
+      // not a URL pg could read either; its own message says so
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    throw new Error(`Cannot open the PostgreSQL database of ${where}: ${message}`, { cause: err });
+  }
   const listeners = new Set<pg.Client>();
   return {
     kind: 'postgres',
