@@ -22,7 +22,7 @@ afterAll(async () => {
 describe('a path the BFF cannot read', () => {
   it('answers 400 bad_request with the error body for a malformed %-escape, signed in or not', async () => {
     for (const path of ['/api/v1/site/%E0', '/api/v1/arthropod/pool/%zz', '/api/session%']) {
-      for (const headers of [{ cookie }, {}]) {
+      for (const headers of [{ cookie }, {}] as Record<string, string>[]) {
         const res = await fetch(`${stack.url}${path}`, { headers });
         const text = await res.text();
         expect(res.status, `${path}: ${text}`).toBe(400);
