@@ -10,7 +10,14 @@ export async function createCollection(
   db: TraplineDb,
   siteLocalId: string,
   data: CollectionData,
+  /** The key of the form draft it was typed in, deleted with it (see createRecords). */
+  draftKey?: string,
 ): Promise<string> {
-  const [localId] = await createRecords(db, 'collection', [{ data, parentLocalId: siteLocalId }]);
+  const [localId] = await createRecords(
+    db,
+    'collection',
+    [{ data, parentLocalId: siteLocalId }],
+    draftKey,
+  );
   return localId;
 }

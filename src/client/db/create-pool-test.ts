@@ -10,7 +10,14 @@ export async function createPoolTest(
   db: TraplineDb,
   poolLocalId: string,
   data: PoolTestData,
+  /** The key of the form draft it was typed in, deleted with it (see createRecords). */
+  draftKey?: string,
 ): Promise<string> {
-  const [localId] = await createRecords(db, 'poolTest', [{ data, parentLocalId: poolLocalId }]);
+  const [localId] = await createRecords(
+    db,
+    'poolTest',
+    [{ data, parentLocalId: poolLocalId }],
+    draftKey,
+  );
   return localId;
 }

@@ -7,10 +7,13 @@ export function createPools(
   db: TraplineDb,
   collectionLocalId: string,
   pools: PoolData[],
+  /** The key of the form draft they were typed in, deleted with them (see createRecords). */
+  draftKey?: string,
 ): Promise<string[]> {
   return createRecords(
     db,
     'pool',
     pools.map((data) => ({ data, parentLocalId: collectionLocalId })),
+    draftKey,
   );
 }

@@ -28,6 +28,12 @@ export async function createRecords(
   db: TraplineDb,
   entity: Entity,
   items: NewRecord[],
+  /**
+   * The key of the form draft these records were typed in (use-form-draft's draftKey): deleted in
+   * the same transaction, so a tab killed right after the save never offers the saved typing
+   * again as unsaved.
+   */
+  draftKey?: string,
 ): Promise<string[]> {
   const parent = PARENT_FIELD[entity];
   const prepared = items.map((item) => {
@@ -41,7 +47,12 @@ export async function createRecords(
     return { ...item, data };
   });
   const table = tableOf(db, entity);
-  const tables = parent ? [table, tableOf(db, parent.entity), db.outbox] : [table, db.outbox];
+  const tables = [
+    table,
+    ...(parent ? [tableOf(db, parent.entity)] : []),
+    db.outbox,
+    ...(draftKey ? [db.meta] : []),
+  ];
   return db.transaction('rw', tables, async () => {
     const ids: string[] = [];
     const parentDeps = new Map<string, string[]>();
@@ -97,6 +108,7 @@ export async function createRecords(
       ]);
       ids.push(localId);
     }
+    if (draftKey) await db.meta.delete(draftKey);
     return ids;
   });
 }

@@ -6,6 +6,7 @@ import { updateCollection } from '../../db/update-collection';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
 import { mergeFormData } from '../../ui/form/merge-form-data';
+import { draftKey } from '../../ui/form/use-form-draft';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { CollectionForm, type CollectionSubmit } from './collection-form';
 import { COLLECTION_FORM_KEYS, type CollectionHoldings } from './collection-schema';
@@ -78,7 +79,7 @@ export function CollectionFormScreen({
         mergeFormData(opened, data, COLLECTION_FORM_KEYS),
         savedAgainst(),
       );
-    } else target = await createCollection(db, siteLocalId, data);
+    } else target = await createCollection(db, siteLocalId, data, draftKey(place));
     onSaved?.();
     navigate(`/collections/${target}`);
   };

@@ -4,7 +4,7 @@ import { createPoolTest, type PoolTestData } from '../../db/create-pool-test';
 import { useDb } from '../../db/db-context';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
-import { useDropDraftsWhenGone } from '../../ui/form/use-form-draft';
+import { draftKey, useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
 import { dayOf } from '../../lib/dates';
 import { PoolTestForm } from './pool-test-form';
 
@@ -35,8 +35,14 @@ export function PoolTestScreen({
   const { pool, collection } = loaded;
   const species = lookups.species.find((s) => s.id === pool.data.species);
   const sex = lookups.sex.find((s) => s.id === pool.data.sex);
+  const place: DraftPlace = {
+    store: db.meta,
+    form: 'pool-test',
+    record: null,
+    parent: poolLocalId,
+  };
   const save = async (data: PoolTestData) => {
-    await createPoolTest(db, poolLocalId, data);
+    await createPoolTest(db, poolLocalId, data, draftKey(place));
     onSaved?.();
     navigate(collection ? `/collections/${collection.localId}` : '/');
   };
@@ -58,7 +64,7 @@ export function PoolTestScreen({
         ownAgencyId={ownAgencyId}
         onSubmit={save}
         onCancel={() => history.back()}
-        draft={{ store: db.meta, form: 'pool-test', record: null, parent: poolLocalId }}
+        draft={place}
       />
     </section>
   );

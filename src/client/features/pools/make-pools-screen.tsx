@@ -13,7 +13,7 @@ import { enterMovesOn } from '../../ui/form/enter-moves-on';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
-import { useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
+import { draftKey, useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools, MAX_POOL_SIZE, proposePools, type ProposedPool } from './propose-pools';
 
@@ -202,8 +202,14 @@ export function MakePoolsScreen({
     (r) => r.num_count > 0,
   );
   const existing = loaded.pools.map((p) => p.data as Counted);
+  const place: DraftPlace = {
+    store: db.meta,
+    form: 'pools',
+    record: null,
+    parent: collectionLocalId,
+  };
   const save = async (pools: ProposedPool[]) => {
-    await createPools(db, collectionLocalId, pools);
+    await createPools(db, collectionLocalId, pools, draftKey(place));
     onSaved?.();
     navigate(`/collections/${collectionLocalId}`);
   };
@@ -218,7 +224,7 @@ export function MakePoolsScreen({
           existing={existing}
           lookups={lookups}
           onSave={save}
-          draft={{ store: db.meta, form: 'pools', record: null, parent: collectionLocalId }}
+          draft={place}
         />
       )}
     </section>

@@ -57,6 +57,12 @@ const draftPrefix = (form: string, record: string | null) => `draft:${form}:${re
 /** How long typing rests before its draft is written: a write per pause, not per keystroke. */
 export const DRAFT_DELAY_MS = 400;
 
+/**
+ * How long a save waits for the draft writes asked before it to land first; after that (the
+ * tablet busy) they wait for the save, and are dropped once the record is saved.
+ */
+const DRAFT_BEFORE_SAVE_MS = 1000;
+
 type StoredDraft = {
   values: Record<string, unknown>;
   /** The saved values the form opened with when the draft was written. */
@@ -87,6 +93,18 @@ function inOrder<T>(op: () => PromiseLike<T>): Promise<T> {
 }
 
 /**
+ * The saves under way, by draft key: whether the record was saved. A draft write of that key
+ * waits for the outcome (and is dropped if the record was saved), a form opening on that key
+ * reads its draft only after it: typing that became a record is never written again as a draft.
+ */
+const savesUnderWay = new Map<string, Promise<boolean>>();
+/**
+ * How many times typing of each draft key became a record. A keeper made before the last of them
+ * (the form that saved, re-created or still mounted, or opened while it saved) writes nothing.
+ */
+const savesDone = new Map<string, number>();
+
+/**
  * Writes one open form's draft. A failed write (storage full) is let go: the form itself keeps
  * working and says why a save fails.
  */
@@ -94,7 +112,8 @@ class DraftKeeper {
   /** False until the stored draft was read: a write before that could replace it. */
   ready = false;
   private timer: ReturnType<typeof setTimeout> | null = null;
-  private saved = false;
+  /** savesDone of this key when the keeper was made. */
+  private readonly generation: number;
 
   constructor(
     private readonly store: DraftStore,
@@ -104,9 +123,25 @@ class DraftKeeper {
     private readonly base: Record<string, unknown> | undefined,
     /** An edit's `draft:<form>:<record>:`, where drafts of older versions may be. */
     private readonly anyParentPrefix: string | null,
-  ) {}
+  ) {
+    this.generation = savesDone.get(key) ?? 0;
+  }
+
+  /** Typing of this key was saved as a record since this keeper was made: it keeps nothing. */
+  private get saved(): boolean {
+    return (savesDone.get(this.key) ?? 0) !== this.generation;
+  }
 
   read(): Promise<StoredDraft | null> {
+    // A save of this key under way: its draft is read once the record is saved (or not).
+    const under = savesUnderWay.get(this.key);
+    const row = under
+      ? under.then(() => (this.saved ? undefined : this.readNow()))
+      : this.readNow();
+    return row.then((r) => (this.saved ? null : asStoredDraft(r?.value)));
+  }
+
+  private readNow(): Promise<{ key: string; value: unknown } | undefined> {
     return inOrder(async () => {
       const row = await this.store.get(this.key);
       if (row || !this.anyParentPrefix) return row;
@@ -117,7 +152,7 @@ class DraftKeeper {
       await this.store.put({ key: this.key, value: older.value });
       await this.store.delete(older.key);
       return older;
-    }).then((row) => asStoredDraft(row?.value));
+    });
   }
 
   /** The form's values changed: write them once typing rests. */
@@ -139,8 +174,12 @@ class DraftKeeper {
     const values = this.values();
     if (sameFormValues(values, this.openedWith)) this.remove();
     else
-      this.run(() =>
-        this.store.put({
+      this.run(async () => {
+        // Written while the form's typing is being saved: only if the save fails. A draft
+        // written after its record would be offered again as unsaved typing.
+        await savesUnderWay.get(this.key);
+        if (this.saved) return;
+        await this.store.put({
           key: this.key,
           value: {
             values,
@@ -148,20 +187,56 @@ class DraftKeeper {
             ...(this.base ? { base: this.base } : {}),
             savedAt: Date.now(),
           } satisfies StoredDraft,
-        }),
-      );
+        });
+      });
   }
 
   /** Forgets the draft; typing afterwards (the form still open) writes a new one. */
   remove(): void {
     this.cancel();
+    // After a save, the key may hold the draft of the same form opened again: not this one's.
+    if (this.saved) return;
     this.run(() => this.store.delete(this.key));
+  }
+
+  /**
+   * Saves the typing as its record: the latest typing goes into the draft first (a crash mid-save
+   * keeps it; on a tablet too busy to write it at once, it waits for the save instead), no draft
+   * of this key is written or read until the save is over, and once it succeeded nothing more is
+   * written for this form, or any other keeper of the same key made before. The save should
+   * delete the draft in the record's own transaction (createRecords' `draftKey`); it is deleted
+   * here as well.
+   */
+  async saving<T>(save: () => Promise<T>): Promise<T> {
+    this.flush();
+    let waited: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      draftOps,
+      new Promise((resolve) => (waited = setTimeout(resolve, DRAFT_BEFORE_SAVE_MS))),
+    ]);
+    clearTimeout(waited);
+    let settle: (saved: boolean) => void = () => {};
+    const outcome = new Promise<boolean>((resolve) => (settle = resolve));
+    savesUnderWay.set(this.key, outcome);
+    let saved = false;
+    try {
+      const result = await save();
+      saved = true;
+      return result;
+    } finally {
+      if (saved) this.done();
+      if (savesUnderWay.get(this.key) === outcome) savesUnderWay.delete(this.key);
+      settle(saved);
+    }
   }
 
   /** The typing was saved as the record: nothing more is written for this form. */
   done(): Promise<unknown> {
-    this.saved = true;
-    this.remove();
+    if (!this.saved) {
+      this.cancel();
+      this.run(() => this.store.delete(this.key));
+      savesDone.set(this.key, this.generation + 1);
+    }
     return draftOps;
   }
 
@@ -202,6 +277,8 @@ export type FormDraft = {
   remove: () => void;
   /** Before a save: the latest typing goes into the draft, so a crash mid-save keeps it. */
   flush: () => void;
+  /** Runs the save of the typing (see DraftKeeper.saving): its draft is not written after it. */
+  saving: <R>(save: () => Promise<R>) => Promise<R>;
   /** After a successful save: the draft is removed. */
   done: () => Promise<unknown>;
 };
@@ -214,6 +291,7 @@ const NO_DRAFT: FormDraft = {
   undoDiscard: () => {},
   remove: () => {},
   flush: () => {},
+  saving: (save) => save(),
   done: () => Promise.resolve(),
 };
 
@@ -338,6 +416,7 @@ export function useFormDraft<T extends FieldValues, TOut>(
     },
     remove: () => keeper.remove(),
     flush: () => keeper.flush(),
+    saving: (save) => keeper.saving(save),
     done: () => keeper.done(),
   };
 }

@@ -93,11 +93,10 @@ export function useRecordForm<TValues extends FieldValues, TOut = TValues>(
     handleSubmit(
       async (data) => {
         setSaveError(null);
-        draft.flush();
         try {
-          await save(data);
-          // Not awaited: the record is saved; the form (often gone by now) waits on no draft.
-          void draft.done();
+          // The draft is flushed first and removed once saved (not awaited: the form, often
+          // gone by now, waits on no draft), and never written again after the record.
+          await draft.saving(() => Promise.resolve(save(data)));
         } catch (e) {
           setSaveError(saveErrorMessage(e, isRefusal, setError, mapPath));
         }
