@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { ZERO_SITE_CODE, type LookupsDocument } from '../../../shared';
 import type { CollectionData } from '../../db/create-collection';
@@ -7,7 +7,7 @@ import { isRepositoryError } from '../../db/repository-error';
 import { localDateTime, toLocalInput } from '../../lib/dates';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
 import { precisionForAccuracy, roundCoord } from '../../lib/geo';
-import { useGps } from '../../lib/use-gps';
+import { useGps, type GpsFix } from '../../lib/use-gps';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { Field } from '../../ui/form/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
@@ -131,6 +131,8 @@ export function CollectionForm({
   const atZeroSite = zeroIds.has(siteLocalId);
   const common = useMemo(() => commonSpecies(recent, lookups.species), [recent, lookups.species]);
   const gps = useGps();
+  // A fix that came while the trap was placed by hand is not the trap's: no accuracy is shown for it.
+  const [ignoredFix, setIgnoredFix] = useState<GpsFix | null>(null);
 
   const toggleDateOnly = (next: boolean) => {
     const current = form.getValues('collection_date') ?? '';
@@ -141,8 +143,14 @@ export function CollectionForm({
     setValue('collection_date_date_only', next, { shouldDirty: true });
   };
   const locateTrap = async () => {
+    const before = JSON.stringify(form.getValues('location.shape.coordinates') ?? null);
     const fix = await gps.locate();
     if (!fix) return;
+    // Placed by hand (typed, or another site chosen) while the GPS was locating: that place stays.
+    if (JSON.stringify(form.getValues('location.shape.coordinates') ?? null) !== before) {
+      setIgnoredFix(fix);
+      return;
+    }
     const precision = precisionForAccuracy(fix.accuracy, lookups.coordinate_precision);
     setValue(
       'location',
@@ -195,7 +203,10 @@ export function CollectionForm({
       {atZeroSite ? (
         <fieldset className="fieldset">
           <legend>Trap location</legend>
-          <LocateControl gps={gps} onLocate={locateTrap} />
+          <LocateControl
+            gps={ignoredFix && gps.fix === ignoredFix ? { ...gps, fix: null } : gps}
+            onLocate={locateTrap}
+          />
           <CoordinateFields
             latitude={register('location.shape.coordinates.1', { setValueAs: asNumber })}
             longitude={register('location.shape.coordinates.0', { setValueAs: asNumber })}
