@@ -9,6 +9,8 @@ export function updateCollection(
   data: CollectionData,
   /** The data the form opened with (see updateRecord). */
   opened?: Record<string, unknown>,
+  /** The key of the form draft it was typed in, deleted with the edit (see updateRecord). */
+  draftKey?: string,
 ): Promise<boolean> {
-  return updateRecord(db, 'collection', localId, data, opened);
+  return updateRecord(db, 'collection', localId, data, opened, draftKey);
 }

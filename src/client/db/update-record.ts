@@ -176,9 +176,17 @@ export async function updateRecord(
   localId: string,
   next: Record<string, unknown>,
   opened?: Record<string, unknown>,
+  /**
+   * The key of the form draft the edit was typed in (use-form-draft's draftKey): deleted in the
+   * same transaction (undone with it if the edit is refused), so a tab killed right after the
+   * save never offers the saved typing again as unsaved (see createRecords).
+   */
+  draftKey?: string,
 ): Promise<boolean> {
   const table = tableOf(db, entity);
-  return db.transaction('rw', table, db.outbox, async () => {
+  const tables = draftKey ? [table, db.outbox, db.meta] : [table, db.outbox];
+  return db.transaction('rw', tables, async () => {
+    if (draftKey) await db.meta.delete(draftKey);
     const row = await table.get(localId);
     if (!row) throw new RepositoryError('not_found', `This ${entity} is no longer on this tablet`);
     if (row.deleted) throw new RepositoryError('deleted', `This ${entity} was deleted`);

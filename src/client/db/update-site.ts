@@ -11,6 +11,8 @@ export function updateSite(
   localId: string,
   data: SiteCreate,
   opened?: Record<string, unknown>,
+  /** The key of the form draft it was typed in, deleted with the edit (see updateRecord). */
+  draftKey?: string,
 ): Promise<boolean> {
-  return updateRecord(db, 'site', localId, data, opened);
+  return updateRecord(db, 'site', localId, data, opened, draftKey);
 }

@@ -78,6 +78,7 @@ export function CollectionFormScreen({
         localId,
         mergeFormData(opened, data, COLLECTION_FORM_KEYS),
         savedAgainst(),
+        draftKey(place),
       );
     } else target = await createCollection(db, siteLocalId, data, draftKey(place));
     onSaved?.();

@@ -6,6 +6,7 @@ import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { dayOf } from '../../lib/dates';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
+import { draftKey } from '../../ui/form/use-form-draft';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { PoolTestForm } from './pool-test-form';
 
@@ -65,6 +66,7 @@ export function PoolTestEditScreen({
       localId,
       mergeFormData(opened, data, POOL_TEST_FORM_KEYS),
       savedAgainst(),
+      draftKey(place),
     );
     onSaved?.();
     navigate(collection ? `/collections/${collection.localId}` : '/');

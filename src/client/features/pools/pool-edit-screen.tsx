@@ -24,7 +24,7 @@ import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
 import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
-import type { DraftPlace } from '../../ui/form/use-form-draft';
+import { draftKey, type DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools } from './propose-pools';
 
@@ -205,6 +205,7 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
       localId,
       mergeFormData(opened, values, POOL_FORM_KEYS),
       savedAgainst(),
+      draftKey(place),
     );
     onSaved?.();
     back();

@@ -6,6 +6,7 @@ import { useDb } from '../../db/db-context';
 import { updateSite } from '../../db/update-site';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
+import { draftKey } from '../../ui/form/use-form-draft';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { nextSiteCode } from './next-site-code';
@@ -46,8 +47,14 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const save = async (data: SiteCreate) => {
     let target = localId;
     if (localId && site && opened)
-      await updateSite(db, localId, mergeFormData(opened, data, SITE_FORM_KEYS), savedAgainst());
-    else target = await createSite(db, data);
+      await updateSite(
+        db,
+        localId,
+        mergeFormData(opened, data, SITE_FORM_KEYS),
+        savedAgainst(),
+        draftKey(place),
+      );
+    else target = await createSite(db, data, draftKey(place));
     onSaved?.();
     navigate(`/sites/${target}`);
   };
