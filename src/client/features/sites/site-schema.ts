@@ -1,4 +1,4 @@
-import { siteCreate, ZERO_SITE_CODE, type SiteCreate } from '../../../shared';
+import { siteCreate, ZERO_SITE_CODE } from '../../../shared';
 import type { SiteRow } from '../../db/database';
 
 /** Field labels, also used to word zod's generic messages. */
@@ -27,10 +27,42 @@ function timeOf(value: unknown): number | null {
 }
 
 /**
+ * A site's `active_date` or `deactive_date`: as saved on this tablet, else as the service last
+ * returned it (a pulled site's deactive_date is the office's, kept only in `server`).
+ */
+function dateOf(site: SiteRow, key: 'active_date' | 'deactive_date'): unknown {
+  const own = (site.data as Record<string, unknown>)[key];
+  if (own !== undefined && own !== null && own !== '') return own;
+  return (site.server as Record<string, unknown> | null)?.[key] ?? null;
+}
+
+/** When a site's period starts: its active_date, else when it was added (as the service). */
+function startOf(site: SiteRow): number {
+  return (
+    timeOf(dateOf(site, 'active_date')) ??
+    timeOf((site.server as Record<string, unknown> | null)?.add_date) ??
+    site.createdAt ??
+    Date.now()
+  );
+}
+
+/** When a site's period ends (its deactive_date); null while it is open. */
+function endOf(site: SiteRow): number | null {
+  const deactive = dateOf(site, 'deactive_date');
+  // A date that cannot be read is taken as open: the code stays in use.
+  return deactive === null ? null : timeOf(deactive);
+}
+
+/**
  * The site that keeps `code` in use for a site active from `activeDate` (contract §6), if any: a
  * site with that code and no deactive_date, or a deactive_date on/after `activeDate` (a revision
  * may reuse a code for a later period). Without an active_date the new site starts now, as the
  * service assumes.
+ *
+ * An edit (`selfLocalId` a site on this tablet) is held, as the service holds it (site-store
+ * siteUsingCode), to the overlap of the two periods both ways: a site starting on/after the
+ * edited one's start must start after the edited one ends, an earlier one must have ended before
+ * it starts. An old revision can then be edited while a later one reuses its code.
  */
 export function siteUsingCode(
   sites: readonly SiteRow[],
@@ -38,13 +70,14 @@ export function siteUsingCode(
   selfLocalId: string | null,
   activeDate: string | null | undefined,
 ): SiteRow | null {
-  const from = timeOf(activeDate) ?? Date.now();
+  const self = selfLocalId ? sites.find((s) => s.localId === selfLocalId) : undefined;
+  const from = timeOf(activeDate) ?? (self ? startOf(self) : Date.now());
+  const until = self ? endOf(self) : undefined;
   return (
     sites.find((s) => {
       if (s.code !== code || s.localId === selfLocalId || s.deleted) return false;
-      const deactive = (s.data as Partial<SiteCreate>).deactive_date;
-      if (deactive === undefined || deactive === null || deactive === '') return true;
-      const ends = timeOf(deactive);
+      if (until !== undefined && startOf(s) >= from) return until === null || until >= startOf(s);
+      const ends = endOf(s);
       return ends === null || ends >= from;
     }) ?? null
   );
