@@ -249,6 +249,45 @@ describe('offline map areas in Chromium', () => {
     expect(app.pageErrors).toEqual([]);
   });
 
+  it('deleting the area being downloaded stops it: the area does not come back as saved, and no tile stays stored', async () => {
+    const page = app.page;
+    const area = 'Davis sloughs';
+    const form = page.getByRole('form', { name: 'Download an area' });
+    await form.getByLabel('A rectangle I draw on the map or enter').check();
+    await form.getByLabel('North (latitude)').fill('38.6');
+    await form.getByLabel('South (latitude)').fill('38.5');
+    await form.getByLabel('West (longitude)').fill('-121.8');
+    await form.getByLabel('East (longitude)').fill('-121.6');
+    await form.getByLabel('From zoom').selectOption('10');
+    await form.getByLabel('To zoom').selectOption('13');
+    await form.getByLabel('Name').fill(area);
+    await visible(form.getByTestId('area-estimate').getByText(/^about /));
+
+    // One bar of signal: the first tiles are on their way when the technician deletes the area.
+    tiles.hold = true;
+    await form.getByRole('button', { name: 'Download area' }).click();
+    await expect.poll(() => tiles.held.length, { timeout: 30_000 }).toBe(4);
+    const list = page.getByRole('list', { name: 'Saved map areas' });
+    await list.getByRole('button', { name: `Delete ${area}` }).click();
+    await list
+      .getByRole('group', { name: `Delete ${area}?` })
+      .getByRole('button', { name: 'Delete area' })
+      .click();
+    await visible(page.getByText(new RegExp(`^${area} deleted: `)));
+    // The signal comes back.
+    tiles.release();
+    await page.waitForTimeout(2_000);
+    await visible(page.getByText('No saved map areas yet on this tablet.'));
+    expect(
+      await page.evaluate(() => JSON.parse(localStorage.getItem('trapline.mapAreas') ?? '[]')),
+    ).toEqual([]);
+    expect(await cacheSize(page, 'trapline-areas')).toBe(0);
+    expect(app.pageErrors).toEqual([]);
+    // The next test starts from an empty form.
+    await page.reload();
+    await visible(page.getByRole('form', { name: 'Download an area' }));
+  });
+
   it('draws a rectangle on a small map, counts its tiles, and downloads it', async () => {
     const page = app.page;
     const form = page.getByRole('form', { name: 'Download an area' });
