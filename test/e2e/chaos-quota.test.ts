@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
 import type { AppBrowser } from './harness/browser';
 import { ledger, printLedger, queuedEntries } from './harness/chaos-ledger';
-import { createSiteByMap, fillCollection, launchSignedIn, visible } from './harness/field-actions';
+import {
+  createSiteByMap,
+  fillCollection,
+  launchSignedIn,
+  navigate,
+  visible,
+} from './harness/field-actions';
 import { startStack, type Stack } from './harness/stack';
 import { localTable, outbox, outboxEmpties } from './harness/sync-checks';
 
@@ -103,4 +109,35 @@ describe('chaos (browser): storage quota exceeded while saving', () => {
     expect(row.details).toEqual([]);
     expect(row).toMatchObject({ entries: 2, lost: 0, duplicated: 0, wrong: 0, stuck: 0 });
   }, 240_000);
+  // The browser clears the app's stored data while it is open (the tablet's "clear site data", a
+  // storage failure), with a change not yet sent. The app cannot stop it; it must say so, loudly,
+  // and never go on as if nothing waited ("All changes sent") on an empty database made afresh.
+  // The data is cleared through the browser's own DevTools protocol. Last: it clears the profile.
+  it('when the browser clears the app storage with a change waiting, says it may be gone, never that all was sent', async () => {
+    // The tab the test above left open (it closed the first one).
+    const page = app.context.pages().find((p) => !p.isClosed()) ?? (await app.newTab());
+    await app.context.setOffline(true);
+    await createSiteByMap(page, { code: '749401', name: 'Cleared Pond' });
+    expect(await outbox(page)).toHaveLength(1);
+
+    cdp ??= await app.context.newCDPSession(page);
+    await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'indexeddb' });
+    await page.waitForTimeout(1_000);
+    await navigate(page, 'Home');
+    await navigate(page, 'Sites');
+    await navigate(page, 'Home');
+    await page.waitForTimeout(1_000);
+
+    const bar = page.getByRole('region', { name: 'Sync status' });
+    const said = await bar.innerText();
+    const alerts = await page.getByRole('alert').allInnerTexts();
+    expect(alerts.join('\n'), `bar: ${said}`).toMatch(/cleared|lost|gone/i);
+    await visible(page.getByRole('alert').filter({ hasText: /not sent/i }));
+    expect(await bar.innerText()).not.toContain('All changes sent');
+    // No empty database was made afresh in its place behind the screens.
+    const names = await page.evaluate(async () =>
+      (await indexedDB.databases()).map((d) => d.name ?? ''),
+    );
+    expect(names.filter((n) => n.includes('demo-tech'))).toEqual([]);
+  });
 });
