@@ -107,4 +107,41 @@ describe('sync: the upstream token expires while changes wait', () => {
     expect(after.map((c) => c.comments)).toContain('Half done');
     expect(after).toHaveLength(2);
   });
+
+  it('once signed in again in another tab, this tab stops asking for the password', async () => {
+    const page = app.page;
+    const sessionEnd = () =>
+      page.evaluate(async () => {
+        const res = await fetch('/api/session', { headers: { 'X-CSRF': '1' } });
+        return Date.parse(((await res.json()) as { expiresAt: string }).expiresAt);
+      });
+    const expiresAt = await sessionEnd();
+    const second = await app.context.newPage();
+    await second.goto(page.url());
+    const bar = page.getByRole('region', { name: 'Sync status' });
+    const secondBar = second.getByRole('region', { name: 'Sync status' });
+    await visible(secondBar);
+
+    await expect
+      .poll(() => Date.now(), { timeout: (TOKEN_TTL_SECONDS + 5) * 1000, interval: 500 })
+      .toBeGreaterThan(expiresAt + 500);
+    // This tab asks for the password (Sync now reaches the server, which wants it)…
+    await bar.getByRole('button', { name: 'Sync now' }).click();
+    const sheet = page.getByRole('dialog', { name: 'Sign in again' });
+    await visible(sheet, 30_000);
+    await sheet.getByRole('button', { name: 'Later' }).click();
+    await visible(bar.getByText(/^Sign in again/));
+    await bar.getByRole('button', { name: 'Sign in' }).click();
+    await visible(sheet);
+
+    // …and the technician signs in again in the other tab.
+    await second.bringToFront();
+    await secondBar.getByRole('button', { name: /^(Sign in|Sync now)$/ }).click();
+    await signInAgain(second, stack.password);
+
+    await sheet.waitFor({ state: 'hidden', timeout: 10_000 });
+    await bar.getByText(/^Sign in again/).waitFor({ state: 'hidden', timeout: 10_000 });
+    await visible(bar.getByRole('button', { name: 'Sync now' }));
+    await second.close();
+  });
 });

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import type { SessionInfo } from '../../shared';
+import { sessionInfo } from '#shared/schemas/auth';
 import { openUserDb } from '../db/database';
 import { DbContext } from '../db/db-context';
 import { refreshLookups } from '../db/refresh-lookups';
@@ -18,6 +19,9 @@ import { UpdateBanner } from './update-banner';
 const SignInSheet = lazy(() =>
   import('../features/auth/sign-in-sheet').then((m) => ({ default: m.SignInSheet })),
 );
+
+/** Where lib/identity remembers the signed-in identity: written there at every sign-in. */
+const IDENTITY_KEY = 'trapline.identity';
 
 const REFRESH_WORDS = {
   updated: 'Lookups updated',
@@ -90,6 +94,36 @@ export function SignedInApp({
     [],
   );
   const openSheet = useCallback(() => setSheetOpen(true), []);
+
+  // Signed in again in another tab (the browser's one session cookie serves every tab): this tab
+  // syncs again (its engine hears the other's), so its sheet and "Sign in again" must go too.
+  useEffect(() => {
+    if (!engine) return;
+    // The other tab remembers the identity at its sign-in: the same user's is this tab's news.
+    const onStorage = (event: StorageEvent) => {
+      if (event.key !== IDENTITY_KEY || !event.newValue) return;
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(event.newValue);
+      } catch {
+        return;
+      }
+      const session = sessionInfo.safeParse(parsed);
+      if (
+        !session.success ||
+        session.data.agency.id !== agencyId ||
+        session.data.user.username.toLowerCase() !== username.toLowerCase()
+      )
+        return;
+      setSignInNeeded(false);
+      setSheetOpen(false);
+      engine.resume();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => {
+      window.removeEventListener('storage', onStorage);
+    };
+  }, [engine, agencyId, username]);
 
   const signedInAgain = useCallback(
     (session: SessionInfo) => {

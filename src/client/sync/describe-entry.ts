@@ -1,5 +1,6 @@
 import type { OutboxEntry } from '../../shared';
 import { ENTITY } from '#shared/entities';
+import { dayOf } from '../lib/dates';
 
 const VERB: Record<OutboxEntry['op'], string> = {
   create: 'New',
@@ -14,7 +15,11 @@ export function describeEntry(entry: OutboxEntry, data?: Record<string, unknown>
     entry.entity === 'site'
       ? [d.code, d.name].filter(Boolean).join(' ')
       : entry.entity === 'collection'
-        ? String(d.collection_date ?? '').slice(0, 10)
+        ? // The technician's day: a date pulled from the server is in UTC (an evening's is the next day).
+          dayOf(
+            typeof d.collection_date === 'string' ? d.collection_date : null,
+            d.collection_date_date_only === true,
+          )
         : entry.entity === 'pool'
           ? d.num_count != null
             ? `of ${String(d.num_count)}`

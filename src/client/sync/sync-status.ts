@@ -5,6 +5,11 @@ import type { PullProgress } from './pull-records';
 
 /** What the UI shows about the outbox, at all times. */
 export type SyncStatus = {
+  /**
+   * The outbox has been counted (once at least): until then every count below is a zero that
+   * means nothing, and nothing may be said from them ("All changes sent", "0 not sent").
+   */
+  counted: boolean;
   /** Waiting to be sent (not held behind a parked or conflicting entry). */
   pending: number;
   /** Being sent right now. */
@@ -46,6 +51,7 @@ export type SyncStatus = {
 };
 
 export const INITIAL_STATUS: SyncStatus = {
+  counted: false,
   pending: 0,
   sending: 0,
   sendingRecords: new Set(),
@@ -69,7 +75,7 @@ export function outboxCounts(
   inFlight: ReadonlySet<string>,
 ): Pick<
   SyncStatus,
-  'pending' | 'sending' | 'parked' | 'conflict' | 'held' | 'nextAttemptAt' | 'lastError'
+  'counted' | 'pending' | 'sending' | 'parked' | 'conflict' | 'held' | 'nextAttemptAt' | 'lastError'
 > {
   const held = heldIds(entries);
   let pending = 0;
@@ -95,7 +101,16 @@ export function outboxCounts(
         lastError = e.lastError;
     }
   }
-  return { pending, sending, parked, conflict, held: held.size, nextAttemptAt, lastError };
+  return {
+    counted: true,
+    pending,
+    sending,
+    parked,
+    conflict,
+    held: held.size,
+    nextAttemptAt,
+    lastError,
+  };
 }
 
 /**
@@ -109,9 +124,10 @@ export function drainingCounts(
   tally: DrainTally,
   stored: number,
   inFlight: ReadonlySet<string>,
-): Pick<SyncStatus, 'pending' | 'sending' | 'parked' | 'conflict' | 'held'> {
+): Pick<SyncStatus, 'counted' | 'pending' | 'sending' | 'parked' | 'conflict' | 'held'> {
   const sending = Math.min(inFlight.size, tally.sendable);
   return {
+    counted: true,
     pending: tally.sendable - sending + Math.max(0, stored - tally.entries),
     sending,
     parked: tally.parked,

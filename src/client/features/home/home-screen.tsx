@@ -1,7 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import type { CollectionRow, SiteRow } from '../../db/database';
+import type { CollectionRow, SiteRow, TraplineDb } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { refreshLookups } from '../../db/refresh-lookups';
 import { useLookups } from '../../db/use-lookups';
@@ -25,6 +25,19 @@ type CollectionItem = {
   site: SiteRow | undefined;
 };
 
+/**
+ * Whether this tab lost its database (cleared, or taken by a newer app in another tab): as the
+ * sync bar, Home then says nothing about what is saved or waits here.
+ */
+function useDbGone(db: TraplineDb): boolean {
+  const [gone, setGone] = useState(db.storageLost || db.superseded);
+  useEffect(() => {
+    setGone(db.storageLost || db.superseded);
+    return db.onSuperseded(() => setGone(true));
+  }, [db]);
+  return gone;
+}
+
 /** Collections as links to their pages: site, date, and whether they still wait to be sent. */
 function CollectionList({ label, rows }: { label: string; rows: CollectionItem[] }) {
   return (
@@ -39,7 +52,10 @@ function CollectionList({ label, rows }: { label: string; rows: CollectionItem[]
             )}
             {collection.syncState !== 'synced' ? (
               <span className="tag">
-                {collection.syncState === 'failed' ? 'needs fixing' : 'not sent'}
+                {/* As the "need fixing" tile counts them: refused or in conflict. */}
+                {collection.syncState === 'failed' || collection.syncState === 'conflict'
+                  ? 'needs fixing'
+                  : 'not sent'}
               </span>
             ) : null}
           </Link>
@@ -57,6 +73,9 @@ export function HomeScreen({ userName, status, online }: Props) {
   const db = useDb();
   // The same counts as the sync bar: a change held behind a refused one is still not sent.
   const { waiting, attention, held } = syncSummary(status);
+  // The database taken from this tab (cleared, or a newer app in another tab): nothing is saved
+  // here any more, and the counts were this tab's last look at an outbox it can no longer read.
+  const gone = useDbGone(db);
   const { loaded, storedAt } = useLookups();
   const [refreshing, setRefreshing] = useState(false);
   const [refreshFailed, setRefreshFailed] = useState(false);
@@ -105,36 +124,38 @@ export function HomeScreen({ userName, status, online }: Props) {
         }
       />
       {refreshFailed && storedAt === null ? <p role="alert">{REFRESH_FAILED}</p> : null}
-      <div className="tiles">
-        <div className="tile">
-          <span className="tile-number" data-testid="home-pending">
-            {waiting}
-          </span>
-          <span>not sent yet</span>
-        </div>
-        <div className={attention > 0 ? 'tile tile-warn' : 'tile'}>
-          <span className="tile-number" data-testid="home-parked">
-            {attention}
-          </span>
-          <span>need fixing</span>
-          {held > 0 ? (
-            <span>
-              {held === 1 ? '1 more change waits' : `${held} more changes wait`} on{' '}
-              {attention === 1 ? 'it' : 'them'}
+      {gone ? null : (
+        <div className="tiles">
+          <div className="tile">
+            <span className="tile-number" data-testid="home-pending">
+              {status.counted ? waiting : '…'}
             </span>
-          ) : null}
-          {attention > 0 ? <Link href="/sync">Review</Link> : null}
-        </div>
-        <div className="tile">
-          <span className={online ? 'dot dot-online' : 'dot dot-offline'} aria-hidden="true" />
-          <span>{online ? 'Online' : 'Offline: saving on this tablet'}</span>
-          {storedAt !== null ? (
-            <span className="muted" data-testid="home-lookups-age">
-              Lists updated {timeAgo(storedAt)}
+            <span>not sent yet</span>
+          </div>
+          <div className={attention > 0 ? 'tile tile-warn' : 'tile'}>
+            <span className="tile-number" data-testid="home-parked">
+              {status.counted ? attention : '…'}
             </span>
-          ) : null}
+            <span>need fixing</span>
+            {held > 0 ? (
+              <span>
+                {held === 1 ? '1 more change waits' : `${held} more changes wait`} on{' '}
+                {attention === 1 ? 'it' : 'them'}
+              </span>
+            ) : null}
+            {attention > 0 ? <Link href="/sync">Review</Link> : null}
+          </div>
+          <div className="tile">
+            <span className={online ? 'dot dot-online' : 'dot dot-offline'} aria-hidden="true" />
+            <span>{online ? 'Online' : 'Offline: saving on this tablet'}</span>
+            {storedAt !== null ? (
+              <span className="muted" data-testid="home-lookups-age">
+                Lists updated {timeAgo(storedAt)}
+              </span>
+            ) : null}
+          </div>
         </div>
-      </div>
+      )}
       <div className="row wrap">
         <Link href="/collections/new" className="button button-primary button-big">
           New collection

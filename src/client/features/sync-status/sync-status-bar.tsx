@@ -1,10 +1,32 @@
+import { useEffect, useState } from 'react';
+import type { TraplineDb } from '../../db/database';
 import { syncSummary } from '../../sync';
 import { formatSince } from './format-time';
 import { PullProgress } from './pull-progress';
 import './sync-status.css';
 import { useSyncEngine, useSyncStatus } from './sync-engine-context';
 
+/** How often "Last synced …" is re-read while nothing else changes: "just now" must not stay. */
+const CLOCK_TICK_MS = 30_000;
+
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Whether this tab lost its database: cleared under it ('lost': unsent changes may be gone) or
+ * taken by a newer app in another tab ('superseded': kept, but this tab can no longer save nor
+ * send). Either way the engine is stopped and the counts are no longer this tablet's.
+ */
+function useDbGone(db: TraplineDb): 'lost' | 'superseded' | null {
+  const [gone, setGone] = useState(() => dbGone(db));
+  useEffect(() => {
+    setGone(dbGone(db));
+    return db.onSuperseded(() => setGone(dbGone(db)));
+  }, [db]);
+  return gone;
+}
+
+const dbGone = (db: TraplineDb): 'lost' | 'superseded' | null =>
+  db.storageLost ? 'lost' : db.superseded ? 'superseded' : null;
 
 /**
  * The outbox at a glance, always on screen: offline or not, how many changes are not on the
@@ -23,13 +45,27 @@ export function SyncStatusBar({
 } = {}) {
   const engine = useSyncEngine();
   const status = useSyncStatus();
+  const gone = useDbGone(engine.db);
+  // The time since the last sync moves on with no status change (an idle or offline tablet).
+  const [, setTicks] = useState(0);
+  useEffect(() => {
+    const tick = setInterval(() => setTicks((n) => n + 1), CLOCK_TICK_MS);
+    return () => clearInterval(tick);
+  }, []);
   // Every count below comes from syncSummary, as on Home and the Sync screen.
   const { waiting, ready, attention, held } = syncSummary(status);
   const { progress } = status;
+  // Offline, paused or without its database, nothing is on its way: an entry still stored as being
+  // sent (the app was closed mid-send) waits like the others.
+  const sendingNow = status.online && !status.paused && !gone ? status.sending : 0;
+  const pendingNow = status.pending + status.sending - sendingNow;
   const it = attention === 1;
 
   let headline: string;
-  if (status.paused || signInNeeded)
+  // Nothing here may say changes are saved or waiting: the banner above says what to do.
+  if (gone === 'lost') headline = 'Not syncing — this tablet’s saved data was cleared';
+  else if (gone === 'superseded') headline = 'Not syncing in this tab — reload to go on';
+  else if (status.paused || signInNeeded)
     headline =
       waiting === 0
         ? 'Sign in again to keep syncing'
@@ -42,6 +78,8 @@ export function SyncStatusBar({
       waiting > 0
         ? `Offline — ${plural(waiting, 'change', 'changes')} saved on this tablet`
         : 'Offline — changes are saved on this tablet';
+  // The app has just opened: no count is read yet, and zeros would say everything is sent.
+  else if (!status.counted) headline = 'Checking for changes not sent…';
   else if (status.draining && progress && progress.total > 0)
     headline = `Sending… ${progress.sent} of ${progress.total} sent`;
   else if (waiting === 0) headline = 'All changes sent';
@@ -71,12 +109,12 @@ export function SyncStatusBar({
         ? `${needs}; ${heldLine}`
         : `${needs} before ${it ? 'it' : 'they'} can be sent.`;
   // The time of the last sync that sent everything; while something waits it is a past one.
+  // A time stamped while the clock ran ahead says nothing precise until the next complete sync.
+  const since = status.lastSuccessAt === null ? null : formatSince(status.lastSuccessAt);
   const last =
     status.lastSuccessAt === null
       ? 'Not synced yet on this tablet'
-      : waiting === 0
-        ? `Last synced ${formatSince(status.lastSuccessAt)}`
-        : `Last fully synced ${formatSince(status.lastSuccessAt)}`;
+      : `${waiting === 0 && status.counted && !gone ? 'Last synced' : 'Last fully synced'}${since === null ? ': time unknown (the tablet’s clock was changed)' : ` ${since}`}`;
 
   return (
     <section
@@ -89,7 +127,7 @@ export function SyncStatusBar({
         <strong>{headline}</strong>
         {!status.online ? <span className="sync-offline"> (no network)</span> : null}
       </div>
-      {status.draining && progress && progress.total > 0 ? (
+      {!gone && status.draining && progress && progress.total > 0 ? (
         <progress
           className="sync-progress"
           value={progress.sent}
@@ -99,27 +137,30 @@ export function SyncStatusBar({
         />
       ) : null}
       <PullProgress pulling={status.pulling} />
-      <ul className="sync-counts" aria-label="Changes by state">
-        <li data-zero={status.pending === 0}>{plural(status.pending, 'pending', 'pending')}</li>
-        <li data-zero={status.sending === 0}>{plural(status.sending, 'sending', 'sending')}</li>
-        <li data-attention={status.parked > 0} data-zero={status.parked === 0}>
-          {plural(status.parked, 'needs attention', 'need attention')}
-        </li>
-        {status.conflict > 0 ? (
-          <li data-attention="true">{plural(status.conflict, 'conflict', 'conflicts')}</li>
-        ) : null}
-        {status.held > 0 ? (
-          <li>{plural(status.held, 'waiting on a fix', 'waiting on a fix')}</li>
-        ) : null}
-      </ul>
+      {/* Once the database is gone from this tab, its last counts are no longer the tablet's. */}
+      {gone || !status.counted ? null : (
+        <ul className="sync-counts" aria-label="Changes by state">
+          <li data-zero={pendingNow === 0}>{plural(pendingNow, 'pending', 'pending')}</li>
+          <li data-zero={sendingNow === 0}>{plural(sendingNow, 'sending', 'sending')}</li>
+          <li data-attention={status.parked > 0} data-zero={status.parked === 0}>
+            {plural(status.parked, 'needs attention', 'need attention')}
+          </li>
+          {status.conflict > 0 ? (
+            <li data-attention="true">{plural(status.conflict, 'conflict', 'conflicts')}</li>
+          ) : null}
+          {status.held > 0 ? (
+            <li>{plural(status.held, 'waiting on a fix', 'waiting on a fix')}</li>
+          ) : null}
+        </ul>
+      )}
       <p className="sync-last">
         {last}
-        {status.lastError && ready > 0 && !status.paused
+        {status.lastError && ready > 0 && !status.paused && !gone
           ? ` · last try: ${describeError(status.lastError.reason)}`
           : ''}
       </p>
-      {attentionLine ? <p className="sync-attention">{attentionLine}</p> : null}
-      {onSignIn && (status.paused || signInNeeded) ? (
+      {attentionLine && !gone ? <p className="sync-attention">{attentionLine}</p> : null}
+      {gone ? null : onSignIn && (status.paused || signInNeeded) ? (
         // Paused for sign-in, Sync now could do nothing: the way forward is the password.
         <button
           type="button"
