@@ -9,18 +9,25 @@ import {
   createSiteByCoordinates,
   fillCollection,
   makePools,
+  navigate,
   recordPoolTest,
   signIn,
   visible,
 } from './harness/field-actions';
+import { eventually } from './harness/local-db';
+import { recordsApi } from './harness/records-api';
 import { startStack, type Stack } from './harness/stack';
+import { outbox } from './harness/sync-checks';
 
 /**
  * The record screens a technician uses at a trap, on a phone held in one hand (390 px wide, and
  * 320 px, the narrowest phones), with the phone's text size at 200% (Android's font scale
  * enlarges text set in px too: emulated by doubling the root font size) and on a 1280x800
  * tablet: nothing of the screen's own content needs sideways scrolling, every control is a
- * target of at least 44x44 CSS px, and a chosen species or sex is read whole.
+ * target of at least 44x44 CSS px, and a chosen species or sex is read whole. On the same pass, Home,
+ * Sites and the sync bar's states (a change parked; offline with one pending): the app bar and
+ * the navigation never widen the page nor cover most of it, their labels are read whole, and the
+ * root text follows the browser's own text-size setting.
  */
 
 /** Where to save screenshots of each screen at each size (none unless set). */
@@ -48,6 +55,9 @@ const SIZES: Size[] = [
     wholeChoices: true,
   },
 ];
+
+/** Screens opened for the app bar, its sync states and the navigation only. */
+const SHELL_ONLY = ['home', 'sites', 'home-offline'];
 
 /** What the screen's content (not the app's bar or navigation) draws past the right edge. */
 async function overflowing(page: Page): Promise<string[]> {
@@ -123,6 +133,73 @@ async function saveBarInTheWay(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * The app's own bar and navigation: the page never scrolls sideways, the bar and navigation that
+ * stay on screen leave at least half of its height to the screen, every navigation label is read
+ * whole (all six in sight at normal text from 390 px on; a navigation that scrolls its items at
+ * larger text or narrower is fine), and the bar's and navigation's controls are 44x44 or more.
+ */
+async function shellProblems(page: Page, size: Size): Promise<string[]> {
+  return page.evaluate(
+    (allNavInSight) => {
+      const problems: string[] = [];
+      const root = document.documentElement;
+      const width = root.clientWidth;
+      if (root.scrollWidth > width + 0.5) {
+        const wide = [...document.querySelectorAll<HTMLElement>('header *, nav *')]
+          .filter((el) => el.getBoundingClientRect().right > width + 0.5)
+          .filter(
+            (el) =>
+              !el.closest('nav') || getComputedStyle(el.closest('nav')!).overflowX === 'visible',
+          )
+          .map((el) => `${el.tagName.toLowerCase()}.${el.className}`)
+          .slice(0, 4);
+        problems.push(
+          `page ${root.scrollWidth} px wide on a ${width} px screen (${wide.join(', ')})`,
+        );
+      }
+      const header = document.querySelector('header')!;
+      const nav = document.querySelector('nav')!;
+      const stays = (el: Element) => ['sticky', 'fixed'].includes(getComputedStyle(el).position);
+      const kept =
+        (stays(header) ? header.getBoundingClientRect().height : 0) +
+        (stays(nav) ? nav.getBoundingClientRect().height : 0);
+      if (kept > innerHeight / 2)
+        problems.push(
+          `app bar and navigation keep ${Math.round(kept)} of ${innerHeight} px on screen`,
+        );
+      const navBox = nav.getBoundingClientRect();
+      for (const link of nav.querySelectorAll<HTMLElement>('a')) {
+        const box = link.getBoundingClientRect();
+        const range = document.createRange();
+        range.selectNodeContents(link);
+        const text = range.getBoundingClientRect();
+        const name = link.textContent;
+        if (text.left < box.left - 0.5 || text.right > box.right + 0.5)
+          problems.push(
+            `"${name}" ${Math.round(text.width)} px wide in a ${Math.round(box.width)} px link`,
+          );
+        if (
+          allNavInSight &&
+          (box.left < navBox.left - 0.5 || box.right > Math.min(navBox.right, width) + 0.5)
+        )
+          problems.push(
+            `"${name}" drawn from ${Math.round(box.left)} to ${Math.round(box.right)} on a ${width} px screen`,
+          );
+      }
+      for (const el of document.querySelectorAll<HTMLElement>('header button, header a, nav a')) {
+        const { width: w, height: h } = el.getBoundingClientRect();
+        if (w > 0 && (w < 44 || h < 44))
+          problems.push(
+            `${el.tagName.toLowerCase()} "${el.textContent}" ${Math.round(w)}x${Math.round(h)}`,
+          );
+      }
+      return problems;
+    },
+    !size.bigText && size.viewport.width >= 390,
+  );
+}
+
 /** Abundance rows' drop-downs whose chosen label is cut (drawn alone at its natural width). */
 async function cutChoices(page: Page): Promise<string[]> {
   return page.locator('main .abundance select').evaluateAll((selects) =>
@@ -184,17 +261,49 @@ describe('record screens on a phone, at 200% text and on a tablet', () => {
     await page.goto(`/sites/${siteId}`);
     await createCollectionAtSite(page, rows);
     unpooled = new URL(page.url()).pathname;
+    // A site made offline with a code another technician took meanwhile: parked by the server,
+    // so the sync bar says what needs attention on every screen below (its longest state).
+    await app.context.setOffline(true);
+    await createSiteByCoordinates(page, {
+      code: '733009',
+      name: 'Clash Pond',
+      lat: 38.6,
+      lon: -121.5,
+    });
+    const api = await recordsApi(stack.recordsUrl, stack.password);
+    const other = await api.post('/v1/site', {
+      code: '733009',
+      name: 'Other Tech Pond',
+      coordinate_precision: 1,
+      shape: { type: 'Point', coordinates: [-121.5, 38.6] },
+    });
+    expect(other.status).toBe(201);
+    await app.context.setOffline(false);
+    await eventually(
+      () => outboxStates(page),
+      (states) => states.join() === 'site:parked',
+      { what: 'only the clashing site parked in the outbox' },
+    );
   });
+
+  const outboxStates = async (page: Page) =>
+    (await outbox(page)).map((e) => `${e.entity}:${e.state}`).sort();
 
   afterAll(async () => {
     await app?.dispose();
     await stack?.stop();
   });
 
-  /** Opens each record screen at a size and hands it to `check`. */
-  async function eachScreen(size: Size, check: (screen: string) => Promise<void>) {
+  /**
+   * Opens each record screen, Home, Sites and Home offline at a size and hands each to `check`
+   * with the problems found while opening it.
+   */
+  async function eachScreen(size: Size, check: (screen: string, early: string[]) => Promise<void>) {
     const page = app.page;
     await page.setViewportSize(size.viewport);
+    // The browser's own text size (Chrome's Settings > Font size): 32 px default text for 200%.
+    const cdp = await app.context.newCDPSession(page);
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: size.bigText ? 32 : 16 } });
     const screens: [string, () => Promise<void>][] = [
       [
         'new-collection',
@@ -225,36 +334,80 @@ describe('record screens on a phone, at 200% text and on a tablet', () => {
           await page.getByRole('link', { name: 'Add test result' }).first().click();
         },
       ],
+      ['home', () => page.goto('/').then(() => undefined)],
+      ['sites', () => page.goto('/sites').then(() => undefined)],
+      [
+        // Offline, a change pending beside the parked one: the sync bar's offline state.
+        'home-offline',
+        async () => {
+          await app.context.setOffline(true);
+          await createSiteByCoordinates(page, {
+            code: `7331${SIZES.indexOf(size)}0`,
+            name: `Offline Ditch ${size.name}`,
+            lat: 38.61,
+            lon: -121.51,
+          });
+          await navigate(page, 'Home');
+        },
+      ],
     ];
-    for (const [screen, open] of screens) {
-      await open();
-      await visible(page.locator('main h1'));
-      if (size.bigText) await page.addStyleTag({ content: ':root { font-size: 36px !important }' });
-      await page.evaluate(
-        () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))),
-      );
-      if (SHOTS) {
-        // The whole screen, and what is in sight at the top of it.
-        await page.screenshot({ path: `${SHOTS}/${screen}-${size.name}.png`, fullPage: true });
-        await page.screenshot({ path: `${SHOTS}/${screen}-${size.name}-top.png` });
+    try {
+      for (const [screen, open] of screens) {
+        // A screen that cannot be opened (a button under the app bar) is a problem of its own.
+        const early: string[] = await open().then(
+          () => [],
+          (e: Error) => [`could not open: ${e.message.split('\n').slice(0, 3).join(' ')}`],
+        );
+        await visible(page.locator('main h1'));
+        // The root text follows the browser's: 18 px at its default 16, 36 at 32.
+        const rootSize = await page.evaluate(
+          () => getComputedStyle(document.documentElement).fontSize,
+        );
+        if (rootSize !== (size.bigText ? '36px' : '18px'))
+          early.push(
+            `root font size ${rootSize} with the browser's text at ${size.bigText ? 32 : 16} px`,
+          );
+        if (size.bigText)
+          await page.addStyleTag({ content: ':root { font-size: 36px !important }' });
+        await page.evaluate(
+          () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 100))),
+        );
+        if (SHOTS) {
+          // The whole screen, and what is in sight at the top of it.
+          await page.screenshot({ path: `${SHOTS}/${screen}-${size.name}.png`, fullPage: true });
+          await page.screenshot({ path: `${SHOTS}/${screen}-${size.name}-top.png` });
+        }
+        await check(screen, early);
       }
-      await check(screen);
+    } finally {
+      await cdp.send('Page.setFontSizes', { fontSizes: { standard: 16 } });
+      await cdp.detach();
+      await app.context.setOffline(false);
     }
+    // The offline change is sent; only the parked site is left for the next size.
+    await eventually(
+      () => outboxStates(page),
+      (states) => states.join() === 'site:parked',
+      { what: 'only the clashing site parked in the outbox' },
+    );
   }
 
-  // One pass over the six screens per size, every check on each (a pass costs ~4 s of browser).
+  // One pass over the screens per size, every check on each (a pass costs ~4 s of browser).
   it.each(SIZES)(
-    'at $name nothing of a record screen is cut or scrolls sideways, every control is at least 44x44 and in reach, and (on a phone) axe finds nothing serious',
+    'at $name nothing of a record screen, Home or Sites (nor the app bar, its sync states and the navigation) is cut or scrolls sideways, the bar leaves room for the screen, every control is at least 44x44 and in reach, and (on a phone) axe finds nothing serious',
     async (size) => {
       const found: Record<string, string[]> = {};
-      await eachScreen(size, async (screen) => {
-        const problems = [
-          ...(await overflowing(app.page)),
-          ...(size.wholeChoices ? await cutChoices(app.page) : []),
-          ...(await smallTargets(app.page)),
-          ...(await squeezedChecks(app.page)),
-          ...(await saveBarInTheWay(app.page)),
-        ];
+      await eachScreen(size, async (screen, early) => {
+        const problems = [...early, ...(await shellProblems(app.page, size))];
+        // Home and Sites are here for the app bar and navigation; their content (a map) is not.
+        if (!SHELL_ONLY.includes(screen))
+          problems.push(
+            ...(await overflowing(app.page)),
+            ...(size.wholeChoices ? await cutChoices(app.page) : []),
+            ...(await smallTargets(app.page)),
+            ...(await squeezedChecks(app.page)),
+            ...(await saveBarInTheWay(app.page)),
+          );
         if (size.viewport.width === 390) {
           const violations = await seriousViolations(app.page);
           if (violations.length) problems.push(describeViolations(violations));

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Link, useRoute } from 'wouter';
 import { SyncStatusBar } from '../features/sync-status';
 import { ScreenErrorBoundary } from './error-boundaries';
@@ -16,7 +16,30 @@ function NavLink({ href, children }: { href: string; children: ReactNode }) {
   );
 }
 
-/** Header with the sync status (always visible), the main navigation and the screen. */
+/**
+ * Whether the app bar may stay on screen while the screen scrolls: only while it takes at most a
+ * third of the window's height. With large text on a phone, or a long sync state on a small one,
+ * a sticky bar would cover most of the screen (and the buttons under it): it scrolls away instead.
+ */
+function useBarFits(bar: RefObject<HTMLElement | null>): boolean {
+  const [fits, setFits] = useState(true);
+  useEffect(() => {
+    const el = bar.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const update = () => setFits(el.offsetHeight <= window.innerHeight / 3);
+    const observer = new ResizeObserver(update);
+    observer.observe(el);
+    window.addEventListener('resize', update);
+    update();
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', update);
+    };
+  }, [bar]);
+  return fits;
+}
+
+/** Header with the sync status (on screen while it fits), the main navigation and the screen. */
 export function Layout({
   banner,
   onSignIn,
@@ -29,9 +52,11 @@ export function Layout({
   signInNeeded?: boolean;
   children: ReactNode;
 }) {
+  const bar = useRef<HTMLElement>(null);
+  const barFits = useBarFits(bar);
   return (
     <div className="app">
-      <header className="app-header">
+      <header ref={bar} className={barFits ? 'app-header' : 'app-header app-header-static'}>
         <span className="brand">Trapline</span>
         <SyncStatusBar onSignIn={onSignIn} signInNeeded={signInNeeded} />
       </header>
