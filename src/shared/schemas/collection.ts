@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  MAX_STORED_INT,
+  STORED_INT_MESSAGE,
   id,
   idOrRecord,
   isoDateInput,
@@ -17,7 +19,8 @@ export const abundanceInput = z.strictObject({
   num_count: z
     .number()
     .int({ message: 'Count must be a whole number' })
-    .min(0, { message: 'Count cannot be negative' }),
+    .min(0, { message: 'Count cannot be negative' })
+    .max(MAX_STORED_INT, { message: STORED_INT_MESSAGE }),
 });
 export type AbundanceInput = z.infer<typeof abundanceInput>;
 
@@ -78,12 +81,14 @@ export const collectionCreate = z.strictObject({
   num_trap: z
     .number()
     .int({ message: 'Number of traps must be a whole number' })
-    .min(1, { message: 'At least 1 trap' }),
+    .min(1, { message: 'At least 1 trap' })
+    .max(MAX_STORED_INT, { message: STORED_INT_MESSAGE }),
   trap: id,
   trap_nights: z
     .number()
     .int({ message: 'Trap nights must be a whole number' })
-    .min(1, { message: 'At least 1 trap night' }),
+    .min(1, { message: 'At least 1 trap night' })
+    .max(MAX_STORED_INT, { message: STORED_INT_MESSAGE }),
   ...nullableOptional,
 });
 export type CollectionCreate = z.infer<typeof collectionCreate>;

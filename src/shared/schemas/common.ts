@@ -3,6 +3,14 @@ import { z } from 'zod';
 /** Internal numeric identifier: a positive integer. */
 export const id = z.number().int().positive();
 
+/**
+ * The largest whole number the records service stores (PostgreSQL `int`); it refuses a larger one
+ * anywhere in a body with 422 and these words (server/records/common/int4-errors.ts). Counts a
+ * person types carry the bound in their schema, so the tablet refuses the typo at save time.
+ */
+export const MAX_STORED_INT = 2_147_483_647;
+export const STORED_INT_MESSAGE = `Must be at most ${MAX_STORED_INT}`;
+
 /** ISO 8601 date (`2026-07-14`) or date-time with an offset (`2026-07-14T06:30:00-07:00`). */
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const isoDateTime = z.iso.datetime({ offset: true });

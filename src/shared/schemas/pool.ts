@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { id, idOrRecord, isoDateInput, isoDateOutput, location, optionalText } from './common';
+import {
+  MAX_STORED_INT,
+  STORED_INT_MESSAGE,
+  id,
+  idOrRecord,
+  isoDateInput,
+  isoDateOutput,
+  location,
+  optionalText,
+} from './common';
 
 /**
  * POST /v1/arthropod/pool. Either `collection`, or `site, collection_date, trap` with
@@ -10,7 +19,8 @@ const poolFields = z.strictObject({
   num_count: z
     .number()
     .int({ message: 'Pool count must be a whole number' })
-    .min(1, { message: 'A pool holds at least 1' }),
+    .min(1, { message: 'A pool holds at least 1' })
+    .max(MAX_STORED_INT, { message: STORED_INT_MESSAGE }),
   species: id,
   sex: id,
   pool_num: z.number().int().positive().nullable().optional(),

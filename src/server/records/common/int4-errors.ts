@@ -1,8 +1,9 @@
 import type { FieldError } from '#shared/schemas/error';
+import { MAX_STORED_INT, STORED_INT_MESSAGE } from '#shared/schemas/common';
 import { validationFailed } from '../errors';
 
 /** Largest value of a PostgreSQL `int`: IDs, counts and numbers are stored as such. */
-export const INT4_MAX = 2_147_483_647;
+export const INT4_MAX = MAX_STORED_INT;
 
 /**
  * The shared schemas accept any safe integer; the tables hold 32-bit ones. A larger integer
@@ -14,7 +15,7 @@ export function assertInt4(body: unknown, floatFields: readonly string[] = []): 
   const walk = (v: unknown, path: string[]) => {
     if (typeof v === 'number') {
       if (Number.isInteger(v) && Math.abs(v) > INT4_MAX && !floatFields.includes(path.join('.'))) {
-        errors.push({ path: path.join('.') || '(body)', message: `Must be at most ${INT4_MAX}` });
+        errors.push({ path: path.join('.') || '(body)', message: STORED_INT_MESSAGE });
       }
     } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, String(i)]));
     else if (v !== null && typeof v === 'object')
