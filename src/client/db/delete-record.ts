@@ -1,6 +1,7 @@
 import type { Entity } from '../../shared';
 import type { TraplineDb } from './database';
 import { CHILD_ENTITY } from '#shared/entities';
+import { loadIdentity } from '../lib/identity';
 import { newEntry } from './new-entry';
 import { entriesOf, tableOf, type AnyRow } from './record-tables';
 import { RepositoryError } from './repository-error';
@@ -18,6 +19,19 @@ function childLabel(row: {
   if (typeof d.num_count === 'number') return `pool of ${d.num_count}`;
   if (typeof d.test_date === 'string') return `test of ${d.test_date.slice(0, 10)}`;
   return row.localId;
+}
+
+/** Why a technician is not offered, and refused, the delete of a record the server has. */
+export const ONLY_MANAGER_DELETES = 'Only a manager can delete a record that is on the server.';
+
+/**
+ * Whether the signed-in user may delete records the server has: only managers delete (contract
+ * §7), so a technician's delete would be refused (403) at sync and parked while the record stays.
+ * An identity that does not say its role cannot tell: allowed, as before. Records never sent
+ * (a local discard) anyone may delete.
+ */
+export function mayDeleteSynced(): boolean {
+  return loadIdentity()?.user.role !== 'technician';
 }
 
 type Descendant = AnyRow & { entity: Entity };
@@ -66,6 +80,7 @@ function refuseForChildren(children: Descendant[]): never {
  *   record under it has a change not yet sent: the server retires a collection's pools with it
  *   and refuses a pool or test under a retired parent, so that change could never be sent.
  *   Deletes of records under it still queued go first (after the cascade they would be refused).
+ *   Refused for a technician (only managers delete, contract §7): see mayDeleteSynced.
  * Returns 'removed' or 'queued'.
  */
 export async function deleteRecord(
@@ -93,6 +108,7 @@ export async function deleteRecord(
       await table.delete(localId);
       return 'removed';
     }
+    if (!mayDeleteSynced()) throw new RepositoryError('forbidden', ONLY_MANAGER_DELETES);
     const below = descendants.length
       ? await db.outbox
           .where('localId')

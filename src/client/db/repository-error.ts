@@ -6,7 +6,7 @@ import type { FieldError } from '#shared/schemas/error';
  */
 export class RepositoryError extends Error {
   constructor(
-    readonly reason: 'invalid' | 'not_found' | 'has_children' | 'deleted',
+    readonly reason: 'invalid' | 'not_found' | 'has_children' | 'deleted' | 'forbidden',
     message: string,
     readonly fields: FieldError[] = [],
     /** For `has_children`: the unsynced children that hold the record. */

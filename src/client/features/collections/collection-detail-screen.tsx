@@ -4,6 +4,7 @@ import { refId, type CollectionCreate, type LookupsDocument } from '../../../sha
 import type { CollectionRow, PoolRow, PoolTestRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deleteCollection } from '../../db/delete-collection';
+import { mayDeleteSynced, ONLY_MANAGER_DELETES } from '../../db/delete-record';
 import { RepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { formatDate } from '../../lib/dates';
@@ -84,6 +85,9 @@ export function CollectionDetailScreen({
   // A deleted collection's pools and tests go with it on the server (contract §6): nothing is
   // changed or added under it, or the server would refuse it once the deletion is sent.
   const editable = !collection.deleted;
+  // Only managers delete what the server has (contract §7): a technician's delete would be
+  // refused at sync while the collection stays. Discarding one never sent is anyone's.
+  const deletable = collection.serverId === null || mayDeleteSynced();
 
   const remove = async () => {
     if (!window.confirm('Delete this collection? Its counts will be removed.')) return;
@@ -140,9 +144,13 @@ export function CollectionDetailScreen({
           <Link href={`/collections/${localId}/pools`} className="button button-primary">
             Make pools
           </Link>
-          <button type="button" className="button button-danger" onClick={remove}>
-            Delete collection
-          </button>
+          {deletable ? (
+            <button type="button" className="button button-danger" onClick={remove}>
+              Delete collection
+            </button>
+          ) : (
+            <span className="muted">{ONLY_MANAGER_DELETES}</span>
+          )}
         </div>
       ) : null}
       <h2>Abundance</h2>

@@ -11,6 +11,7 @@ import {
 import type { PoolRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deletePool } from '../../db/delete-pool';
+import { mayDeleteSynced, ONLY_MANAGER_DELETES } from '../../db/delete-record';
 import { isRepositoryError } from '../../db/repository-error';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
@@ -69,6 +70,7 @@ function PoolForm({
   problem,
   onSave,
   onRemove,
+  removable,
   draft: draftPlace,
 }: {
   /** The pool's data as the form opened with it. */
@@ -79,6 +81,8 @@ function PoolForm({
   problem: Problem;
   onSave: (values: PoolValues) => Promise<void>;
   onRemove: () => Promise<void>;
+  /** False for a technician and a pool the server has: only managers delete (contract §7). */
+  removable: boolean;
   draft: DraftPlace;
 }) {
   const describe = useMemo(() => speciesSexLabeller(lookups), [lookups]);
@@ -145,9 +149,13 @@ function PoolForm({
         saving={formState.isSubmitting}
         onCancel={cancelWith(() => history.back())}
         extra={
-          <button type="button" className="button button-danger" onClick={() => void remove()}>
-            Remove pool
-          </button>
+          removable ? (
+            <button type="button" className="button button-danger" onClick={() => void remove()}>
+              Remove pool
+            </button>
+          ) : (
+            <span className="muted">{ONLY_MANAGER_DELETES}</span>
+          )
         }
       />
     </form>
@@ -227,6 +235,7 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
         problem={pool.problem}
         onSave={save}
         onRemove={remove}
+        removable={pool.serverId === null || mayDeleteSynced()}
         draft={place}
       />
     </section>
