@@ -153,11 +153,11 @@ function PoolForm({
             <button type="button" className="button button-danger" onClick={() => void remove()}>
               Remove pool
             </button>
-          ) : (
-            <span className="muted">{ONLY_MANAGER_DELETES}</span>
-          )
+          ) : undefined
         }
       />
+      {/* Below the Save bar, not in it: a sentence there would make the sticky bar tall. */}
+      {removable ? null : <p className="muted">{ONLY_MANAGER_DELETES}</p>}
     </form>
   );
 }
