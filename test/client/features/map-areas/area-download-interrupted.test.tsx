@@ -128,103 +128,110 @@ function areaOf(tileUrl: string, over: Partial<SavedArea> = {}): SavedArea {
   };
 }
 
-describe('offline map areas: a download interrupted or deleted under way', () => {
-  let tiles: TileServer;
-  let store: ReturnType<typeof memoryCaches>;
+// Each test downloads real tiles from a loopback server (dozens of requests): under the full
+// suite's load that takes longer than the 5 s default; its waits allow 10 s (LOADED).
+describe(
+  'offline map areas: a download interrupted or deleted under way',
+  { timeout: 30_000 },
+  () => {
+    let tiles: TileServer;
+    let store: ReturnType<typeof memoryCaches>;
 
-  beforeEach(async () => {
-    localStorage.clear();
-    tiles = await startTileServer();
-    store = memoryCaches();
-    vi.stubGlobal('caches', store);
-    localStorage.setItem(
-      'trapline.config',
-      JSON.stringify({ tileUrl: tiles.template, tileBulkDownload: true }),
-    );
-  });
+    beforeEach(async () => {
+      localStorage.clear();
+      tiles = await startTileServer();
+      store = memoryCaches();
+      vi.stubGlobal('caches', store);
+      localStorage.setItem(
+        'trapline.config',
+        JSON.stringify({ tileUrl: tiles.template, tileBulkDownload: true }),
+      );
+    });
 
-  afterEach(async () => {
-    tiles.release();
-    await cancelJob();
-    dismissJob();
-    await tiles.close();
-    localStorage.clear();
-  });
+    afterEach(async () => {
+      tiles.release();
+      await cancelJob();
+      dismissJob();
+      await tiles.close();
+      localStorage.clear();
+    });
 
-  it('deleting the area being downloaded stops it: the area does not come back as saved', async () => {
-    const area = areaOf(tiles.template);
-    tiles.hold = true;
-    const downloading = startJob(area, 'new');
-    const user = renderScreen(await tabletDb(), <MapAreasScreen />, '/map-areas');
-    const list = await screen.findByRole('list', { name: 'Saved map areas' }, LOADED);
-    await user.click(within(list).getByRole('button', { name: 'Delete Davis sloughs' }));
-    await user.click(
-      within(screen.getByRole('group', { name: 'Delete Davis sloughs?' })).getByRole('button', {
-        name: 'Delete area',
-      }),
-    );
-    await screen.findByText(/Davis sloughs deleted/, {}, LOADED);
-    // The signal comes back: the tiles that were on their way arrive.
-    tiles.release();
-    await downloading;
-    await waitFor(() => expect(listAreas()).toEqual([]), LOADED);
-    expect(screen.getByText('No saved map areas yet on this tablet.')).toBeInTheDocument();
-    expect(store.size('trapline-areas')).toBe(0);
-  });
+    it('deleting the area being downloaded stops it: the area does not come back as saved', async () => {
+      const area = areaOf(tiles.template);
+      tiles.hold = true;
+      const downloading = startJob(area, 'new');
+      const user = renderScreen(await tabletDb(), <MapAreasScreen />, '/map-areas');
+      const list = await screen.findByRole('list', { name: 'Saved map areas' }, LOADED);
+      await user.click(within(list).getByRole('button', { name: 'Delete Davis sloughs' }));
+      await user.click(
+        within(screen.getByRole('group', { name: 'Delete Davis sloughs?' })).getByRole('button', {
+          name: 'Delete area',
+        }),
+      );
+      await screen.findByText(/Davis sloughs deleted/, {}, LOADED);
+      // The signal comes back: the tiles that were on their way arrive.
+      tiles.release();
+      await downloading;
+      await waitFor(() => expect(listAreas()).toEqual([]), LOADED);
+      expect(screen.getByText('No saved map areas yet on this tablet.')).toBeInTheDocument();
+      expect(store.size('trapline-areas')).toBe(0);
+    });
 
-  it('pausing and stopping a refresh keeps the area’s size as it was', async () => {
-    const area = areaOf(tiles.template);
-    await startJob(area, 'new');
-    const saved = listAreas()[0];
-    expect(saved.complete).toBe(true);
-    expect(saved.bytes).toBeGreaterThan(area.tiles * 1000);
-    dismissJob();
+    it('pausing and stopping a refresh keeps the area’s size as it was', async () => {
+      const area = areaOf(tiles.template);
+      await startJob(area, 'new');
+      const saved = listAreas()[0];
+      expect(saved.complete).toBe(true);
+      expect(saved.bytes).toBeGreaterThan(area.tiles * 1000);
+      dismissJob();
 
-    // Refresh: two tiles come, then the technician pauses (one bar of signal) and stops.
-    tiles.hold = true;
-    const refreshing = startJob(saved, 'refresh');
-    await waitFor(() => expect(tiles.answered).toBe(area.tiles), LOADED);
-    const before = tiles.answered;
-    tiles.release();
-    tiles.hold = true;
-    await waitFor(() => expect(tiles.answered).toBeGreaterThanOrEqual(before + 2), LOADED);
-    pauseJob();
-    await cancelJob();
-    tiles.release();
-    await Promise.race([refreshing, new Promise((r) => setTimeout(r, 100))]);
+      // Refresh: two tiles come, then the technician pauses (one bar of signal) and stops.
+      tiles.hold = true;
+      const refreshing = startJob(saved, 'refresh');
+      await waitFor(() => expect(tiles.answered).toBe(area.tiles), LOADED);
+      const before = tiles.answered;
+      tiles.release();
+      tiles.hold = true;
+      await waitFor(() => expect(tiles.answered).toBeGreaterThanOrEqual(before + 2), LOADED);
+      pauseJob();
+      await cancelJob();
+      tiles.release();
+      await Promise.race([refreshing, new Promise((r) => setTimeout(r, 100))]);
 
-    const after = listAreas()[0];
-    expect(after.complete).toBe(true);
-    expect(after.bytes).toBe(saved.bytes);
-  });
+      const after = listAreas()[0];
+      expect(after.complete).toBe(true);
+      expect(after.bytes).toBe(saved.bytes);
+    });
 
-  it('storage full part-way: the area is listed as not complete with the bytes it already holds', async () => {
-    // The tablet's storage takes five tiles, then refuses.
-    const areas = await store.open('trapline-areas');
-    const put = areas.put.bind(areas);
-    let room = 5;
-    areas.put = async (req, res) => {
-      if (room === 0) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-      room -= 1;
-      return put(req, res);
-    };
-    vi.spyOn(store, 'open').mockResolvedValue(areas);
-    const area = areaOf(tiles.template);
-    void startJob(area, 'new');
-    renderScreen(await tabletDb(), <MapAreasScreen />, '/map-areas');
-    expect(
-      await screen.findByText(
-        'Storage is full: delete a saved area or choose a smaller one.',
-        {},
-        LOADED,
-      ),
-    ).toBeInTheDocument();
-    // The technician leaves the screen (or the tablet closes the page) with the download paused.
-    const saved = listAreas()[0];
-    expect(saved.complete).toBe(false);
-    expect(saved.bytes).toBeGreaterThan(5 * 1000);
-    const list = screen.getByRole('list', { name: 'Saved map areas' });
-    expect(within(list).getByText(/Not complete/)).toBeInTheDocument();
-    expect(within(list).queryByText(/· 0 kB ·/)).toBeNull();
-  });
-});
+    it('storage full part-way: the area is listed as not complete with the bytes it already holds', async () => {
+      // The tablet's storage takes five tiles, then refuses.
+      const areas = await store.open('trapline-areas');
+      const put = areas.put.bind(areas);
+      let room = 5;
+      areas.put = async (req, res) => {
+        if (room === 0)
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        room -= 1;
+        return put(req, res);
+      };
+      vi.spyOn(store, 'open').mockResolvedValue(areas);
+      const area = areaOf(tiles.template);
+      void startJob(area, 'new');
+      renderScreen(await tabletDb(), <MapAreasScreen />, '/map-areas');
+      expect(
+        await screen.findByText(
+          'Storage is full: delete a saved area or choose a smaller one.',
+          {},
+          LOADED,
+        ),
+      ).toBeInTheDocument();
+      // The technician leaves the screen (or the tablet closes the page) with the download paused.
+      const saved = listAreas()[0];
+      expect(saved.complete).toBe(false);
+      expect(saved.bytes).toBeGreaterThan(5 * 1000);
+      const list = screen.getByRole('list', { name: 'Saved map areas' });
+      expect(within(list).getByText(/Not complete/)).toBeInTheDocument();
+      expect(within(list).queryByText(/· 0 kB ·/)).toBeNull();
+    });
+  },
+);
