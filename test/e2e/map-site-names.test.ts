@@ -9,39 +9,8 @@ import {
   navigate,
   visible,
 } from './harness/field-actions';
+import { markerCentres } from './harness/map-markers';
 import { startStack, type Stack } from './harness/stack';
-
-/** Centres (page pixels) of the site circles drawn on the map's canvas (green or amber fill). */
-async function markerCentres(page: Page): Promise<{ x: number; y: number }[]> {
-  return page.evaluate(() => {
-    const found: { x: number; y: number; n: number }[] = [];
-    for (const canvas of document.querySelectorAll<HTMLCanvasElement>(
-      '.leaflet-container canvas',
-    )) {
-      const ctx = canvas.getContext('2d');
-      const rect = canvas.getBoundingClientRect();
-      if (!ctx || canvas.width === 0 || rect.width === 0) continue;
-      const scale = rect.width / canvas.width;
-      const { data, width, height } = ctx.getImageData(0, 0, canvas.width, canvas.height);
-      for (let y = 0; y < height; y += 2)
-        for (let x = 0; x < width; x += 2) {
-          const i = (y * width + x) * 4;
-          const green = data[i] < 90 && data[i + 1] > 150 && data[i + 2] < 140;
-          const amber = data[i] > 200 && data[i + 1] > 120 && data[i + 1] < 180 && data[i + 2] < 60;
-          if (data[i + 3] < 100 || !(green || amber)) continue;
-          const px = rect.left + x * scale;
-          const py = rect.top + y * scale;
-          const near = found.find((c) => Math.hypot(c.x / c.n - px, c.y / c.n - py) < 12);
-          if (near) {
-            near.x += px;
-            near.y += py;
-            near.n += 1;
-          } else found.push({ x: px, y: py, n: 1 });
-        }
-    }
-    return found.map((c) => ({ x: c.x / c.n, y: c.y / c.n }));
-  });
-}
 
 /** The site markers on the map with the text of the tooltip each shows under the pointer. */
 async function namedMarkers(page: Page): Promise<{ x: number; y: number; text: string }[]> {
