@@ -35,8 +35,12 @@ import { browserSession } from './helpers/browser-session';
 
 const PASSWORD = 'key-window-password';
 const HOUR = 3_600_000;
+/** How far the servers' time has moved on (the day the tablet spends in a truck). */
 let skewMs = 0;
 const clock = () => Date.now() + skewMs;
+/** How far the tablet's clock is ahead of the servers' (0 but in the clock test below). */
+let tabletAheadMs = 0;
+const tabletClock = () => clock() + tabletAheadMs;
 let db: Database;
 let records: FastifyInstance;
 let bff: RunningBff;
@@ -95,7 +99,7 @@ function startApp(headers: Record<string, string>): SyncEngine {
     headers,
     autoPull: false,
     channelName: null,
-    now: clock,
+    now: tabletClock,
     // A lost answer is retried only by Sync now here: the tablet is out of signal meanwhile.
     backoff: { baseMs: 10 * HOUR, capMs: 10 * HOUR },
   });
@@ -135,10 +139,14 @@ const lookAlike = {
   arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
 };
 
-/** A site and two look-alike collections at it; the first collection's answer is lost. */
-async function sendWithOneAnswerLost() {
+/**
+ * A site and two look-alike collections at it; the first collection's answer is lost. The
+ * tablet's clock runs `tabletAhead` ms ahead of the servers' meanwhile.
+ */
+async function sendWithOneAnswerLost(tabletAhead = 0) {
   tablet = new TraplineDb(`trapline-key-window-${crypto.randomUUID()}`);
   skewMs = 0;
+  tabletAheadMs = tabletAhead;
   const s = await queueCreate(tablet, 'site', {
     code: String(830000 + (codeSeq += 1)),
     name: `Key window site ${codeSeq}`,
@@ -218,6 +226,38 @@ describe('a create whose answer was lost, sent again after the server forgot its
         await db.query<{ id: number }>('select id from collection where site = $1', [site])
       ).rows.map((r) => r.id);
       expect(ids).toContain(row.serverId);
+    },
+  );
+});
+
+/**
+ * A create whose answer was lost while the tablet's clock ran ahead (set wrong by hand, a wrong
+ * time zone: two days here), sent again after the clock was put right and more than a day had
+ * passed. On the right clock the time since that first request looks shorter than it was
+ * (negative here): the tablet must not trust the key on that reckoning, since the servers
+ * remember it for 24 hours of their own clocks (contract §9), and a forgotten key makes a second
+ * record. It parks the create for the technician to check, as it does a day after a lost answer.
+ */
+describe('a create whose answer was lost while the tablet clock ran ahead', () => {
+  it(
+    'is parked for the technician once the clock is put right a day later, not sent again to make a second record',
+    { timeout: 30_000 },
+    async () => {
+      const { site, lostEntryId, lostLocalId } = await sendWithOneAnswerLost(48 * HOUR);
+
+      // A day and an hour later, back in signal, the clock put right, signed in again.
+      skewMs = 25 * HOUR;
+      tabletAheadMs = 0;
+      const engine = startApp(await signIn());
+      await syncNow(engine);
+
+      expect(await collectionsAt(site)).toBe(2);
+      expect(await tablet.outbox.get(lostEntryId)).toMatchObject({ state: 'parked' });
+      const row = (await tablet.collections.get(lostLocalId))!;
+      expect(row.serverId).toBeNull();
+      expect(row.problem?.code).toBe('create_outcome_unknown');
+      expect(row.problem?.message).toMatch(/before the tablet's clock was changed/);
+      expect(row.problem?.message).toMatch(/may already be on the server/i);
     },
   );
 });
