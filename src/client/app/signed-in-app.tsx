@@ -1,13 +1,18 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import type { SessionInfo } from '../../shared';
-import { sessionInfo } from '#shared/schemas/auth';
 import { openUserDb } from '../db/database';
 import { DbContext } from '../db/db-context';
 import { refreshLookups } from '../db/refresh-lookups';
 import { SyncEngineProvider } from '../features/sync-status';
 import { fetchConfig } from '../lib/app-config';
 import { actFor, onAuthRequired } from '../lib/http';
-import { announceSignedInAgain, ownerOf, saveIdentity, signedInHere } from '../lib/identity';
+import {
+  announceSignedInAgain,
+  onSignedInElsewhere,
+  ownerOf,
+  saveIdentity,
+  signedInHere,
+} from '../lib/identity';
 import { createSyncEngine, type SyncEngine } from '../sync';
 import { PartErrorBoundary } from './error-boundaries';
 import { Layout } from './layout';
@@ -19,9 +24,6 @@ import { UpdateBanner } from './update-banner';
 const SignInSheet = lazy(() =>
   import('../features/auth/sign-in-sheet').then((m) => ({ default: m.SignInSheet })),
 );
-
-/** Where lib/identity remembers the signed-in identity: written there at every sign-in. */
-const IDENTITY_KEY = 'trapline.identity';
 
 const REFRESH_WORDS = {
   updated: 'Lookups updated',
@@ -99,30 +101,11 @@ export function SignedInApp({
   // syncs again (its engine hears the other's), so its sheet and "Sign in again" must go too.
   useEffect(() => {
     if (!engine) return;
-    // The other tab remembers the identity at its sign-in: the same user's is this tab's news.
-    const onStorage = (event: StorageEvent) => {
-      if (event.key !== IDENTITY_KEY || !event.newValue) return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(event.newValue);
-      } catch {
-        return;
-      }
-      const session = sessionInfo.safeParse(parsed);
-      if (
-        !session.success ||
-        session.data.agency.id !== agencyId ||
-        session.data.user.username.toLowerCase() !== username.toLowerCase()
-      )
-        return;
+    return onSignedInElsewhere({ agencyId, username }, () => {
       setSignInNeeded(false);
       setSheetOpen(false);
       engine.resume();
-    };
-    window.addEventListener('storage', onStorage);
-    return () => {
-      window.removeEventListener('storage', onStorage);
-    };
+    });
   }, [engine, agencyId, username]);
 
   const signedInAgain = useCallback(

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
 import type { TraplineDb } from '../db/database';
+import { useDbGone } from '../db/use-db-gone';
 import { Banner } from '../ui/banner';
 
 const reloadWindow = () => window.location.reload();
@@ -10,12 +10,7 @@ const reloadWindow = () => window.location.reload();
  * tab can no longer use it. Once true it stays true until the page reloads.
  */
 export function useSuperseded(db: TraplineDb): boolean {
-  const [superseded, setSuperseded] = useState(db.superseded || db.storageLost);
-  useEffect(() => {
-    setSuperseded(db.superseded || db.storageLost);
-    return db.onSuperseded(() => setSuperseded(true));
-  }, [db]);
-  return superseded;
+  return useDbGone(db) !== null;
 }
 
 /**

@@ -46,14 +46,31 @@ export function loadIdentity(): SessionInfo | null {
 
 /** The identity remembered on the tablet (the last sign-in in any tab). */
 function rememberedIdentity(): SessionInfo | null {
+  return parseIdentity(localStorage.getItem(KEY));
+}
+
+function parseIdentity(raw: string | null): SessionInfo | null {
   try {
-    const raw = localStorage.getItem(KEY);
     if (!raw) return null;
     const parsed = sessionInfo.safeParse(JSON.parse(raw));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
+}
+
+/**
+ * Calls `listener` whenever another tab signs `owner` in (it remembers the identity at each
+ * sign-in; the browser's one session cookie serves every tab). Returns the unsubscribe.
+ */
+export function onSignedInElsewhere(owner: Owner, listener: () => void): () => void {
+  const onStorage = (event: StorageEvent) => {
+    if (event.key !== KEY) return;
+    const identity = parseIdentity(event.newValue);
+    if (identity && sameOwner(ownerOf(identity), owner)) listener();
+  };
+  window.addEventListener('storage', onStorage);
+  return () => window.removeEventListener('storage', onStorage);
 }
 
 export function saveIdentity(identity: SessionInfo): void {

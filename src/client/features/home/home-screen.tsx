@@ -1,8 +1,9 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
-import type { CollectionRow, SiteRow, TraplineDb } from '../../db/database';
+import type { CollectionRow, SiteRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
+import { useDbGone } from '../../db/use-db-gone';
 import { refreshLookups } from '../../db/refresh-lookups';
 import { useLookups } from '../../db/use-lookups';
 import { dayOf, formatDate, localDate, timeAgo } from '../../lib/dates';
@@ -24,19 +25,6 @@ type CollectionItem = {
   collection: CollectionRow;
   site: SiteRow | undefined;
 };
-
-/**
- * Whether this tab lost its database (cleared, or taken by a newer app in another tab): as the
- * sync bar, Home then says nothing about what is saved or waits here.
- */
-function useDbGone(db: TraplineDb): boolean {
-  const [gone, setGone] = useState(db.storageLost || db.superseded);
-  useEffect(() => {
-    setGone(db.storageLost || db.superseded);
-    return db.onSuperseded(() => setGone(true));
-  }, [db]);
-  return gone;
-}
 
 /** Collections as links to their pages: site, date, and whether they still wait to be sent. */
 function CollectionList({ label, rows }: { label: string; rows: CollectionItem[] }) {
@@ -75,7 +63,7 @@ export function HomeScreen({ userName, status, online }: Props) {
   const { waiting, attention, held } = syncSummary(status);
   // The database taken from this tab (cleared, or a newer app in another tab): nothing is saved
   // here any more, and the counts were this tab's last look at an outbox it can no longer read.
-  const gone = useDbGone(db);
+  const gone = useDbGone(db) !== null;
   const { loaded, storedAt } = useLookups();
   const [refreshing, setRefreshing] = useState(false);
   const [refreshFailed, setRefreshFailed] = useState(false);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { TraplineDb } from '../../db/database';
+import { useDbGone } from '../../db/use-db-gone';
 import { syncSummary } from '../../sync';
 import { formatSince } from './format-time';
 import { PullProgress } from './pull-progress';
@@ -10,23 +10,6 @@ import { useSyncEngine, useSyncStatus } from './sync-engine-context';
 const CLOCK_TICK_MS = 30_000;
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
-/**
- * Whether this tab lost its database: cleared under it ('lost': unsent changes may be gone) or
- * taken by a newer app in another tab ('superseded': kept, but this tab can no longer save nor
- * send). Either way the engine is stopped and the counts are no longer this tablet's.
- */
-function useDbGone(db: TraplineDb): 'lost' | 'superseded' | null {
-  const [gone, setGone] = useState(() => dbGone(db));
-  useEffect(() => {
-    setGone(dbGone(db));
-    return db.onSuperseded(() => setGone(dbGone(db)));
-  }, [db]);
-  return gone;
-}
-
-const dbGone = (db: TraplineDb): 'lost' | 'superseded' | null =>
-  db.storageLost ? 'lost' : db.superseded ? 'superseded' : null;
 
 /**
  * The outbox at a glance, always on screen: offline or not, how many changes are not on the
