@@ -2,6 +2,16 @@ import type { Socket } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from './http-error';
 
+/**
+ * What every answer refused before any route or hook carries (here, and framework-errors.ts):
+ * not sniffed into another type, not framed, not kept by a cache.
+ */
+export const REFUSAL_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cache-control': 'no-store',
+} as const;
+
 /** The error node's HTTP parser (or its timers) raised on a connection, as Fastify passes it. */
 type ClientError = Error & { code?: string };
 
@@ -41,9 +51,7 @@ export function answerClientError(
         `HTTP/1.1 ${e.status} ${statusText(e.status)}`,
         'Content-Type: application/json; charset=utf-8',
         `Content-Length: ${Buffer.byteLength(body)}`,
-        'X-Content-Type-Options: nosniff',
-        "Content-Security-Policy: default-src 'none'; frame-ancestors 'none'",
-        'Cache-Control: no-store',
+        ...Object.entries(REFUSAL_HEADERS).map(([name, value]) => `${name}: ${value}`),
         'Connection: close',
         '',
         body,

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { REFUSAL_HEADERS } from './client-errors';
 import { HttpError } from './http-error';
 
 /**
@@ -22,11 +23,7 @@ export function answerFrameworkError(
         : new HttpError(400, 'bad_request', 'The request is not valid');
   void reply
     .status(e.status)
-    .headers({
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-      'cache-control': 'no-store',
-    })
+    .headers(REFUSAL_HEADERS)
     .type('application/json; charset=utf-8')
     .send(e.toBody());
 }
