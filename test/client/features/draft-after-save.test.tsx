@@ -11,11 +11,8 @@ import { PoolTestScreen } from '../../../src/client/features/pool-tests/pool-tes
 import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
 import { FormProblems } from '../../../src/client/ui/form/form-problems';
 import type { Refusal } from '../../../src/client/ui/form/save-error';
-import {
-  keepOpenDrafts,
-  useDropDraftsWhenGone,
-  type DraftStore,
-} from '../../../src/client/ui/form/use-form-draft';
+import { keepOpenDrafts } from '../../../src/client/ui/form/open-drafts';
+import { useDropDraftsWhenGone, type DraftStore } from '../../../src/client/ui/form/use-form-draft';
 import { useRecordForm } from '../../../src/client/ui/form/use-record-form';
 import { tabletDb, pulledSite } from './helpers/records';
 

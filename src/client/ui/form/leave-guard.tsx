@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { Dialog } from '../dialog';
 import { anyFormDirty } from './dirty-forms';
-import { discardOpenDrafts, keepOpenDrafts } from './use-form-draft';
+import { discardOpenDrafts, keepOpenDrafts } from './open-drafts';
 
 export const LEAVE_QUESTION = 'Discard the changes you typed?';
 

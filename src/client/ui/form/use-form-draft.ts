@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { FieldValues, UseFormReturn } from 'react-hook-form';
 import { sameFormValues, typedOnto } from './draft-values';
+import { registerOpenDraft } from './open-drafts';
 
 /**
  * Where drafts are kept: the signed-in user's `meta` table (`db.meta` fits this shape; the form
@@ -250,19 +251,6 @@ class DraftKeeper {
   }
 }
 
-/** The drafts of the forms on screen, forgotten when the leave question is answered "Discard". */
-const openKeepers = new Set<DraftKeeper>();
-
-/** The technician chose to discard what the open forms hold: their drafts go too. */
-export function discardOpenDrafts(): void {
-  for (const keeper of openKeepers) keeper.remove();
-}
-
-/** The technician stays on the open forms (after Cancel asked first): their drafts are kept. */
-export function keepOpenDrafts(): void {
-  for (const keeper of openKeepers) keeper.write();
-}
-
 export type FormDraft = {
   /** When the restored draft was written; null when none was restored (or it was discarded). */
   restoredAt: number | null;
@@ -380,13 +368,13 @@ export function useFormDraft<T extends FieldValues, TOut>(
     };
     window.addEventListener('pagehide', flush);
     document.addEventListener('visibilitychange', flushIfHidden);
-    openKeepers.add(keeper);
+    const unregister = registerOpenDraft(keeper);
     return () => {
       live = false;
       watching.unsubscribe();
       window.removeEventListener('pagehide', flush);
       document.removeEventListener('visibilitychange', flushIfHidden);
-      openKeepers.delete(keeper);
+      unregister();
       // Leaving the screen is not discarding: what was typed stays a draft.
       keeper.flush();
     };
