@@ -98,11 +98,12 @@ export default defineConfig({
     reporters: ['default', './test/summary-reporter.ts'],
     // One migrated embedded database per run, dumped; each test file's PGlite starts from it.
     globalSetup: ['./test/pglite-template.ts'],
-    // Three workers on this machine's two cores, e2e files among the rest: a test file waits on
-    // servers, browsers and timers much of its time (with modules loaded per file, 2 workers
-    // used 131% CPU and took 6.9 min, 3 used 154% and took 5.9, 4 took 6.0; e2e files one at a
-    // time after the rest, 9.4). With modules shared per worker (isolate: false below), 4.4 min.
-    maxWorkers: 3,
+    // Four workers on this machine's two cores: a test file waits on servers, browsers, timers
+    // and tokens running out much of its time. Measured on the whole suite (1,344 tests, 26
+    // browser files among them): 3 workers 383-406 s at 1.4 cores busy, 4 workers 331 s,
+    // 5 workers 330 s with every file slower. (Earlier, with modules loaded per file, 2 took
+    // 6.9 min, 3 took 5.9, 4 took 6.0.)
+    maxWorkers: 4,
     projects: [
       {
         extends: true,

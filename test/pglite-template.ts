@@ -1,18 +1,21 @@
 import { PGlite } from '@electric-sql/pglite';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrate } from '../src/server/db/migrate';
 import { MIGRATIONS } from '../src/server/db/migrations';
+import { openDatabase } from '../src/server/db/open-database';
 import { pgliteDatabase } from '../src/server/db/pglite-database';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** File holding a dump of a freshly migrated embedded database (see below). */
     pgliteTemplate: string;
+    /** A TRAPLINE_DATA_DIR holding both embedded databases, migrated and empty (see below). */
+    dataDirTemplate: string;
   }
 }
 
@@ -33,15 +36,38 @@ export default async function setup(project: TestProject): Promise<void> {
     .digest('hex')
     .slice(0, 16);
   const file = join(tmpdir(), `trapline-pglite-template-${hash}.tar`);
-  if (!existsSync(file)) {
-    const pg = await PGlite.create();
-    await migrate(pgliteDatabase(pg));
-    const dump = await pg.dumpDataDir('none');
-    await pg.close();
-    // Written aside and renamed: a concurrent run never reads half a file.
-    const partial = `${file}.${process.pid}.partial`;
-    await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
-    await rename(partial, file);
-  }
+  await Promise.all([makeDump(file), makeDataDir(join(tmpdir(), `trapline-data-dir-${hash}`))]);
   project.provide('pgliteTemplate', file);
+  project.provide('dataDirTemplate', join(tmpdir(), `trapline-data-dir-${hash}`));
+}
+
+async function makeDump(file: string): Promise<void> {
+  if (existsSync(file)) return;
+  const pg = await PGlite.create();
+  await migrate(pgliteDatabase(pg));
+  const dump = await pg.dumpDataDir('none');
+  await pg.close();
+  // Written aside and renamed: a concurrent run never reads half a file.
+  const partial = `${file}.${process.pid}.partial`;
+  await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
+  await rename(partial, file);
+}
+
+/**
+ * The same for the tests that start `npm start` (or the records CLI) as a process: a data
+ * directory as a first start leaves it before it seeds, both embedded databases (the records
+ * service's, and the BFF's in bff/) made and migrated by `openDatabase` itself. A copy
+ * (test/helpers/migrated-data-dir.ts) spares each such start its two initdbs: ~8 s of CPU.
+ */
+async function makeDataDir(dir: string): Promise<void> {
+  if (existsSync(dir)) return;
+  const partial = `${dir}.${process.pid}.partial`;
+  await rm(partial, { recursive: true, force: true });
+  for (const dataDir of [partial, join(partial, 'bff')])
+    await (await openDatabase({ dataDir })).close();
+  await rename(partial, dir).catch(async (err: unknown) => {
+    // Another run made it meanwhile: theirs is the same.
+    if (!existsSync(dir)) throw err;
+    await rm(partial, { recursive: true, force: true });
+  });
 }

@@ -1,9 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { startChaosProxy, type ChaosProxy } from './chaos-proxy';
 import { FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from './fault-plan';
 import { startServerProcess, type ServerProcess } from './server-process';
+import { migratedDataDir } from '../helpers/migrated-data-dir';
 
 export const CHAOS_USER = 'demo-manager';
 const PASSWORD = 'chaos-matrix-password';
@@ -45,8 +44,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * front of it follows it to its new port.
  */
 export async function startChaosStack(): Promise<ChaosStack> {
-  const recordsDir = mkdtempSync(join(tmpdir(), 'trapline-chaos-records-'));
-  const bffDir = mkdtempSync(join(tmpdir(), 'trapline-chaos-bff-'));
+  const recordsDir = migratedDataDir('trapline-chaos-records-');
+  const bffDir = migratedDataDir('trapline-chaos-bff-');
   let plan: FaultPlan | null = null;
   let counts = noFaults();
   let records: ServerProcess | null = null;

@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +8,7 @@ import { openUserDb } from '../../../src/client/db/database';
 import { saveIdentity } from '../../../src/client/lib/identity';
 import { readStoredReports } from '../../../src/client/lib/report-cache';
 import type { SessionInfo } from '../../../src/shared';
+import { migratedDataDir } from '../../helpers/migrated-data-dir';
 
 /**
  * A shared tablet, two tabs: demo-tech's app stays open in tab 1 while, in tab 2, demo-tech signed
@@ -29,7 +28,7 @@ const nodeFetch = globalThis.fetch;
 const saved: Blob[] = [];
 
 async function startServer(): Promise<string> {
-  dataDir = mkdtempSync(join(tmpdir(), 'trapline-other-user-'));
+  dataDir = migratedDataDir('trapline-other-user-');
   server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: process.cwd(),
     env: {

@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +8,7 @@ import { createSite } from '../../../src/client/db/create-site';
 import { openUserDb } from '../../../src/client/db/database';
 import { loadIdentity, saveIdentity } from '../../../src/client/lib/identity';
 import type { SessionInfo } from '../../../src/shared';
+import { migratedDataDir } from '../../helpers/migrated-data-dir';
 
 /**
  * A shared tablet on a slow network: demo-tech signs out while a change of theirs is still on its
@@ -31,7 +30,7 @@ let base: string;
 const nodeFetch = globalThis.fetch;
 
 async function startServer(): Promise<string> {
-  dataDir = mkdtempSync(join(tmpdir(), 'trapline-sign-out-mid-drain-'));
+  dataDir = migratedDataDir('trapline-sign-out-mid-drain-');
   server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: process.cwd(),
     env: {

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, TEST_PASSWORD, type TestRecords } from '../helpers/records-app';
@@ -9,11 +7,12 @@ import { cookieFrom } from './helpers/http';
 import { makeCollection } from './helpers/record-bodies';
 import { killSpawned, spawnMain, type SpawnedMain } from './helpers/spawned-main';
 import { startTcpFaultProxy, type TcpFaultProxy } from './helpers/tcp-fault-proxy';
+import { migratedDataDir } from '../../helpers/migrated-data-dir';
 
 const COLLECTIONS = '/api/v1/arthropod/collection';
 let records: TestRecords;
 let proxy: TcpFaultProxy;
-const dataDir = mkdtempSync(join(tmpdir(), 'trapline-crash-'));
+const dataDir = migratedDataDir('trapline-crash-');
 const bffs: SpawnedMain[] = [];
 
 beforeAll(async () => {

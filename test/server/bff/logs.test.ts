@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { openDatabase } from '../../../src/server/db/open-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +8,7 @@ import { appRequest } from './helpers/bff-stack';
 import { cookieFrom, http } from './helpers/http';
 import { makeCollection } from './helpers/record-bodies';
 import { killSpawned, spawnMain, type SpawnedMain } from './helpers/spawned-main';
+import { migratedDataDir } from '../../helpers/migrated-data-dir';
 
 const lines: string[] = [];
 const stream = new Writable({
@@ -82,7 +81,7 @@ describe('BFF logs', () => {
 });
 
 describe('the logs of an npm start (records service and BFF in one process)', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trapline-logs-'));
+  const dataDir = migratedDataDir('trapline-logs-');
   const DEMO_PASSWORD = 'Demo-Passw0rd-never-logged';
   let started: SpawnedMain | undefined;
   afterAll(async () => {

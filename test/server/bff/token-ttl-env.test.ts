@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appRequest } from './helpers/bff-stack';
 import { cookieFrom } from './helpers/http';
 import { killSpawned, spawnMain, type SpawnedMain } from './helpers/spawned-main';
+import { migratedDataDir } from '../../helpers/migrated-data-dir';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'trapline-ttl-'));
+const dataDir = migratedDataDir('trapline-ttl-');
 const PASSWORD = 'Demo-Passw0rd-for-ttl';
 let started: SpawnedMain | undefined;
 afterAll(async () => {

@@ -1,20 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, TEST_PASSWORD, type TestRecords } from '../helpers/records-app';
 import { appRequest } from './helpers/bff-stack';
 import { cookieFrom } from './helpers/http';
 import { killSpawned, spawnMain, type SpawnedMain } from './helpers/spawned-main';
 import { startTcpFaultProxy, type TcpFaultProxy } from './helpers/tcp-fault-proxy';
+import { migratedDataDir } from '../../helpers/migrated-data-dir';
 
 let records: TestRecords;
 let proxy: TcpFaultProxy;
 let started: SpawnedMain;
 let url: string;
 let recordsPort: number;
-const dataDir = mkdtempSync(join(tmpdir(), 'trapline-upstream-'));
+const dataDir = migratedDataDir('trapline-upstream-');
 
 /** A port nothing listens on right now. */
 async function freePort(): Promise<number> {

@@ -1,11 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../../src/server/db/data-dir-lock';
 import { startRecordsServer, type RunningRecords } from '../../../src/server/records/server';
+import { migratedDataDir } from '../../helpers/migrated-data-dir';
 
 /**
  * The embedded database (PGlite) belongs to one process: a second process opening the same data
@@ -23,7 +23,7 @@ const PASSWORD = 'data-dir-in-use-password';
 let dataDir: string;
 let running: RunningRecords | null = null;
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'trapline-in-use-'));
+  dataDir = migratedDataDir('trapline-in-use-');
   running = await startRecordsServer(
     { RECORDS_PORT: 0, TRAPLINE_DATA_DIR: dataDir, TRAPLINE_DEMO_PASSWORD: PASSWORD },
     { logger: false, demoData: false },

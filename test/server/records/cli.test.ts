@@ -1,17 +1,17 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordsServer } from '../../../src/server/records/server';
+import { migratedDataDir } from '../../helpers/migrated-data-dir';
 
 const run = promisify(execFile);
 const TSX = resolve('node_modules/.bin/tsx');
 const CLI = resolve('src/server/records/cli.ts');
 const dirs: string[] = [];
 const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'trapline-cli-'));
+  const d = migratedDataDir('trapline-cli-');
   dirs.push(d);
   return d;
 };

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { ROOT } from '../../../src/server/main';
+import { migratedDataDir } from '../../helpers/migrated-data-dir';
 
 /** The demo accounts' password in every stack started here. */
 export const LOAD_PASSWORD = 'scale-out-demo-password';
@@ -29,7 +28,7 @@ export async function startScaleOutStack(options: {
   workers: number;
   adminUrl?: string;
 }): Promise<ScaleOutStack> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trapline-scale-'));
+  const dataDir = migratedDataDir('trapline-scale-');
   const database = options.adminUrl ? await createDatabase(options.adminUrl) : null;
   const args = ['--import', 'tsx', 'src/server/main.ts'];
   if (options.workers > 1) args.push('--workers', String(options.workers));

@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExportPanel } from '../../../../src/client/features/exports/export-panel';
+import { migratedDataDir } from '../../../helpers/migrated-data-dir';
 
 /**
  * The panel against the real BFF and records service (`npm start` as a child process: the server
@@ -30,7 +29,7 @@ function browserFetch(to: string) {
 }
 
 async function startServer(): Promise<string> {
-  dataDir = mkdtempSync(join(tmpdir(), 'trapline-export-panel-'));
+  dataDir = migratedDataDir('trapline-export-panel-');
   server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: process.cwd(),
     env: {
