@@ -2,9 +2,52 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const BFF = process.env.TRAPLINE_DEV_BFF ?? 'http://127.0.0.1:8080';
+
+/**
+ * zod turns schemas into JSON Schema for the server's OpenAPI document only, but every zod schema
+ * class links its JSON-Schema processor, so zod's two JSON-Schema modules (18 KB, ~4.5 KiB gzip)
+ * rode along in the app's first load. In the app's build they are replaced by a module whose
+ * functions say why they are missing: nothing in the app asks for JSON Schema (a call would throw,
+ * loudly, in the browser tests). Build only, and not the workers' builds: tests, the server and
+ * the workers keep the real modules.
+ */
+const NO_JSON_SCHEMA = '\0trapline-no-json-schema';
+const ZOD_JSON_SCHEMA = /\/(json-schema-processors|to-json-schema)\.js$/;
+const withoutClientJsonSchema = {
+  name: 'trapline-without-client-json-schema',
+  apply: 'build' as const,
+  enforce: 'pre' as const,
+  resolveId(id: string, importer?: string) {
+    const fromZod = importer?.includes('/node_modules/zod/') ?? false;
+    return fromZod && ZOD_JSON_SCHEMA.test(id) ? NO_JSON_SCHEMA : null;
+  },
+  load(id: string) {
+    if (id !== NO_JSON_SCHEMA) return null;
+    // Every name the two modules export (read from zod itself, so a new one is never missing).
+    const core = fileURLToPath(new URL('./node_modules/zod/v4/core/', import.meta.url));
+    const names = new Set(
+      ['json-schema-processors.js', 'to-json-schema.js'].flatMap((file) =>
+        [...readFileSync(core + file, 'utf8').matchAll(/^export (?:const|function) (\w+)/gm)].map(
+          (m) => m[1],
+        ),
+      ),
+    );
+    return [
+      "const missing = () => { throw new Error('JSON Schema is not in the app build (vite.config.ts)'); };",
+      // create…Method are factories (a schema's `~standard` getter calls them): they return the
+      // method, which throws when called.
+      ...[...names].map((name) =>
+        name.startsWith('create')
+          ? `export const ${name} = () => missing;`
+          : `export const ${name} = missing;`,
+      ),
+    ].join('\n');
+  },
+};
 
 export default defineConfig({
   // `#shared/x` is src/shared/x everywhere (tsconfig.json paths, eslint.config.js resolver).
@@ -14,6 +57,7 @@ export default defineConfig({
     ],
   },
   plugins: [
+    withoutClientJsonSchema,
     react(),
     VitePWA({
       // The app asks before activating a new version: never reload under an open form.
