@@ -72,6 +72,8 @@ type TileServer = {
   hold: boolean;
   release(): void;
   answered: number;
+  /** Requests waiting for release(). */
+  readonly waiting: number;
   close(): Promise<void>;
 };
 
@@ -82,6 +84,9 @@ async function startTileServer(): Promise<TileServer> {
     template: '',
     hold: false,
     answered: 0,
+    get waiting() {
+      return held.length;
+    },
     release() {
       tiles.hold = false;
       for (const answer of held.splice(0)) answer();
@@ -190,6 +195,9 @@ describe(
       const refreshing = startJob(saved, 'refresh');
       await waitFor(() => expect(tiles.answered).toBe(area.tiles), LOADED);
       const before = tiles.answered;
+      // Two of the refresh's tiles asked for before they are let through: on a loaded machine the
+      // refresh may not have asked for them yet, and the answers below would never come.
+      await waitFor(() => expect(tiles.waiting).toBeGreaterThanOrEqual(2), LOADED);
       tiles.release();
       tiles.hold = true;
       await waitFor(() => expect(tiles.answered).toBeGreaterThanOrEqual(before + 2), LOADED);
