@@ -41,8 +41,10 @@ describe('sync status while a long queue drains', () => {
       expect(s.pending + s.sending + s.parked + s.held).toBeLessThanOrEqual(SITES + 3);
     // At the end, exactly what needs the user.
     expect(engine.getStatus()).toMatchObject({ pending: 0, sending: 0, parked: 1, held: 2 });
-    // About 300 sends over seconds, counted every 100 ms: yet the outbox was read whole only
-    // when the drain began and ended, and for the final counts.
-    expect(reads.full - before.full).toBeLessThanOrEqual(5);
+    // About 300 sends over seconds, counted every 100 ms: yet the outbox was read whole only a
+    // handful of times, never once per send. Five on a quiet machine (the drain's start and end,
+    // the final counts); on a loaded one (a clean-clone run, four test files at once) a slow
+    // answer can let one more drain cycle start, with its own start and end: six were seen.
+    expect(reads.full - before.full).toBeLessThanOrEqual(8);
   }, 60_000);
 });
