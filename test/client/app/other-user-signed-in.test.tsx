@@ -146,7 +146,13 @@ describe("demo-tech's tab after another agency's user signed in in another tab",
       );
       expect(saved.map((b) => b.size)).toEqual([]);
       expect(said).toMatch(/sign in again, then download/i);
-      const sheet = await screen.findByRole('dialog', { name: 'Sign in again' });
+      // The sheet follows the refusal once the app has rendered it: on a loaded machine (a whole
+      // npm test, four files at once) later than Testing Library's default second.
+      const sheet = await screen.findByRole(
+        'dialog',
+        { name: 'Sign in again' },
+        { timeout: 10_000 },
+      );
       await userEvent.click(within(sheet).getByRole('button', { name: 'Later' }));
 
       // Nor is an export.
