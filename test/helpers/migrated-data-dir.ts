@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
-import { inject } from 'vitest';
+import { join } from 'node:path';
+import { providedOrNone } from './provided';
 
 /**
  * A new TRAPLINE_DATA_DIR in which both embedded databases already exist, migrated and empty: a
@@ -12,21 +12,8 @@ import { inject } from 'vitest';
  */
 export function migratedDataDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const template = templateDir();
-  if (!template) return dir;
-  // Never a lock file: a copy of one would name a process that is not this directory's.
-  cpSync(template, dir, {
-    recursive: true,
-    filter: (src) => basename(src) !== 'pgdata.lock',
-  });
+  const template = providedOrNone('dataDirTemplate');
+  // The template is unpacked from a dump and never opened: it holds no lock file to copy.
+  if (template) cpSync(template, dir, { recursive: true });
   return dir;
-}
-
-/** The run's template, or none outside Vitest (`npm run chaos`): then a start makes its own. */
-function templateDir(): string | undefined {
-  try {
-    return inject('dataDirTemplate');
-  } catch {
-    return undefined;
-  }
 }

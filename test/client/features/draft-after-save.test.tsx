@@ -1,10 +1,8 @@
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ReactElement } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TraplineDb } from '../../../src/client/db/database';
-import { DbContext } from '../../../src/client/db/db-context';
+import type { TraplineDb } from '../../../src/client/db/database';
 import { CollectionFormScreen } from '../../../src/client/features/collections/collection-form-screen';
 import { MakePoolsScreen } from '../../../src/client/features/pools/make-pools-screen';
 import { PoolTestScreen } from '../../../src/client/features/pool-tests/pool-test-screen';
@@ -12,8 +10,15 @@ import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
 import { FormProblems } from '../../../src/client/ui/form/form-problems';
 import type { Refusal } from '../../../src/client/ui/form/save-error';
 import { keepOpenDrafts } from '../../../src/client/ui/form/open-drafts';
-import { useDropDraftsWhenGone, type DraftStore } from '../../../src/client/ui/form/use-form-draft';
+import type { DraftStore } from '../../../src/client/ui/form/use-form-draft';
 import { useRecordForm } from '../../../src/client/ui/form/use-record-form';
+import {
+  busyDraftQueue,
+  draftQueueDrained,
+  drafts,
+  killAndReopen,
+  mount,
+} from './helpers/draft-queue';
 import { tabletDb, pulledSite } from './helpers/records';
 
 // Typing that was saved as a record is never offered again as unsaved ("Restored what you
@@ -69,75 +74,6 @@ async function pulledPool(pooled = true) {
   const collectionId = (await db.collections.where('serverId').equals(9).first())!.localId;
   const poolId = (await db.pools.where('serverId').equals(30).first())?.localId ?? '';
   return { db, siteId, collectionId, poolId };
-}
-
-function mount(db: TraplineDb, ui: ReactElement, at: string) {
-  history.replaceState(null, '', at);
-  const view = render(<DbContext.Provider value={db}>{ui}</DbContext.Provider>);
-  return within(view.container);
-}
-
-async function drafts(db: TraplineDb) {
-  return db.meta.where('key').startsWith('draft:').toArray();
-}
-
-/**
- * One draft operation in the queue all forms' drafts go through (another form's drafts dropped),
- * which calls `run` when its turn comes and lasts until what `run` returns settles.
- */
-function QueuedOp({ run }: { run: () => Promise<unknown> }) {
-  const store: DraftStore = {
-    get: () => Promise.resolve(undefined),
-    put: () => Promise.resolve(),
-    delete: () => Promise.resolve(),
-    where: () => ({
-      startsWith: () => ({ first: () => Promise.resolve(undefined), delete: run }),
-    }),
-  };
-  useDropDraftsWhenGone(true, store, 'elsewhere', null, 'elsewhere');
-  return null;
-}
-
-/** Holds of the draft queue still to release (the queue is the module's, shared by files). */
-const holds: (() => void)[] = [];
-afterEach(() => {
-  for (const release of holds.splice(0)) release();
-});
-
-/** The tablet busy: the draft queue holds an operation that lasts until released. */
-function busyDraftQueue() {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  holds.push(release);
-  render(<QueuedOp run={() => held} />);
-  return { release };
-}
-
-/** Resolves once every draft operation queued before it has run. */
-function draftQueueDrained(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    render(
-      <QueuedOp
-        run={() => {
-          resolve();
-          return Promise.resolve();
-        }}
-      />,
-    );
-  });
-}
-
-/**
- * The tab is killed once the record is on the tablet, before anything else reaches the database:
- * a reload opens the same database again.
- */
-async function killAndReopen(db: TraplineDb, release: () => void): Promise<TraplineDb> {
-  db.close();
-  release();
-  cleanup();
-  const reopened = new TraplineDb(db.name);
-  await reopened.open();
-  return reopened;
 }
 
 describe('a saved record’s draft', SLOW, () => {

@@ -1,15 +1,21 @@
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import type { within } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ReactElement } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { TraplineDb } from '../../../src/client/db/database';
-import { DbContext } from '../../../src/client/db/db-context';
+import { describe, expect, it } from 'vitest';
+import type { TraplineDb } from '../../../src/client/db/database';
 import { CollectionFormScreen } from '../../../src/client/features/collections/collection-form-screen';
 import { PoolEditScreen } from '../../../src/client/features/pools/pool-edit-screen';
 import { PoolTestEditScreen } from '../../../src/client/features/pool-tests/pool-test-edit-screen';
 import { SiteFormScreen } from '../../../src/client/features/sites/site-form-screen';
 import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
-import { useDropDraftsWhenGone, type DraftStore } from '../../../src/client/ui/form/use-form-draft';
+import {
+  busyDraftQueue,
+  draftQueueDrained,
+  drafts,
+  killAndReopen,
+  mount,
+} from './helpers/draft-queue';
 import { tabletDb, pulledSite } from './helpers/records';
 
 // As draft-after-save.test.tsx for new pool tests, collections and pools: a new site, and the
@@ -68,67 +74,6 @@ async function pulled() {
     poolId: await local('pools', 30),
     testId: await local('poolTests', 70),
   };
-}
-
-function mount(db: TraplineDb, ui: ReactElement, at: string) {
-  history.replaceState(null, '', at);
-  const view = render(<DbContext.Provider value={db}>{ui}</DbContext.Provider>);
-  return within(view.container);
-}
-
-async function drafts(db: TraplineDb) {
-  return db.meta.where('key').startsWith('draft:').toArray();
-}
-
-/** One operation in the queue all forms' drafts go through (as in draft-after-save). */
-function QueuedOp({ run }: { run: () => Promise<unknown> }) {
-  const store: DraftStore = {
-    get: () => Promise.resolve(undefined),
-    put: () => Promise.resolve(),
-    delete: () => Promise.resolve(),
-    where: () => ({
-      startsWith: () => ({ first: () => Promise.resolve(undefined), delete: run }),
-    }),
-  };
-  useDropDraftsWhenGone(true, store, 'elsewhere', null, 'elsewhere');
-  return null;
-}
-
-const holds: (() => void)[] = [];
-afterEach(() => {
-  for (const release of holds.splice(0)) release();
-});
-
-/** The tablet busy: the draft queue holds an operation that lasts until released. */
-function busyDraftQueue() {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => (release = resolve));
-  holds.push(release);
-  render(<QueuedOp run={() => held} />);
-  return { release };
-}
-
-function draftQueueDrained(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    render(
-      <QueuedOp
-        run={() => {
-          resolve();
-          return Promise.resolve();
-        }}
-      />,
-    );
-  });
-}
-
-/** The tab is killed once the record is saved, before anything else reaches the database. */
-async function killAndReopen(db: TraplineDb, release: () => void): Promise<TraplineDb> {
-  db.close();
-  release();
-  cleanup();
-  const reopened = new TraplineDb(db.name);
-  await reopened.open();
-  return reopened;
 }
 
 /**

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import pg from 'pg';
-import { inject } from 'vitest';
 import type { Database } from '../../../src/server/db/database';
 import { migrate } from '../../../src/server/db/migrate';
 import { openDatabase } from '../../../src/server/db/open-database';
 import { openPglite } from '../../../src/server/db/pglite-database';
+import { providedOrNone } from '../../helpers/provided';
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new database
@@ -45,18 +45,9 @@ export async function openTestDatabase(): Promise<Database> {
  * sooner. `migrate` still runs, and finds nothing to do unless the dump is stale.
  */
 export async function openMigratedPglite(): Promise<Database> {
-  const template = templateFile();
+  const template = providedOrNone('pgliteTemplate');
   if (!template) return openDatabase({});
   const db = await openPglite(undefined, { loadDataDir: new Blob([await readFile(template)]) });
   await migrate(db);
   return db;
-}
-
-/** The run's dump, or none outside Vitest (a bench script starting the e2e stack). */
-function templateFile(): string | undefined {
-  try {
-    return inject('pgliteTemplate');
-  } catch {
-    return undefined;
-  }
 }

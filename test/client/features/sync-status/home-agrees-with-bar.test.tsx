@@ -1,11 +1,5 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { HomeScreen } from '../../../../src/client/features/home/home-screen';
-import {
-  SyncEngineProvider,
-  SyncStatusBar,
-  useSyncStatus,
-} from '../../../../src/client/features/sync-status';
 import { localDate } from '../../../../src/client/lib/dates';
 import { untilStatus } from '../../sync/helpers/adversarial-queues';
 import {
@@ -17,12 +11,7 @@ import {
   storeSynced,
 } from '../../sync/helpers/outbox-factory';
 import { setupEngine } from '../../sync/helpers/setup-engine';
-import { renderScreen } from '../helpers/records';
-
-function LiveHome() {
-  const status = useSyncStatus();
-  return <HomeScreen userName="Sam" status={status} online={status.online} />;
-}
+import { renderBarAndHome } from '../helpers/bar-and-home';
 
 describe('Home and the sync bar tell the same story', () => {
   it('three look-alike collections at one site today, one refused (with a pool held), one pending, one in conflict', async () => {
@@ -67,13 +56,7 @@ describe('Home and the sync bar tell the same story', () => {
       if (req.key === pending.entryId) return { status: 503 };
       return null;
     };
-    renderScreen(
-      db,
-      <SyncEngineProvider engine={engine}>
-        <SyncStatusBar />
-        <LiveHome />
-      </SyncEngineProvider>,
-    );
+    renderBarAndHome(db, engine);
     engine.requestSync('test');
     await untilStatus(engine, { pending: 1, parked: 1, conflict: 1, held: 1, sending: 0 });
 

@@ -1,20 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { HomeScreen } from '../../../../src/client/features/home/home-screen';
 import { ParkedEntries } from '../../../../src/client/features/sync-status/parked-entries';
-import {
-  SyncEngineProvider,
-  SyncStatusBar,
-  useSyncStatus,
-} from '../../../../src/client/features/sync-status';
+import { SyncEngineProvider } from '../../../../src/client/features/sync-status';
 import { collection, queueCreate, site } from '../../sync/helpers/outbox-factory';
 import { setupEngine } from '../../sync/helpers/setup-engine';
+import { renderBarAndHome } from '../helpers/bar-and-home';
 import { renderScreen } from '../helpers/records';
-
-function LiveHome() {
-  const status = useSyncStatus();
-  return <HomeScreen userName="Sam" status={status} online={status.online} />;
-}
 
 describe('the app opening over a queue', () => {
   it('says nothing is sent, nor "0 not sent", before it has counted the outbox', async () => {
@@ -24,13 +15,7 @@ describe('the app opening over a queue', () => {
     await queueCreate(db, 'collection', collection('2026-07-14'), parent.localId);
     // The app starts the engine and shows the bar and Home at once, before any count is read.
     engine.start();
-    renderScreen(
-      db,
-      <SyncEngineProvider engine={engine}>
-        <SyncStatusBar />
-        <LiveHome />
-      </SyncEngineProvider>,
-    );
+    renderBarAndHome(db, engine);
     const bar = screen.getByRole('region', { name: 'Sync status' });
     expect(within(bar).queryByText('All changes sent')).not.toBeInTheDocument();
     expect(within(bar).queryByText('0 pending')).not.toBeInTheDocument();
