@@ -22,10 +22,12 @@ let nextName = 0;
  * PGlite's own `query` sends every statement as an unnamed Parse, Describe, Bind, Describe,
  * Execute and Sync, each a call into the WebAssembly backend, so every call is parsed, analysed
  * and planned again. On the records service's statements that was most of their cost (a 0.14 ms
- * insert runs in 0.04 ms prepared, a 0.13 ms lookup in 0.02 ms). Here a text is parsed once under
- * a name; each call after that is one call into the backend with Bind, Describe, Execute and
- * Sync, and PostgreSQL reuses the plan when its generic plan costs no more than a custom one
- * (plan_cache_mode auto, as for any driver's prepared statements).
+ * insert runs in 0.04 ms prepared, a 0.13 ms lookup in 0.02 ms). Here a text is parsed and
+ * described once under a name; each call after that is one call into the backend with Bind,
+ * Execute and Sync, and PostgreSQL reuses the plan when its generic plan costs no more than a
+ * custom one (plan_cache_mode auto, as for any driver's prepared statements). The row
+ * description is the statement's, read at its Parse: describing the portal again on every call
+ * cost ~15 µs a statement (the backend building it, PGlite parsing it), for the same fields.
  *
  * Invariants:
  * - The caller serialises every use of the PGlite instance (pglite-database's one FIFO mutex):
@@ -34,12 +36,16 @@ let nextName = 0;
  *   while the process runs needs a restart (migrations run at start, before any statement).
  * - Values are bound exactly as PGlite's `query` binds them (its serializers, by the parameter
  *   types the backend inferred), and rows parse with its parsers, so callers see no difference.
+ * - A statement's result columns are those its Describe gave at Parse: PostgreSQL refuses to run a
+ *   cached plan whose result type changed ('cached plan must not change result type', isStale),
+ *   and the statement is then prepared afresh. Values are asked for as text, as PGlite's are.
  * - A text is remembered only once its Parse succeeded, so a failed Parse leaves no name that
  *   points at nothing. Errors are PGlite's own DatabaseError (code, detail, constraint).
  * - At most `capacity` statements stay prepared; the least recently used is closed.
  */
 export function preparedStatements(pg: PGlite, capacity = 256) {
-  type Statement = { name: string; paramTypes: number[] };
+  type Field = { name: string; dataTypeID: number };
+  type Statement = { name: string; paramTypes: number[]; fields: Field[] };
   const statements = new Map<string, Statement>();
 
   async function run(message: Uint8Array, syncToFs: boolean) {
@@ -65,7 +71,13 @@ export function preparedStatements(pg: PGlite, capacity = 256) {
     );
     const description = messages.find((m) => m.name === 'parameterDescription') as
       { dataTypeIDs: number[] } | undefined;
-    const statement = { name, paramTypes: description?.dataTypeIDs ?? [] };
+    const rowDescription = messages.find((m) => m.name === 'rowDescription') as
+      { fields: Field[] } | undefined;
+    const statement = {
+      name,
+      paramTypes: description?.dataTypeIDs ?? [],
+      fields: rowDescription?.fields ?? [],
+    };
     statements.set(sql, statement);
     return statement;
   }
@@ -76,9 +88,9 @@ export function preparedStatements(pg: PGlite, capacity = 256) {
     return toText ? toText(value) : String(value);
   }
 
-  function toRows<T extends Row>(messages: readonly { name: string }[]): T[] {
+  function toRows<T extends Row>(messages: readonly { name: string }[], described: Field[]): T[] {
     const rows: T[] = [];
-    let fields: { name: string; dataTypeID: number }[] = [];
+    let fields: Field[] = described;
     for (const message of messages) {
       if (message.name === 'rowDescription') {
         fields = (message as unknown as { fields: typeof fields }).fields;
@@ -120,19 +132,18 @@ export function preparedStatements(pg: PGlite, capacity = 256) {
     } else {
       statement = await prepare(sql);
     }
-    const { name, paramTypes } = statement;
+    const { name, paramTypes, fields } = statement;
     const values = params.map((value, i) => bindValue(value, paramTypes[i]));
     try {
       const messages = await run(
         Buffer.concat([
           serialize.bind({ statement: name, values }),
-          serialize.describe({ type: 'P' }),
           serialize.execute({}),
           serialize.sync(),
         ]),
         !inTransaction,
       );
-      return { rows: toRows<T>(messages) };
+      return { rows: toRows<T>(messages, fields) };
     } catch (err) {
       if (!isStale(err)) throw err;
       // The statement no longer fits its tables (a column added or dropped under it: a test's

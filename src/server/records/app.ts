@@ -13,6 +13,7 @@ import { useRouteSchemas } from './route-validation';
 import { useOpenApi } from './openapi/swagger';
 import { scheduleHousekeeping } from './housekeeping';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimitOptions } from '../http/login-limits';
+import { lookupCatalog } from './common/lookup-catalog';
 
 export type RecordsOptions = {
   db: Database;
@@ -50,6 +51,7 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
     idempotency: options.idempotency ?? true,
     now: options.now ?? (() => new Date()),
     loginLimits: { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits },
+    lookups: lookupCatalog(),
   };
   const logger =
     options.logger === undefined || options.logger === false

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database';
 import type { LoginLimitOptions } from '../http/login-limits';
+import type { LookupCatalog } from './common/lookup-catalog';
 
 /** What every route module of the records service is given. */
 export type RecordsContext = {
@@ -14,4 +15,6 @@ export type RecordsContext = {
   now: () => Date;
   /** Sign-in limits (contract §7); tests may lower them. */
   loginLimits: LoginLimitOptions;
+  /** The active lookup entries, held while the database's lookup version stands. */
+  lookups: LookupCatalog;
 };

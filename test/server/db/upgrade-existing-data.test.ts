@@ -157,7 +157,7 @@ async function snapshot(db: Database): Promise<Record<string, string[]>> {
   const { rows: tables } = await db.query<{ t: string }>(
     `select table_name as t from information_schema.tables
       where table_schema = 'public' and table_type = 'BASE TABLE'
-        and table_name not in ('schema_migration', 'live_record_count')
+        and table_name not in ('schema_migration', 'live_record_count', 'lookup_version')
       order by 1`,
   );
   const dropped: Record<string, string[]> = {
@@ -324,8 +324,10 @@ describe('a database this version cannot take as it is', () => {
         'select max(version)::int as v from schema_migration',
       );
       expect(rows[0].v).toBe(7);
-      // The next start, with the real migration, carries on from level 7.
-      expect(await migrate(db)).toEqual([8]);
+      // The next start, with the real migrations, carries on from level 7.
+      expect(await migrate(db)).toEqual(
+        MIGRATIONS.filter((m) => m.version > 7).map((m) => m.version),
+      );
     } finally {
       await drop();
     }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRecords } from '../../../src/server/records/app';
 import { createOnce } from '../../../src/server/records/create-once';
 import { createCollection } from '../../../src/server/records/collections/create-collection';
+import { lookupCatalog } from '../../../src/server/records/common/lookup-catalog';
 import {
   CLAIM_LEASE_MS,
   KEY_ECHO_HEADER,
@@ -89,7 +90,7 @@ describe('a create and its stored answer commit together', () => {
     const caller = { agencyId: 1, userId: null, role: 'technician' } as never;
     await expect(
       createOnce(t.db, req, (db) =>
-        createCollection(db, caller, collection() as never, new Date(clock)),
+        createCollection(db, lookupCatalog(), caller, collection() as never, new Date(clock)),
       ),
     ).rejects.toMatchObject({ status: 409, code: 'idempotency_in_flight' });
     expect(await collectionCount()).toBe(before);

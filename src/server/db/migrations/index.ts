@@ -6,6 +6,7 @@ import { listIndexes } from './004-list-indexes';
 import { zeroSiteSchema } from './006-zero-site';
 import { oneKeyPerRecord } from './007-one-key-per-record';
 import { retiredPoolTests } from './008-retired-pool-tests';
+import { lookupVersion } from './009-lookup-version';
 
 /** Every migration, in version order. Add a file per version; never edit an applied one. */
 export const MIGRATIONS: Migration[] = [
@@ -16,4 +17,5 @@ export const MIGRATIONS: Migration[] = [
   zeroSiteSchema,
   oneKeyPerRecord,
   retiredPoolTests,
+  lookupVersion,
 ];

@@ -4,7 +4,8 @@ import type { FieldError } from '#shared/schemas/error';
 import { abundanceRefs } from './abundance-rules';
 import { asAgencySite, noSuchSite, type AgencySite } from '../common/agency-site';
 import { idsByKindOf, lookupErrorsAmong, type LookupRef } from '../common/lookup-errors';
-import { lookupReadSql, unknownAmong, type FoundLookup } from '../populate';
+import { unknownAmong } from '../populate';
+import { LOOKUP_VERSION_SQL, type CatalogKind, type LookupCatalog } from '../common/lookup-catalog';
 import { isInt4Id } from '../storable';
 import { lockSeriesSql } from '../common/next-number';
 
@@ -36,21 +37,23 @@ export type CollectionReferences = {
 };
 
 /**
- * Everything a new collection refers to, read in ONE statement: its lookup entries (active or
- * not, with the sexes' names), and the site; the same statement takes the lock of the number
- * series `lockKey` names (seriesLockKey). Every statement a create saves is throughput
- * (issue 13), and these were four. A site of another agency reads exactly like a missing one.
+ * Everything a new collection refers to, read in ONE statement: the site, and the lookup version
+ * at which `lookups` tells which of its lookup entries are active (with the sexes' names); the
+ * same statement takes the lock of the number series `lockKey` names (seriesLockKey). Every
+ * statement a create saves is throughput (issue 13), and these were four. A site of another
+ * agency reads exactly like a missing one.
  */
 export async function readCollectionReferences(
   q: Queryable,
+  lookups: LookupCatalog,
   agency: number,
   body: CollectionCreate,
   lockKey: string,
 ): Promise<CollectionReferences> {
   const refs = collectionRefs(body);
-  const idsByKind = idsByKindOf(refs);
+  // A collection names trap, lure, precision, species and sex: all versioned lookups.
+  const idsByKind = idsByKindOf(refs) as Map<CatalogKind, number[]>;
   const params: unknown[] = [lockKey];
-  const lookups = lookupReadSql(idsByKind, params, new Set(['sex']));
   let siteSql: string | null = null;
   if (body.site != null && isInt4Id(body.site)) {
     params.push(body.site, agency);
@@ -59,15 +62,14 @@ export async function readCollectionReferences(
         and delete_date is null`;
   }
   const { rows } = await q.query<{
-    found: FoundLookup[] | null;
+    lookup_version: string;
     site: Omit<AgencySite, 'isZeroSite'> | null;
   }>(
-    `select ${lockSeriesSql('$1::text')} as locked,
-      ${lookups ? `(select json_agg(f) from (${lookups}) f)` : 'null::json'} as found,
+    `select ${lockSeriesSql('$1::text')} as locked, ${LOOKUP_VERSION_SQL} as lookup_version,
       ${siteSql ? `(select row_to_json(s) from (${siteSql}) s)` : 'null::json'} as site`,
     params,
   );
-  const found = rows[0].found ?? [];
+  const found = await lookups.foundAmong(q, rows[0].lookup_version, idsByKind);
   const site = rows[0].site ? asAgencySite(rows[0].site) : null;
   const errors = lookupErrorsAmong(refs, unknownAmong(idsByKind, found));
   if (body.site != null && !site) errors.push(noSuchSite(body.site));

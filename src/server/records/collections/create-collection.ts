@@ -6,6 +6,7 @@ import { HttpError } from '../../http/http-error';
 import { validationFailed } from '../errors';
 import { assertNoMixedConflictAmong } from './abundance-rules';
 import { readCollectionReferences } from './collection-references';
+import type { LookupCatalog } from '../common/lookup-catalog';
 import { abundanceRecord, collectionRecord, lureRecord } from './collection-records';
 import { isDateOnly } from '../common/iso-date';
 import { LOCATION_COLUMNS, type Point } from '../common/location-record';
@@ -43,6 +44,7 @@ export const collectionNumTaken = (num: number, year: number) =>
  */
 export async function createCollection(
   db: Database,
+  lookups: LookupCatalog,
   caller: Caller,
   body: CollectionCreate,
   now: Date,
@@ -54,7 +56,7 @@ export async function createCollection(
   return db.transaction(async (tx) => {
     // The series is locked in this first read, before the insert draws a number.
     const lockKey = seriesLockKey('collection', caller.agencyId, survYear);
-    const refs = await readCollectionReferences(tx, caller.agencyId, body, lockKey);
+    const refs = await readCollectionReferences(tx, lookups, caller.agencyId, body, lockKey);
     if (refs.errors.length > 0) throw validationFailed(refs.errors);
     const arthropods = body.arthropods ?? [];
     // A lure type is on a collection or not: named twice it is stored once, as a PUT keeps it.

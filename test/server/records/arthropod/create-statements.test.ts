@@ -72,19 +72,28 @@ afterAll(async () => {
 
 describe('a collection create, in statements', () => {
   it('reads the caller, then every referenced row with the numbering lock, and writes every row in one: three statements', async () => {
+    const post = () =>
+      app.inject({
+        method: 'POST',
+        url: '/v1/arthropod/collection',
+        headers: { authorization: `Bearer ${token}` },
+        payload: collectionAtSite(site),
+      });
+    // A service's first create also reads the active lookup entries, once (lookup-catalog.ts).
+    const first = statements.length;
+    expect((await post()).statusCode).toBe(201);
+    const firstMade = statements.slice(first);
+    expect(firstMade, firstMade.join('\n')).toHaveLength(4);
+    expect(firstMade.filter((s) => s.includes('from lookup_version'))).toHaveLength(1);
+
     const before = statements.length;
-    const res = await app.inject({
-      method: 'POST',
-      url: '/v1/arthropod/collection',
-      headers: { authorization: `Bearer ${token}` },
-      payload: collectionAtSite(site),
-    });
+    const res = await post();
     expect(res.statusCode, res.body).toBe(201);
     collection = (res.json() as { id: number }).id;
     const made = statements.slice(before);
-    // The caller's token (1); then, in the transaction: every lookup, the site and the sexes'
-    // names for the F-Mixed rule, with the numbering lock, in one read (1); the location, the
-    // collection with its number, its abundance rows and its lures in one insert (1).
+    // The caller's token (1); then, in the transaction: the site and the lookup version (at which
+    // the lookups held in memory stand), with the numbering lock, in one read (1); the location,
+    // the collection with its number, its abundance rows and its lures in one insert (1).
     expect(made, made.join('\n')).toHaveLength(3);
     // Every row the answer names was written, with the ids the answer gives.
     const answer = res.json() as {

@@ -39,7 +39,9 @@ export default async function collectionRoutes(
     const { body } = req;
     assertInt4(body);
     reply.status(201);
-    return createOnce(ctx.db, req, (db) => createCollection(db, req.caller, body, ctx.now()));
+    return createOnce(ctx.db, req, (db) =>
+      createCollection(db, ctx.lookups, req.caller, body, ctx.now()),
+    );
   });
 
   app.put('/v1/arthropod/collection/:id', { schema: SCHEMA.update }, async (req) => {
