@@ -7,9 +7,13 @@ import { IDEMPOTENCY_WINDOW_MS } from '#shared/schemas/outbox';
 /** Expired login tokens are kept a week so a late request still gets token_expired, not unauthenticated. */
 export const EXPIRED_TOKEN_GRACE_MS = 7 * 86_400_000;
 const EVERY_MS = 3600_000;
-/** Statistics rounds (PGlite only): once a minute, and early after this many writes. */
+/**
+ * Statistics rounds (PGlite only): once a minute, and early after this many writes, at the first
+ * pause of STATISTICS_QUIET_MS in requests.
+ */
 export const STATISTICS_EVERY_MS = 60_000;
 export const STATISTICS_EVERY_WRITES = 500;
+export const STATISTICS_QUIET_MS = 1000;
 
 /** Deletes login tokens expired over a week ago and idempotency keys past their 24 hours. */
 export async function purgeExpired(
@@ -31,8 +35,9 @@ export async function purgeExpired(
 /**
  * Purges once the app is ready, then hourly until it closes. On PGlite, which has no autovacuum,
  * also keeps the planner's statistics current (`refreshStatistics`) once the app is ready, every
- * minute and after every `STATISTICS_EVERY_WRITES` writes, so list pages keep using their indexes
- * as the data grows; PostgreSQL's autovacuum does that itself. Failures are logged, never fatal.
+ * minute, and after every `STATISTICS_EVERY_WRITES` writes once requests pause, so list pages
+ * keep using their indexes as the data grows; PostgreSQL's autovacuum does that itself.
+ * Failures are logged, never fatal.
  */
 export function scheduleHousekeeping(app: FastifyInstance, ctx: RecordsContext): void {
   const timers: NodeJS.Timeout[] = [];
@@ -60,19 +65,40 @@ export function scheduleHousekeeping(app: FastifyInstance, ctx: RecordsContext):
     }
     for (const t of timers) t.unref();
   });
+  // After STATISTICS_EVERY_WRITES writes, a round waits for a pause of STATISTICS_QUIET_MS in
+  // requests: ANALYZE blocks PGlite (15-40 ms a table), and a burst of creates (a tablet's sync
+  // after a week offline) would otherwise stop for it every 500 writes, where PostgreSQL's
+  // autovacuum works beside it. The minute's round still runs during a long burst, as
+  // autovacuum visits a database once a minute.
+  let waiting: NodeJS.Timeout | null = null;
   if (pglite) {
     let writes = 0;
+    let lastResponse = 0;
+    const whenQuiet = () => {
+      const quietFor = performance.now() - lastResponse;
+      if (quietFor < STATISTICS_QUIET_MS) {
+        waiting = setTimeout(whenQuiet, STATISTICS_QUIET_MS - quietFor);
+        waiting.unref();
+        return;
+      }
+      waiting = null;
+      statistics();
+    };
     app.addHook('onResponse', async (req) => {
+      lastResponse = performance.now();
       if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
       writes += 1;
       if (writes < STATISTICS_EVERY_WRITES) return;
       writes = 0;
-      statistics();
+      if (waiting) return;
+      waiting = setTimeout(whenQuiet, STATISTICS_QUIET_MS);
+      waiting.unref();
     });
   }
   app.addHook('onClose', async () => {
     closed = true;
     for (const t of timers) clearInterval(t);
+    if (waiting) clearTimeout(waiting);
     await refreshing;
   });
 }

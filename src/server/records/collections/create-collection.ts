@@ -9,7 +9,7 @@ import { readCollectionReferences } from './collection-references';
 import type { LookupCatalog } from '../common/lookup-catalog';
 import { abundanceRecord, collectionRecord, lureRecord } from './collection-records';
 import { isDateOnly } from '../common/iso-date';
-import { LOCATION_COLUMNS, type Point } from '../common/location-record';
+import { locationColumns, type Point } from '../common/location-record';
 import {
   MAX_SERIES_NUMBER,
   afterHighestSql,
@@ -87,8 +87,28 @@ export async function createCollection(
     // drawn first so its location row is written pointing at it, then (a new collection has no
     // active set to reconcile with) its abundance rows and lures, which the foreign keys check
     // at the statement's end, when the collection exists. With no number drawn, nothing is.
-    // The answer is built from what the statements return, not read back: nothing else can
-    // change these rows before the transaction commits.
+    // The answer is built from the values written and what the statement drew (ids, number),
+    // not read back: nothing else can change these rows before the transaction commits, and
+    // every column stores its value as given (int, text, boolean; a date in its stored form,
+    // storedDate; float8 keeps a double exactly). Reading the row back cost a timestamp parse
+    // per date and a wider answer from the database on every create (issue 13).
+    const written = {
+      agency: caller.agencyId,
+      user_id: caller.userId,
+      site: site?.id ?? null,
+      collection_date: collectionDate,
+      collection_date_date_only: body.collection_date_date_only ?? isDateOnly(body.collection_date),
+      comments: body.comments ?? null,
+      identified_by: body.identified_by ?? null,
+      num_trap: body.num_trap,
+      surv_year: survYear,
+      trap: body.trap,
+      trap_nights: body.trap_nights,
+      trap_problem_bit: body.trap_problem_bit ?? false,
+      add_date: now,
+      updated: now,
+      deactive_date: null,
+    };
     const next = afterHighestSql('collection', { agency: '$1', survYear: '$10', bound: '$18' });
     const row = await insertNumbered(
       tx,
@@ -96,14 +116,20 @@ export async function createCollection(
       { agency: caller.agencyId, survYear },
       num,
       (number) =>
-        tx.query(
+        tx.query<{
+          id: number;
+          collection_num: number;
+          location: number;
+          abundance_ids: number[];
+          lure_ids: number[];
+        }>(
           `with n as (select coalesce($6::int, ${next}) as num),
            loc as (
              insert into location (table_name, record_id, agency, lon, lat, coordinate_precision)
              select 'collection', nextval('collection_id_seq'::regclass), $1, $15,
                $16, $17
                from n where n.num is not null
-             returning *),
+             returning id, record_id),
            c as (
              insert into collection (id, agency, user_id, site, location, collection_date,
                collection_date_date_only, collection_num, comments, identified_by, num_trap,
@@ -111,26 +137,26 @@ export async function createCollection(
              select loc.record_id, $1, $2, $3, loc.id, $4, $5, n.num, $7, $8, $9, $10, $11, $12,
                $13, $14, $14
                from loc, n
-             returning *),
+             returning id, collection_num, location),
            ab as (${abundanceInsertSql({ from: 'c', collection: 'c.id', agency: '$1', species: '$19', sex: '$20', count: '$21', now: '$14' })}),
            lu as (${luresInsertSql({ from: 'c', collection: 'c.id', agency: '$1', lures: '$22', now: '$14' })})
-           select c.*, ${LOCATION_COLUMNS}, array(select id from ab) as abundance_ids,
+           select c.id, c.collection_num, c.location, array(select id from ab) as abundance_ids,
              array(select id from lu) as lure_ids
-             from c join loc l on l.id = c.location`,
+             from c`,
           [
-            caller.agencyId,
-            caller.userId,
-            site?.id ?? null,
-            collectionDate,
-            body.collection_date_date_only ?? isDateOnly(body.collection_date),
+            written.agency,
+            written.user_id,
+            written.site,
+            written.collection_date,
+            written.collection_date_date_only,
             number,
-            body.comments ?? null,
-            body.identified_by ?? null,
-            body.num_trap,
-            survYear,
-            body.trap,
-            body.trap_nights,
-            body.trap_problem_bit ?? false,
+            written.comments,
+            written.identified_by,
+            written.num_trap,
+            written.surv_year,
+            written.trap,
+            written.trap_nights,
+            written.trap_problem_bit,
             now,
             point.lon,
             point.lat,
@@ -141,13 +167,22 @@ export async function createCollection(
           ],
         ),
     );
-    const id = row.id as number;
-    const lureIds = row.lure_ids as number[];
-    const abundanceIds = row.abundance_ids as number[];
+    const { id } = row;
     return collectionRecord(
-      row,
-      luresWritten(lureIds, id, caller.agencyId, lures, now).map(lureRecord),
-      abundanceWritten(abundanceIds, id, caller.agencyId, arthropods).map(abundanceRecord),
+      {
+        ...written,
+        id,
+        collection_num: row.collection_num,
+        ...locationColumns({
+          id: row.location,
+          table: 'collection',
+          recordId: id,
+          agency: caller.agencyId,
+          point,
+        }),
+      },
+      luresWritten(row.lure_ids, id, caller.agencyId, lures, now).map(lureRecord),
+      abundanceWritten(row.abundance_ids, id, caller.agencyId, arthropods).map(abundanceRecord),
     );
   });
 }

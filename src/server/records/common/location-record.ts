@@ -33,6 +33,28 @@ export function locationRecord(row: Row): LocationRecord | null {
 
 export type Point = { lon: number; lat: number; coordinatePrecision: number | null };
 
+/**
+ * The LOCATION_COLUMNS of a location row just written with these values (float8 keeps a double
+ * exactly), for locationRecord without reading the row back.
+ */
+export function locationColumns(written: {
+  id: number;
+  table: string;
+  recordId: number | null;
+  agency: number;
+  point: Point;
+}): Row {
+  return {
+    loc_id: written.id,
+    loc_table_name: written.table,
+    loc_record_id: written.recordId,
+    loc_agency: written.agency,
+    loc_lon: written.point.lon,
+    loc_lat: written.point.lat,
+    loc_coordinate_precision: written.point.coordinatePrecision,
+  };
+}
+
 /** Inserts the location of a record (rule 5) and returns its ID. */
 export async function insertLocation(
   q: Queryable,
