@@ -18,27 +18,30 @@ type TokenRow = {
   agency: number;
   user_id: number | null;
   kind: 'login' | 'agency';
-  expires_at: Date | string | null;
-  revoked_at: Date | string | null;
+  /** Whether it expired at or before the service's clock (`ctx.now`); null: it never expires. */
+  expired: boolean | null;
+  revoked: boolean;
   role: Role | null;
   user_active: boolean | null;
 };
 
 /** Finds who a bearer token acts for, or throws the contract's 401. */
 export async function callerForToken(ctx: RecordsContext, token: string): Promise<Caller> {
+  // Compared in SQL against the service's clock: the two timestamps are then never parsed into
+  // Dates on every request (a /v1 request's first statement, issue 13).
   const { rows } = await ctx.db.query<TokenRow>(
-    `select t.id, t.agency, t.user_id, t.kind, t.expires_at, t.revoked_at, u.role, u.active as user_active
+    `select t.id, t.agency, t.user_id, t.kind, t.expires_at <= $2 as expired,
+            t.revoked_at is not null as revoked, u.role, u.active as user_active
        from api_token t left join app_user u on u.id = t.user_id
       where t.token_hash = $1`,
-    [hashToken(token)],
+    [hashToken(token), ctx.now()],
   );
   const row = rows[0];
-  if (!row || row.revoked_at !== null)
-    throw unauthenticated('The token is unknown or revoked; sign in again');
+  if (!row || row.revoked) throw unauthenticated('The token is unknown or revoked; sign in again');
   if (row.kind === 'login') {
     if (row.user_id === null || row.user_active !== true)
       throw unauthenticated('The account of this token is disabled');
-    if (row.expires_at !== null && new Date(row.expires_at).getTime() <= ctx.now().getTime()) {
+    if (row.expired) {
       throw new HttpError(401, 'token_expired', 'The sign-in has expired; sign in again');
     }
     return {
