@@ -36,6 +36,17 @@ export type CollectionReferences = {
   sexes: Array<{ id: number; name: string }>;
 };
 
+/** The read of readCollectionReferences: the lock ($1) and the lookup version, built once. */
+const REFERENCES_SQL = `select ${lockSeriesSql('$1::text')} as locked,
+    ${LOOKUP_VERSION_SQL} as lookup_version, null::json as site`;
+
+/** The same with the site $2 of agency $3, if it is live. */
+const REFERENCES_AT_SITE_SQL = `select ${lockSeriesSql('$1::text')} as locked,
+    ${LOOKUP_VERSION_SQL} as lookup_version,
+    (select row_to_json(s) from (
+       select id, code, lon, lat, coordinate_precision from site
+        where id = $2::int and agency = $3::int and delete_date is null) s) as site`;
+
 /**
  * Everything a new collection refers to, read in ONE statement: the site, and the lookup version
  * at which `lookups` tells which of its lookup entries are active (with the sexes' names); the
@@ -53,21 +64,13 @@ export async function readCollectionReferences(
   const refs = collectionRefs(body);
   // A collection names trap, lure, precision, species and sex: all versioned lookups.
   const idsByKind = idsByKindOf(refs) as Map<CatalogKind, number[]>;
-  const params: unknown[] = [lockKey];
-  let siteSql: string | null = null;
-  if (body.site != null && isInt4Id(body.site)) {
-    params.push(body.site, agency);
-    siteSql = `select id, code, lon, lat, coordinate_precision from site
-      where id = $${params.length - 1}::int and agency = $${params.length}::int
-        and delete_date is null`;
-  }
+  const atSite = body.site != null && isInt4Id(body.site);
   const { rows } = await q.query<{
     lookup_version: string;
     site: Omit<AgencySite, 'isZeroSite'> | null;
   }>(
-    `select ${lockSeriesSql('$1::text')} as locked, ${LOOKUP_VERSION_SQL} as lookup_version,
-      ${siteSql ? `(select row_to_json(s) from (${siteSql}) s)` : 'null::json'} as site`,
-    params,
+    atSite ? REFERENCES_AT_SITE_SQL : REFERENCES_SQL,
+    atSite ? [lockKey, body.site, agency] : [lockKey],
   );
   const found = await lookups.foundAmong(q, rows[0].lookup_version, idsByKind);
   const site = rows[0].site ? asAgencySite(rows[0].site) : null;

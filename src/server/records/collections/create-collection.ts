@@ -37,6 +37,35 @@ export const collectionNumTaken = (num: number, year: number) =>
   );
 
 /**
+ * The one statement writing a new collection (see createCollection), built once rather than
+ * per request (the prepared statement is found by its text, which is then hashed once).
+ * $6 the given number or null; $18 the series' bound; $19-$21 the abundance columns; $22 lures.
+ */
+const INSERT_COLLECTION_SQL = (() => {
+  const next = afterHighestSql('collection', { agency: '$1', survYear: '$10', bound: '$18' });
+  return `with n as (select coalesce($6::int, ${next}) as num),
+           loc as (
+             insert into location (table_name, record_id, agency, lon, lat, coordinate_precision)
+             select 'collection', nextval('collection_id_seq'::regclass), $1, $15,
+               $16, $17
+               from n where n.num is not null
+             returning id, record_id),
+           c as (
+             insert into collection (id, agency, user_id, site, location, collection_date,
+               collection_date_date_only, collection_num, comments, identified_by, num_trap,
+               surv_year, trap, trap_nights, trap_problem_bit, add_date, updated)
+             select loc.record_id, $1, $2, $3, loc.id, $4, $5, n.num, $7, $8, $9, $10, $11, $12,
+               $13, $14, $14
+               from loc, n
+             returning id, collection_num, location),
+           ab as (${abundanceInsertSql({ from: 'c', collection: 'c.id', agency: '$1', species: '$19', sex: '$20', count: '$21', now: '$14' })}),
+           lu as (${luresInsertSql({ from: 'c', collection: 'c.id', agency: '$1', lures: '$22', now: '$14' })})
+           select c.id, c.collection_num, c.location, array(select id from ab) as abundance_ids,
+             array(select id from lu) as lure_ids
+             from c`;
+})();
+
+/**
  * POST /v1/arthropod/collection, in one transaction: a rejected request writes nothing.
  * The number series of (agency, surv_year) is locked before the number is read, so concurrent
  * creates never share a number. Three statements: the references with the lock, then (if the
@@ -109,7 +138,6 @@ export async function createCollection(
       updated: now,
       deactive_date: null,
     };
-    const next = afterHighestSql('collection', { agency: '$1', survYear: '$10', bound: '$18' });
     const row = await insertNumbered(
       tx,
       'collection',
@@ -122,50 +150,28 @@ export async function createCollection(
           location: number;
           abundance_ids: number[];
           lure_ids: number[];
-        }>(
-          `with n as (select coalesce($6::int, ${next}) as num),
-           loc as (
-             insert into location (table_name, record_id, agency, lon, lat, coordinate_precision)
-             select 'collection', nextval('collection_id_seq'::regclass), $1, $15,
-               $16, $17
-               from n where n.num is not null
-             returning id, record_id),
-           c as (
-             insert into collection (id, agency, user_id, site, location, collection_date,
-               collection_date_date_only, collection_num, comments, identified_by, num_trap,
-               surv_year, trap, trap_nights, trap_problem_bit, add_date, updated)
-             select loc.record_id, $1, $2, $3, loc.id, $4, $5, n.num, $7, $8, $9, $10, $11, $12,
-               $13, $14, $14
-               from loc, n
-             returning id, collection_num, location),
-           ab as (${abundanceInsertSql({ from: 'c', collection: 'c.id', agency: '$1', species: '$19', sex: '$20', count: '$21', now: '$14' })}),
-           lu as (${luresInsertSql({ from: 'c', collection: 'c.id', agency: '$1', lures: '$22', now: '$14' })})
-           select c.id, c.collection_num, c.location, array(select id from ab) as abundance_ids,
-             array(select id from lu) as lure_ids
-             from c`,
-          [
-            written.agency,
-            written.user_id,
-            written.site,
-            written.collection_date,
-            written.collection_date_date_only,
-            number,
-            written.comments,
-            written.identified_by,
-            written.num_trap,
-            written.surv_year,
-            written.trap,
-            written.trap_nights,
-            written.trap_problem_bit,
-            now,
-            point.lon,
-            point.lat,
-            point.coordinatePrecision,
-            MAX_SERIES_NUMBER,
-            ...abundanceColumns(arthropods),
-            lures,
-          ],
-        ),
+        }>(INSERT_COLLECTION_SQL, [
+          written.agency,
+          written.user_id,
+          written.site,
+          written.collection_date,
+          written.collection_date_date_only,
+          number,
+          written.comments,
+          written.identified_by,
+          written.num_trap,
+          written.surv_year,
+          written.trap,
+          written.trap_nights,
+          written.trap_problem_bit,
+          now,
+          point.lon,
+          point.lat,
+          point.coordinatePrecision,
+          MAX_SERIES_NUMBER,
+          ...abundanceColumns(arthropods),
+          lures,
+        ]),
     );
     const { id } = row;
     return collectionRecord(
