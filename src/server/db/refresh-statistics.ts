@@ -31,10 +31,15 @@ export type StatisticsRefresh = { analyzed: string[]; vacuumed: string[] };
  *
  * The change counters live in the cumulative statistics, which an unclean stop loses; a table
  * that grew by 10 % in pages since its last ANALYZE is therefore analysed too (pages are on disk).
+ * `grownOnly`: only the tables that at least doubled in pages since their last statistics (see
+ * below), the round a burst of writes cannot wait for.
  * Table names come from the catalog and are quoted with `quote_ident`, never from input.
  * VACUUM cannot run in a transaction: pass the database, not a transaction.
  */
-export async function refreshStatistics(db: Queryable): Promise<StatisticsRefresh> {
+export async function refreshStatistics(
+  db: Queryable,
+  options: { grownOnly?: boolean } = {},
+): Promise<StatisticsRefresh> {
   const { rows } = await db.query<TableState>(
     `select quote_ident(s.schemaname) || '.' || quote_ident(s.relname) as name,
             s.n_live_tup::float8 as live, s.n_mod_since_analyze::float8 as modified,
@@ -48,6 +53,16 @@ export async function refreshStatistics(db: Queryable): Promise<StatisticsRefres
   const analyzed: string[] = [];
   const vacuumed: string[] = [];
   for (const t of rows) {
+    if (options.grownOnly) {
+      // A table at least twice the size its statistics know: plans chosen for the smaller table
+      // (a scan of a few pages, kept by every prepared statement) no longer fit it. Cheap while
+      // a table is small, rare once it is large: a burst analyses each table O(log n) times.
+      if (t.pagesNow >= 2 && t.pagesNow >= 2 * t.pagesThen) {
+        await db.exec(`analyze ${t.name}`);
+        analyzed.push(t.name);
+      }
+      continue;
+    }
     const size = Math.max(t.live, 0);
     const vacuum =
       t.inserted > VACUUM_INSERT_BASE + VACUUM_SCALE * size ||

@@ -46,9 +46,9 @@ export function scheduleHousekeeping(app: FastifyInstance, ctx: RecordsContext):
   const run = () =>
     purgeExpired(ctx.db, ctx.now()).catch((err) => app.log.warn({ err }, 'housekeeping failed'));
   // One round at a time, none after close; close waits for the running one (the database closes next).
-  const statistics = () => {
+  const statistics = (options: { grownOnly?: boolean } = {}) => {
     if (closed) return;
-    refreshing ??= refreshStatistics(ctx.db)
+    refreshing ??= refreshStatistics(ctx.db, options)
       .then(
         () => undefined,
         (err: unknown) => app.log.warn({ err }, 'statistics refresh failed'),
@@ -61,14 +61,16 @@ export function scheduleHousekeeping(app: FastifyInstance, ctx: RecordsContext):
     timers.push(setInterval(run, EVERY_MS));
     if (pglite) {
       statistics();
-      timers.push(setInterval(statistics, STATISTICS_EVERY_MS));
+      timers.push(setInterval(() => statistics(), STATISTICS_EVERY_MS));
     }
     for (const t of timers) t.unref();
   });
-  // After STATISTICS_EVERY_WRITES writes, a round waits for a pause of STATISTICS_QUIET_MS in
-  // requests: ANALYZE blocks PGlite (15-40 ms a table), and a burst of creates (a tablet's sync
-  // after a week offline) would otherwise stop for it every 500 writes, where PostgreSQL's
-  // autovacuum works beside it. The minute's round still runs during a long burst, as
+  // Every STATISTICS_EVERY_WRITES writes, the tables that doubled are analysed at once: the
+  // plans of a table that grew from a few rows to thousands in one burst (a tablet's sync after a
+  // week offline; the idempotency journal) must follow it, or every request of the burst scans
+  // the whole table (keyed creates fell from ~800 to ~150-400 a second without it). The full
+  // round (ANALYZE of every table changed by 50 + 10 %, 15-40 ms a large table, blocking PGlite)
+  // waits for the first pause of STATISTICS_QUIET_MS in requests, or the minute's round, as
   // autovacuum visits a database once a minute.
   let waiting: NodeJS.Timeout | null = null;
   if (pglite) {
@@ -76,8 +78,9 @@ export function scheduleHousekeeping(app: FastifyInstance, ctx: RecordsContext):
     let lastResponse = 0;
     const whenQuiet = () => {
       const quietFor = performance.now() - lastResponse;
-      if (quietFor < STATISTICS_QUIET_MS) {
-        waiting = setTimeout(whenQuiet, STATISTICS_QUIET_MS - quietFor);
+      // A round still running (one of the doubled tables) would make this one a no-op: wait.
+      if (quietFor < STATISTICS_QUIET_MS || refreshing) {
+        waiting = setTimeout(whenQuiet, Math.max(STATISTICS_QUIET_MS - quietFor, 100));
         waiting.unref();
         return;
       }
@@ -90,6 +93,7 @@ export function scheduleHousekeeping(app: FastifyInstance, ctx: RecordsContext):
       writes += 1;
       if (writes < STATISTICS_EVERY_WRITES) return;
       writes = 0;
+      statistics({ grownOnly: true });
       if (waiting) return;
       waiting = setTimeout(whenQuiet, STATISTICS_QUIET_MS);
       waiting.unref();
