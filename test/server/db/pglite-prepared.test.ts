@@ -149,6 +149,12 @@ describe('prepared statements on PGlite', () => {
     await expect(prepared.query(sql, [], true)).rejects.toMatchObject({ code: '0A000' });
     await pg.exec('ROLLBACK');
     expect((await prepared.query(sql, [], false)).rows).toEqual([{ a: 1, b: 2, c: 3 }]);
+    // Column names and types come from the statement's description at Parse, not from each
+    // call: a renamed or retyped column is a changed result too, and is answered by its new name.
+    await pg.exec('alter table shape rename column b to renamed');
+    expect((await prepared.query(sql, [], false)).rows).toEqual([{ a: 1, renamed: 2, c: 3 }]);
+    await pg.exec('alter table shape alter column c type text');
+    expect((await prepared.query(sql, [], false)).rows).toEqual([{ a: 1, renamed: 2, c: '3' }]);
     // Each refused statement was closed: the text holds one prepared statement, not one per shape.
     expect(await preparedCount()).toBe(baseline);
   });
