@@ -4,27 +4,18 @@
  * once, so its plans follow it; the full round, which analyses large tables that grew by a tenth
  * (and blocks the embedded database while it does), waits for the burst's first pause.
  */
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { buildTestRecords, type TestRecords } from '../helpers/records-app';
+import { expect, it, vi } from 'vitest';
 import {
   STATISTICS_EVERY_WRITES,
   STATISTICS_QUIET_MS,
 } from '../../../src/server/records/housekeeping';
-import { api, makeCollection, type Api } from './arthropod/arthropod-fixtures';
+import { makeCollection, signedInRecords } from './arthropod/arthropod-fixtures';
 
-let t: TestRecords;
-let http: Api;
-let tech: string;
-beforeAll(async () => {
-  t = await buildTestRecords();
-  http = api(t);
-  tech = await t.login('demo-tech');
-});
-afterAll(() => t?.close());
+const records = signedInRecords();
 
 /** How many times each table has been analysed. */
 async function analyses(): Promise<{ collection: number; record_lure: number }> {
-  const { rows } = await t.db.query<{ relname: string; n: number }>(
+  const { rows } = await records.t.db.query<{ relname: string; n: number }>(
     `select relname, analyze_count::int as n from pg_stat_user_tables
       where relname in ('collection', 'record_lure')`,
   );
@@ -33,7 +24,11 @@ async function analyses(): Promise<{ collection: number; record_lure: number }> 
 }
 
 async function create(): Promise<void> {
-  const res = await http.post('/v1/arthropod/collection', tech, makeCollection({ lures: [1] }));
+  const res = await records.http.post(
+    '/v1/arthropod/collection',
+    records.token,
+    makeCollection({ lures: [1] }),
+  );
   expect(res.statusCode, res.body).toBe(201);
 }
 
@@ -41,12 +36,12 @@ it.runIf(process.env.TRAPLINE_TEST_DATABASE_URL === undefined)(
   'analyses a table that doubled during a burst, and a large one that grew by a tenth at its pause',
   async () => {
     // A season already on file: 3,000 collections (their statistics taken), no lures yet.
-    await t.db.query(
+    await records.t.db.query(
       `insert into collection (agency, collection_date, collection_num, num_trap, surv_year,
          trap, trap_nights)
        select 1, '2025-07-01', g, 1, 2025, 1, 1 from generate_series(1, 3000) g`,
     );
-    await t.db.exec('analyze collection');
+    await records.t.db.exec('analyze collection');
     // The round the service runs once ready is over when the counts stand still.
     let settled = await analyses();
     await vi.waitFor(

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { TestRecords } from '../../helpers/records-app';
+import { afterAll, beforeAll } from 'vitest';
+import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 import {
   PRECISION_ID,
   SEX_ID,
@@ -73,6 +74,24 @@ export function api(t: TestRecords): Api {
     put: (url, token, payload) => send('PUT', url, token, payload),
     del: (url, token) => send('DELETE', url, token),
   };
+}
+
+export type SignedInRecords = { t: TestRecords; http: Api; token: string };
+
+/**
+ * A test file's records service (buildTestRecords, built in beforeAll and closed in afterAll),
+ * its request helpers and `username`'s token. Its fields are set once beforeAll has run: read
+ * them in tests and hooks.
+ */
+export function signedInRecords(username = 'demo-tech'): SignedInRecords {
+  const file = {} as SignedInRecords;
+  beforeAll(async () => {
+    file.t = await buildTestRecords();
+    file.http = api(file.t);
+    file.token = await file.t.login(username);
+  });
+  afterAll(async () => file.t?.close());
+  return file;
 }
 
 let siteCodeSeq = 100000;

@@ -5,36 +5,33 @@
  * digits and far-off years, coordinates with every bit of a double, text with NULs' neighbours
  * and astral characters, an explicit number, the Zero Site, a site's own place.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   PRECISION_ID,
   SEX_ID,
   SPECIES_ID,
   TRAP_ID,
-  api,
   insertSite,
   makeCollection,
+  signedInRecords,
   zeroSiteOf,
-  type Api,
 } from './arthropod-fixtures';
 
 const URL = '/v1/arthropod/collection';
 
-let t: TestRecords;
-let http: Api;
-let tech: string;
+const records = signedInRecords();
 let site: number;
 let zeroSite: number;
 
 beforeAll(async () => {
-  t = await buildTestRecords();
-  http = api(t);
-  tech = await t.login('demo-tech');
-  site = await insertSite(t, 1, [-121.50000000000001, 38.599999999999994], PRECISION_ID.map);
-  zeroSite = await zeroSiteOf(t, 1);
+  site = await insertSite(
+    records.t,
+    1,
+    [-121.50000000000001, 38.599999999999994],
+    PRECISION_ID.map,
+  );
+  zeroSite = await zeroSiteOf(records.t, 1);
 });
-afterAll(async () => t?.close());
 
 const at = (coordinates: [number, number], coordinate_precision: number = PRECISION_ID.gps) => ({
   shape: { type: 'Point', coordinates },
@@ -94,9 +91,9 @@ const bodies: Array<[string, () => Record<string, unknown>]> = [
 describe('a created collection is answered as it is stored', () => {
   for (const [name, body] of bodies) {
     it(name, async () => {
-      const created = await http.post(URL, tech, body());
+      const created = await records.http.post(URL, records.token, body());
       expect(created.statusCode, created.body).toBe(201);
-      const read = await http.get(`${URL}/${created.json().id}`, tech);
+      const read = await records.http.get(`${URL}/${created.json().id}`, records.token);
       expect(read.statusCode).toBe(200);
       expect(created.json()).toEqual(read.json());
       // toEqual does not tell 0 from -0 in JSON; the bytes do.
