@@ -88,13 +88,11 @@ export function preparedStatements(pg: PGlite, capacity = 256) {
     return toText ? toText(value) : String(value);
   }
 
-  function toRows<T extends Row>(messages: readonly { name: string }[], described: Field[]): T[] {
+  /** The data rows among `messages`, by the statement's `fields` (no call describes its portal). */
+  function toRows<T extends Row>(messages: readonly { name: string }[], fields: Field[]): T[] {
     const rows: T[] = [];
-    let fields: Field[] = described;
     for (const message of messages) {
-      if (message.name === 'rowDescription') {
-        fields = (message as unknown as { fields: typeof fields }).fields;
-      } else if (message.name === 'dataRow') {
+      if (message.name === 'dataRow') {
         const values = (message as unknown as { fields: (string | null)[] }).fields;
         const row: Row = {};
         for (let i = 0; i < fields.length; i++) {

@@ -36,16 +36,15 @@ export type CollectionReferences = {
   sexes: Array<{ id: number; name: string }>;
 };
 
-/** The read of readCollectionReferences: the lock ($1) and the lookup version, built once. */
-const REFERENCES_SQL = `select ${lockSeriesSql('$1::text')} as locked,
-    ${LOOKUP_VERSION_SQL} as lookup_version, null::json as site`;
-
-/** The same with the site $2 of agency $3, if it is live. */
-const REFERENCES_AT_SITE_SQL = `select ${lockSeriesSql('$1::text')} as locked,
-    ${LOOKUP_VERSION_SQL} as lookup_version,
-    (select row_to_json(s) from (
-       select id, code, lon, lat, coordinate_precision from site
-        where id = $2::int and agency = $3::int and delete_date is null) s) as site`;
+/** The read of readCollectionReferences, built once: the lock ($1), the lookup version, `site`. */
+const referencesSql = (site: string) =>
+  `select ${lockSeriesSql('$1::text')} as locked, ${LOOKUP_VERSION_SQL} as lookup_version,
+    ${site} as site`;
+const REFERENCES_SQL = referencesSql('null::json');
+/** With the site $2 of agency $3, if it is live. */
+const REFERENCES_AT_SITE_SQL = referencesSql(`(select row_to_json(s) from (
+    select id, code, lon, lat, coordinate_precision from site
+     where id = $2::int and agency = $3::int and delete_date is null) s)`);
 
 /**
  * Everything a new collection refers to, read in ONE statement: the site, and the lookup version

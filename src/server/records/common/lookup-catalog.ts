@@ -1,6 +1,5 @@
 import type { Queryable } from '../../db/database';
 import { VERSIONED_LOOKUP_TABLES } from '../../db/migrations/009-lookup-version';
-import type { FoundLookup } from '../populate';
 
 /** Lookup kinds the catalog holds: those with an `active` flag (their kind is their table). */
 export type CatalogKind = (typeof VERSIONED_LOOKUP_TABLES)[number];
@@ -15,6 +14,20 @@ const KINDS: ReadonlySet<string> = new Set(VERSIONED_LOOKUP_TABLES);
 
 /** Kinds whose entries are held with their name (the F-Mixed rule reads the sexes' names). */
 const NAMED: ReadonlySet<CatalogKind> = new Set(['sex']);
+
+/**
+ * The whole catalog and its version, from one snapshot. Kind and table names are constants of
+ * this module, never from a request.
+ */
+const CATALOG_SQL = `select ${LOOKUP_VERSION_SQL} as version,
+  (select json_agg(e) from (${VERSIONED_LOOKUP_TABLES.map(
+    (kind) =>
+      `select '${kind}' as kind, id, ${NAMED.has(kind) ? 'name' : 'null::text'} as name
+         from ${kind} where active`,
+  ).join(' union all ')}) e) as entries`;
+
+/** An active lookup entry: its kind and id, and its name for the kinds held with one. */
+export type FoundLookup = { kind: string; id: number; name: string | null };
 
 type Held = { version: string; names: Map<string, string | null> };
 
@@ -50,18 +63,7 @@ export function lookupCatalog(): LookupCatalog {
   let held: Held | null = null;
 
   async function load(q: Queryable): Promise<Held> {
-    // Kind and table names are constants of this module, never from a request.
-    const entries = VERSIONED_LOOKUP_TABLES.map(
-      (kind) =>
-        `select '${kind}' as kind, id, ${NAMED.has(kind) ? 'name' : 'null::text'} as name
-           from ${kind} where active`,
-    ).join(' union all ');
-    const { rows } = await q.query<{
-      version: string;
-      entries: Array<{ kind: string; id: number; name: string | null }> | null;
-    }>(
-      `select ${LOOKUP_VERSION_SQL} as version, (select json_agg(e) from (${entries}) e) as entries`,
-    );
+    const { rows } = await q.query<{ version: string; entries: FoundLookup[] | null }>(CATALOG_SQL);
     const names = new Map<string, string | null>();
     for (const e of rows[0].entries ?? []) names.set(`${e.kind}:${e.id}`, e.name);
     return { version: rows[0].version, names };

@@ -18,7 +18,7 @@ export type LookupKind = keyof typeof NAMES;
 
 export type LookupRef = { path: string; table: LookupKind; id: number };
 
-/** The ids each kind of `refs` names, for lookupReadSql. */
+/** The ids each kind of `refs` names, for unknownLookupIdsByKind or a lookup catalog. */
 export function idsByKindOf(refs: LookupRef[]): Map<LookupKind, number[]> {
   const idsByKind = new Map<LookupKind, number[]>();
   for (const r of refs) idsByKind.set(r.table, [...(idsByKind.get(r.table) ?? []), r.id]);

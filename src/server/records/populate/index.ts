@@ -10,8 +10,8 @@
  * - `populateLureTypes(db, records)`: `populate[]=lures`, the lure types in place of the link records.
  * - `unknownLookupIds(db, kind, ids)` / `unknownLookupIdsByKind(db, idsByKind)`: ids that are
  *   unknown or inactive → your 422 naming the field.
- * - `lookupReadSql(idsByKind, params, named?)` + `unknownAmong(idsByKind, found)`: the same
- *   check as part of a larger statement of your own (a create's one read of its references).
+ * - `unknownAmong(idsByKind, found)`: the same answer from entries found another way (a
+ *   create's lookups held in memory, records/common/lookup-catalog.ts).
  *
  * Kinds and shapes: species `{id, full_name, display_name, type}`, sex `{id, name, type}`,
  * trap `{id, acronym, name, presence}`, lure `{id, code, description, weight}`,
@@ -28,9 +28,7 @@ export {
   populateRefs,
   unknownLookupIds,
   unknownLookupIdsByKind,
-  lookupReadSql,
   unknownAmong,
-  type FoundLookup,
   type Shape,
   type ShapeKind,
 } from './lookup-shapes';

@@ -118,31 +118,23 @@ export function hasActiveFlag(kind: ShapeKind): boolean {
   return !['agency', 'region', 'user'].includes(kind);
 }
 
-/** A lookup entry a reference read found: its kind and id, and its name where it was asked for. */
-export type FoundLookup = { kind: string; id: number; name: string | null };
-
 /**
- * One select reading which of the ids of each kind are known and active, as a `union all` of one
- * indexed read per kind, with its parameters appended to `params` (so it can sit inside a larger
- * statement). Columns: kind, id, and name for the kinds in `named` (null for the others).
- * Null when no id can be stored (every one is then unknown). A collection names up to five
- * kinds (trap, lures, precision, species, sex); one read per kind was a round trip apiece on
- * every create.
+ * One select reading which of the ids of each kind are known and active (columns kind, id), as a
+ * `union all` of one indexed read per kind, with its parameters in `params`: one round trip for
+ * every kind a record names. Null when no id can be stored (every one is then unknown).
  */
-export function lookupReadSql(
+function lookupReadSql(
   idsByKind: ReadonlyMap<ShapeKind, readonly number[]>,
   params: unknown[],
-  named: ReadonlySet<ShapeKind> = new Set(),
 ): string | null {
   const parts: string[] = [];
   for (const [kind, ids] of idsByKind) {
     const storable = [...new Set(ids.filter(isInt4Id))];
     if (storable.length === 0) continue;
     params.push(kind, storable);
-    // Table and column names come from SHAPES and the caller, never from a request.
-    const name = named.has(kind) ? 'name' : 'null::text';
+    // Table names come from SHAPES, never from a request.
     parts.push(
-      `select $${params.length - 1}::text as kind, id, ${name} as name from ${SHAPES[kind].table}
+      `select $${params.length - 1}::text as kind, id from ${SHAPES[kind].table}
         where id = any($${params.length}::int[])${hasActiveFlag(kind) ? ' and active' : ''}`,
     );
   }
@@ -170,7 +162,7 @@ export async function unknownLookupIdsByKind(
 ): Promise<Map<ShapeKind, number[]>> {
   const params: unknown[] = [];
   const sql = lookupReadSql(idsByKind, params);
-  const { rows } = sql ? await db.query<FoundLookup>(sql, params) : { rows: [] };
+  const { rows } = sql ? await db.query<{ kind: string; id: number }>(sql, params) : { rows: [] };
   return unknownAmong(idsByKind, rows);
 }
 
