@@ -25,6 +25,9 @@ import { EnvError as RecordsEnvError, parseRecordsEnv } from './records/env';
 import { startRecordsThread, type ThreadedRecords } from './records/records-thread';
 import { describeDemoCredentials } from './records/server';
 
+/** shared_buffers of the BFF's embedded database (see startStack). */
+const BFF_SHARED_BUFFERS = '16MB';
+
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export type RunningStack = {
@@ -59,7 +62,9 @@ export async function startStack(
   let upstreamUrl: string;
   if (env.UPSTREAM_URL) {
     db = await openDatabase(
-      env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir: env.TRAPLINE_DATA_DIR },
+      env.DATABASE_URL
+        ? { databaseUrl: env.DATABASE_URL }
+        : { dataDir: env.TRAPLINE_DATA_DIR, sharedBuffers: BFF_SHARED_BUFFERS },
     );
     upstreamUrl = env.UPSTREAM_URL;
   } else {
@@ -68,10 +73,13 @@ export async function startStack(
     records = await startRecordsThread(recordsEnv, { logLevel: env.LOG_LEVEL });
     upstreamUrl = records.url;
     try {
+      // The BFF's own database holds sessions and its idempotency journal, kept small by
+      // housekeeping: 16MB of buffers, not the 128MB PGlite zeroes by default (~110MB less
+      // memory and ~0.5 s less start on this machine).
       db = await openDatabase(
         env.DATABASE_URL
           ? { databaseUrl: env.DATABASE_URL }
-          : { dataDir: join(env.TRAPLINE_DATA_DIR, 'bff') },
+          : { dataDir: join(env.TRAPLINE_DATA_DIR, 'bff'), sharedBuffers: BFF_SHARED_BUFFERS },
       );
     } catch (err) {
       await records.close();

@@ -11,6 +11,11 @@ export type DatabaseConfig = {
   databaseUrl?: string;
   /** Directory of the embedded database; `undefined` means in memory (tests). */
   dataDir?: string;
+  /**
+   * The embedded database's shared_buffers (PGlite's default 128MB when unset), which PGlite
+   * allocates and zeroes at every start: a database that stays small needs far less.
+   */
+  sharedBuffers?: string;
 };
 
 /** Opens the configured database and applies pending migrations. */
@@ -25,7 +30,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     const pgdata = join(config.dataDir, 'pgdata');
     let pglite: Database;
     try {
-      pglite = await openPglite(pgdata);
+      pglite = await openPglite(pgdata, { sharedBuffers: config.sharedBuffers });
     } catch (err) {
       release();
       throw fileSystemError(err, pgdata);
@@ -41,7 +46,7 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
       },
     };
   } else {
-    db = await openPglite(undefined);
+    db = await openPglite(undefined, { sharedBuffers: config.sharedBuffers });
   }
   try {
     await migrate(db);

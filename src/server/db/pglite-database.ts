@@ -8,13 +8,20 @@ import { preparedStatements } from './pglite-prepared';
  */
 export async function openPglite(
   dataDir: string | undefined,
-  options: { loadDataDir?: Blob } = {},
+  options: { loadDataDir?: Blob; sharedBuffers?: string } = {},
 ): Promise<Database> {
+  const { sharedBuffers, ...create } = options;
   // loadDataDir: start from a dump of another database's data directory (dumpDataDir) instead
   // of running initdb, which is most of the seconds a fresh PGlite takes.
-  return pgliteDatabase(
-    dataDir ? await PGlite.create(dataDir, options) : await PGlite.create({ ...options }),
-  );
+  // sharedBuffers: PGlite allocates and zeroes all of shared_buffers (128MB by default) when it
+  // starts; a database that stays small (a test's) starts in half the time with 16MB.
+  const startParams = sharedBuffers
+    ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`]
+    : undefined;
+  const pg = dataDir
+    ? await PGlite.create(dataDir, { ...create, startParams })
+    : await PGlite.create({ ...create, startParams });
+  return pgliteDatabase(pg);
 }
 
 /** The Database over an open PGlite instance (which it then owns: close() closes it). */

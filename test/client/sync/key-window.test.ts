@@ -32,6 +32,7 @@ import { openMigratedPglite } from '../../server/helpers/test-database';
 import { startChaosProxy, type ChaosProxy } from '../../chaos/chaos-proxy';
 import { queueCreate } from './helpers/outbox-factory';
 import { browserSession } from './helpers/browser-session';
+import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
 
 const PASSWORD = 'key-window-password';
 const HOUR = 3_600_000;
@@ -53,7 +54,7 @@ let tablet: TraplineDb;
 beforeAll(async () => {
   db = await openMigratedPglite();
   await seedLookups(db);
-  await seedDemoAgencies(db, { password: PASSWORD });
+  await seedDemoAgencies(db, { password: PASSWORD, passwordCost: TEST_PASSWORD_COST });
   records = await buildRecords({ db, now: () => new Date(clock()) });
   const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
   bff = await startBff({

@@ -24,6 +24,7 @@ import { seedLookups } from '../../../src/server/records/seed/seed-lookups';
 import { openMigratedPglite } from '../../server/helpers/test-database';
 import { queueCreate } from './helpers/outbox-factory';
 import { browserSession } from './helpers/browser-session';
+import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
 
 const PASSWORD = 'shared-tablet-password';
 let db: Database;
@@ -34,7 +35,7 @@ let tablet: TraplineDb;
 beforeAll(async () => {
   db = await openMigratedPglite();
   await seedLookups(db);
-  await seedDemoAgencies(db, { password: PASSWORD });
+  await seedDemoAgencies(db, { password: PASSWORD, passwordCost: TEST_PASSWORD_COST });
   records = await buildRecords({ db });
   const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
   bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null, logger: false });

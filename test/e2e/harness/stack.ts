@@ -12,6 +12,7 @@ import { seedLookups } from '../../../src/server/records/seed/seed-lookups';
 import { startFaultProxy, type FaultProxy } from './fault-proxy';
 import { DIST_DIR } from './paths';
 import { countRequests, type RequestCounter } from './request-counter';
+import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
 
 /** Password of every seeded account in the e2e stack. */
 export const E2E_PASSWORD = 'e2e-password-field-tablet';
@@ -62,7 +63,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dataDir = options.onDisk ? await mkdtemp(join(tmpdir(), 'trapline-e2e-data-')) : undefined;
   const db = dataDir ? await openDatabase({ dataDir }) : await openMigratedPglite();
   await seedLookups(db);
-  await seedDemoAgencies(db, { password: E2E_PASSWORD });
+  await seedDemoAgencies(db, { password: E2E_PASSWORD, passwordCost: TEST_PASSWORD_COST });
 
   const recordsApp = await buildRecords({ db, tokenTtlSeconds: options.tokenTtlSeconds });
   const recordsUrl = await recordsApp.listen({ port: 0, host: '127.0.0.1' });

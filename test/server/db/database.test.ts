@@ -1,6 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/server/db/database';
 import { migrate } from '../../../src/server/db/migrate';
+import { openDatabase } from '../../../src/server/db/open-database';
 import { openTestDatabase } from '../helpers/test-database';
 
 let db: Database;
@@ -52,6 +56,27 @@ describe('database layer', () => {
     const { rows } = await db.query<{ v: string }>('select $1::text as v', [evil]);
     expect(rows[0].v).toBe(evil);
     expect((await db.query('select count(*) from probe')).rows).toHaveLength(1);
+  });
+});
+
+describe.skipIf(process.env.TRAPLINE_TEST_DATABASE_URL)('the embedded database', () => {
+  it("keeps a data directory's files and starts with the shared buffers it is given", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'trapline-buffers-'));
+    try {
+      const small = await openDatabase({ dataDir, sharedBuffers: '16MB' });
+      await small.exec('create table kept (n int)');
+      await small.query('insert into kept values (7)');
+      expect((await small.query('show shared_buffers')).rows).toEqual([{ shared_buffers: '16MB' }]);
+      await small.close();
+      const again = await openDatabase({ dataDir });
+      expect((await again.query('show shared_buffers')).rows).toEqual([
+        { shared_buffers: '128MB' },
+      ]);
+      expect((await again.query('select n from kept')).rows).toEqual([{ n: 7 }]);
+      await again.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

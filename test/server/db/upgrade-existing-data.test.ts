@@ -14,6 +14,7 @@ import {
   seedLookups,
 } from '../../../src/server/records/seed';
 import { SEX_ID, SPECIES_ID, TRAP_ID } from '../../../src/server/records/seed/lookup-data';
+import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
 
 const PASSWORD = 'upgrade-test-password';
 
@@ -61,7 +62,7 @@ async function fillAsOlderVersion(db: Database, level: number): Promise<void> {
   const now = new Date('2026-07-20T12:00:00Z');
   await db.transaction(async (tx) => {
     await seedLookups(tx);
-    await seedDemoAgencies(tx, { password: PASSWORD });
+    await seedDemoAgencies(tx, { password: PASSWORD, passwordCost: TEST_PASSWORD_COST });
     const sites = await seedDemoSites(tx, now);
     await seedDemoActivity(tx, sites, now);
     await lookAlikes(tx, sites[0].id, level);

@@ -7,6 +7,7 @@ import {
   type SeededAccounts,
 } from '../../../src/server/records/seed/seed-demo-agencies';
 import { openTestDatabase } from './test-database';
+import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
 
 /** Password of every seeded account in tests. */
 export const TEST_PASSWORD = 'test-password-correct-horse';
@@ -33,7 +34,10 @@ export async function buildTestRecords(
 ): Promise<TestRecords> {
   const db = await openTestDatabase();
   await seedLookups(db);
-  const accounts = await seedDemoAgencies(db, { password: TEST_PASSWORD });
+  const accounts = await seedDemoAgencies(db, {
+    password: TEST_PASSWORD,
+    passwordCost: TEST_PASSWORD_COST,
+  });
   const app = await buildRecords({ ...options, db });
   await app.ready();
   return {

@@ -51,6 +51,16 @@ describe('seeding a new database', () => {
     expect(token).toBeTypeOf('string');
   });
 
+  it("stores the demo accounts' passwords at the service's own scrypt cost (N=2^15)", async () => {
+    const { rows } = await db.query<{ password_hash: string }>(
+      `select password_hash from app_user order by id`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    for (const { password_hash } of rows) {
+      expect(password_hash.split('$').slice(0, 4)).toEqual(['scrypt', '32768', '8', '1']);
+    }
+  });
+
   it('does nothing on a database that already has agencies', async () => {
     expect(await seedIfEmpty(db, { demoPassword: 'other' })).toEqual({ created: false });
   });

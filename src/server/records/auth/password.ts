@@ -1,9 +1,13 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
+/** scrypt's cost parameter N (a power of two): memory and time per hash grow with it. */
+export type PasswordCost = { N: number };
+
 // scrypt parameters: N=2^15, r=8, p=1 costs ~32 MiB and tens of milliseconds per check, so a
 // stolen table resists guessing while a sign-in stays quick. They are stored with each hash so
-// they can be raised later without invalidating existing passwords.
-const N = 1 << 15;
+// they can be raised later without invalidating existing passwords, and a check uses the cost
+// stored with the hash it checks.
+export const PASSWORD_COST: PasswordCost = { N: 1 << 15 };
 const R = 8;
 const P = 1;
 const KEY_LENGTH = 32;
@@ -20,8 +24,14 @@ function scryptAsync(
   );
 }
 
-/** `scrypt$N$r$p$<salt b64>$<hash b64>`: a fresh random salt per password. */
-export async function hashPassword(password: string): Promise<string> {
+/**
+ * `scrypt$N$r$p$<salt b64>$<hash b64>`: a fresh random salt per password. Every account the
+ * service creates gets PASSWORD_COST; only test fixtures pass a lower one.
+ */
+export async function hashPassword(
+  password: string,
+  { N }: PasswordCost = PASSWORD_COST,
+): Promise<string> {
   const salt = randomBytes(16);
   const key = await scryptAsync(password, salt, KEY_LENGTH, { N, r: R, p: P, maxmem: MAX_MEM });
   return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { hashPassword } from '../auth/password';
+import { hashPassword, type PasswordCost } from '../auth/password';
 import { insertRows } from './insert-rows';
 import { PRECISION_ID, REGION } from './lookup-data';
 import { ZERO_SITE_CODE } from '#shared/schemas/site';
@@ -54,10 +54,10 @@ export type SeededAccounts = {
  */
 export async function seedDemoAgencies(
   db: Queryable,
-  options: { password: string },
+  options: { password: string; passwordCost?: PasswordCost },
 ): Promise<SeededAccounts> {
   await insertRows(db, 'agency', DEMO_AGENCIES);
-  const hash = await hashPassword(options.password);
+  const hash = await hashPassword(options.password, options.passwordCost);
   // One hash for all demo accounts: they share the password, and scrypt is slow on purpose.
   await insertRows(
     db,

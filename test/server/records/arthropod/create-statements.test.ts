@@ -7,6 +7,7 @@ import { seedLookups } from '../../../../src/server/records/seed/seed-lookups';
 import { openTestDatabase } from '../../helpers/test-database';
 import { TEST_PASSWORD } from '../../helpers/records-app';
 import { SEX_ID, SPECIES_ID, collectionAtSite } from './arthropod-fixtures';
+import { TEST_PASSWORD_COST } from '../../../helpers/password-cost';
 
 /**
  * What a collection create costs the database, in statements: on the embedded database, parsing
@@ -48,7 +49,7 @@ let collection: number;
 beforeAll(async () => {
   db = await openTestDatabase();
   await seedLookups(db);
-  await seedDemoAgencies(db, { password: TEST_PASSWORD });
+  await seedDemoAgencies(db, { password: TEST_PASSWORD, passwordCost: TEST_PASSWORD_COST });
   const counted = counting(db);
   statements = counted.statements;
   app = await buildRecords({ db: counted.db });

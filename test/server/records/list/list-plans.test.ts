@@ -8,6 +8,7 @@ import { seedDemoAgencies } from '../../../../src/server/records/seed/seed-demo-
 import { growAgency, type GrownAgency } from '../../../../test/bench/grow-agency';
 import { openTestDatabase } from '../../helpers/test-database';
 import { TEST_PASSWORD } from '../../helpers/records-app';
+import { TEST_PASSWORD_COST } from '../../../helpers/password-cost';
 
 /**
  * An agency grown by SQL to ten thousand collections (as a season's sync or an import does,
@@ -24,7 +25,7 @@ let recorded: Array<{ sql: string; params: unknown[] }> | null = null;
 beforeAll(async () => {
   db = await openTestDatabase();
   await seedLookups(db);
-  await seedDemoAgencies(db, { password: TEST_PASSWORD });
+  await seedDemoAgencies(db, { password: TEST_PASSWORD, passwordCost: TEST_PASSWORD_COST });
   grown = await growAgency(db, GROWN, new Date());
   // The service's queries, recorded to be explained with their own values.
   const recording: Database = {

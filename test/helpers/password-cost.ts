@@ -1,0 +1,10 @@
+import type { PasswordCost } from '../../src/server/records/auth/password';
+
+/**
+ * The scrypt cost of the accounts test fixtures seed: N=2^10 instead of the service's 2^15.
+ * A check costs what the stored hash says, and at 2^15 each of the run's ~600 sign-ins took
+ * ~190 ms of CPU and 32 MiB of fresh memory on this machine. The service's own cost is what
+ * every account it creates gets (test/server/records/password.test.ts), and the processes the
+ * suite starts with `npm start` or the records CLI seed with it.
+ */
+export const TEST_PASSWORD_COST: PasswordCost = { N: 1 << 10 };
