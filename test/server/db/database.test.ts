@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/server/db/database';
 import { migrate } from '../../../src/server/db/migrate';
 import { openDatabase } from '../../../src/server/db/open-database';
+import { migratedDataDir } from '../../helpers/migrated-data-dir';
 import { openTestDatabase } from '../helpers/test-database';
 
 let db: Database;
@@ -61,7 +60,8 @@ describe('database layer', () => {
 
 describe.skipIf(process.env.TRAPLINE_TEST_DATABASE_URL)('the embedded database', () => {
   it("keeps a data directory's files and starts with the shared buffers it is given", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'trapline-buffers-'));
+    // A copy of the run's migrated data directory, not an initdb of its own.
+    const dataDir = migratedDataDir('trapline-buffers-');
     try {
       const small = await openDatabase({ dataDir, sharedBuffers: '16MB' });
       await small.exec('create table kept (n int)');
