@@ -7,6 +7,7 @@ import { readdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { freshPageMicros } from './fresh-memory';
 
 /**
  * One printed figure. A row with a `goal` is one of the issues' targets: the table says whether
@@ -30,6 +31,7 @@ const files = readdirSync(here)
 
 const rows: Array<BenchRow & { bench: string }> = [];
 const loadAtStart = loadavg();
+const pageMicros = freshPageMicros();
 for (const file of files) {
   const mod = (await import(pathToFileURL(join(here, file)).href)) as Record<string, unknown>;
   for (const [name, fn] of Object.entries(mod)) {
@@ -71,6 +73,7 @@ if (goals.length > 0)
       `Load average (1, 5, 15 min): ${loadAtStart.map((l) => l.toFixed(2)).join(', ')} at the start, ` +
       `${loadavg()
         .map((l) => l.toFixed(2))
-        .join(', ')} at the end (${cpus().length} cores).`,
+        .join(', ')} at the end (${cpus().length} cores). Fresh memory: ` +
+      `${pageMicros.toFixed(2)} µs a page (test/bench/fresh-memory.ts: under 1 on a plain machine).`,
   );
 process.exit(0);
