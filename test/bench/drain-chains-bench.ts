@@ -106,16 +106,27 @@ export function idealPlan(
   );
 }
 
-type Timed = { ms: number; cpuMs: number };
+type Timed = { ms: number; cpuMs: number; freshPages: number };
 
-/** Wall-clock and this process's CPU time (every thread) from now to stop(). */
+const kilo = (n: number) => `${(n / 1000).toFixed(0)}k`;
+
+/**
+ * Wall-clock, this process's CPU time (every thread) and the fresh pages it was handed (minor
+ * page faults: dear on a machine slow to hand out memory, test/bench/fresh-memory.ts) from now
+ * to stop().
+ */
 function startTimer(): { stop(): Timed } {
   const wall = performance.now();
   const cpu = process.cpuUsage();
+  const faults = process.resourceUsage().minorPageFault;
   return {
     stop() {
       const used = process.cpuUsage(cpu);
-      return { ms: performance.now() - wall, cpuMs: (used.user + used.system) / 1000 };
+      return {
+        ms: performance.now() - wall,
+        cpuMs: (used.user + used.system) / 1000,
+        freshPages: process.resourceUsage().minorPageFault - faults,
+      };
     },
   };
 }
@@ -196,6 +207,7 @@ async function drainWithEngine(stack: DrainStack, chains: number) {
       queued,
       drainMs: drainTime.ms,
       drainCpuMs: drainTime.cpuMs,
+      drainFreshPages: drainTime.freshPages,
       left: await tablet.outbox.count(),
       fullReads: reads.full - before.full,
       rangedReads: reads.ranged - before.ranged,
@@ -250,7 +262,9 @@ export async function benchDrainChains(): Promise<BenchRow[]> {
         value: drain.drainCpuMs / idealCpu,
         unit: 'x',
         goal: { atMost: 1.3 },
-        note: `drain ${(drain.drainCpuMs / 1000).toFixed(1)} s CPU, ideal ${(idealBefore.cpuMs / 1000).toFixed(1)} / ${(idealAfter.cpuMs / 1000).toFixed(1)} s`,
+        note:
+          `drain ${(drain.drainCpuMs / 1000).toFixed(1)} s CPU, ideal ${(idealBefore.cpuMs / 1000).toFixed(1)} / ${(idealAfter.cpuMs / 1000).toFixed(1)} s; ` +
+          `fresh pages: drain ${kilo(drain.drainFreshPages)}, ideal ${kilo(idealBefore.freshPages)} / ${kilo(idealAfter.freshPages)}`,
       },
       {
         name: 'drain chains: sync engine requests per second',
