@@ -25,10 +25,18 @@ import { EnvError as RecordsEnvError, parseRecordsEnv } from './records/env';
 import { startRecordsThread, type ThreadedRecords } from './records/records-thread';
 import { describeDemoCredentials } from './records/server';
 
-/** shared_buffers of the BFF's embedded database (see startStack). */
-const BFF_SHARED_BUFFERS = '16MB';
-
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * The BFF's own database: DATABASE_URL's, or the embedded one in `dataDir`. It holds sessions
+ * and the idempotency journal, kept small by housekeeping: 16MB of buffers, not the 128MB PGlite
+ * zeroes by default (~110MB less memory and ~0.5 s less start on a machine slow to hand it out).
+ */
+function openBffDatabase(env: BffEnv, dataDir: string): Promise<Database> {
+  return openDatabase(
+    env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : { dataDir, sharedBuffers: '16MB' },
+  );
+}
 
 export type RunningStack = {
   bff: RunningBff;
@@ -61,11 +69,7 @@ export async function startStack(
   let db: Database;
   let upstreamUrl: string;
   if (env.UPSTREAM_URL) {
-    db = await openDatabase(
-      env.DATABASE_URL
-        ? { databaseUrl: env.DATABASE_URL }
-        : { dataDir: env.TRAPLINE_DATA_DIR, sharedBuffers: BFF_SHARED_BUFFERS },
-    );
+    db = await openBffDatabase(env, env.TRAPLINE_DATA_DIR);
     upstreamUrl = env.UPSTREAM_URL;
   } else {
     // The records service stays on loopback HTTP beside the BFF: TLS, if any, is the BFF's.
@@ -73,14 +77,7 @@ export async function startStack(
     records = await startRecordsThread(recordsEnv, { logLevel: env.LOG_LEVEL });
     upstreamUrl = records.url;
     try {
-      // The BFF's own database holds sessions and its idempotency journal, kept small by
-      // housekeeping: 16MB of buffers, not the 128MB PGlite zeroes by default (~110MB less
-      // memory and ~0.5 s less start on this machine).
-      db = await openDatabase(
-        env.DATABASE_URL
-          ? { databaseUrl: env.DATABASE_URL }
-          : { dataDir: join(env.TRAPLINE_DATA_DIR, 'bff'), sharedBuffers: BFF_SHARED_BUFFERS },
-      );
+      db = await openBffDatabase(env, join(env.TRAPLINE_DATA_DIR, 'bff'));
     } catch (err) {
       await records.close();
       throw err;

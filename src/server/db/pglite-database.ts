@@ -8,9 +8,8 @@ import { preparedStatements } from './pglite-prepared';
  */
 export async function openPglite(
   dataDir: string | undefined,
-  options: { loadDataDir?: Blob; sharedBuffers?: string } = {},
+  { loadDataDir, sharedBuffers }: { loadDataDir?: Blob; sharedBuffers?: string } = {},
 ): Promise<Database> {
-  const { sharedBuffers, ...create } = options;
   // loadDataDir: start from a dump of another database's data directory (dumpDataDir) instead
   // of running initdb, which is most of the seconds a fresh PGlite takes.
   // sharedBuffers: PGlite allocates and zeroes all of shared_buffers (128MB by default) when it
@@ -18,10 +17,7 @@ export async function openPglite(
   const startParams = sharedBuffers
     ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`]
     : undefined;
-  const pg = dataDir
-    ? await PGlite.create(dataDir, { ...create, startParams })
-    : await PGlite.create({ ...create, startParams });
-  return pgliteDatabase(pg);
+  return pgliteDatabase(await PGlite.create({ dataDir, loadDataDir, startParams }));
 }
 
 /** The Database over an open PGlite instance (which it then owns: close() closes it). */

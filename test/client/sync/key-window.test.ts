@@ -26,13 +26,11 @@ import {
   SPECIES_ID,
   TRAP_ID,
 } from '../../../src/server/records/seed/lookup-data';
-import { seedDemoAgencies } from '../../../src/server/records/seed/seed-demo-agencies';
-import { seedLookups } from '../../../src/server/records/seed/seed-lookups';
 import { openMigratedPglite } from '../../server/helpers/test-database';
 import { startChaosProxy, type ChaosProxy } from '../../chaos/chaos-proxy';
 import { queueCreate } from './helpers/outbox-factory';
 import { browserSession } from './helpers/browser-session';
-import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
+import { seedTestAccounts } from '../../helpers/seed-test-accounts';
 
 const PASSWORD = 'key-window-password';
 const HOUR = 3_600_000;
@@ -53,8 +51,7 @@ let tablet: TraplineDb;
 
 beforeAll(async () => {
   db = await openMigratedPglite();
-  await seedLookups(db);
-  await seedDemoAgencies(db, { password: PASSWORD, passwordCost: TEST_PASSWORD_COST });
+  await seedTestAccounts(db, PASSWORD);
   records = await buildRecords({ db, now: () => new Date(clock()) });
   const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
   bff = await startBff({

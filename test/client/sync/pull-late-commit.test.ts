@@ -26,11 +26,9 @@ import {
   SPECIES_ID,
   TRAP_ID,
 } from '../../../src/server/records/seed/lookup-data';
-import { seedDemoAgencies } from '../../../src/server/records/seed/seed-demo-agencies';
-import { seedLookups } from '../../../src/server/records/seed/seed-lookups';
 import { openMigratedPglite } from '../../server/helpers/test-database';
 import { browserSession } from './helpers/browser-session';
-import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
+import { seedTestAccounts } from '../../helpers/seed-test-accounts';
 
 const PASSWORD = 'late-commit-password';
 /** The records service's clock: the tablet and the BFF keep the real one. */
@@ -45,8 +43,7 @@ let colleague: Record<string, string>;
 
 beforeAll(async () => {
   db = await openMigratedPglite();
-  await seedLookups(db);
-  await seedDemoAgencies(db, { password: PASSWORD, passwordCost: TEST_PASSWORD_COST });
+  await seedTestAccounts(db, PASSWORD);
   records = await buildRecords({ db, now: () => new Date(Date.now() + recordsSkewMs) });
   const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
   bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null, logger: false });

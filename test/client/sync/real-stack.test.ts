@@ -22,12 +22,10 @@ import {
   TARGET_ID,
   TRAP_ID,
 } from '../../../src/server/records/seed/lookup-data';
-import { seedDemoAgencies } from '../../../src/server/records/seed/seed-demo-agencies';
-import { seedLookups } from '../../../src/server/records/seed/seed-lookups';
 import type { FastifyInstance } from 'fastify';
 import { queueCreate, queueUpdate, storeSynced } from './helpers/outbox-factory';
 import { browserSession } from './helpers/browser-session';
-import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
+import { seedTestAccounts } from '../../helpers/seed-test-accounts';
 
 const PASSWORD = 'sync-real-stack-password';
 let db: Database;
@@ -39,8 +37,7 @@ const tablets: Array<{ engine: SyncEngine; tablet: TraplineDb }> = [];
 
 beforeAll(async () => {
   db = await openMigratedPglite();
-  await seedLookups(db);
-  await seedDemoAgencies(db, { password: PASSWORD, passwordCost: TEST_PASSWORD_COST });
+  await seedTestAccounts(db, PASSWORD);
   records = await buildRecords({ db });
   const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
   bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null, logger: false });

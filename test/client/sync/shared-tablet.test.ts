@@ -19,12 +19,10 @@ import type { Database } from '../../../src/server/db/database';
 import { startBff, type RunningBff } from '../../../src/server/bff/app';
 import { buildRecords } from '../../../src/server/records/app';
 import { PRECISION_ID } from '../../../src/server/records/seed/lookup-data';
-import { seedDemoAgencies } from '../../../src/server/records/seed/seed-demo-agencies';
-import { seedLookups } from '../../../src/server/records/seed/seed-lookups';
 import { openMigratedPglite } from '../../server/helpers/test-database';
 import { queueCreate } from './helpers/outbox-factory';
 import { browserSession } from './helpers/browser-session';
-import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
+import { seedTestAccounts } from '../../helpers/seed-test-accounts';
 
 const PASSWORD = 'shared-tablet-password';
 let db: Database;
@@ -34,8 +32,7 @@ let tablet: TraplineDb;
 
 beforeAll(async () => {
   db = await openMigratedPglite();
-  await seedLookups(db);
-  await seedDemoAgencies(db, { password: PASSWORD, passwordCost: TEST_PASSWORD_COST });
+  await seedTestAccounts(db, PASSWORD);
   records = await buildRecords({ db });
   const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
   bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null, logger: false });

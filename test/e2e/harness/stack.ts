@@ -7,12 +7,10 @@ import { openDatabase } from '../../../src/server/db/open-database';
 import { openMigratedPglite } from '../../server/helpers/test-database';
 import { startBff, type RunningBff } from '../../../src/server/bff/app';
 import { buildRecords } from '../../../src/server/records/app';
-import { seedDemoAgencies } from '../../../src/server/records/seed/seed-demo-agencies';
-import { seedLookups } from '../../../src/server/records/seed/seed-lookups';
 import { startFaultProxy, type FaultProxy } from './fault-proxy';
 import { DIST_DIR } from './paths';
 import { countRequests, type RequestCounter } from './request-counter';
-import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
+import { seedTestAccounts } from '../../helpers/seed-test-accounts';
 
 /** Password of every seeded account in the e2e stack. */
 export const E2E_PASSWORD = 'e2e-password-field-tablet';
@@ -62,8 +60,7 @@ export type Stack = {
 export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const dataDir = options.onDisk ? await mkdtemp(join(tmpdir(), 'trapline-e2e-data-')) : undefined;
   const db = dataDir ? await openDatabase({ dataDir }) : await openMigratedPglite();
-  await seedLookups(db);
-  await seedDemoAgencies(db, { password: E2E_PASSWORD, passwordCost: TEST_PASSWORD_COST });
+  await seedTestAccounts(db, E2E_PASSWORD);
 
   const recordsApp = await buildRecords({ db, tokenTtlSeconds: options.tokenTtlSeconds });
   const recordsUrl = await recordsApp.listen({ port: 0, host: '127.0.0.1' });

@@ -7,14 +7,9 @@ import { MIGRATIONS } from '../../../src/server/db/migrations';
 import { openPglite } from '../../../src/server/db/pglite-database';
 import { openPostgres } from '../../../src/server/db/postgres-database';
 import { buildRecords } from '../../../src/server/records/app';
-import {
-  seedDemoActivity,
-  seedDemoAgencies,
-  seedDemoSites,
-  seedLookups,
-} from '../../../src/server/records/seed';
+import { seedDemoActivity, seedDemoSites } from '../../../src/server/records/seed';
 import { SEX_ID, SPECIES_ID, TRAP_ID } from '../../../src/server/records/seed/lookup-data';
-import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
+import { seedTestAccounts } from '../../helpers/seed-test-accounts';
 
 const PASSWORD = 'upgrade-test-password';
 
@@ -61,8 +56,7 @@ const upTo = (level: number) => MIGRATIONS.filter((m) => m.version <= level);
 async function fillAsOlderVersion(db: Database, level: number): Promise<void> {
   const now = new Date('2026-07-20T12:00:00Z');
   await db.transaction(async (tx) => {
-    await seedLookups(tx);
-    await seedDemoAgencies(tx, { password: PASSWORD, passwordCost: TEST_PASSWORD_COST });
+    await seedTestAccounts(tx, PASSWORD);
     const sites = await seedDemoSites(tx, now);
     await seedDemoActivity(tx, sites, now);
     await lookAlikes(tx, sites[0].id, level);

@@ -1,13 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../../src/server/db/database';
 import { buildRecords, type RecordsOptions } from '../../../src/server/records/app';
-import { seedLookups } from '../../../src/server/records/seed/seed-lookups';
-import {
-  seedDemoAgencies,
-  type SeededAccounts,
-} from '../../../src/server/records/seed/seed-demo-agencies';
+import type { SeededAccounts } from '../../../src/server/records/seed/seed-demo-agencies';
 import { openTestDatabase } from './test-database';
-import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
+import { seedTestAccounts } from '../../helpers/seed-test-accounts';
 
 /** Password of every seeded account in tests. */
 export const TEST_PASSWORD = 'test-password-correct-horse';
@@ -33,11 +29,7 @@ export async function buildTestRecords(
   options: Omit<RecordsOptions, 'db'> = {},
 ): Promise<TestRecords> {
   const db = await openTestDatabase();
-  await seedLookups(db);
-  const accounts = await seedDemoAgencies(db, {
-    password: TEST_PASSWORD,
-    passwordCost: TEST_PASSWORD_COST,
-  });
+  const accounts = await seedTestAccounts(db, TEST_PASSWORD);
   const app = await buildRecords({ ...options, db });
   await app.ready();
   return {

@@ -60,10 +60,8 @@ export async function openMigratedPglite(): Promise<Database> {
 const TEST_SHARED_BUFFERS = '16MB';
 
 /** The dump, read once per worker (test files share their worker's modules) and not per file. */
-let template: { path: string; blob: Promise<Blob> } | null = null;
+let template: Promise<Blob> | undefined;
 function templateBlob(path: string): Promise<Blob> {
-  if (template?.path !== path) {
-    template = { path, blob: readFile(path).then((bytes) => new Blob([bytes])) };
-  }
-  return template.blob;
+  template ??= readFile(path).then((bytes) => new Blob([bytes]));
+  return template;
 }

@@ -4,7 +4,7 @@ import {
   hashPassword,
   verifyPassword,
 } from '../../../src/server/records/auth/password';
-import { TEST_PASSWORD_COST } from '../../helpers/password-cost';
+import { TEST_PASSWORD_COST } from '../../helpers/seed-test-accounts';
 
 const PASSWORD = 'correct horse battery staple';
 

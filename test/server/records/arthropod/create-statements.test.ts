@@ -2,12 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '../../../../src/server/db/database';
 import { buildRecords } from '../../../../src/server/records/app';
-import { seedDemoAgencies } from '../../../../src/server/records/seed/seed-demo-agencies';
-import { seedLookups } from '../../../../src/server/records/seed/seed-lookups';
 import { openTestDatabase } from '../../helpers/test-database';
 import { TEST_PASSWORD } from '../../helpers/records-app';
 import { SEX_ID, SPECIES_ID, collectionAtSite } from './arthropod-fixtures';
-import { TEST_PASSWORD_COST } from '../../../helpers/password-cost';
+import { seedTestAccounts } from '../../../helpers/seed-test-accounts';
 
 /**
  * What a collection create costs the database, in statements: on the embedded database, parsing
@@ -48,8 +46,7 @@ let collection: number;
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  await seedLookups(db);
-  await seedDemoAgencies(db, { password: TEST_PASSWORD, passwordCost: TEST_PASSWORD_COST });
+  await seedTestAccounts(db, TEST_PASSWORD);
   const counted = counting(db);
   statements = counted.statements;
   app = await buildRecords({ db: counted.db });

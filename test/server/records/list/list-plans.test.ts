@@ -3,12 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../../../src/server/db/database';
 import { buildRecords } from '../../../../src/server/records/app';
 import { refreshStatistics } from '../../../../src/server/db/refresh-statistics';
-import { seedLookups } from '../../../../src/server/records/seed/seed-lookups';
-import { seedDemoAgencies } from '../../../../src/server/records/seed/seed-demo-agencies';
 import { growAgency, type GrownAgency } from '../../../../test/bench/grow-agency';
 import { openTestDatabase } from '../../helpers/test-database';
 import { TEST_PASSWORD } from '../../helpers/records-app';
-import { TEST_PASSWORD_COST } from '../../../helpers/password-cost';
+import { seedTestAccounts } from '../../../helpers/seed-test-accounts';
 
 /**
  * An agency grown by SQL to ten thousand collections (as a season's sync or an import does,
@@ -24,8 +22,7 @@ let recorded: Array<{ sql: string; params: unknown[] }> | null = null;
 
 beforeAll(async () => {
   db = await openTestDatabase();
-  await seedLookups(db);
-  await seedDemoAgencies(db, { password: TEST_PASSWORD, passwordCost: TEST_PASSWORD_COST });
+  await seedTestAccounts(db, TEST_PASSWORD);
   grown = await growAgency(db, GROWN, new Date());
   // The service's queries, recorded to be explained with their own values.
   const recording: Database = {

@@ -4,10 +4,8 @@ import { api, makeCollection, SEX_ID, SPECIES_ID, type Api } from '../arthropod/
 import { openPglite } from '../../../../src/server/db/pglite-database';
 import { migrate } from '../../../../src/server/db/migrate';
 import { MIGRATIONS } from '../../../../src/server/db/migrations';
-import { seedLookups } from '../../../../src/server/records/seed/seed-lookups';
-import { seedDemoAgencies } from '../../../../src/server/records/seed/seed-demo-agencies';
 import { buildRecords } from '../../../../src/server/records/app';
-import { TEST_PASSWORD_COST } from '../../../helpers/password-cost';
+import { seedTestAccounts } from '../../../helpers/seed-test-accounts';
 
 const COLLECTIONS = '/v1/arthropod/collection';
 const POOLS = '/v1/arthropod/pool';
@@ -98,11 +96,7 @@ it('starts its counters from the rows an upgraded database already holds, and po
       db,
       MIGRATIONS.filter((m) => m.version < 4),
     );
-    await seedLookups(db);
-    await seedDemoAgencies(db, {
-      password: 'test-password-correct-horse',
-      passwordCost: TEST_PASSWORD_COST,
-    });
+    await seedTestAccounts(db, 'test-password-correct-horse');
     const { rows } = await db.query<{ id: number }>(
       `insert into collection (agency, collection_date, collection_num, num_trap, surv_year, trap, trap_nights)
        values (1, '2026-07-14', 1, 1, 2026, 1, 1), (1, '2026-07-01', 2, 1, 2026, 1, 1),
