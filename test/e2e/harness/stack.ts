@@ -21,9 +21,27 @@ export const E2E_PASSWORD = 'e2e-password-field-tablet';
  */
 export const E2E_TILE_URL = 'https://127.0.0.1:9/{z}/{x}/{y}.png';
 
+/**
+ * The servers' clock: real time plus an offset a test moves forward, so "the token ran out" is
+ * a jump, not a wait that a loaded machine can outrun (sign-in taking longer than a short TTL).
+ */
+export type StackClock = {
+  now(): Date;
+  /** Moves both servers' clock forward to `ms` (epoch milliseconds); never backwards. */
+  jumpTo(ms: number): void;
+};
+
+function offsetClock(): StackClock {
+  let offsetMs = 0;
+  return {
+    now: () => new Date(Date.now() + offsetMs),
+    jumpTo(ms) {
+      offsetMs = Math.max(offsetMs, ms - Date.now());
+    },
+  };
+}
+
 export type StackOptions = {
-  /** Lifetime of upstream login tokens (default one hour). */
-  tokenTtlSeconds?: number;
   /** Put a fault-injecting TCP proxy between the BFF and the records service. */
   faultProxy?: boolean;
   /** Keep the embedded database in a temp directory (default in memory). */
@@ -42,6 +60,8 @@ export type Stack = {
   /** The records service itself (for the API client and for counting). */
   recordsUrl: string;
   password: string;
+  /** The clock the records service and the BFF both read. */
+  clock: StackClock;
   /** Requests that reached the records service. */
   records: RequestCounter;
   proxy: FaultProxy | null;
@@ -62,13 +82,15 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const db = dataDir ? await openDatabase({ dataDir }) : await openMigratedPglite();
   await seedTestAccounts(db, E2E_PASSWORD);
 
-  const recordsApp = await buildRecords({ db, tokenTtlSeconds: options.tokenTtlSeconds });
+  const clock = offsetClock();
+  const recordsApp = await buildRecords({ db, now: clock.now });
   const recordsUrl = await recordsApp.listen({ port: 0, host: '127.0.0.1' });
   const records = countRequests(recordsApp.server);
   const proxy = options.faultProxy ? await startFaultProxy(recordsUrl) : null;
 
   const bff = await startBff({
     db,
+    now: clock.now,
     upstreamUrl: proxy?.url ?? recordsUrl,
     staticRoot: DIST_DIR,
     tileUrl: options.tileUrl ?? E2E_TILE_URL,
@@ -83,6 +105,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     appUrl: bff.url,
     recordsUrl,
     password: E2E_PASSWORD,
+    clock,
     records,
     proxy,
     db,
