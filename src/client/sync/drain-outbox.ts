@@ -38,11 +38,21 @@ export type DrainHooks = {
    * localIds of their records (what a record's "Sending" badge reads: see SyncStatus).
    */
   onInFlight(ids: ReadonlySet<string>, records: ReadonlySet<string>): void;
+  /** Called once the drain has read the outbox, with its view (DrainView), and null when it ends. */
+  onView?(view: DrainView | null): void;
+};
+
+/** The drain's view of the outbox, for the sync status while it runs. */
+export type DrainView = {
+  /** Its entries by what they wait for (kept as they change: costs nothing). */
+  tally(): DrainTally;
   /**
-   * Called once the drain has read the outbox, with a way to count its entries as the drain
-   * sees them at any moment (costs nothing: kept as they change), and with null when it ends.
+   * Entries stored that the view does not hold yet (saved since it last looked), by one ranged
+   * read of the newest keys. Never a count of the outbox: IndexedDB walks every entry to count
+   * them (Chromium's backend as fake-indexeddb), so a count per status refresh made a week's
+   * queue cost the square of its length.
    */
-  onTally?(tally: (() => DrainTally) | null): void;
+  countUnseen(): Promise<number>;
 };
 
 export type DrainResult = {
@@ -206,11 +216,19 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
   };
 
   await readAll();
-  hooks.onTally?.(() => graph.tally());
+  hooks.onView?.({
+    tally: () => graph.tally(),
+    async countUnseen() {
+      let unseen = 0;
+      for (const id of await reader.addedIds())
+        if (!graph.has(id) && !acknowledged.has(id)) unseen += 1;
+      return unseen;
+    },
+  });
   try {
     return await sendAll();
   } finally {
-    hooks.onTally?.(null);
+    hooks.onView?.(null);
   }
 
   async function sendAll(): Promise<DrainResult> {

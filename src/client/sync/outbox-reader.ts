@@ -43,6 +43,8 @@ export type OutboxReader = {
    * by one ranged read of the createdAt index instead of the whole table.
    */
   added(): Promise<OutboxEntry[]>;
+  /** The ids `added()` would return now, without reading the entries or moving its mark. */
+  addedIds(): Promise<string[]>;
 };
 
 export function createOutboxReader(db: TraplineDb): OutboxReader {
@@ -58,13 +60,22 @@ export function createOutboxReader(db: TraplineDb): OutboxReader {
     lastReadAt = startedAt;
     return entries;
   };
+  // From the newest createdAt seen too: a writer whose clock is not Date.now() (tests) or ran
+  // behind still has its entries found, as long as it stamps them in increasing order.
+  const addedFrom = () =>
+    newest === -Infinity && lastReadAt === -Infinity
+      ? null
+      : Math.min(newest, lastReadAt - WRITE_WINDOW_MS);
   return {
     all: () => read(null),
-    // From the newest createdAt seen too: a writer whose clock is not Date.now() (tests) or ran
-    // behind still has its entries found, as long as it stamps them in increasing order.
-    added: () =>
-      newest === -Infinity && lastReadAt === -Infinity
-        ? read(null)
-        : read(Math.min(newest, lastReadAt - WRITE_WINDOW_MS)),
+    added: () => read(addedFrom()),
+    addedIds: async () => {
+      const from = addedFrom();
+      const ids =
+        from === null
+          ? await db.outbox.toCollection().primaryKeys()
+          : await db.outbox.where('createdAt').aboveOrEqual(from).primaryKeys();
+      return ids as string[];
+    },
   };
 }

@@ -7,11 +7,11 @@ import { throttle } from '../lib/throttle';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { readWholeOutbox } from './outbox-reader';
 import { DEFAULT_PULL, type PullOptions } from './pull-options';
+import type { DrainView } from './drain-outbox';
 import type { ConflictChoices } from './resolve-conflict';
 import { runExclusive } from './run-exclusive';
 import type { SyncContext } from './sync-context';
 import { SyncError } from './sync-error';
-import type { DrainTally } from './drain-graph';
 import {
   INITIAL_STATUS,
   drainingCounts,
@@ -139,9 +139,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   };
 
   // Counts are recomputed from the outbox, coalesced: one read at a time, one more if asked
-  // meanwhile. While a drain runs, from its view of the outbox and a count of the stored entries
-  // (an index count: no entry is read), not from every entry.
-  let drainTally: (() => DrainTally) | null = null;
+  // meanwhile. While a drain runs, from its view of the outbox and the entries saved since it
+  // last looked (DrainView), never from every entry.
+  let drainView: DrainView | null = null;
   let counting: Promise<void> | null = null;
   let countAgain = false;
   const refreshCounts = (): Promise<void> => {
@@ -152,11 +152,12 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     counting = (async () => {
       do {
         countAgain = false;
-        if (drainTally) {
-          const stored = await db.outbox.count();
-          // The drain ended meanwhile: count again, from the outbox itself.
-          const tally = drainTally?.();
-          if (tally) setStatus({ ...drainingCounts(tally, stored, inFlight), sendingRecords });
+        const view = drainView;
+        if (view) {
+          const unseen = await view.countUnseen();
+          // The drain ended meanwhile (or another began): count again, from the outbox itself.
+          if (drainView === view)
+            setStatus({ ...drainingCounts(view.tally(), unseen, inFlight), sendingRecords });
           else countAgain = true;
         } else {
           const entries = await readWholeOutbox(db);
@@ -261,8 +262,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
               sendingRecords = records;
               scheduleCounts();
             },
-            onTally: (tally) => {
-              drainTally = tally;
+            onView: (view) => {
+              drainView = view;
             },
           }),
         );

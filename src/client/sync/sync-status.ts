@@ -115,20 +115,20 @@ export function outboxCounts(
 
 /**
  * The counts while a drain runs, from the drain's own view of the outbox (DrainGraph.tally)
- * and the number of entries stored, instead of reading and walking every entry: a week's queue
- * re-read every 100 ms would cost more than the sends. Entries stored but not yet in the drain's
- * view (saved since it last looked) are counted pending. The next retry and latest error are
+ * and the `unseen` entries stored but not yet in that view (saved since it last looked, counted
+ * pending: DrainView.countUnseen), instead of reading, or counting, every entry: a week's queue
+ * re-read every 100 ms would cost more than the sends. The next retry and latest error are
  * the outbox's business: they stay as the last full count (outboxCounts) found them.
  */
 export function drainingCounts(
   tally: DrainTally,
-  stored: number,
+  unseen: number,
   inFlight: ReadonlySet<string>,
 ): Pick<SyncStatus, 'counted' | 'pending' | 'sending' | 'parked' | 'conflict' | 'held'> {
   const sending = Math.min(inFlight.size, tally.sendable);
   return {
     counted: true,
-    pending: tally.sendable - sending + Math.max(0, stored - tally.entries),
+    pending: tally.sendable - sending + unseen,
     sending,
     parked: tally.parked,
     conflict: tally.conflict,

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SyncStatus } from '../../../src/client/sync';
 import { countOutboxReads } from './helpers/count-outbox-reads';
 import { collection, queueCreate, site } from './helpers/outbox-factory';
@@ -46,5 +46,51 @@ describe('sync status while a long queue drains', () => {
     // the final counts); on a loaded one (a clean-clone run, four test files at once) a slow
     // answer can let one more drain cycle start, with its own start and end: six were seen.
     expect(reads.full - before.full).toBeLessThanOrEqual(8);
+  }, 60_000);
+
+  it('counts a change saved mid-drain at once, a look-alike of one being sent, without counting the whole outbox', async () => {
+    const { db, bff, engine } = setupEngine({}, 5);
+    const reads = countOutboxReads(db);
+    for (let i = 1; i <= SITES; i += 1) await queueCreate(db, 'site', site(i));
+    // Requests wait at this gate while it is shut: the drain's view then stands still.
+    let gate: Promise<void> = Promise.resolve();
+    let open = () => undefined as void;
+    vi.stubGlobal('fetch', async (...args: Parameters<typeof fetch>) => {
+      await gate;
+      return bff.fetch(...args);
+    });
+    const before = { ...reads };
+    const shown: SyncStatus[] = [];
+    engine.subscribe((s) => shown.push(s));
+    engine.start();
+    await vi.waitFor(() => expect(bff.requests.length).toBeGreaterThan(SITES / 3), {
+      timeout: 30_000,
+    });
+    gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // What passed the gate before it shut is answered and stored.
+    await new Promise((r) => setTimeout(r, 500));
+    const stored = (await db.outbox.toCollection().primaryKeys()).length;
+    expect(stored).toBeGreaterThan(0);
+
+    // The technician saves three sites meanwhile, alike to ones still queued.
+    for (const n of [SITES, SITES - 1, SITES]) await queueCreate(db, 'site', site(n));
+    await vi.waitFor(
+      () => {
+        const s = engine.getStatus();
+        expect(s.draining).toBe(true);
+        expect(s.pending + s.sending).toBe(stored + 3);
+      },
+      { timeout: 5_000 },
+    );
+
+    open();
+    await engine.settled();
+    expect(engine.getStatus()).toMatchObject({ pending: 0, sending: 0, parked: 0, held: 0 });
+    expect(bff.appliedPosts.size).toBe(SITES + 3);
+    // The counts followed the queue from the drain's own view and the newest entries alone.
+    expect(reads.fullCounts - before.fullCounts).toBe(0);
+    expect(shown.some((s) => s.draining)).toBe(true);
   }, 60_000);
 });
