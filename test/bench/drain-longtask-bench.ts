@@ -18,6 +18,7 @@
  */
 import 'fake-indexeddb/auto';
 import { writeFile } from 'node:fs/promises';
+import type { CDPSession, Page } from 'playwright-core';
 import { TraplineDb, databaseName } from '../../src/client/db/database';
 import { launchSignedIn, syncNow } from '../e2e/harness/field-actions';
 import { ensureAppBuilt } from '../e2e/harness/build-app';
@@ -27,6 +28,9 @@ import { startDrainStack } from './drain-stack';
 import type { BenchRow } from './run';
 
 const CHAINS = Number(process.env.DRAIN_CHAINS ?? 1000);
+/** The field-network drain (fieldNetworkRows): its chains (0: not run) and added latency. */
+const FIELD_CHAINS = Number(process.env.DRAIN_FIELD_CHAINS ?? 100);
+const FIELD_LATENCY_MS = Number(process.env.DRAIN_FIELD_LATENCY_MS ?? 100);
 
 /**
  * The ideal client in the page itself: the plan's creates through the page's fetch (its
@@ -137,6 +141,23 @@ const NOTHING_LEFT_SHOWN = `(() => {
   return counts !== null && [...counts.querySelectorAll('li')].every((li) => li.dataset.zero === 'true');
 })()`;
 
+/**
+ * Listens to the sync engine's channel to other tabs (a second listener in the same page hears
+ * it too) for the end of a sync cycle: `draining: false`, sent once the drain and the pull
+ * after it have ended. The bar cannot tell: it says "All changes sent" while that pull runs.
+ */
+const WATCH_CYCLE_END = `((name) => {
+  window.__cycleEnded = false;
+  const channel = new BroadcastChannel('trapline-sync:' + name);
+  channel.onmessage = (event) => {
+    if (event.data && event.data.type === 'status' && event.data.status.draining === false) {
+      window.__cycleEnded = true;
+      channel.close();
+    }
+  };
+})`;
+const CYCLE_ENDED = 'window.__cycleEnded === true';
+
 const WATCH_LONG_TASKS = `(() => {
   window.__longTasks = [];
   new PerformanceObserver((list) => {
@@ -167,6 +188,107 @@ function cpuRows(
     }));
 }
 
+/**
+ * Puts `rows` into the page's database while it is offline, goes online and taps Sync now, and
+ * times the drain until the sync bar counts nothing left to send. Long tasks are watched from
+ * just before it goes online; with `profile`, the page's CPU profile of the drain is written there.
+ * `latencyMs`: the page's network answers that much later (Chromium's own emulation, set again
+ * as it goes online, which resets it), as on a field network.
+ */
+async function drainQueue(
+  page: Page,
+  rows: Rows,
+  options: { profile?: string; latencyMs?: number } = {},
+) {
+  const context = page.context();
+  const countOutbox = () => page.evaluate<number>(`${COUNT_OUTBOX}(${JSON.stringify(USER_DB)})`);
+  const before = await countOutbox();
+  await context.setOffline(true);
+  await page.evaluate(`${COPY_ROWS}(${JSON.stringify([USER_DB, rows])})`);
+  if ((await countOutbox()) !== before + rows.outbox.length)
+    throw new Error('the queue did not reach the page');
+  const watchFrom = await page.evaluate<number>(WATCH_LONG_TASKS);
+  await page.evaluate(`${WATCH_CYCLE_END}(${JSON.stringify(USER_DB)})`);
+  const cdp = await context.newCDPSession(page);
+  if (options.profile) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
+  const drainCpuFrom = cpuSnapshot();
+  const started = Date.now();
+  await context.setOffline(false);
+  if (options.latencyMs) await emulateLatency(cdp, options.latencyMs);
+  await syncNow(page);
+  // The end is what the technician sees, the sync bar counting nothing left to send, looked
+  // for in the page's DOM ten times a second (a drain of ten seconds read once a second was
+  // measured up to 10% long), then confirmed by counting the outbox once. Counting it every
+  // 100 ms, as this bench did, walked every entry each time in the browser's IndexedDB
+  // backend: at 6,000 entries a load on the same two cores that no tablet has.
+  // However long it takes: a bench reports, it does not give up (Ctrl-C ends it).
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    if ((await page.evaluate<boolean>(NOTHING_LEFT_SHOWN)) && (await countOutbox()) === 0) break;
+  }
+  const drainMs = Date.now() - started;
+  const drainCpuTo = cpuSnapshot();
+  if (options.profile) {
+    const { profile } = await cdp.send('Profiler.stop');
+    await writeFile(options.profile, JSON.stringify(profile));
+  }
+  await cdp.detach();
+  return { drainMs, watchFrom, drainCpuFrom, drainCpuTo };
+}
+
+/** Every request of the page answers `ms` later (0: as fast as the machine). */
+async function emulateLatency(cdp: CDPSession, ms: number) {
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: ms,
+    downloadThroughput: -1,
+    uploadThroughput: -1,
+  });
+}
+
+/**
+ * The same drain on a field network (FIELD_LATENCY_MS more per request, no bandwidth limit),
+ * against the in-page ideal client on that network. What a technician waits for on one bar of
+ * signal: there the requests' round trips, not the two cores, set the pace, and the drain's
+ * bookkeeping counts only where it holds a request back.
+ */
+async function fieldNetworkRows(
+  page: Page,
+  inPageIdeal: (chains: number) => Promise<number>,
+): Promise<BenchRow[]> {
+  if (FIELD_CHAINS <= 0) return [];
+  const rows = await queuedRows(FIELD_CHAINS);
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await emulateLatency(cdp, FIELD_LATENCY_MS);
+    const before = await inPageIdeal(FIELD_CHAINS);
+    const { drainMs } = await drainQueue(page, rows, { latencyMs: FIELD_LATENCY_MS });
+    await waitFor(page, CYCLE_ENDED);
+    await emulateLatency(cdp, FIELD_LATENCY_MS);
+    const after = await inPageIdeal(FIELD_CHAINS);
+    return [
+      {
+        name: `drain on a ${FIELD_LATENCY_MS} ms network / ideal client on it, same page (mean)`,
+        value: drainMs / ((before + after) / 2),
+        unit: 'x',
+        note: `${FIELD_CHAINS} chains: drain ${(drainMs / 1000).toFixed(1)} s, ideal ${(before / 1000).toFixed(1)} s before, ${(after / 1000).toFixed(1)} s after (Chromium's latency emulation)`,
+      },
+    ];
+  } finally {
+    await emulateLatency(cdp, 0);
+    await cdp.detach();
+  }
+}
+
+/** Waits until a page script returns true, looking ten times a second. */
+async function waitFor(page: Page, script: string) {
+  while (!(await page.evaluate<boolean>(script))) await new Promise((r) => setTimeout(r, 100));
+}
+
 export async function benchDrainLongtask(): Promise<BenchRow[]> {
   await ensureAppBuilt();
   const rows = await queuedRows(CHAINS);
@@ -177,7 +299,7 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
     // Warm-up: JIT, connections and PGlite's caches.
     await idealClient(stack, Math.min(50, CHAINS));
     const idealBefore = await idealClient(stack, CHAINS);
-    const { page, context } = app;
+    const { page } = app;
     const inPageIdeal = (chains: number) =>
       page.evaluate<number>(
         `(${IN_PAGE_IDEAL})(${JSON.stringify([idealPlan(chains), CONCURRENCY])})`,
@@ -186,38 +308,15 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
     const idealCpuFrom = cpuSnapshot();
     const pageBefore = await inPageIdeal(CHAINS);
     const idealCpuTo = cpuSnapshot();
-    await context.setOffline(true);
-    await page.evaluate(`${COPY_ROWS}(${JSON.stringify([USER_DB, rows])})`);
-    const countOutbox = () => page.evaluate<number>(`${COUNT_OUTBOX}(${JSON.stringify(USER_DB)})`);
-    if ((await countOutbox()) !== queued) throw new Error('the queue did not reach the page');
-    const watchFrom = await page.evaluate<number>(WATCH_LONG_TASKS);
-
-    const profiler = process.env.DRAIN_PROFILE ? await context.newCDPSession(page) : null;
-    if (profiler) {
-      await profiler.send('Profiler.enable');
-      await profiler.send('Profiler.start');
-    }
-    const drainCpuFrom = cpuSnapshot();
-    const started = Date.now();
-    await context.setOffline(false);
-    await syncNow(page);
-    // The end is what the technician sees, the sync bar counting nothing left to send, looked
-    // for in the page's DOM ten times a second (a drain of ten seconds read once a second was
-    // measured up to 10% long), then confirmed by counting the outbox once. Counting it every
-    // 100 ms, as this bench did, walked every entry each time in the browser's IndexedDB
-    // backend: at 6,000 entries a load on the same two cores that no tablet has.
-    // However long it takes: a bench reports, it does not give up (Ctrl-C ends it).
-    for (;;) {
-      await new Promise((r) => setTimeout(r, 100));
-      if ((await page.evaluate<boolean>(NOTHING_LEFT_SHOWN)) && (await countOutbox()) === 0) break;
-    }
-    const drainMs = Date.now() - started;
-    const drainCpuTo = cpuSnapshot();
-    if (profiler) {
-      const { profile } = await profiler.send('Profiler.stop');
-      await writeFile(process.env.DRAIN_PROFILE as string, JSON.stringify(profile));
-    }
+    const { drainMs, watchFrom, drainCpuFrom, drainCpuTo } = await drainQueue(page, rows, {
+      profile: process.env.DRAIN_PROFILE,
+    });
     const drainEnd = await page.evaluate<number>('performance.now()');
+    // The pull that follows the drain ends before the ideal clients run again, beside nothing.
+    const pullStarted = Date.now();
+    await waitFor(page, CYCLE_ENDED);
+    const pullMs = Date.now() - pullStarted;
+    const pullEnd = await page.evaluate<number>('performance.now()');
     const idealAfter = await idealClient(stack, CHAINS);
     const ideal = (idealBefore.ms + idealAfter.ms) / 2;
     const pageAfter = await inPageIdeal(CHAINS);
@@ -226,6 +325,9 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
       await page.evaluate<Array<{ start: number; ms: number }>>('window.__longTasks')
     ).filter((t) => t.start >= watchFrom && t.start <= drainEnd);
     const longest = Math.max(0, ...tasks.map((t) => t.ms));
+    const pullTasks = (
+      await page.evaluate<Array<{ start: number; ms: number }>>('window.__longTasks')
+    ).filter((t) => t.start > drainEnd && t.start <= pullEnd);
     const top = [...tasks]
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 5)
@@ -269,6 +371,13 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
         value: tasks.reduce((sum, t) => sum + t.ms, 0),
         unit: 'ms',
       },
+      {
+        name: 'pull after the drain: longest main-thread task',
+        value: Math.max(0, ...pullTasks.map((t) => t.ms)),
+        unit: 'ms',
+        note: `the pull took ${(pullMs / 1000).toFixed(1)} s more; ${pullTasks.length} tasks over 50 ms`,
+      },
+      ...(await fieldNetworkRows(page, inPageIdeal)),
     ];
   } finally {
     await app.dispose();
