@@ -24,5 +24,6 @@ export { DependentsNotConfirmedError } from './sync-error';
 export { isOutcomeUnknown } from '../../shared';
 export type { ConflictChoices } from './resolve-conflict';
 export { describeEntry } from './describe-entry';
+export { readWholeOutbox } from './outbox-reader';
 export { recordTable, type AnyRecordRow } from './record-tables';
 export { serverFieldValue, sameValue } from '../db/field-values';

@@ -38,13 +38,19 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
   const { storedAt } = useLookups();
   const db = useDb();
   // Every outbox entry is a change the server has not acknowledged (waiting, parked or in conflict).
-  const counted = useLiveQuery(() => db.outbox.count(), [db]);
+  // Counted when Sign out is tapped, and live only while the question is open: IndexedDB counts
+  // by walking every entry, and a count kept live on this screen ran again with every answer a
+  // drain wrote (a walk of a week's queue per change sent).
   /** The unsent count the sign-out question was asked with; null while it is not asked. */
   const [confirmSignOut, setConfirmSignOut] = useState<number | null>(null);
+  const asking = confirmSignOut !== null;
+  const counted = useLiveQuery(
+    () => (asking ? db.outbox.count() : Promise.resolve(null)),
+    [db, asking],
+  );
   const unsent = counted ?? confirmSignOut ?? 0;
   const signOut = async () => {
-    // Tapped before the live count has come: counted now, so the warning never depends on it.
-    const waiting = counted ?? (await db.outbox.count());
+    const waiting = await db.outbox.count();
     if (waiting > 0) setConfirmSignOut(waiting);
     else onSignOut();
   };
