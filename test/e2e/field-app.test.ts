@@ -355,6 +355,18 @@ describe('field app in Chromium', () => {
     await visible(page.getByRole('heading', { name: 'Sites' }));
   });
 
+  it('refuses in the site form a code a site on the tablet uses, checked in the site index worker', async () => {
+    const page = app.page;
+    await page.getByRole('link', { name: 'New site' }).click();
+    const code = page.getByLabel('Site code');
+    // Proposed from every code on the tablet: never one in use.
+    await expect.poll(() => code.inputValue()).not.toBe('');
+    expect(await code.inputValue()).not.toBe('731001');
+    await code.fill('731001');
+    await page.getByRole('button', { name: 'Save site' }).click();
+    await visible(page.getByText(/Site code 731001 is already used by 'Dry Creek Outfall'/));
+  });
+
   it('has no serious or critical accessibility violations on any main screen, in landscape and portrait', () => {
     expect([...axeByScreen.keys()].sort()).toEqual(
       SCREENS.flatMap((screen) => SIZES.map((size) => `${screen} ${size.name}`)).sort(),

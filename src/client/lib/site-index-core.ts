@@ -1,5 +1,6 @@
 import Supercluster, { type ClusterProperties } from 'supercluster';
 import { nearestTo, type LatLon } from './geo';
+import { siteCheckOf, type SiteCheck } from './site-check';
 
 /**
  * The agency's sites reduced to what the map and the Sites list need, with a cluster index and a
@@ -46,8 +47,13 @@ export type SiteRecordLike = {
   name: string;
   syncState: string;
   deleted?: boolean;
-  data?: { shape?: unknown } | null;
+  createdAt?: number;
+  data?: Record<string, unknown> | null;
+  server?: Record<string, unknown> | null;
 };
+
+/** What a SiteCheck holds beyond the map's fields, for telling a changed site. */
+const checkSignature = (c: SiteCheck) => JSON.stringify([c.data, c.server, c.createdAt]);
 
 function positionOf(row: SiteRecordLike): LatLon | null {
   const c = (row.data?.shape as { coordinates?: unknown } | undefined)?.coordinates;
@@ -70,6 +76,7 @@ export class SiteIndexCore {
   private signatures = new Map<string, string>();
   private clusters: Supercluster<{ i: number }> | null = null;
   private placed: IndexedSite[] = [];
+  private checked: SiteCheck[] = [];
   version = 0;
 
   /**
@@ -78,8 +85,13 @@ export class SiteIndexCore {
    */
   load(rows: readonly SiteRecordLike[]): string[] {
     const next: IndexedSite[] = [];
+    const checked: SiteCheck[] = [];
+    const checkSignatures = new Map<string, string>();
     for (const row of rows) {
       if (row.deleted) continue;
+      const check = siteCheckOf(row);
+      checked.push(check);
+      checkSignatures.set(row.localId, checkSignature(check));
       const at = positionOf(row);
       next.push({
         id: row.localId,
@@ -90,7 +102,10 @@ export class SiteIndexCore {
         lon: at?.lon ?? Number.NaN,
       });
     }
-    const signatures = new Map(next.map((s) => [s.id, signature(s)]));
+    // A change of a site's dates changes what the form checks, not what the map shows.
+    const signatures = new Map(
+      next.map((s) => [s.id, `${signature(s)}|${checkSignatures.get(s.id)}`]),
+    );
     const changed: string[] = [];
     for (const [id, sig] of signatures) if (this.signatures.get(id) !== sig) changed.push(id);
     for (const id of this.signatures.keys()) if (!signatures.has(id)) changed.push(id);
@@ -100,6 +115,7 @@ export class SiteIndexCore {
     this.names = next.map((s) => s.name.toLowerCase());
     this.signatures = signatures;
     this.placed = next.filter((s) => Number.isFinite(s.lat));
+    this.checked = checked;
     this.clusters = new Supercluster<{ i: number }>({
       // 256 px tiles as Leaflet draws them: a radius of 72 screen pixels keeps clusters' 44–60 px
       // targets apart.
@@ -207,6 +223,11 @@ export class SiteIndexCore {
     return stackIdentical(features);
   }
 
+  /** Every site not deleted, as the site form checks against them. */
+  checks(): SiteCheck[] {
+    return this.checked;
+  }
+
   /** The `count` sites nearest to `here`, with distance (m) and bearing (degrees from north). */
   nearest(here: LatLon, count: number): NearbySite[] {
     return nearestTo(this.placed, here, count).map(({ item, meters, bearing }) => ({
@@ -263,7 +284,8 @@ export type IndexRequest =
   | { type: 'watch'; on: boolean }
   | { type: 'search'; id: number; query: string; limit: number }
   | { type: 'view'; id: number; bbox: [number, number, number, number]; zoom: number }
-  | { type: 'nearest'; id: number; here: LatLon; count: number };
+  | { type: 'nearest'; id: number; here: LatLon; count: number }
+  | { type: 'checks'; id: number };
 
 /**
  * Messages from the worker: the index changed (with how many sites did: their ids would cost the

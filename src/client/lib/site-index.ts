@@ -8,8 +8,10 @@ import type {
   NearbySite,
   SearchResult,
 } from './site-index-core';
+import type { SiteCheck } from './site-check';
 
 export type { IndexedSite, MapFeature, NearbySite, SearchResult } from './site-index-core';
+export { siteCheckOf, type SiteCheck } from './site-check';
 
 type Question = IndexRequest extends infer R ? (R extends { id: number } ? R : never) : never;
 type Unasked<Q> = Q extends unknown ? Omit<Q, 'id'> : never;
@@ -74,6 +76,11 @@ export class SiteIndex {
 
   nearest(here: LatLon, count: number): Promise<NearbySite[]> {
     return this.ask({ type: 'nearest', here, count });
+  }
+
+  /** Every site not deleted, cut to what the site form checks (SiteCheck). */
+  checks(): Promise<SiteCheck[]> {
+    return this.ask({ type: 'checks' });
   }
 
   /** Calls `listener` each time the index is rebuilt or fails. */

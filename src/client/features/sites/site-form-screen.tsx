@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { siteCreate, type SiteCreate } from '../../../shared';
 import { createSite } from '../../db/create-site';
@@ -11,7 +11,7 @@ import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { nextSiteCode } from './next-site-code';
 import { SiteForm, type LocationPickerProps } from './site-form';
-import { useSite, useSites } from './use-sites';
+import { useSite, useSiteChecks } from './use-sites';
 
 /** Fields the site form edits; anything else the record holds is carried through an edit. */
 const SITE_FORM_KEYS = Object.keys(siteCreate.shape).filter((k) => k !== 'agency' && k !== 'user');
@@ -28,7 +28,8 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const db = useDb();
   const [, navigate] = useLocation();
   const { lookups, loaded: listsRead, storedAt } = useLookups();
-  const sites = useSites();
+  const sites = useSiteChecks();
+  const codes = useCodesInUse(localId ? null : db);
   const site = useSite(localId ?? '');
   const { opened, place, savedAgainst } = useRecordDraft({
     store: db.meta,
@@ -38,7 +39,8 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
     data: site?.data,
     gone: Boolean(localId) && (site === null || site?.deleted === true),
   });
-  if (sites === undefined || (localId && site === undefined)) return <p>Loading…</p>;
+  if (sites === undefined || (!localId && codes === undefined) || (localId && site === undefined))
+    return <p>Loading…</p>;
   if (localId && !site) return <p role="alert">This site is not on this tablet.</p>;
   // A deleted record takes no edit (updateRecord refuses it): no form to type into for nothing.
   if (site?.deleted)
@@ -67,7 +69,7 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
         lookups={lookups}
         sites={sites}
         initial={opened ? (pickKeys(opened, SITE_FORM_KEYS) as Partial<SiteCreate>) : undefined}
-        proposedCode={localId ? null : nextSiteCode(sites.map((s) => s.code))}
+        proposedCode={codes ? nextSiteCode(codes) : null}
         selfLocalId={localId ?? null}
         problem={site?.problem ?? null}
         onSubmit={save}
@@ -77,4 +79,26 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
       />
     </section>
   );
+}
+
+/**
+ * Every site code on the tablet (deleted sites' too: a proposal skips them, no harm), read once
+ * from the code index alone, no record read: what a new site's code is proposed from. Exact
+ * where the site index (useSiteChecks) may lag a site saved a moment ago by its re-read.
+ * Null while not asked (`db` null: an edit keeps its code), undefined while reading.
+ */
+function useCodesInUse(db: ReturnType<typeof useDb> | null): string[] | null | undefined {
+  const [codes, setCodes] = useState<string[] | null | undefined>(db ? undefined : null);
+  useEffect(() => {
+    if (!db) return;
+    let live = true;
+    void db.sites
+      .orderBy('code')
+      .uniqueKeys()
+      .then((keys) => live && setCodes(keys as string[]));
+    return () => {
+      live = false;
+    };
+  }, [db]);
+  return codes;
 }

@@ -6,7 +6,7 @@ import {
   type LookupsDocument,
   type SiteCreate,
 } from '../../../shared';
-import type { SiteRow } from '../../db/database';
+import type { SiteCheck } from '../../lib/site-index';
 import { isRepositoryError } from '../../db/repository-error';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
 import {
@@ -39,7 +39,8 @@ export type LocationPickerProps = {
 
 type SiteFormProps = {
   lookups: LookupsDocument;
-  sites: readonly SiteRow[];
+  /** The tablet's other sites, as a new code and place are checked against them. */
+  sites: readonly SiteCheck[];
   initial?: Partial<SiteCreate>;
   /** A new site's code as proposed from the tablet's sites (see nextSiteCode): prefilled, editable. */
   proposedCode?: string | null;
@@ -55,7 +56,7 @@ type SiteFormProps = {
 };
 
 /** Where a stored site is, if it has a place. */
-function placeOf(row: SiteRow): LatLon | null {
+function placeOf(row: SiteCheck): LatLon | null {
   const c = (row.data as Partial<SiteCreate> | null)?.shape?.coordinates as unknown;
   if (!Array.isArray(c)) return null;
   const [lon, lat] = c as unknown[];

@@ -1,5 +1,5 @@
 import { siteCreate, ZERO_SITE_CODE } from '../../../shared';
-import type { SiteRow } from '../../db/database';
+import type { SiteCheck } from '../../lib/site-index';
 
 /** Field labels, also used to word zod's generic messages. */
 export const SITE_LABELS: Record<string, string> = {
@@ -30,14 +30,14 @@ function timeOf(value: unknown): number | null {
  * A site's `active_date` or `deactive_date`: as saved on this tablet, else as the service last
  * returned it (a pulled site's deactive_date is the office's, kept only in `server`).
  */
-function dateOf(site: SiteRow, key: 'active_date' | 'deactive_date'): unknown {
+function dateOf(site: SiteCheck, key: 'active_date' | 'deactive_date'): unknown {
   const own = (site.data as Record<string, unknown>)[key];
   if (own !== undefined && own !== null && own !== '') return own;
   return (site.server as Record<string, unknown> | null)?.[key] ?? null;
 }
 
 /** When a site's period starts: its active_date, else when it was added (as the service). */
-function startOf(site: SiteRow): number {
+function startOf(site: SiteCheck): number {
   return (
     timeOf(dateOf(site, 'active_date')) ??
     timeOf((site.server as Record<string, unknown> | null)?.add_date) ??
@@ -47,7 +47,7 @@ function startOf(site: SiteRow): number {
 }
 
 /** When a site's period ends (its deactive_date); null while it is open. */
-function endOf(site: SiteRow): number | null {
+function endOf(site: SiteCheck): number | null {
   const deactive = dateOf(site, 'deactive_date');
   // A date that cannot be read is taken as open: the code stays in use.
   return deactive === null ? null : timeOf(deactive);
@@ -65,11 +65,11 @@ function endOf(site: SiteRow): number | null {
  * it starts. An old revision can then be edited while a later one reuses its code.
  */
 export function siteUsingCode(
-  sites: readonly SiteRow[],
+  sites: readonly SiteCheck[],
   code: string,
   selfLocalId: string | null,
   activeDate: string | null | undefined,
-): SiteRow | null {
+): SiteCheck | null {
   const self = selfLocalId ? sites.find((s) => s.localId === selfLocalId) : undefined;
   const from = timeOf(activeDate) ?? (self ? startOf(self) : Date.now());
   const until = self ? endOf(self) : undefined;
@@ -87,7 +87,7 @@ export function siteUsingCode(
  * The shared site schema plus the checks that can be made offline against the cached sites: a
  * code already used names the site that uses it.
  */
-export function siteFormSchema(sites: readonly SiteRow[], selfLocalId: string | null) {
+export function siteFormSchema(sites: readonly SiteCheck[], selfLocalId: string | null) {
   // On the whole site, since whether a code is in use depends on the new site's active_date; it
   // runs even while other fields are wrong (`when`), so the value may be partly invalid.
   return siteCreate.superRefine(

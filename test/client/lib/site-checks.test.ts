@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { siteUsingCode } from '../../../src/client/features/sites/site-schema';
+import { SiteIndexCore, type SiteRecordLike } from '../../../src/client/lib/site-index-core';
+
+/**
+ * What the site index hands the site form (SiteCheck): every site not deleted, placed or not,
+ * cut to the fields the form's code and place checks read, and new whenever one of those changes.
+ * Look-alike sites on purpose: one code reused by a later revision, two sites without a place.
+ */
+const row = (
+  over: Partial<SiteRecordLike> & { localId: string; code: string },
+): SiteRecordLike => ({
+  name: `Pond ${over.code}`,
+  syncState: 'synced',
+  createdAt: Date.parse('2026-01-01T00:00:00Z'),
+  data: {
+    shape: { type: 'Point', coordinates: [-121.7, 38.55] },
+    comments: 'long notes the form never reads',
+  },
+  server: { id: 1, add_date: '2025-03-01T00:00:00Z', updated: '2026-01-02T00:00:00Z' },
+  ...over,
+});
+
+describe('the site index: what the site form checks against', () => {
+  const rows = [
+    // The 2024 revision of 104233, closed at the end of 2025 in the office (server only).
+    row({
+      localId: 'old',
+      code: '104233',
+      server: { id: 7, deactive_date: '2025-12-31', add_date: '2024-01-01T00:00:00Z' },
+    }),
+    // Its 2026 revision, same code, same place.
+    row({ localId: 'new', code: '104233', data: { active_date: '2026-01-01' } }),
+    row({ localId: 'unplaced', code: '104234', data: {} }),
+    row({ localId: 'unplaced-too', code: '104235', data: { shape: null } }),
+    row({ localId: 'gone', code: '104236', deleted: true }),
+  ];
+
+  it('holds every site not deleted, placed or not, with only what the checks read', () => {
+    const index = new SiteIndexCore();
+    index.load(rows);
+    const checks = index.checks();
+    expect(checks.map((c) => c.localId).sort()).toEqual(['new', 'old', 'unplaced', 'unplaced-too']);
+    const old = checks.find((c) => c.localId === 'old');
+    expect(old).toEqual({
+      localId: 'old',
+      code: '104233',
+      name: 'Pond 104233',
+      createdAt: Date.parse('2026-01-01T00:00:00Z'),
+      data: { shape: { type: 'Point', coordinates: [-121.7, 38.55] } },
+      server: { deactive_date: '2025-12-31', add_date: '2024-01-01T00:00:00Z' },
+    });
+  });
+
+  it('answers the form as the stored rows would: the code is in use by the open revision only', () => {
+    const index = new SiteIndexCore();
+    index.load(rows);
+    const byChecks = (activeDate: string) =>
+      siteUsingCode(index.checks(), '104233', null, activeDate)?.localId ?? null;
+    const byRows = (activeDate: string) =>
+      siteUsingCode(rows.filter((r) => !r.deleted) as never, '104233', null, activeDate)?.localId ??
+      null;
+    for (const day of ['2023-06-01', '2025-06-01', '2026-06-01', '2030-01-01'])
+      expect(byChecks(day)).toBe(byRows(day));
+    expect(byChecks('2030-01-01')).toBe('new');
+    expect(siteUsingCode(index.checks(), '104236', null, '2026-06-01')).toBeNull();
+  });
+
+  it('is new when only a date changed (the map shows the same)', () => {
+    const index = new SiteIndexCore();
+    index.load(rows);
+    const version = index.version;
+    const closed = rows.map((r) =>
+      r.localId === 'new' ? { ...r, data: { ...r.data, deactive_date: '2026-09-30' } } : r,
+    );
+    expect(index.load(closed)).toEqual(['new']);
+    expect(index.version).toBe(version + 1);
+    expect(index.checks().find((c) => c.localId === 'new')?.data.deactive_date).toBe('2026-09-30');
+    // Nothing the form or the map reads changed: the same index.
+    const noted = closed.map((r) =>
+      r.localId === 'new' ? { ...r, data: { ...r.data, comments: 'fence mended' } } : r,
+    );
+    expect(index.load(noted)).toEqual([]);
+    expect(index.version).toBe(version + 1);
+  });
+});
