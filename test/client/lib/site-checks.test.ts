@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withStoredSite } from '../../../src/client/db/use-site-checks';
 import { siteUsingCode } from '../../../src/client/features/sites/site-schema';
 import { SiteIndexCore, type SiteRecordLike } from '../../../src/client/lib/site-index-core';
 
@@ -82,5 +83,24 @@ describe('the site index: what the site form checks against', () => {
     );
     expect(index.load(noted)).toEqual([]);
     expect(index.version).toBe(version + 1);
+  });
+
+  it('takes a site as stored now over the index’s copy, a moment after it was saved', () => {
+    const index = new SiteIndexCore();
+    index.load(rows);
+    const checks = index.checks();
+    // Just made (New collection here): not read by the index yet, and it looks like 104234.
+    const fresh = row({ localId: 'fresh', code: '104237', name: 'Pond 104234' });
+    expect(withStoredSite(checks, fresh).map((c) => c.localId)).toContain('fresh');
+    // Just edited: the stored dates win over the index's.
+    const edited = { ...rows[1], data: { active_date: '2026-01-01', deactive_date: '2026-03-31' } };
+    const merged = withStoredSite(checks, edited);
+    expect(merged.filter((c) => c.localId === 'new')).toHaveLength(1);
+    expect(merged.find((c) => c.localId === 'new')?.data.deactive_date).toBe('2026-03-31');
+    // Just deleted: gone, as from the index.
+    expect(
+      withStoredSite(checks, { ...rows[2], deleted: true }).map((c) => c.localId),
+    ).not.toContain('unplaced');
+    expect(withStoredSite(checks, null)).toEqual(checks);
   });
 });

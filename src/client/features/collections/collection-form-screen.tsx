@@ -10,7 +10,8 @@ import { draftKey } from '../../ui/form/use-form-draft';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { CollectionForm, type CollectionSubmit } from './collection-form';
 import { COLLECTION_FORM_KEYS, type CollectionHoldings } from './collection-schema';
-import { useCollection, usePoolsOf, useRecentCollections, useSiteRows } from './use-collections';
+import { useCollection, usePoolsOf, useRecentCollections, useSiteRow } from './use-collections';
+import { useSiteChecks, withStoredSite } from '../../db/use-site-checks';
 
 /** New collection (optionally at `?site=<localId>`) / Edit collection. */
 export function CollectionFormScreen({
@@ -24,9 +25,18 @@ export function CollectionFormScreen({
   const [, navigate] = useLocation();
   const [params] = useSearchParams();
   const { lookups, loaded: listsRead, storedAt } = useLookups();
-  const sites = useSiteRows();
+  const checks = useSiteChecks();
   const recent = useRecentCollections();
   const existing = useCollection(localId ?? '');
+  // The collection's site as stored now: one just made (New collection here) may not be in the
+  // site index's checks yet.
+  const siteRow = useSiteRow(
+    existing === undefined ? null : (existing?.parentLocalId ?? params.get('site')),
+  );
+  const sites = useMemo(
+    () => (checks === undefined ? undefined : withStoredSite(checks, siteRow)),
+    [checks, siteRow],
+  );
   const pools = usePoolsOf(localId ?? '');
   const { opened, place, savedAgainst } = useRecordDraft({
     store: db.meta,
@@ -56,6 +66,7 @@ export function CollectionFormScreen({
   }, [localId, pools]);
   if (
     sites === undefined ||
+    siteRow === undefined ||
     recent === undefined ||
     (localId && (existing === undefined || pools === undefined))
   )

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { ZERO_SITE_CODE, type LookupsDocument } from '../../../shared';
 import type { CollectionData } from '../../db/create-collection';
-import type { SiteRow } from '../../db/database';
+import type { SiteCheck } from '../../lib/site-index';
 import { isRepositoryError } from '../../db/repository-error';
 import { localDateTime, toLocalInput } from '../../lib/dates';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
@@ -38,7 +38,7 @@ const siteFieldName = (path: string) => (path === 'site' ? 'siteLocalId' : path)
 
 type Props = {
   lookups: LookupsDocument;
-  sites: readonly SiteRow[];
+  sites: readonly SiteCheck[];
   /** Local collections, for the agency's common species. */
   recent: readonly { data: Record<string, unknown> }[];
   initialSiteLocalId?: string;

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ZERO_SITE_CODE } from '../../../shared';
-import type { SiteRow } from '../../db/database';
+import type { SiteCheck } from '../../lib/site-index';
 import { distanceMeters } from '../../lib/geo';
 import { useGps, type GpsFailure } from '../../lib/use-gps';
 
@@ -14,7 +14,7 @@ const NOT_NEAREST: Record<GpsFailure, string> = {
   'no-gps': 'this device has no GPS',
 };
 
-function coordsOf(site: SiteRow): { lat: number; lon: number } | null {
+function coordsOf(site: SiteCheck): { lat: number; lon: number } | null {
   const c = (site.data.shape as { coordinates?: [number, number] } | undefined)?.coordinates;
   return c ? { lon: c[0], lat: c[1] } : null;
 }
@@ -34,7 +34,7 @@ export function SitePicker({
   error,
   locked = false,
 }: {
-  sites: readonly SiteRow[];
+  sites: readonly SiteCheck[];
   value: string;
   onChange: (localId: string) => void;
   error?: string | null;

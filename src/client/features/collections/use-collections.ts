@@ -20,14 +20,6 @@ export function useRecentCollections(limit = 200): CollectionRow[] | undefined {
   );
 }
 
-export function useSiteRows(): SiteRow[] | undefined {
-  const db = useDb();
-  return useLiveQuery(
-    async () => (await db.sites.orderBy('code').toArray()).filter((s) => !s.deleted),
-    [db],
-  );
-}
-
 export function useSiteRow(localId: string | null): SiteRow | null | undefined {
   const db = useDb();
   return useLiveQuery(

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { siteCreate, type SiteCreate } from '../../../shared';
 import { createSite } from '../../db/create-site';
@@ -11,7 +11,8 @@ import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { nextSiteCode } from './next-site-code';
 import { SiteForm, type LocationPickerProps } from './site-form';
-import { useSite, useSiteChecks } from './use-sites';
+import { useSite } from './use-sites';
+import { useSiteChecks, withStoredSite } from '../../db/use-site-checks';
 
 /** Fields the site form edits; anything else the record holds is carried through an edit. */
 const SITE_FORM_KEYS = Object.keys(siteCreate.shape).filter((k) => k !== 'agency' && k !== 'user');
@@ -28,9 +29,14 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const db = useDb();
   const [, navigate] = useLocation();
   const { lookups, loaded: listsRead, storedAt } = useLookups();
-  const sites = useSiteChecks();
+  const checks = useSiteChecks();
   const codes = useCodesInUse(localId ? null : db);
   const site = useSite(localId ?? '');
+  // The edited site as stored now (the index's copy may lag an edit saved a moment ago).
+  const sites = useMemo(
+    () => (checks === undefined ? undefined : localId ? withStoredSite(checks, site) : checks),
+    [checks, localId, site],
+  );
   const { opened, place, savedAgainst } = useRecordDraft({
     store: db.meta,
     form: 'site',
