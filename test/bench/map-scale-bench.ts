@@ -178,6 +178,8 @@ type AppFigures = {
   search: { ms: number; tasks: Tasks };
   /** From tapping "New site" on Sites to its form showing a proposed code, and the long tasks. */
   newSite: { ms: number; tasks: Tasks };
+  /** From tapping "New collection" in the navigation to its site picker listing sites. */
+  newCollection: { ms: number; tasks: Tasks };
 };
 
 /**
@@ -209,6 +211,25 @@ async function openNewSite(page: Page): Promise<{ ms: number; tasks: Tasks }> {
   const code = page.getByLabel('Site code');
   await code.waitFor({ timeout: STEP_LIMIT_MS });
   while ((await code.inputValue()) === '') await page.waitForTimeout(50);
+  const ms = Date.now() - started;
+  return { ms, tasks: await tasksUntilQuiet(page, since) };
+}
+
+/**
+ * Taps "New collection" in the main navigation and times it until its site picker lists sites
+ * to choose from (the picker offers every site on the tablet, nearest or by code).
+ */
+async function openNewCollection(page: Page): Promise<{ ms: number; tasks: Tasks }> {
+  const since = await pageNow(page);
+  const started = Date.now();
+  await page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: 'New collection' })
+    .click();
+  await page
+    .getByRole('button', { name: /^\d{6} Scale site/ })
+    .first()
+    .waitFor({ timeout: STEP_LIMIT_MS });
   const ms = Date.now() - started;
   return { ms, tasks: await tasksUntilQuiet(page, since) };
 }
@@ -260,7 +281,9 @@ async function measureApp(stack: Stack, expected: number): Promise<AppFigures> {
     const pan = await panAndZoom(page, `${APP_MAP} .leaflet-container`);
     const search = await searchForSite(page);
     const newSite = await openNewSite(page);
-    return { pullMs, progressSeen, pull, open, pan, search, newSite };
+    await page.goBack();
+    const newCollection = await openNewCollection(page);
+    return { pullMs, progressSeen, pull, open, pan, search, newSite, newCollection };
   } finally {
     await app.dispose();
   }
@@ -421,6 +444,12 @@ export async function benchMapScale(): Promise<BenchRow[]> {
           name: `${label}: app, longest task opening New site`,
           value: app.newSite.tasks.longest,
           unit: 'ms',
+        },
+        {
+          name: `${label}: app, New collection tapped → its site picker listing sites`,
+          value: app.newCollection.ms,
+          unit: 'ms',
+          note: `longest task meanwhile ${app.newCollection.tasks.longest.toFixed(0)} ms`,
         },
         {
           name: `${label}: app, long tasks in all while opening Sites`,
