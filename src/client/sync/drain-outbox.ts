@@ -1,3 +1,4 @@
+import Dexie, { type IntervalTree, type ObservabilitySet } from 'dexie';
 import type { Entity, OutboxEntry } from '../../shared';
 import { nextTask } from '../lib/next-task';
 import {
@@ -215,20 +216,33 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
     reportInFlight();
   };
 
-  await readAll();
-  hooks.onView?.({
-    tally: () => graph.tally(),
-    async countUnseen() {
-      let unseen = 0;
-      for (const id of await reader.addedIds())
-        if (!graph.has(id) && !acknowledged.has(id)) unseen += 1;
-      return unseen;
-    },
-  });
+  // Entries saved since the drain looked are looked for only after a write to the outbox of an
+  // id the drain does not know (a save in this tab or another: Dexie's mutation event carries the
+  // keys written). The drain's own writes, an acknowledgement or a mark per entry, are of ids it
+  // knows: counting after them read nothing new, and read the ids of a queue saved a moment ago
+  // (within the write window) every time.
+  const known = (id: string) => graph.has(id) || acknowledged.has(id);
+  const outboxPart = `idb://${ctx.db.name}/outbox/`;
+  let saved = true;
+  const onMutated = (parts: ObservabilitySet) => {
+    const written = parts[outboxPart];
+    if (written && writesUnknown(written, known)) saved = true;
+  };
+  Dexie.on.storagemutated.subscribe(onMutated);
   try {
+    await readAll();
+    hooks.onView?.({
+      tally: () => graph.tally(),
+      async countUnseen() {
+        const look = saved;
+        saved = false;
+        return (await reader.addedIds(known, look)).length;
+      },
+    });
     return await sendAll();
   } finally {
     hooks.onView?.(null);
+    Dexie.on.storagemutated.unsubscribe(onMutated);
   }
 
   async function sendAll(): Promise<DrainResult> {
@@ -320,4 +334,20 @@ function groupAcknowledgements(ctx: SyncContext): (request: AckRequest) => Promi
       waiting.push({ ...request, done, fail });
       if (!writing) void write();
     });
+}
+
+/**
+ * Whether a mutation event's key ranges name an id `known` does not hold. A range wider than one
+ * key (a delete of a range) names ids that cannot be listed: taken as unknown.
+ */
+function writesUnknown(tree: IntervalTree, known: (id: string) => boolean): boolean {
+  const pending: IntervalTree[] = [tree];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (!node || !('from' in node)) continue;
+    if (node.from !== node.to || typeof node.from !== 'string' || !known(node.from)) return true;
+    if (node.l) pending.push(node.l);
+    if (node.r) pending.push(node.r);
+  }
+  return false;
 }

@@ -43,13 +43,26 @@ export type OutboxReader = {
    * by one ranged read of the createdAt index instead of the whole table.
    */
   added(): Promise<OutboxEntry[]>;
-  /** The ids `added()` would return now, without reading the entries or moving its mark. */
-  addedIds(): Promise<string[]>;
+  /**
+   * The ids of entries saved since the last read (`all()` or `added()`) that `known` does not hold,
+   * without reading the entries or moving that read's mark. Each call reads only the ids saved
+   * since the previous call (less the write window) and keeps what it found: a count every
+   * 100 ms while a queue saved a moment ago drains would otherwise read every id of that queue
+   * each time (measured: 875,000 ids over a 6,000-entry drain). An id found once stays counted
+   * until `known` holds it, or the next read. With `look` false, nothing is read: the ids found
+   * so far that `known` still does not hold.
+   */
+  addedIds(known: (id: string) => boolean, look?: boolean): Promise<string[]>;
 };
 
 export function createOutboxReader(db: TraplineDb): OutboxReader {
   let newest = -Infinity;
   let lastReadAt = -Infinity;
+  // addedIds' own look, from the last read on: the ids it found that the caller did not know,
+  // and how far it has looked (the same two marks as the read's, moved by each look).
+  let found = new Set<string>();
+  let idsNewest = -Infinity;
+  let idsReadAt = -Infinity;
   const read = async (from: number | null) => {
     const startedAt = Date.now();
     const entries =
@@ -58,24 +71,36 @@ export function createOutboxReader(db: TraplineDb): OutboxReader {
         : await db.outbox.where('createdAt').aboveOrEqual(from).toArray();
     for (const e of entries) if (e.createdAt > newest) newest = e.createdAt;
     lastReadAt = startedAt;
+    found = new Set();
+    idsNewest = newest;
+    idsReadAt = lastReadAt;
     return entries;
   };
   // From the newest createdAt seen too: a writer whose clock is not Date.now() (tests) or ran
   // behind still has its entries found, as long as it stamps them in increasing order.
-  const addedFrom = () =>
-    newest === -Infinity && lastReadAt === -Infinity
+  const since = (newestSeen: number, readAt: number) =>
+    newestSeen === -Infinity && readAt === -Infinity
       ? null
-      : Math.min(newest, lastReadAt - WRITE_WINDOW_MS);
+      : Math.min(newestSeen, readAt - WRITE_WINDOW_MS);
   return {
     all: () => read(null),
-    added: () => read(addedFrom()),
-    addedIds: async () => {
-      const from = addedFrom();
-      const ids =
-        from === null
-          ? await db.outbox.toCollection().primaryKeys()
-          : await db.outbox.where('createdAt').aboveOrEqual(from).primaryKeys();
-      return ids as string[];
+    added: () => read(since(newest, lastReadAt)),
+    addedIds: async (known, look = true) => {
+      if (!look) {
+        for (const id of found) if (known(id)) found.delete(id);
+        return [...found];
+      }
+      const startedAt = Date.now();
+      const from = since(idsNewest, idsReadAt) ?? -Infinity;
+      // The ids by one key read, and the newest save by one entry: reading the createdAt keys
+      // themselves takes a cursor, a step per entry (in fake-indexeddb, seconds for a week's queue).
+      const ids = await db.outbox.where('createdAt').aboveOrEqual(from).primaryKeys();
+      for (const id of ids) found.add(id as string);
+      const last = await db.outbox.orderBy('createdAt').last();
+      if (last && last.createdAt > idsNewest) idsNewest = last.createdAt;
+      idsReadAt = startedAt;
+      for (const id of found) if (known(id)) found.delete(id);
+      return [...found];
     },
   };
 }

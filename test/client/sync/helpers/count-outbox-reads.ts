@@ -6,7 +6,7 @@ export type OutboxReads = {
   full: number;
   /** Ranged or indexed reads (where(...), above(...)). */
   ranged: number;
-  /** Entries the non-cursor reads returned, together. */
+  /** Entries (or keys) the reads returned or walked, together. */
   rows: number;
   /**
    * Counts of the whole outbox (count() with no range). IndexedDB walks every entry for one, in
@@ -45,11 +45,20 @@ export function countOutboxReads(db: TraplineDb): OutboxReads {
             if ((req.query.range.type as number) === RANGE_ANY) reads.fullCounts += 1;
             return table.count(req);
           },
-          // Filtered reads and modify() walk a cursor: counted as reads, rows unknown.
-          openCursor(req) {
+          // Filtered reads, modify() and key walks go by cursor: each step is a row read.
+          async openCursor(req) {
             if ((req.query.range.type as number) === RANGE_ANY) reads.full += 1;
             else reads.ranged += 1;
-            return table.openCursor(req);
+            const cursor = await table.openCursor(req);
+            if (cursor) {
+              const start = cursor.start.bind(cursor);
+              cursor.start = (onNext) =>
+                start(() => {
+                  reads.rows += 1;
+                  onNext();
+                });
+            }
+            return cursor;
           },
         };
         return counted;
