@@ -330,13 +330,10 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
     const ideal = (idealBefore.ms + idealAfter.ms) / 2;
     const pageAfter = await inPageIdeal(CHAINS);
     const pageIdeal = (pageBefore + pageAfter) / 2;
-    const tasks = (
-      await page.evaluate<Array<{ start: number; ms: number }>>('window.__longTasks')
-    ).filter((t) => t.start >= watchFrom && t.start <= drainEnd);
+    const seen = await page.evaluate<Array<{ start: number; ms: number }>>('window.__longTasks');
+    const tasks = seen.filter((t) => t.start >= watchFrom && t.start <= drainEnd);
     const longest = Math.max(0, ...tasks.map((t) => t.ms));
-    const pullTasks = (
-      await page.evaluate<Array<{ start: number; ms: number }>>('window.__longTasks')
-    ).filter((t) => t.start > drainEnd && t.start <= pullEnd);
+    const pullTasks = seen.filter((t) => t.start > drainEnd && t.start <= pullEnd);
     const top = [...tasks]
       .sort((a, b) => b.ms - a.ms)
       .slice(0, 5)

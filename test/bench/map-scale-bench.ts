@@ -188,16 +188,14 @@ type AppFigures = {
  * is one site's alone at 20,000 and at 100,000 sites.
  */
 async function searchForSite(page: Page): Promise<{ ms: number; tasks: Tasks }> {
-  const since = await pageNow(page);
-  const started = Date.now();
-  await page.getByLabel('Search sites').fill('Scale site 19999');
-  await page
-    .getByRole('list', { name: 'Sites' })
-    .getByRole('link', { name: /Scale site 19999$/ })
-    .first()
-    .waitFor({ timeout: STEP_LIMIT_MS });
-  const ms = Date.now() - started;
-  return { ms, tasks: await tasksUntilQuiet(page, since) };
+  return timed(page, async () => {
+    await page.getByLabel('Search sites').fill('Scale site 19999');
+    await page
+      .getByRole('list', { name: 'Sites' })
+      .getByRole('link', { name: /Scale site 19999$/ })
+      .first()
+      .waitFor({ timeout: STEP_LIMIT_MS });
+  });
 }
 
 /**
@@ -205,14 +203,12 @@ async function searchForSite(page: Page): Promise<{ ms: number; tasks: Tasks }> 
  * (the form checks a new code against every site on the tablet and proposes the next one).
  */
 async function openNewSite(page: Page): Promise<{ ms: number; tasks: Tasks }> {
-  const since = await pageNow(page);
-  const started = Date.now();
-  await page.getByRole('link', { name: 'New site' }).first().click();
-  const code = page.getByLabel('Site code');
-  await code.waitFor({ timeout: STEP_LIMIT_MS });
-  while ((await code.inputValue()) === '') await page.waitForTimeout(50);
-  const ms = Date.now() - started;
-  return { ms, tasks: await tasksUntilQuiet(page, since) };
+  return timed(page, async () => {
+    await page.getByRole('link', { name: 'New site' }).first().click();
+    const code = page.getByLabel('Site code');
+    await code.waitFor({ timeout: STEP_LIMIT_MS });
+    while ((await code.inputValue()) === '') await page.waitForTimeout(50);
+  });
 }
 
 /**
@@ -220,16 +216,26 @@ async function openNewSite(page: Page): Promise<{ ms: number; tasks: Tasks }> {
  * to choose from (the picker offers every site on the tablet, nearest or by code).
  */
 async function openNewCollection(page: Page): Promise<{ ms: number; tasks: Tasks }> {
+  return timed(page, async () => {
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'New collection' })
+      .click();
+    await page
+      .getByRole('button', { name: /^\d{6} Scale site/ })
+      .first()
+      .waitFor({ timeout: STEP_LIMIT_MS });
+  });
+}
+
+/**
+ * How long `step` (a tap or typing, and the wait for what it shows) takes, and the long tasks
+ * from its start until the page is quiet.
+ */
+async function timed(page: Page, step: () => Promise<void>): Promise<{ ms: number; tasks: Tasks }> {
   const since = await pageNow(page);
   const started = Date.now();
-  await page
-    .getByRole('navigation', { name: 'Main' })
-    .getByRole('link', { name: 'New collection' })
-    .click();
-  await page
-    .getByRole('button', { name: /^\d{6} Scale site/ })
-    .first()
-    .waitFor({ timeout: STEP_LIMIT_MS });
+  await step();
   const ms = Date.now() - started;
   return { ms, tasks: await tasksUntilQuiet(page, since) };
 }

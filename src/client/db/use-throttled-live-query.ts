@@ -1,5 +1,6 @@
 import Dexie, { type ObservabilitySet } from 'dexie';
 import { useEffect, useRef, useState } from 'react';
+import { writesTo } from '../lib/storage-mutations';
 import type { TraplineDb } from './database';
 
 /**
@@ -35,8 +36,7 @@ export function useThrottledLiveQuery<T>(
     let dirty = false;
     let lastRun = -Infinity;
     let timer: ReturnType<typeof setTimeout> | null = null;
-    // Dexie names what a transaction changed by `idb://<database>/<table>/<index>`.
-    const prefixes = tableList.split(',').map((t) => `idb://${db.name}/${t}/`);
+    const watched = tableList.split(',');
 
     const run = async () => {
       timer = null;
@@ -59,7 +59,7 @@ export function useThrottledLiveQuery<T>(
       timer = setTimeout(() => void run(), Math.max(0, lastRun + everyMs - Date.now()));
     };
     const onMutated = (parts: ObservabilitySet) => {
-      if (Object.keys(parts).some((part) => prefixes.some((p) => part.startsWith(p)))) schedule();
+      if (writesTo(parts, db.name, watched)) schedule();
     };
     Dexie.on('storagemutated', onMutated);
     void run();

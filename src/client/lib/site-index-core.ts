@@ -86,26 +86,24 @@ export class SiteIndexCore {
   load(rows: readonly SiteRecordLike[]): string[] {
     const next: IndexedSite[] = [];
     const checked: SiteCheck[] = [];
-    const checkSignatures = new Map<string, string>();
+    const signatures = new Map<string, string>();
     for (const row of rows) {
       if (row.deleted) continue;
       const check = siteCheckOf(row);
-      checked.push(check);
-      checkSignatures.set(row.localId, checkSignature(check));
       const at = positionOf(row);
-      next.push({
+      const site: IndexedSite = {
         id: row.localId,
         code: row.code,
         name: row.name,
         state: row.syncState,
         lat: at?.lat ?? Number.NaN,
         lon: at?.lon ?? Number.NaN,
-      });
+      };
+      next.push(site);
+      checked.push(check);
+      // With what the form checks: a change of a site's dates alone changes the index too.
+      signatures.set(site.id, `${signature(site)}|${checkSignature(check)}`);
     }
-    // A change of a site's dates changes what the form checks, not what the map shows.
-    const signatures = new Map(
-      next.map((s) => [s.id, `${signature(s)}|${checkSignatures.get(s.id)}`]),
-    );
     const changed: string[] = [];
     for (const [id, sig] of signatures) if (this.signatures.get(id) !== sig) changed.push(id);
     for (const id of this.signatures.keys()) if (!signatures.has(id)) changed.push(id);

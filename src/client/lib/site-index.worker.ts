@@ -16,6 +16,7 @@ import {
   type IndexRequest,
   type SiteRecordLike,
 } from './site-index-core';
+import { writesTo } from './storage-mutations';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const core = new SiteIndexCore();
@@ -59,8 +60,7 @@ function refresh(): void {
 
 Dexie.on('storagemutated', (parts) => {
   if (!db) return;
-  const prefix = `idb://${db.name}/sites/`;
-  if (!Object.keys(parts).some((k) => k.startsWith(prefix))) return;
+  if (!writesTo(parts, db.name, ['sites'])) return;
   if (!watching) {
     stale = true;
     return;

@@ -1,6 +1,7 @@
 import Dexie, { type IntervalTree, type ObservabilitySet } from 'dexie';
 import type { Entity, OutboxEntry } from '../../shared';
 import { nextTask } from '../lib/next-task';
+import { tablePart } from '../lib/storage-mutations';
 import {
   acknowledgeAll,
   holdForSignIn,
@@ -222,7 +223,7 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
   // knows: counting after them read nothing new, and read the ids of a queue saved a moment ago
   // (within the write window) every time.
   const known = (id: string) => graph.has(id) || acknowledged.has(id);
-  const outboxPart = `idb://${ctx.db.name}/outbox/`;
+  const outboxPart = tablePart(ctx.db.name, 'outbox');
   let saved = true;
   const onMutated = (parts: ObservabilitySet) => {
     const written = parts[outboxPart];

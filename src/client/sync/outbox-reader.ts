@@ -86,19 +86,17 @@ export function createOutboxReader(db: TraplineDb): OutboxReader {
     all: () => read(null),
     added: () => read(since(newest, lastReadAt)),
     addedIds: async (known, look = true) => {
-      if (!look) {
-        for (const id of found) if (known(id)) found.delete(id);
-        return [...found];
+      if (look) {
+        const startedAt = Date.now();
+        const from = since(idsNewest, idsReadAt) ?? -Infinity;
+        // The ids by one key read, and the newest save by one entry: reading the createdAt keys
+        // themselves takes a cursor, a step per entry (in fake-indexeddb, seconds for a week's queue).
+        const ids = await db.outbox.where('createdAt').aboveOrEqual(from).primaryKeys();
+        for (const id of ids) found.add(id as string);
+        const last = await db.outbox.orderBy('createdAt').last();
+        if (last && last.createdAt > idsNewest) idsNewest = last.createdAt;
+        idsReadAt = startedAt;
       }
-      const startedAt = Date.now();
-      const from = since(idsNewest, idsReadAt) ?? -Infinity;
-      // The ids by one key read, and the newest save by one entry: reading the createdAt keys
-      // themselves takes a cursor, a step per entry (in fake-indexeddb, seconds for a week's queue).
-      const ids = await db.outbox.where('createdAt').aboveOrEqual(from).primaryKeys();
-      for (const id of ids) found.add(id as string);
-      const last = await db.outbox.orderBy('createdAt').last();
-      if (last && last.createdAt > idsNewest) idsNewest = last.createdAt;
-      idsReadAt = startedAt;
       for (const id of found) if (known(id)) found.delete(id);
       return [...found];
     },

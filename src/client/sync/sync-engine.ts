@@ -3,6 +3,7 @@ import type { OutboxEntry } from '../../shared';
 import { OWNER_HEADER, ownerHeaderValue } from '#shared/schemas/auth';
 import type { TraplineDb } from '../db/database';
 import { onAuthRequired } from '../lib/http';
+import { writesTo } from '../lib/storage-mutations';
 import { throttle } from '../lib/throttle';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { readWholeOutbox } from './outbox-reader';
@@ -364,9 +365,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       // Repositories (and other tabs) write the outbox too: recount after any change to it.
       // Dexie's mutation event costs nothing until it fires, unlike a live query re-reading the
       // whole outbox after every write; recounts are throttled (scheduleCounts).
-      const outboxPart = `idb://${db.name}/outbox/`;
       const onMutated = (parts: ObservabilitySet) => {
-        if (Object.keys(parts).some((key) => key.startsWith(outboxPart))) scheduleCounts();
+        if (writesTo(parts, db.name, ['outbox'])) scheduleCounts();
       };
       Dexie.on.storagemutated.subscribe(onMutated);
       teardown.push(() => Dexie.on.storagemutated.unsubscribe(onMutated));

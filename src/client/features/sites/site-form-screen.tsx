@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { siteCreate, type SiteCreate } from '../../../shared';
 import { createSite } from '../../db/create-site';
+import type { TraplineDb } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { updateSite } from '../../db/update-site';
 import { useLookups } from '../../db/use-lookups';
@@ -93,7 +94,7 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
  * where the site index (useSiteChecks) may lag a site saved a moment ago by its re-read.
  * Null while not asked (`db` null: an edit keeps its code), undefined while reading.
  */
-function useCodesInUse(db: ReturnType<typeof useDb> | null): string[] | null | undefined {
+function useCodesInUse(db: TraplineDb | null): string[] | null | undefined {
   const [codes, setCodes] = useState<string[] | null | undefined>(db ? undefined : null);
   useEffect(() => {
     if (!db) return;

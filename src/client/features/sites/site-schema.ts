@@ -31,16 +31,16 @@ function timeOf(value: unknown): number | null {
  * returned it (a pulled site's deactive_date is the office's, kept only in `server`).
  */
 function dateOf(site: SiteCheck, key: 'active_date' | 'deactive_date'): unknown {
-  const own = (site.data as Record<string, unknown>)[key];
+  const own = site.data[key];
   if (own !== undefined && own !== null && own !== '') return own;
-  return (site.server as Record<string, unknown> | null)?.[key] ?? null;
+  return site.server?.[key] ?? null;
 }
 
 /** When a site's period starts: its active_date, else when it was added (as the service). */
 function startOf(site: SiteCheck): number {
   return (
     timeOf(dateOf(site, 'active_date')) ??
-    timeOf((site.server as Record<string, unknown> | null)?.add_date) ??
+    timeOf(site.server?.add_date) ??
     site.createdAt ??
     Date.now()
   );
