@@ -12,6 +12,7 @@ import {
   recordPoolTest,
   signIn,
   signInAgain,
+  syncNow,
   visible,
 } from './harness/field-actions';
 import { ROOT } from './harness/paths';
@@ -365,6 +366,23 @@ describe('field app in Chromium', () => {
     await code.fill('731001');
     await page.getByRole('button', { name: 'Save site' }).click();
     await visible(page.getByText(/Site code 731001 is already used by 'Dry Creek Outfall'/));
+    // The office renames it while the form stays open; a sync brings the new name to the form
+    // (only the changed sites come over from the worker: the rest are the form's already).
+    const api = await recordsApi(stack.recordsUrl, stack.password);
+    const [site] = (await api.sites('query[code]=731001')).rows as { id: number }[];
+    const renamed = await api.put(`/v1/site/${site.id}`, { name: 'Dry Creek Outfall (north)' });
+    expect(renamed.status).toBe(200);
+    await syncNow(page);
+    const now = page.getByText(/Site code 731001 is already used by 'Dry Creek Outfall \(north\)'/);
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Save site' }).click();
+          return now.count();
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(1);
   });
 
   it('has no serious or critical accessibility violations on any main screen, in landscape and portrait', () => {

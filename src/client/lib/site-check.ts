@@ -1,4 +1,4 @@
-import type { SiteRecordLike } from './site-index-core';
+import type { ChecksAnswer, SiteRecordLike } from './site-index-core';
 
 /**
  * A site as the site form checks a new code and place against it (features/sites site-schema's
@@ -35,4 +35,38 @@ export function siteCheckOf(row: SiteRecordLike): SiteCheck {
     data: pick(row.data ?? {}, CHECKED_DATA),
     server: row.server ? pick(row.server, CHECKED_SERVER) : null,
   };
+}
+
+/** Where `localId` is, or would go, in checks ordered by localId. */
+function positionOf(checks: readonly SiteCheck[], localId: string): number {
+  let lo = 0;
+  let hi = checks.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (checks[mid].localId < localId) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The checks `held` brought up to `answer` (SiteIndexCore.checksSince): every check, or `held`
+ * with each changed one in its place and each removed one left out. `held` and the result are in
+ * localId order, the order of a full answer (the stored rows' key order, which compares strings
+ * as JavaScript does): the form's first site using a code is then the same site either way.
+ * `held` is not changed.
+ */
+export function applyChecks(held: readonly SiteCheck[], answer: ChecksAnswer): SiteCheck[] {
+  if ('all' in answer) return answer.all;
+  const next = held.slice();
+  for (const id of answer.removed) {
+    const at = positionOf(next, id);
+    if (next[at]?.localId === id) next.splice(at, 1);
+  }
+  for (const check of answer.changed) {
+    const at = positionOf(next, check.localId);
+    if (next[at]?.localId === check.localId) next[at] = check;
+    else next.splice(at, 0, check);
+  }
+  return next;
 }

@@ -35,6 +35,19 @@ export type IndexSummary = {
   bounds: [[number, number], [number, number]] | null;
 };
 
+/**
+ * The site form's checks as the page last received them brought up to date: every check when
+ * the page holds none (or ones too old to bring up to date), else the checks changed since and
+ * the ids of sites gone since (applyChecks, site-check.ts).
+ */
+export type ChecksAnswer =
+  | { version: number; all: SiteCheck[] }
+  | { version: number; changed: SiteCheck[]; removed: string[] };
+
+/** Versions of the index whose changed ids are kept for ChecksAnswer, and how many ids at most. */
+const CHECKS_LOG_VERSIONS = 32;
+const CHECKS_LOG_IDS = 2_000;
+
 /** Sites are clustered up to this zoom; from the next zoom on every site is drawn on its own. */
 export const CLUSTER_MAX_ZOOM = 16;
 /** Up to this many sites in view are drawn each on its own, at any zoom. */
@@ -77,6 +90,9 @@ export class SiteIndexCore {
   private clusters: Supercluster<{ i: number }> | null = null;
   private placed: IndexedSite[] = [];
   private checked: SiteCheck[] = [];
+  private checkById = new Map<string, SiteCheck>();
+  /** The ids each version changed (added, changed or gone), from the oldest kept. */
+  private checksLog: { version: number; ids: string[] }[] = [];
   version = 0;
 
   /**
@@ -113,7 +129,13 @@ export class SiteIndexCore {
     this.names = next.map((s) => s.name.toLowerCase());
     this.signatures = signatures;
     this.placed = next.filter((s) => Number.isFinite(s.lat));
-    this.checked = checked;
+    // In localId order, the stored rows' key order (already so when read from IndexedDB): what
+    // applyChecks keeps a form's checks in as it brings them up to date.
+    this.checked = checked.sort((a, b) =>
+      a.localId < b.localId ? -1 : a.localId > b.localId ? 1 : 0,
+    );
+    this.checkById = new Map(checked.map((c) => [c.localId, c]));
+    this.logChanged(this.version + 1, changed);
     this.clusters = new Supercluster<{ i: number }>({
       // 256 px tiles as Leaflet draws them: a radius of 72 screen pixels keeps clusters' 44–60 px
       // targets apart.
@@ -226,6 +248,41 @@ export class SiteIndexCore {
     return this.checked;
   }
 
+  /**
+   * The checks for a page that holds them as of version `known` (null: none): only what changed
+   * since when the log reaches back that far. A drain's acknowledgements change one site at a
+   * time, and 20,000 checks received again for each froze an open form ~250 ms on a tablet.
+   */
+  checksSince(known: number | null): ChecksAnswer {
+    const { version } = this;
+    const oldest = this.checksLog[0]?.version;
+    if (known === null || known > version || oldest === undefined || known < oldest - 1)
+      return { version, all: this.checked };
+    const ids = new Set<string>();
+    for (const entry of this.checksLog)
+      if (entry.version > known) for (const id of entry.ids) ids.add(id);
+    const changed: SiteCheck[] = [];
+    const removed: string[] = [];
+    for (const id of ids) {
+      const check = this.checkById.get(id);
+      if (check) changed.push(check);
+      else removed.push(id);
+    }
+    return { version, changed, removed };
+  }
+
+  /** Keeps `ids` as what `version` changed, dropping the oldest versions past the bounds. */
+  private logChanged(version: number, ids: string[]): void {
+    this.checksLog.push({ version, ids });
+    let kept = this.checksLog.reduce((sum, e) => sum + e.ids.length, 0);
+    while (
+      this.checksLog.length > 1 &&
+      (this.checksLog.length > CHECKS_LOG_VERSIONS || kept > CHECKS_LOG_IDS)
+    ) {
+      kept -= this.checksLog.shift()!.ids.length;
+    }
+  }
+
   /** The `count` sites nearest to `here`, with distance (m) and bearing (degrees from north). */
   nearest(here: LatLon, count: number): NearbySite[] {
     return nearestTo(this.placed, here, count).map(({ item, meters, bearing }) => ({
@@ -283,7 +340,7 @@ export type IndexRequest =
   | { type: 'search'; id: number; query: string; limit: number }
   | { type: 'view'; id: number; bbox: [number, number, number, number]; zoom: number }
   | { type: 'nearest'; id: number; here: LatLon; count: number }
-  | { type: 'checks'; id: number };
+  | { type: 'checksSince'; id: number; known: number | null };
 
 /**
  * Messages from the worker: the index changed (with how many sites did: their ids would cost the

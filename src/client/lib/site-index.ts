@@ -1,6 +1,7 @@
 import { startTransition, useEffect, useMemo, useState } from 'react';
 import type { LatLon } from './geo';
 import type {
+  ChecksAnswer,
   IndexMessage,
   IndexRequest,
   IndexSummary,
@@ -8,10 +9,10 @@ import type {
   NearbySite,
   SearchResult,
 } from './site-index-core';
-import type { SiteCheck } from './site-check';
 
 export type { IndexedSite, MapFeature, NearbySite, SearchResult } from './site-index-core';
-export { siteCheckOf, type SiteCheck } from './site-check';
+export { applyChecks, siteCheckOf, type SiteCheck } from './site-check';
+export type { ChecksAnswer } from './site-index-core';
 
 type Question = IndexRequest extends infer R ? (R extends { id: number } ? R : never) : never;
 type Unasked<Q> = Q extends unknown ? Omit<Q, 'id'> : never;
@@ -78,9 +79,9 @@ export class SiteIndex {
     return this.ask({ type: 'nearest', here, count });
   }
 
-  /** Every site not deleted, cut to what the site form checks (SiteCheck). */
-  checks(): Promise<SiteCheck[]> {
-    return this.ask({ type: 'checks' });
+  /** The checks changed since version `known` of the index, or all of them (ChecksAnswer). */
+  checksSince(known: number | null): Promise<ChecksAnswer | undefined> {
+    return this.ask({ type: 'checksSince', known });
   }
 
   /** Calls `listener` each time the index is rebuilt or fails. */

@@ -88,7 +88,7 @@ scope.onmessage = (event: MessageEvent<IndexRequest>) => {
     post({ type: 'answer', id: m.id, result: core.view(m.bbox, m.zoom) });
   } else if (m.type === 'nearest') {
     post({ type: 'answer', id: m.id, result: core.nearest(m.here, m.count) });
-  } else if (m.type === 'checks') {
-    post({ type: 'answer', id: m.id, result: core.checks() });
+  } else if (m.type === 'checksSince') {
+    post({ type: 'answer', id: m.id, result: core.checksSince(m.known) });
   }
 };

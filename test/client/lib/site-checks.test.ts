@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withStoredSite } from '../../../src/client/db/use-site-checks';
+import { applyChecks, type SiteCheck } from '../../../src/client/lib/site-check';
 import { siteUsingCode } from '../../../src/client/features/sites/site-schema';
 import { SiteIndexCore, type SiteRecordLike } from '../../../src/client/lib/site-index-core';
 
@@ -58,9 +59,10 @@ describe('the site index: what the site form checks against', () => {
     index.load(rows);
     const byChecks = (activeDate: string) =>
       siteUsingCode(index.checks(), '104233', null, activeDate)?.localId ?? null;
+    // The rows as the form read them from IndexedDB: in key (localId) order.
+    const stored = rows.filter((r) => !r.deleted).sort((a, b) => (a.localId < b.localId ? -1 : 1));
     const byRows = (activeDate: string) =>
-      siteUsingCode(rows.filter((r) => !r.deleted) as never, '104233', null, activeDate)?.localId ??
-      null;
+      siteUsingCode(stored as never, '104233', null, activeDate)?.localId ?? null;
     for (const day of ['2023-06-01', '2025-06-01', '2026-06-01', '2030-01-01'])
       expect(byChecks(day)).toBe(byRows(day));
     expect(byChecks('2030-01-01')).toBe('new');
@@ -102,5 +104,73 @@ describe('the site index: what the site form checks against', () => {
       withStoredSite(checks, { ...rows[2], deleted: true }).map((c) => c.localId),
     ).not.toContain('unplaced');
     expect(withStoredSite(checks, null)).toEqual(checks);
+  });
+
+  it('brings a form’s checks up to date with only what changed, exactly as a full answer', () => {
+    const index = new SiteIndexCore();
+    index.load(rows);
+    const first = index.checksSince(null);
+    expect('all' in first).toBe(true);
+    let held: SiteCheck[] = applyChecks([], first);
+    let version = first.version;
+    // A drain's and a pull's changes, one load each, look-alikes on purpose.
+    const steps: SiteRecordLike[][] = [];
+    let now = rows;
+    const step = (change: (r: SiteRecordLike[]) => SiteRecordLike[]) => {
+      now = change(now);
+      steps.push(now);
+    };
+    // The 2026 revision acknowledged: the server's copy arrives (its add_date now counts).
+    step((r) =>
+      r.map((x) =>
+        x.localId === 'new'
+          ? { ...x, syncState: 'synced', server: { id: 8, add_date: '2026-01-02' } }
+          : x,
+      ),
+    );
+    // A third revision of 104233, whose id sorts between the other two.
+    step((r) => [
+      ...r,
+      row({ localId: 'nex', code: '104233', data: { active_date: '2027-01-01' } }),
+    ]);
+    // The office closes the 2026 revision; an unplaced site is deleted; a deleted one comes back.
+    step((r) =>
+      r
+        .map((x) =>
+          x.localId === 'new' ? { ...x, data: { ...x.data, deactive_date: '2026-12-31' } } : x,
+        )
+        .map((x) => (x.localId === 'unplaced' ? { ...x, deleted: true } : x))
+        .map((x) => (x.localId === 'gone' ? { ...x, deleted: false } : x)),
+    );
+    for (const next of steps) {
+      expect(index.load(next).length).toBeGreaterThan(0);
+      const answer = index.checksSince(version);
+      expect('all' in answer).toBe(false);
+      held = applyChecks(held, answer);
+      version = answer.version;
+      expect(held).toEqual(index.checks());
+      for (const day of ['2025-06-01', '2026-06-01', '2026-12-31', '2027-06-01'])
+        expect(siteUsingCode(held, '104233', null, day)?.localId ?? null).toBe(
+          siteUsingCode(index.checks(), '104233', null, day)?.localId ?? null,
+        );
+    }
+    expect(siteUsingCode(held, '104236', null, '2026-06-01')?.localId).toBe('gone');
+    // A form that missed two versions gets both at once; the delta is the ids changed, not all.
+    const behind = index.checksSince(version - 2);
+    expect('all' in behind).toBe(false);
+    if (!('all' in behind)) expect(behind.changed.length + behind.removed.length).toBeLessThan(6);
+  });
+
+  it('sends every check to a form too far behind, or holding another index’s', () => {
+    const index = new SiteIndexCore();
+    index.load(rows);
+    const start = index.version;
+    for (let i = 0; i < 40; i += 1)
+      index.load(rows.map((r) => (r.localId === 'new' ? { ...r, name: `Pond, visit ${i}` } : r)));
+    expect('all' in index.checksSince(start)).toBe(true);
+    expect('all' in index.checksSince(index.version - 1)).toBe(false);
+    expect('all' in index.checksSince(index.version + 5)).toBe(true);
+    const same = index.checksSince(index.version);
+    expect(same).toEqual({ version: index.version, changed: [], removed: [] });
   });
 });

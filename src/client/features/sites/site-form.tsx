@@ -144,15 +144,14 @@ export function SiteForm({
   const submit = submitWith(onSubmit);
 
   // A place far from all the agency's other sites (a longitude typed without its minus) or at
-  // 0, 0 is asked about once before saving; the question goes when the place is changed.
-  const others = useMemo(
-    () =>
-      sites
-        .filter((s) => !s.deleted && s.localId !== selfLocalId && s.code !== ZERO_SITE_CODE)
-        .map(placeOf)
-        .filter((p): p is LatLon => p !== null),
-    [sites, selfLocalId],
-  );
+  // 0, 0 is asked about once before saving; the question goes when the place is changed. The
+  // other sites' places are gathered on Save, not with every change of the sites (a sync
+  // bringing sites re-renders the form, 20,000 of them each time).
+  const othersPlaces = () =>
+    sites
+      .filter((s) => !s.deleted && s.localId !== selfLocalId && s.code !== ZERO_SITE_CODE)
+      .map(placeOf)
+      .filter((p): p is LatLon => p !== null);
   const formRef = useRef<HTMLFormElement>(null);
   const confirmedPlace = useRef<string | null>(null);
   const [askedPlace, setAskedPlace] = useState<{ key: string; question: string } | null>(null);
@@ -169,7 +168,7 @@ export function SiteForm({
       placeKey !== startPlace &&
       confirmedPlace.current !== placeKey
     ) {
-      const asking = placeQuestion({ lat: position[0], lon: position[1] }, others);
+      const asking = placeQuestion({ lat: position[0], lon: position[1] }, othersPlaces());
       if (asking) {
         e.preventDefault();
         setAskedPlace({ key: placeKey, question: asking });
