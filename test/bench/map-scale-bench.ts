@@ -6,6 +6,8 @@
  * - the first pull: from tapping "Sign in" to every site stored on the tablet (IndexedDB count);
  * - the app: the longest task while opening the Sites screen (map and list), and while panning
  *   and zooming its map; the time from typing a site's name in search to that site listed;
+ *   New site and New collection opened; New site kept open while a sync brings RENAMED sites the
+ *   office renamed (MAP_PROFILE=file.cpuprofile writes the page's CPU profile of that step);
  * - a naive page: the same sites drawn with one Leaflet circleMarker each (Leaflet's default
  *   renderer, a tooltip each, as a first attempt would), served by this bench with Leaflet from
  *   node_modules; the same two figures and the ratio app / naive (goal ≤ 0.1).
