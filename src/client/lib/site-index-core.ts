@@ -349,4 +349,6 @@ export type IndexRequest =
 export type IndexMessage =
   | { type: 'loaded'; summary: IndexSummary; changed: number }
   | { type: 'answer'; id: number; result: unknown }
+  /** Checks of a ChecksAnswer sent ahead of its 'answer', which holds the last of them. */
+  | { type: 'checksPart'; id: number; checks: SiteCheck[] }
   | { type: 'failed'; message: string };

@@ -11,6 +11,8 @@ import type {
 } from './site-index-core';
 
 export type { IndexedSite, MapFeature, NearbySite, SearchResult } from './site-index-core';
+import { joinChecks, type SiteCheck } from './site-check';
+
 export { applyChecks, siteCheckOf, type SiteCheck } from './site-check';
 export type { ChecksAnswer } from './site-index-core';
 
@@ -27,6 +29,8 @@ export class SiteIndex {
   failure: string | null = null;
   private readonly worker: Worker;
   private readonly waiting = new Map<number, (result: unknown) => void>();
+  /** Checks sent ahead of their answer, by question (checksMessages). */
+  private readonly parts = new Map<number, SiteCheck[][]>();
   private readonly listeners = new Set<() => void>();
   private nextId = 1;
   users = 0;
@@ -46,8 +50,12 @@ export class SiteIndex {
   }
 
   private receive(m: IndexMessage): void {
-    if (m.type === 'answer') {
-      this.waiting.get(m.id)?.(m.result);
+    if (m.type === 'checksPart') {
+      this.parts.set(m.id, [...(this.parts.get(m.id) ?? []), m.checks]);
+    } else if (m.type === 'answer') {
+      const parts = this.parts.get(m.id);
+      this.parts.delete(m.id);
+      this.waiting.get(m.id)?.(parts ? joinChecks(parts, m.result as ChecksAnswer) : m.result);
       this.waiting.delete(m.id);
     } else if (m.type === 'loaded') {
       this.summary = m.summary;

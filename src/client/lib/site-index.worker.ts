@@ -10,6 +10,7 @@
  * it is re-read when watched again.
  */
 import Dexie from 'dexie';
+import { checksMessages } from './site-check';
 import {
   SiteIndexCore,
   type IndexMessage,
@@ -89,6 +90,6 @@ scope.onmessage = (event: MessageEvent<IndexRequest>) => {
   } else if (m.type === 'nearest') {
     post({ type: 'answer', id: m.id, result: core.nearest(m.here, m.count) });
   } else if (m.type === 'checksSince') {
-    post({ type: 'answer', id: m.id, result: core.checksSince(m.known) });
+    for (const message of checksMessages(m.id, core.checksSince(m.known))) post(message);
   }
 };

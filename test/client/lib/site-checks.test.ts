@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { withStoredSite } from '../../../src/client/db/use-site-checks';
-import { applyChecks, type SiteCheck } from '../../../src/client/lib/site-check';
+import {
+  CHECKS_PER_MESSAGE,
+  applyChecks,
+  checksMessages,
+  joinChecks,
+  type SiteCheck,
+} from '../../../src/client/lib/site-check';
 import { siteUsingCode } from '../../../src/client/features/sites/site-schema';
 import { SiteIndexCore, type SiteRecordLike } from '../../../src/client/lib/site-index-core';
 
@@ -172,5 +178,32 @@ describe('the site index: what the site form checks against', () => {
     expect('all' in index.checksSince(index.version + 5)).toBe(true);
     const same = index.checksSince(index.version);
     expect(same).toEqual({ version: index.version, changed: [], removed: [] });
+  });
+
+  it('crosses to the page in parts a task each can take, and arrives whole and in order', () => {
+    // 2,500 look-alike sites: one code for every ten, as revisions of a site reuse theirs.
+    const many = Array.from({ length: 2_500 }, (_, i) =>
+      row({
+        localId: `s${String(i).padStart(5, '0')}`,
+        code: String(200_000 + Math.floor(i / 10)),
+      }),
+    );
+    const index = new SiteIndexCore();
+    index.load(many);
+    const answer = index.checksSince(null);
+    const messages = checksMessages(7, answer);
+    expect(messages.map((m) => m.type)).toEqual(['checksPart', 'checksPart', 'answer']);
+    for (const m of messages) {
+      const size = m.type === 'checksPart' ? m.checks.length : 0;
+      expect(size).toBeLessThanOrEqual(CHECKS_PER_MESSAGE);
+    }
+    const parts = messages.flatMap((m) => (m.type === 'checksPart' ? [m.checks] : []));
+    const last = messages.at(-1)!;
+    expect(last.type === 'answer' && joinChecks(parts, last.result as never)).toEqual(answer);
+    // A small change crosses in its answer alone.
+    index.load(many.map((r, i) => (i === 1_234 ? { ...r, name: 'Renamed' } : r)));
+    expect(checksMessages(8, index.checksSince(answer.version)).map((m) => m.type)).toEqual([
+      'answer',
+    ]);
   });
 });
