@@ -10,7 +10,7 @@ import { LookupsNotice } from '../../ui/lookups-notice';
 import { draftKey } from '../../ui/form/use-form-draft';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
-import { nextSiteCode } from './next-site-code';
+import { proposedSiteCode } from './proposed-site-code';
 import { SiteForm, type LocationPickerProps } from './site-form';
 import { useSite } from './use-sites';
 import { useSiteChecks, withStoredSite } from '../../db/use-site-checks';
@@ -31,10 +31,7 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const [, navigate] = useLocation();
   const { lookups, loaded: listsRead, storedAt } = useLookups();
   const checks = useSiteChecks();
-  const codes = useCodesInUse(localId ? null : db);
-  // Once, from the codes read once: 20,000 codes walked on every render (each change of the
-  // sites a sync brings re-renders the screen) was most of a 170 ms freeze on a tablet.
-  const proposedCode = useMemo(() => (codes ? nextSiteCode(codes) : null), [codes]);
+  const proposedCode = useProposedCode(localId ? null : db);
   const site = useSite(localId ?? '');
   // The edited site as stored now (the index's copy may lag an edit saved a moment ago).
   const sites = useMemo(
@@ -49,7 +46,11 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
     data: site?.data,
     gone: Boolean(localId) && (site === null || site?.deleted === true),
   });
-  if (sites === undefined || (!localId && codes === undefined) || (localId && site === undefined))
+  if (
+    sites === undefined ||
+    (!localId && proposedCode === undefined) ||
+    (localId && site === undefined)
+  )
     return <p>Loading…</p>;
   if (localId && !site) return <p role="alert">This site is not on this tablet.</p>;
   // A deleted record takes no edit (updateRecord refuses it): no form to type into for nothing.
@@ -92,23 +93,20 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
 }
 
 /**
- * Every site code on the tablet (deleted sites' too: a proposal skips them, no harm), read once
- * from the code index alone, no record read: what a new site's code is proposed from. Exact
- * where the site index (useSiteChecks) may lag a site saved a moment ago by its re-read.
- * Null while not asked (`db` null: an edit keeps its code), undefined while reading.
+ * The code proposed for a new site (proposedSiteCode), read once from the code index, no record
+ * read but the few at its top: exact where the site index (useSiteChecks) may lag a site saved a
+ * moment ago by its re-read. Null while not asked (`db` null: an edit keeps its code) or when
+ * every code is taken, undefined while reading.
  */
-function useCodesInUse(db: TraplineDb | null): string[] | null | undefined {
-  const [codes, setCodes] = useState<string[] | null | undefined>(db ? undefined : null);
+function useProposedCode(db: TraplineDb | null): string | null | undefined {
+  const [code, setCode] = useState<string | null | undefined>(db ? undefined : null);
   useEffect(() => {
     if (!db) return;
     let live = true;
-    void db.sites
-      .orderBy('code')
-      .uniqueKeys()
-      .then((keys) => live && setCodes(keys as string[]));
+    void proposedSiteCode(db).then((proposed) => live && setCode(proposed));
     return () => {
       live = false;
     };
   }, [db]);
-  return codes;
+  return code;
 }
