@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { ZERO_SITE_CODE } from '../../../shared';
 import type { SiteCheck } from '../../lib/site-index';
 import { distanceMeters } from '../../lib/geo';
+import { smallest } from '../../lib/smallest';
 import { useGps, type GpsFailure } from '../../lib/use-gps';
 
 const SHOWN = 12;
@@ -54,19 +55,19 @@ export function SitePicker({
   const candidates = useMemo(() => {
     const q = query.trim().toLowerCase();
     const here = gps.fix;
-    return sites
-      .filter((s) => s.code !== ZERO_SITE_CODE && !s.deleted)
-      .filter((s) => q === '' || s.code.includes(q) || s.name.toLowerCase().includes(q))
-      .map((s) => {
-        const c = coordsOf(s);
-        return { site: s, distance: here && c ? distanceMeters(here, c) : null };
-      })
-      .sort(
-        (a, b) =>
-          (a.distance ?? Infinity) - (b.distance ?? Infinity) ||
-          a.site.code.localeCompare(b.site.code),
-      )
-      .slice(0, SHOWN);
+    return smallest(
+      sites
+        .filter((s) => s.code !== ZERO_SITE_CODE && !s.deleted)
+        .filter((s) => q === '' || s.code.includes(q) || s.name.toLowerCase().includes(q))
+        .map((s) => {
+          const c = coordsOf(s);
+          return { site: s, distance: here && c ? distanceMeters(here, c) : null };
+        }),
+      SHOWN,
+      (a, b) =>
+        (a.distance ?? Infinity) - (b.distance ?? Infinity) ||
+        a.site.code.localeCompare(b.site.code),
+    );
   }, [sites, query, gps.fix]);
 
   if (!open && selected) {
