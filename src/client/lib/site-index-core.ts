@@ -1,6 +1,6 @@
 import Supercluster, { type ClusterProperties } from 'supercluster';
 import { nearestTo, type LatLon } from './geo';
-import { siteCheckOf, type SiteCheck } from './site-check';
+import { byLocalId, siteCheckOf, type SiteCheck } from './site-check';
 
 /**
  * The agency's sites reduced to what the map and the Sites list need, with a cluster index and a
@@ -131,9 +131,7 @@ export class SiteIndexCore {
     this.placed = next.filter((s) => Number.isFinite(s.lat));
     // In localId order, the stored rows' key order (already so when read from IndexedDB): what
     // applyChecks keeps a form's checks in as it brings them up to date.
-    this.checked = checked.sort((a, b) =>
-      a.localId < b.localId ? -1 : a.localId > b.localId ? 1 : 0,
-    );
+    this.checked = checked.sort(byLocalId);
     this.checkById = new Map(checked.map((c) => [c.localId, c]));
     this.logChanged(this.version + 1, changed);
     this.clusters = new Supercluster<{ i: number }>({

@@ -200,9 +200,29 @@ describe('the site index: what the site form checks against', () => {
     const parts = messages.flatMap((m) => (m.type === 'checksPart' ? [m.checks] : []));
     const last = messages.at(-1)!;
     expect(last.type === 'answer' && joinChecks(parts, last.result as never)).toEqual(answer);
+    // A pull bringing 1,500 new sites whose ids fall between the held ones, and dropping 300:
+    // brought up to date in one merge, exactly the index's own checks.
+    const held = applyChecks([], answer);
+    const grown = [
+      ...many.filter((_, i) => i % 8 !== 0),
+      ...Array.from({ length: 1_500 }, (_, i) =>
+        row({ localId: `s${String(i * 2).padStart(5, '0')}x`, code: String(300_000 + (i % 40)) }),
+      ),
+    ];
+    index.load(grown);
+    const bulk = index.checksSince(answer.version);
+    expect('all' in bulk).toBe(false);
+    const heldGrown = applyChecks(held, bulk);
+    expect(heldGrown).toEqual(index.checks());
+    // And back: the 1,500 gone, the 300 returned.
+    index.load(many);
+    const back = index.checksSince(bulk.version);
+    expect('all' in back).toBe(false);
+    expect(applyChecks(heldGrown, back)).toEqual(index.checks());
+    expect(applyChecks(heldGrown, back)).toEqual(held);
     // A small change crosses in its answer alone.
     index.load(many.map((r, i) => (i === 1_234 ? { ...r, name: 'Renamed' } : r)));
-    expect(checksMessages(8, index.checksSince(answer.version)).map((m) => m.type)).toEqual([
+    expect(checksMessages(8, index.checksSince(index.version - 1)).map((m) => m.type)).toEqual([
       'answer',
     ]);
   });
