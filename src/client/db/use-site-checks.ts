@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useRef, useState } from 'react';
+import { startTransition, useEffect, useRef, useState } from 'react';
 import {
   applyChecks,
   siteCheckOf,
@@ -52,7 +52,9 @@ function useSiteChecksFromIndex(): SiteCheck[] | undefined {
       const base = held.current?.index === index ? held.current.checks : [];
       const next = applyChecks(base, answer);
       held.current = { index, version: answer.version, checks: next };
-      setChecks(next);
+      // A transition, as the index's other news (useSiteIndex): the form re-rendering with 20,000
+      // checks renders in slices the page can interrupt, not in the task that received them.
+      startTransition(() => setChecks(next));
     });
     return () => {
       live = false;

@@ -55,14 +55,16 @@ export function SitePicker({
   const candidates = useMemo(() => {
     const q = query.trim().toLowerCase();
     const here = gps.fix;
+    // One pass over every site (20,000 at district scale), a place read only with a position.
+    const matching: Array<{ site: SiteCheck; distance: number | null }> = [];
+    for (const s of sites) {
+      if (s.code === ZERO_SITE_CODE || s.deleted) continue;
+      if (q !== '' && !s.code.includes(q) && !s.name.toLowerCase().includes(q)) continue;
+      const c = here ? coordsOf(s) : null;
+      matching.push({ site: s, distance: here && c ? distanceMeters(here, c) : null });
+    }
     return smallest(
-      sites
-        .filter((s) => s.code !== ZERO_SITE_CODE && !s.deleted)
-        .filter((s) => q === '' || s.code.includes(q) || s.name.toLowerCase().includes(q))
-        .map((s) => {
-          const c = coordsOf(s);
-          return { site: s, distance: here && c ? distanceMeters(here, c) : null };
-        }),
+      matching,
       SHOWN,
       (a, b) =>
         (a.distance ?? Infinity) - (b.distance ?? Infinity) ||
