@@ -198,6 +198,10 @@ async function searchForSite(page: Page): Promise<{ ms: number; tasks: Tasks }> 
   });
 }
 
+/** Run in the page: whether an element matching `selector` has `text` in its text. */
+const hasText = ([selector, text]: readonly [string, string]) =>
+  [...document.querySelectorAll(selector)].some((e) => e.textContent?.includes(text));
+
 /**
  * Waits until an element matching `selector` has `text` in its text, by a plain DOM query polled
  * every 100 ms. Playwright's role and text engines run in the page's own thread and walk the page:
@@ -205,11 +209,10 @@ async function searchForSite(page: Page): Promise<{ ms: number; tasks: Tasks }> 
  * the figures here would count against the app.
  */
 async function shown(page: Page, selector: string, text: string): Promise<void> {
-  await page.waitForFunction(
-    ([sel, want]) => [...document.querySelectorAll(sel)].some((e) => e.textContent?.includes(want)),
-    [selector, text] as const,
-    { polling: 100, timeout: STEP_LIMIT_MS },
-  );
+  await page.waitForFunction(hasText, [selector, text] as const, {
+    polling: 100,
+    timeout: STEP_LIMIT_MS,
+  });
 }
 
 /**
@@ -265,10 +268,7 @@ async function sitesChangedUnderNewSite(
     const expected = `Site code 100001 is already used by 'Scale site 1 (${mark})'`;
     // Read and tapped with plain DOM queries: Playwright's text and role engines walk the whole
     // page in the page's own thread, and at 4x throttling one such look was itself an 89 ms task.
-    const errors = () =>
-      page.evaluate(() =>
-        [...document.querySelectorAll('.field-error')].map((e) => e.textContent ?? '').join('\n'),
-      );
+    const named = () => page.evaluate(hasText, ['.field-error', expected] as const);
     // A DOM click: Playwright's checks that the button is visible, enabled and hit walk the page too.
     const save = () =>
       page.evaluate(() =>
@@ -278,7 +278,7 @@ async function sitesChangedUnderNewSite(
       );
     const started = Date.now();
     // The form checks on Save: asked again until the pull and the index have brought the name.
-    while (!(await errors()).includes(expected)) {
+    while (!(await named())) {
       if (Date.now() - started > STEP_LIMIT_MS)
         throw new Error('the renamed site never reached the form');
       await save();

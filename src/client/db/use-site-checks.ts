@@ -46,11 +46,9 @@ function useSiteChecksFromIndex(): SiteCheck[] | undefined {
     let live = true;
     const mine = held.current?.index === index ? held.current : null;
     void index.checksSince(mine?.version ?? null).then((answer) => {
+      // Only the live effect's answer is taken, so what is held is still `mine`.
       if (!live || !answer) return;
-      // Answers come in the order asked: one asked before this one was taken, or dropped with
-      // its effect; either way the changes since `mine` hold every change since what is held.
-      const base = held.current?.index === index ? held.current.checks : [];
-      const next = applyChecks(base, answer);
+      const next = applyChecks(mine?.checks ?? [], answer);
       held.current = { index, version: answer.version, checks: next };
       // A transition, as the index's other news (useSiteIndex): the form re-rendering with 20,000
       // checks renders in slices the page can interrupt, not in the task that received them.

@@ -1,3 +1,4 @@
+import type { LatLon } from './geo';
 import type { ChecksAnswer, IndexMessage, SiteRecordLike } from './site-index-core';
 
 /**
@@ -35,6 +36,19 @@ export function siteCheckOf(row: SiteRecordLike): SiteCheck {
     data: pick(row.data ?? {}, CHECKED_DATA),
     server: row.server ? pick(row.server, CHECKED_SERVER) : null,
   };
+}
+
+/** Where a stored site (or its check) is: its shape's coordinates, if both are finite numbers. */
+export function placeOf(row: { data?: Record<string, unknown> | null }): LatLon | null {
+  const c = (row.data?.shape as { coordinates?: unknown } | undefined)?.coordinates;
+  if (!Array.isArray(c)) return null;
+  const [lon, lat] = c as unknown[];
+  return typeof lat === 'number' &&
+    typeof lon === 'number' &&
+    Number.isFinite(lat) &&
+    Number.isFinite(lon)
+    ? { lat, lon }
+    : null;
 }
 
 /** Checks in localId order, the stored rows' key order (IndexedDB compares strings as `<` does). */

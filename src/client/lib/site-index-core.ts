@@ -1,6 +1,6 @@
 import Supercluster, { type ClusterProperties } from 'supercluster';
 import { nearestTo, type LatLon } from './geo';
-import { byLocalId, siteCheckOf, type SiteCheck } from './site-check';
+import { byLocalId, placeOf, siteCheckOf, type SiteCheck } from './site-check';
 
 /**
  * The agency's sites reduced to what the map and the Sites list need, with a cluster index and a
@@ -68,18 +68,6 @@ export type SiteRecordLike = {
 /** What a SiteCheck holds beyond the map's fields, for telling a changed site. */
 const checkSignature = (c: SiteCheck) => JSON.stringify([c.data, c.server, c.createdAt]);
 
-function positionOf(row: SiteRecordLike): LatLon | null {
-  const c = (row.data?.shape as { coordinates?: unknown } | undefined)?.coordinates;
-  if (!Array.isArray(c)) return null;
-  const [lon, lat] = c as unknown[];
-  return typeof lat === 'number' &&
-    typeof lon === 'number' &&
-    Number.isFinite(lat) &&
-    Number.isFinite(lon)
-    ? { lat, lon }
-    : null;
-}
-
 const signature = (s: IndexedSite) => `${s.lat},${s.lon},${s.state},${s.code},${s.name}`;
 
 export class SiteIndexCore {
@@ -90,7 +78,8 @@ export class SiteIndexCore {
   private clusters: Supercluster<{ i: number }> | null = null;
   private placed: IndexedSite[] = [];
   private checked: SiteCheck[] = [];
-  private checkById = new Map<string, SiteCheck>();
+  /** `checked` by localId, made when a page first asks for changes since a version. */
+  private checkById: Map<string, SiteCheck> | null = null;
   /** The ids each version changed (added, changed or gone), from the oldest kept. */
   private checksLog: { version: number; ids: string[] }[] = [];
   version = 0;
@@ -106,7 +95,7 @@ export class SiteIndexCore {
     for (const row of rows) {
       if (row.deleted) continue;
       const check = siteCheckOf(row);
-      const at = positionOf(row);
+      const at = placeOf(row);
       const site: IndexedSite = {
         id: row.localId,
         code: row.code,
@@ -132,7 +121,7 @@ export class SiteIndexCore {
     // In localId order, the stored rows' key order (already so when read from IndexedDB): what
     // applyChecks keeps a form's checks in as it brings them up to date.
     this.checked = checked.sort(byLocalId);
-    this.checkById = new Map(checked.map((c) => [c.localId, c]));
+    this.checkById = null;
     this.logChanged(this.version + 1, changed);
     this.clusters = new Supercluster<{ i: number }>({
       // 256 px tiles as Leaflet draws them: a radius of 72 screen pixels keeps clusters' 44–60 px
@@ -261,6 +250,7 @@ export class SiteIndexCore {
       if (entry.version > known) for (const id of entry.ids) ids.add(id);
     const changed: SiteCheck[] = [];
     const removed: string[] = [];
+    this.checkById ??= new Map(this.checked.map((c) => [c.localId, c]));
     for (const id of ids) {
       const check = this.checkById.get(id);
       if (check) changed.push(check);

@@ -9,12 +9,10 @@ import type {
   NearbySite,
   SearchResult,
 } from './site-index-core';
-
-export type { IndexedSite, MapFeature, NearbySite, SearchResult } from './site-index-core';
 import { joinChecks, type SiteCheck } from './site-check';
 
-export { applyChecks, siteCheckOf, type SiteCheck } from './site-check';
-export type { ChecksAnswer } from './site-index-core';
+export type { IndexedSite, MapFeature, NearbySite, SearchResult } from './site-index-core';
+export { applyChecks, placeOf, siteCheckOf, type SiteCheck } from './site-check';
 
 type Question = IndexRequest extends infer R ? (R extends { id: number } ? R : never) : never;
 type Unasked<Q> = Q extends unknown ? Omit<Q, 'id'> : never;
@@ -51,7 +49,9 @@ export class SiteIndex {
 
   private receive(m: IndexMessage): void {
     if (m.type === 'checksPart') {
-      this.parts.set(m.id, [...(this.parts.get(m.id) ?? []), m.checks]);
+      const parts = this.parts.get(m.id);
+      if (parts) parts.push(m.checks);
+      else this.parts.set(m.id, [m.checks]);
     } else if (m.type === 'answer') {
       const parts = this.parts.get(m.id);
       this.parts.delete(m.id);

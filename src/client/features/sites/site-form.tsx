@@ -6,7 +6,7 @@ import {
   type LookupsDocument,
   type SiteCreate,
 } from '../../../shared';
-import type { SiteCheck } from '../../lib/site-index';
+import { placeOf, type SiteCheck } from '../../lib/site-index';
 import { isRepositoryError } from '../../db/repository-error';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
 import {
@@ -54,16 +54,6 @@ type SiteFormProps = {
   /** Where the typing is kept as a draft until saved (the screen knows the record). */
   draft?: DraftPlace;
 };
-
-/** Where a stored site is, if it has a place. */
-function placeOf(row: SiteCheck): LatLon | null {
-  const c = (row.data as Partial<SiteCreate> | null)?.shape?.coordinates as unknown;
-  if (!Array.isArray(c)) return null;
-  const [lon, lat] = c as unknown[];
-  return typeof lat === 'number' && typeof lon === 'number' && Number.isFinite(lat + lon)
-    ? { lat, lon }
-    : null;
-}
 
 const EMPTY: Partial<SiteCreate> = {
   shape: { type: 'Point', coordinates: [undefined as never, undefined as never] },
