@@ -23,8 +23,9 @@ declare module 'vitest' {
  * Vitest global setup: migrate one embedded database per run and dump its data directory, so
  * each test file starts its PGlite from the dump instead of running initdb and every migration
  * again (about 4 s a file on this machine, once per file, ~60 files). The database a test gets is
- * the same: the dump is named by the migrations' text and PGlite's version, so a changed
- * migration makes a new one, and the test helper still runs `migrate` on what it loads.
+ * the same: the dump is named by the migrations' text, PGlite's version and how it is made
+ * (TEMPLATE_RECIPE), so a changed migration makes a new one, and the test helper still runs
+ * `migrate` on what it loads.
  */
 export default async function setup(project: TestProject): Promise<void> {
   const pglite = JSON.parse(
@@ -33,6 +34,7 @@ export default async function setup(project: TestProject): Promise<void> {
   const hash = createHash('sha256')
     .update(pglite.version)
     .update(JSON.stringify(MIGRATIONS))
+    .update(TEMPLATE_RECIPE)
     .digest('hex')
     .slice(0, 16);
   const file = join(tmpdir(), `trapline-pglite-template-${hash}.tar`);
@@ -43,10 +45,29 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('dataDirTemplate', dataDir);
 }
 
+/**
+ * Every test file's database unpacks this dump into memory (~150 a run in the server project
+ * alone), so it holds only what a test's database uses. A fresh data directory is 42 MB: a 16 MB
+ * WAL segment and three databases of which the app uses one (`postgres`). Made with 1 MB WAL
+ * segments and without the template databases (only CREATE DATABASE reads them, which no test
+ * runs on PGlite), it is 15 MB, and a test's database opens in ~0.24 s of CPU instead of ~0.40.
+ * Neither changes what the app's queries see. `npm start` makes its own databases with PGlite's
+ * defaults; the data directories copied from this dump for spawned starts
+ * (test/helpers/migrated-data-dir.ts) open the same way.
+ */
+const TEMPLATE_RECIPE = 'wal-segsize=1; without template0, template1';
+
 async function makeDump(file: string): Promise<void> {
   if (existsSync(file)) return;
-  const pg = await PGlite.create();
+  const pg = await PGlite.create({ initDbStartParams: ['--wal-segsize=1'] });
   await migrate(pgliteDatabase(pg));
+  await pg.exec(
+    "update pg_database set datistemplate = false where datname in ('template0', 'template1')",
+  );
+  await pg.exec('drop database template0');
+  await pg.exec('drop database template1');
+  // The WAL since initdb is replayed by no one: a checkpoint leaves the dump's one segment clean.
+  await pg.exec('checkpoint');
   const dump = await pg.dumpDataDir('none');
   await pg.close();
   // Written aside and renamed: a concurrent run never reads half a file.

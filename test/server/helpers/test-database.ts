@@ -62,6 +62,29 @@ const TEST_SHARED_BUFFERS = '16MB';
 /** The dump, read once per worker (test files share their worker's modules) and not per file. */
 let template: Promise<Blob> | undefined;
 function templateBlob(path: string): Promise<Blob> {
-  template ??= readFile(path).then((bytes) => new Blob([bytes]));
+  template ??= readFile(path).then((bytes) => new SharedBytes(bytes));
   return template;
+}
+
+/**
+ * A Blob that hands every reader the same bytes. PGlite reads a dump with `arrayBuffer()` and
+ * copies each file it unpacks into its own memory (Emscripten's FS.writeFile copies unless told
+ * it may own the array), so the bytes are only read: one copy per worker serves every file's
+ * database, where a plain Blob's arrayBuffer() copied the whole dump again for each (55 ms of
+ * CPU a database at 42 MB, in Node 20's chunked Blob reader).
+ */
+class SharedBytes extends Blob {
+  readonly #bytes: ArrayBuffer;
+  constructor(bytes: Uint8Array) {
+    super();
+    const own = new Uint8Array(bytes.byteLength);
+    own.set(bytes);
+    this.#bytes = own.buffer;
+  }
+  override get size(): number {
+    return this.#bytes.byteLength;
+  }
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    return Promise.resolve(this.#bytes);
+  }
 }
