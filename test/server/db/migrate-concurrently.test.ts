@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/server/db/database';
 import { migrate } from '../../../src/server/db/migrate';
 import { MIGRATIONS } from '../../../src/server/db/migrations';
-import { openPglite } from '../../../src/server/db/pglite-database';
+import { openEmptyPglite } from '../helpers/test-database';
 import { openPostgres } from '../../../src/server/db/postgres-database';
 
 /**
@@ -15,7 +15,7 @@ import { openPostgres } from '../../../src/server/db/postgres-database';
 async function freshDatabase(): Promise<{ db: Database; drop: () => Promise<void> }> {
   const adminUrl = process.env.TRAPLINE_TEST_DATABASE_URL;
   if (!adminUrl) {
-    const db = await openPglite(undefined);
+    const db = await openEmptyPglite();
     return { db, drop: () => db.close() };
   }
   const name = `trapline_migrate_${randomBytes(6).toString('hex')}`;

@@ -57,12 +57,30 @@ export async function openMigratedPglite(): Promise<Database> {
   return db;
 }
 
+/**
+ * A fresh in-memory PGlite with no migration applied, for tests of migrating: started from the
+ * run's dump of a fresh initdb (test/pglite-template.ts), as a new database is before its first
+ * migration.
+ */
+export async function openEmptyPglite(): Promise<Database> {
+  const template = providedOrNone('pgliteEmptyTemplate');
+  if (!template) return openPglite(undefined);
+  return openPglite(undefined, {
+    loadDataDir: await templateBlob(template),
+    sharedBuffers: TEST_SHARED_BUFFERS,
+  });
+}
+
 const TEST_SHARED_BUFFERS = '16MB';
 
-/** The dump, read once per worker (test files share their worker's modules) and not per file. */
-let template: Promise<Blob> | undefined;
+/** Each dump, read once per worker (test files share their worker's modules) and not per file. */
+const templates = new Map<string, Promise<Blob>>();
 function templateBlob(path: string): Promise<Blob> {
-  template ??= readFile(path).then((bytes) => new SharedBytes(bytes));
+  let template = templates.get(path);
+  if (!template) {
+    template = readFile(path).then((bytes) => new SharedBytes(bytes));
+    templates.set(path, template);
+  }
   return template;
 }
 

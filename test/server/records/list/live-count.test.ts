@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 import { api, makeCollection, SEX_ID, SPECIES_ID, type Api } from '../arthropod/arthropod-fixtures';
-import { openPglite } from '../../../../src/server/db/pglite-database';
+import { openEmptyPglite } from '../../helpers/test-database';
 import { migrate } from '../../../../src/server/db/migrate';
 import { MIGRATIONS } from '../../../../src/server/db/migrations';
 import { buildRecords } from '../../../../src/server/records/app';
@@ -90,7 +90,7 @@ it('counts exactly what the list holds through creates and deletes, per agency a
 it('starts its counters from the rows an upgraded database already holds, and pools sort by their collection date', async () => {
   // A database at version 3, as an install upgrading to this version holds it (the helper's
   // database would already be at the latest version).
-  const db = await openPglite(undefined);
+  const db = await openEmptyPglite();
   try {
     await migrate(
       db,
