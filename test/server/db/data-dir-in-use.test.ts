@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../../src/server/db/data-dir-lock';
 import { startRecordsServer, type RunningRecords } from '../../../src/server/records/server';
 import { migratedDataDir } from '../../helpers/migrated-data-dir';
+import { nodeArgs } from '../../helpers/node-process';
 
 /**
  * The embedded database (PGlite) belongs to one process: a second process opening the same data
@@ -16,7 +17,6 @@ import { migratedDataDir } from '../../helpers/migrated-data-dir';
  * by a process that died (SIGKILL, power cut) opens as before.
  */
 const run = promisify(execFile);
-const TSX = resolve('node_modules/.bin/tsx');
 const CLI = resolve('src/server/records/cli.ts');
 const PASSWORD = 'data-dir-in-use-password';
 
@@ -35,7 +35,7 @@ afterAll(async () => {
 });
 
 const cli = (...args: string[]) =>
-  run(TSX, [CLI, ...args], {
+  run(process.execPath, nodeArgs(CLI, ...args), {
     env: { ...process.env, TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '', RECORDS_PORT: '0' },
     timeout: 60_000,
   }).then(
@@ -68,7 +68,7 @@ describe('a data directory a running Trapline holds', () => {
   }, 60_000);
 
   it('a second records service on it refuses to start, and the first keeps serving', async () => {
-    const child = spawn(TSX, [CLI], {
+    const child = spawn(process.execPath, nodeArgs(CLI), {
       env: { ...process.env, TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '', RECORDS_PORT: '0' },
     });
     let out = '';

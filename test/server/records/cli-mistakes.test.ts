@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { nodeArgs } from '../../helpers/node-process';
 
 /**
  * What an IT person meets typing `npm run records -- agency-token …` wrongly: a wrong
@@ -11,13 +12,12 @@ import { afterAll, describe, expect, it } from 'vitest';
  * says what is wrong in a line and creates nothing: no empty database where none was.
  */
 const run = promisify(execFile);
-const TSX = resolve('node_modules/.bin/tsx');
 const CLI = resolve('src/server/records/cli.ts');
 const root = mkdtempSync(join(tmpdir(), 'trapline-cli-mistakes-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const cli = (dataDir: string, ...args: string[]) =>
-  run(TSX, [CLI, ...args], {
+  run(process.execPath, nodeArgs(CLI, ...args), {
     env: { ...process.env, TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '' },
     timeout: 60_000,
   }).then(

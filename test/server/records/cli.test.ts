@@ -5,9 +5,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordsServer } from '../../../src/server/records/server';
 import { migratedDataDir } from '../../helpers/migrated-data-dir';
+import { nodeArgs } from '../../helpers/node-process';
 
 const run = promisify(execFile);
-const TSX = resolve('node_modules/.bin/tsx');
 const CLI = resolve('src/server/records/cli.ts');
 const dirs: string[] = [];
 const tempDir = () => {
@@ -20,7 +20,7 @@ afterAll(() => {
 });
 
 const cli = (dataDir: string, ...args: string[]) =>
-  run(TSX, [CLI, ...args], {
+  run(process.execPath, nodeArgs(CLI, ...args), {
     env: { ...process.env, TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '' },
     timeout: 60_000,
   }).then(
@@ -81,7 +81,7 @@ describe('npm run records -- agency-token', () => {
 
 describe('npm run records', () => {
   it('lists what is wrong with the environment and exits 1', async () => {
-    const res = await run(TSX, [CLI], {
+    const res = await run(process.execPath, nodeArgs(CLI), {
       env: { ...process.env, RECORDS_PORT: 'eighty', TRUST_PROXY: 'proxy' },
       timeout: 60_000,
     }).catch((e) => e);
@@ -92,7 +92,7 @@ describe('npm run records', () => {
 
   it('starts, prints its URL and a generated demo password once, saved with mode 0600', async () => {
     const dataDir = tempDir();
-    const child = spawn(TSX, [CLI], {
+    const child = spawn(process.execPath, nodeArgs(CLI), {
       env: {
         ...process.env,
         TRAPLINE_DATA_DIR: dataDir,

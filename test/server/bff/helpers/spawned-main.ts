@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { ROOT } from '../../../../src/server/main';
+import { nodeArgs } from '../../../helpers/node-process';
 
 export type SpawnedMain = {
   child: ChildProcess;
@@ -14,12 +15,12 @@ export type SpawnedMain = {
 };
 
 /**
- * `npm start` as a real child process: node itself with tsx as its loader (`node --import tsx`),
- * not the tsx binary, which runs the server in a grandchild: a SIGKILL to it would leave the
- * server running. So the PID here is the server's own and a SIGKILL kills exactly it.
+ * `npm start` as a real child process: node itself with tsx as its loader (nodeArgs), not the
+ * tsx binary, which runs the server in a grandchild: a SIGKILL to it would leave the server
+ * running. So the PID here is the server's own and a SIGKILL kills exactly it.
  */
 export function spawnMain(env: Record<string, string>): SpawnedMain {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, nodeArgs('src/server/main.ts'), {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', RECORDS_PORT: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
