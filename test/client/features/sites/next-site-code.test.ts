@@ -43,7 +43,8 @@ describe('nextSiteCode', () => {
     expect(codes).not.toContain(next);
   });
 
-  // A million codes, twice: seconds on a busy machine, so it gets more than Vitest's 5 s default.
+  // A million codes, twice: the file's longest test on a busy machine, so it gets more than
+  // Vitest's 5 s default.
   it('proposes nothing when every code is taken', { timeout: 60_000 }, () => {
     const all = Array.from({ length: 1_000_000 }, (_, n) => String(n).padStart(6, '0'));
     expect(nextSiteCode(all)).toBeNull();
