@@ -3,8 +3,22 @@ import { crc32, deflateSync } from 'node:zlib';
 /**
  * A 256 px tile (PNG, RGB): one colour from the tile's place with a little seeded noise, so it
  * weighs what a real map tile does (~15-20 kB) and the storage figures mean something.
+ * The same bytes every time for a place: made once per process (compressing one took ~4 ms, and
+ * the map-area tests serve the same area's tiles again on every download, pause and retry).
  */
 export function tilePng(z: number, x: number, y: number): Buffer {
+  const key = `${z}/${x}/${y}`;
+  let png = made.get(key);
+  if (!png) {
+    png = makeTilePng(z, x, y);
+    made.set(key, png);
+  }
+  return png;
+}
+
+const made = new Map<string, Buffer>();
+
+function makeTilePng(z: number, x: number, y: number): Buffer {
   const chunk = (type: string, data: Buffer) => {
     const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
     const out = Buffer.alloc(body.length + 8);
