@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { basename, relative, sep } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
@@ -22,18 +22,32 @@ function cacheControlFor(root: string, file: string): string {
   return 'public, max-age=3600';
 }
 
+/** The built app as the BFF serves it (appShell). */
+export type AppShell = {
+  /** Answers a client route with index.html, so deep links work. */
+  serveIndex(reply: FastifyReply): FastifyReply;
+  /**
+   * A directory of the build (`/assets`, `/icons/`): answered 404, not with index.html, as a
+   * missing file under it is.
+   */
+  isBuildDirectory(path: string): boolean;
+};
+
 /**
- * Serves the built app from `root` (dist/). Returns a handler for client routes (paths that are
- * not /api and not files), which get index.html so deep links work; null when there is no build.
+ * Serves the built app from `root` (dist/): its files, and what answers client routes (paths
+ * that are not /api and not files). Null when there is no build.
  */
 export async function appShell(
   app: FastifyInstance,
   root: string | null,
-): Promise<((reply: FastifyReply) => FastifyReply) | null> {
+): Promise<AppShell | null> {
   if (!root || !existsSync(root)) return null;
   await app.register(fastifyStatic, {
     root,
-    wildcard: true,
+    // A route per file of the build, listed once at start (a new build means a restart): with a
+    // wildcard route, every request for a file read its directories first (a readdir per path
+    // segment, to refuse another spelling of a path), the assets' ~180 entries each time.
+    wildcard: false,
     index: false,
     cacheControl: false,
     dotfiles: 'ignore',
@@ -46,7 +60,23 @@ export async function appShell(
     reply.header('cache-control', 'no-cache').sendFile('index.html');
   // The root is a directory to the static handler (index: false): answer it as a client route.
   app.get('/', (_req, reply) => serveIndex(reply));
-  return serveIndex;
+  const directories = buildDirectories(root);
+  return {
+    serveIndex,
+    isBuildDirectory: (path) => directories.has(path.endsWith('/') ? path.slice(0, -1) : path),
+  };
+}
+
+/** Every directory under `root`, as a URL path ('/assets', '/assets/images'). */
+function buildDirectories(root: string, under = ''): Set<string> {
+  const found = new Set<string>();
+  for (const entry of readdirSync(join(root, under), { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+    const path = `${under}/${entry.name}`;
+    found.add(path);
+    for (const inner of buildDirectories(root, path)) found.add(inner);
+  }
+  return found;
 }
 
 /** A client route: a GET/HEAD outside /api whose last segment has no file extension. */

@@ -155,12 +155,13 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   await exportRoutes(app, ctx);
   await proxyRoutes(app, ctx);
   if (ctx.tileArchive) await mapArchiveRoute(app, ctx.tileArchive);
-  const serveIndex = await appShell(app, options.staticRoot ?? null);
+  const shell = await appShell(app, options.staticRoot ?? null);
 
   app.setNotFoundHandler((req, reply) => {
     const url = req.raw.url ?? '/';
-    if (serveIndex && isClientRoute(req.method, url)) return serveIndex(reply);
     const path = url.split('?', 1)[0];
+    if (shell && isClientRoute(req.method, url) && !shell.isBuildDirectory(path))
+      return shell.serveIndex(reply);
     if (path.startsWith('/api/v1/')) {
       const allow = allowedMethods(path.slice('/api'.length));
       if (allow.length > 0) throw methodNotAllowed(req.method, path, allow);

@@ -67,7 +67,7 @@ describe('the app shell', () => {
       expect(res.headers['cache-control'], route).toBe('no-cache');
       expect(String(res.headers['content-type']), route).toMatch(/text\/html/);
     }
-    for (const path of ['/assets/index-gone.js', '/assets/', '/icons/']) {
+    for (const path of ['/assets/index-gone.js', '/assets/', '/assets', '/icons/']) {
       const missing = await http(`${bff.url}${path}`);
       expect(missing.status, path).toBe(404);
     }
