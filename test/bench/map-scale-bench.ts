@@ -255,7 +255,7 @@ async function sitesChangedUnderNewSite(
       where agency = 1 and code between '100001' and $1`,
     [String(100_000 + RENAMED), mark],
   );
-  // Plain CSS locators throughout (see `errors` below).
+  // What is read and tapped while waiting goes through plain DOM queries (`named`, `save`).
   const code = page.locator('form[aria-label="Site"] input[name="code"]');
   const cdp = process.env.MAP_PROFILE ? await page.context().newCDPSession(page) : null;
   if (cdp) {

@@ -1,4 +1,5 @@
 /** Geographic helpers for forms: distances, GPS accuracy and typed-coordinate hints. */
+import { smallest } from './smallest';
 
 export type LatLon = { lat: number; lon: number };
 
@@ -104,26 +105,23 @@ export function formatDistance(meters: number): string {
 export type Nearby<T> = { item: T; meters: number; bearing: number };
 
 /**
- * The `count` items closest to `here`, nearest first, with their distance and the bearing from
- * `here` to them. One pass keeping a sorted shortlist: O(items × count), for a few nearest of
- * tens of thousands.
+ * The `count` items closest to `here`, nearest first (equally near: in input order), with their
+ * distance and the bearing from `here` to them. One pass keeping a sorted shortlist (smallest):
+ * for a few nearest of tens of thousands.
  */
 export function nearestTo<T extends LatLon>(
   items: Iterable<T>,
   here: LatLon,
   count: number,
 ): Nearby<T>[] {
-  const best: { item: T; meters: number }[] = [];
-  if (count <= 0) return [];
-  for (const item of items) {
-    const meters = distanceMeters(here, item);
-    if (best.length === count && meters >= best[count - 1].meters) continue;
-    let at = best.length;
-    while (at > 0 && best[at - 1].meters > meters) at -= 1;
-    best.splice(at, 0, { item, meters });
-    if (best.length > count) best.pop();
+  function* measured() {
+    for (const item of items) yield { item, meters: distanceMeters(here, item) };
   }
-  return best.map(({ item, meters }) => ({ item, meters, bearing: bearingDegrees(here, item) }));
+  return smallest(measured(), count, (a, b) => a.meters - b.meters).map(({ item, meters }) => ({
+    item,
+    meters,
+    bearing: bearingDegrees(here, item),
+  }));
 }
 
 /**

@@ -27,10 +27,11 @@ export type AppShell = {
   /** Answers a client route with index.html, so deep links work. */
   serveIndex(reply: FastifyReply): FastifyReply;
   /**
-   * A directory of the build (`/assets`, `/icons/`): answered 404, not with index.html, as a
-   * missing file under it is.
+   * Whether a request (its method and path, without the query) is for a client route: a
+   * GET/HEAD outside /api whose last segment has no file extension, and not a directory of the
+   * build (`/assets`, `/icons/`), which is answered 404 as a missing file under it is.
    */
-  isBuildDirectory(path: string): boolean;
+  isClientRoute(method: string, path: string): boolean;
 };
 
 /**
@@ -63,7 +64,12 @@ export async function appShell(
   const directories = buildDirectories(root);
   return {
     serveIndex,
-    isBuildDirectory: (path) => directories.has(path.endsWith('/') ? path.slice(0, -1) : path),
+    isClientRoute(method, path) {
+      return (
+        isRouteShaped(method, path) &&
+        !directories.has(path.endsWith('/') ? path.slice(0, -1) : path)
+      );
+    },
   };
 }
 
@@ -79,10 +85,9 @@ function buildDirectories(root: string, under = ''): Set<string> {
   return found;
 }
 
-/** A client route: a GET/HEAD outside /api whose last segment has no file extension. */
-export function isClientRoute(method: string, url: string): boolean {
+/** A GET/HEAD outside /api whose last segment has no file extension. */
+function isRouteShaped(method: string, path: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
-  const path = url.split('?', 1)[0];
   if (path === '/api' || path.startsWith('/api/')) return false;
   const last = path.slice(path.lastIndexOf('/') + 1);
   return !last.includes('.');

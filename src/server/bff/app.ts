@@ -5,7 +5,7 @@ import { answerClientError } from '../http/client-errors';
 import { answerFrameworkError } from '../http/framework-errors';
 import { useErrorHandler } from '../http/error-handler';
 import type { Database } from '../db/database';
-import { appShell, isClientRoute } from './app-shell';
+import { appShell } from './app-shell';
 import { HttpError } from '../http/http-error';
 import type { BffContext } from './context';
 import { IdempotencyJournal } from './idempotency-journal';
@@ -160,8 +160,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   app.setNotFoundHandler((req, reply) => {
     const url = req.raw.url ?? '/';
     const path = url.split('?', 1)[0];
-    if (shell && isClientRoute(req.method, url) && !shell.isBuildDirectory(path))
-      return shell.serveIndex(reply);
+    if (shell?.isClientRoute(req.method, path)) return shell.serveIndex(reply);
     if (path.startsWith('/api/v1/')) {
       const allow = allowedMethods(path.slice('/api'.length));
       if (allow.length > 0) throw methodNotAllowed(req.method, path, allow);

@@ -49,10 +49,7 @@ export async function openTestDatabase(): Promise<Database> {
 export async function openMigratedPglite(): Promise<Database> {
   const template = providedOrNone('pgliteTemplate');
   if (!template) return openDatabase({});
-  const db = await openPglite(undefined, {
-    loadDataDir: await templateBlob(template),
-    sharedBuffers: TEST_SHARED_BUFFERS,
-  });
+  const db = await openFromDump(template);
   await migrate(db);
   return db;
 }
@@ -64,7 +61,11 @@ export async function openMigratedPglite(): Promise<Database> {
  */
 export async function openEmptyPglite(): Promise<Database> {
   const template = providedOrNone('pgliteEmptyTemplate');
-  if (!template) return openPglite(undefined);
+  return template ? openFromDump(template) : openPglite(undefined);
+}
+
+/** An in-memory PGlite unpacked from the dump in the file `template`. */
+async function openFromDump(template: string): Promise<Database> {
   return openPglite(undefined, {
     loadDataDir: await templateBlob(template),
     sharedBuffers: TEST_SHARED_BUFFERS,
