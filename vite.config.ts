@@ -3,7 +3,10 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
+import { writeCompressedCopies } from './src/server/bff/compressed-copies';
 
 const BFF = process.env.TRAPLINE_DEV_BFF ?? 'http://127.0.0.1:8080';
 
@@ -49,6 +52,30 @@ const withoutClientJsonSchema = {
   },
 };
 
+/**
+ * Brotli and gzip copies of the build's files, for the BFF to send to browsers that accept them
+ * (src/server/bff/compressed-copies.ts). Written after every other plugin's last step (the PWA
+ * plugin writes sw.js when the bundle closes), so no file changes after its copy is made.
+ */
+function compressedCopies(): Plugin {
+  let outDir = '';
+  return {
+    name: 'trapline-compressed-copies',
+    apply: 'build',
+    enforce: 'post',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    closeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        await writeCompressedCopies(outDir);
+      },
+    },
+  };
+}
+
 export default defineConfig({
   // `#shared/x` is src/shared/x everywhere (tsconfig.json paths, eslint.config.js resolver).
   resolve: {
@@ -58,6 +85,7 @@ export default defineConfig({
   },
   plugins: [
     withoutClientJsonSchema,
+    compressedCopies(),
     react(),
     VitePWA({
       // The app asks before activating a new version: never reload under an open form.

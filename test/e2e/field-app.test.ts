@@ -92,6 +92,24 @@ describe('field app in Chromium', () => {
     await inspect('home');
   });
 
+  it('got its first load compressed: the scripts crossed the network at a third of their size', async () => {
+    // What this page fetched since it opened on a fresh profile (no service worker yet), as the
+    // browser counted it: bytes as sent, and as the app's code once decoded.
+    const scripts = await app.page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e as PerformanceResourceTiming)
+        .filter((e) => new URL(e.name).pathname.endsWith('.js'))
+        .map((e) => ({ name: e.name, sent: e.encodedBodySize, code: e.decodedBodySize })),
+    );
+    const large = scripts.filter((s) => s.code >= 4096);
+    expect(large.length).toBeGreaterThan(0);
+    for (const s of large) expect(s.sent, s.name).toBeLessThan(s.code / 2);
+    const sent = scripts.reduce((sum, s) => sum + s.sent, 0);
+    const code = scripts.reduce((sum, s) => sum + s.code, 0);
+    expect(sent / code).toBeLessThan(0.4);
+  });
+
   it('creates a site by tapping the map, though no map tiles can load', async () => {
     await navigate(app.page, 'Sites');
     await visible(app.page.getByRole('heading', { name: 'Sites' }));

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, relative, sep } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { COMPRESSED_SUFFIXES, uncompressedName } from './compressed-copies';
 
 /** Files that must be revalidated on every load, so a new version of the app is found. */
 function mustRevalidate(name: string): boolean {
@@ -14,8 +15,9 @@ function mustRevalidate(name: string): boolean {
   );
 }
 
+/** `file` is what was sent: a compressed copy (`sw.js.br`) is cached as the file it encodes. */
 function cacheControlFor(root: string, file: string): string {
-  const rel = relative(root, file).split(sep).join('/');
+  const rel = uncompressedName(relative(root, file).split(sep).join('/'));
   // Vite puts a content hash in every name under assets/: a new build never reuses a name.
   if (rel.startsWith('assets/')) return 'public, max-age=31536000, immutable';
   if (mustRevalidate(basename(rel))) return 'no-cache';
@@ -49,6 +51,10 @@ export async function appShell(
     // wildcard route, every request for a file read its directories first (a readdir per path
     // segment, to refuse another spelling of a path), the assets' ~180 entries each time.
     wildcard: false,
+    // The build's compressed copies (compressed-copies.ts) go to a browser that accepts their
+    // encoding, with `Vary: Accept-Encoding`; they are not files of their own.
+    preCompressed: true,
+    globIgnore: COMPRESSED_SUFFIXES.map((suffix) => `**/*${suffix}`),
     index: false,
     cacheControl: false,
     dotfiles: 'ignore',

@@ -1,10 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBff, type RunningBff } from '../../../src/server/bff/app';
+import { writeCompressedCopies } from '../../../src/server/bff/compressed-copies';
 import { SESSION_COOKIE, SessionStore } from '../../../src/server/bff/session-store';
 import type { Database } from '../../../src/server/db/database';
 import { openTestDatabase } from '../helpers/test-database';
@@ -14,6 +16,14 @@ const TILE_URL = 'https://{s}.tiles.example.org/{z}/{x}/{y}.png';
 let db: Database;
 let dist: string;
 let bff: RunningBff;
+
+/** A script as the build writes one: long, and repetitive enough to shrink. */
+const bigScript = (name: string) =>
+  Array.from({ length: 400 }, (_, i) => `export const ${name}${i} = () => "${name} ${i}";`).join(
+    '\n',
+  );
+/** Chromium's Accept-Encoding. */
+const CHROMIUM_ENCODINGS = 'gzip, deflate, br, zstd';
 
 beforeAll(async () => {
   db = await openTestDatabase();
@@ -26,10 +36,12 @@ beforeAll(async () => {
   );
   writeFileSync(join(dist, 'assets', 'index-Bx1.js'), 'console.log(1)');
   writeFileSync(join(dist, 'assets', 'index-C9.css'), 'body{}');
-  writeFileSync(join(dist, 'sw.js'), 'self.x=1');
+  writeFileSync(join(dist, 'assets', 'screen-Dx2.js'), bigScript('screen'));
+  writeFileSync(join(dist, 'sw.js'), `self.x=1;\n${bigScript('precache')}`);
   writeFileSync(join(dist, 'workbox-5a1b2c.js'), 'self.y=1');
   writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Trapline"}');
   writeFileSync(join(dist, 'icons', 'icon-192.png'), 'png');
+  await writeCompressedCopies(dist);
   bff = await startBff({
     db,
     upstreamUrl: 'http://127.0.0.1:9',
@@ -74,6 +86,56 @@ describe('the app shell', () => {
     const api = await http(`${bff.url}/api/nothing`, { headers: { 'x-csrf': '1' } });
     expect(api.status).toBe(404);
     expect(api.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it('sends the build compressed to a browser that accepts it, the same bytes once decoded', async () => {
+    const raw = readFileSync(join(dist, 'assets', 'screen-Dx2.js'));
+    const get = async (acceptEncoding?: string) => {
+      const res = await request(`${bff.url}/assets/screen-Dx2.js`, {
+        headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+      });
+      return { headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
+    };
+    const br = await get(CHROMIUM_ENCODINGS);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.body.length).toBeLessThan(raw.length / 4);
+    expect(brotliDecompressSync(br.body).equals(raw)).toBe(true);
+    expect(String(br.headers['content-type'])).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+
+    const gz = await get('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(raw)).toBe(true);
+
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.equals(raw)).toBe(true);
+  });
+
+  it('keeps the service worker and index.html revalidated when it sends them compressed', async () => {
+    for (const path of ['/sw.js', '/sites/12']) {
+      const res = await request(`${bff.url}${path}`, {
+        headers: { 'accept-encoding': CHROMIUM_ENCODINGS },
+      });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      expect(res.statusCode, path).toBe(200);
+      expect(res.headers['cache-control'], path).toBe('no-cache');
+      if (path === '/sw.js') {
+        expect(res.headers['content-encoding']).toBe('br');
+        expect(brotliDecompressSync(body).equals(readFileSync(join(dist, 'sw.js')))).toBe(true);
+      } else {
+        expect(String(res.headers['content-type'])).toMatch(/text\/html/);
+      }
+    }
+  });
+
+  it('serves the compressed copies only as encodings of their file, not as files of their own', async () => {
+    expect(existsSync(join(dist, 'assets', 'screen-Dx2.js.br'))).toBe(true);
+    for (const path of ['/assets/screen-Dx2.js.br', '/assets/screen-Dx2.js.gz', '/sw.js.br']) {
+      const res = await http(`${bff.url}${path}`);
+      expect(res.status, path).toBe(404);
+    }
   });
 
   it('tells the signed-in app the tile URL at run time', async () => {
