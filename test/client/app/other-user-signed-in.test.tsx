@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,7 +6,7 @@ import { openUserDb } from '../../../src/client/db/database';
 import { saveIdentity } from '../../../src/client/lib/identity';
 import { readStoredReports } from '../../../src/client/lib/report-cache';
 import type { SessionInfo } from '../../../src/shared';
-import { migratedDataDir } from '../../helpers/migrated-data-dir';
+import { startMainOnMigratedDir, type MainOnMigratedDir } from '../../helpers/spawned-main';
 
 /**
  * A shared tablet, two tabs: demo-tech's app stays open in tab 1 while, in tab 2, demo-tech signed
@@ -21,38 +19,10 @@ import { migratedDataDir } from '../../helpers/migrated-data-dir';
  * same-origin fetch sent to it with the browser's cookie; nothing is answered in the test's place.
  */
 const PASSWORD = 'other-user-signed-in-password';
-let server: ChildProcess;
-let dataDir: string;
+let server: MainOnMigratedDir | undefined;
 let base: string;
 const nodeFetch = globalThis.fetch;
 const saved: Blob[] = [];
-
-async function startServer(): Promise<string> {
-  dataDir = migratedDataDir('trapline-other-user-');
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      PORT: '0',
-      RECORDS_PORT: '0',
-      LOG_LEVEL: 'silent',
-      TRAPLINE_DATA_DIR: dataDir,
-      TRAPLINE_DEMO_PASSWORD: PASSWORD,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const m = /Trapline is running at (https?:\/\/\S+)\n/.exec(out);
-      if (m) resolve(m[1].replace(/\/$/, ''));
-    };
-    server.stdout?.on('data', onData);
-    server.stderr?.on('data', onData);
-    server.on('exit', () => reject(new Error(`server exited:\n${out}`)));
-  });
-}
 
 /** Signs in as `username` from the browser holding `cookie`; answers the new cookie and who. */
 async function signIn(username: string, cookie: string) {
@@ -91,7 +61,8 @@ async function otherTabSignsIn(username: string): Promise<SessionInfo> {
 }
 
 beforeAll(async () => {
-  base = await startServer();
+  server = await startMainOnMigratedDir('trapline-other-user-', PASSWORD);
+  base = server.url;
 }, 120_000);
 
 afterEach(async () => {
@@ -101,12 +72,7 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 describe("demo-tech's tab after another agency's user signed in in another tab", () => {

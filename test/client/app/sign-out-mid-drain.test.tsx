@@ -1,5 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,7 +6,7 @@ import { createSite } from '../../../src/client/db/create-site';
 import { openUserDb } from '../../../src/client/db/database';
 import { loadIdentity, saveIdentity } from '../../../src/client/lib/identity';
 import type { SessionInfo } from '../../../src/shared';
-import { migratedDataDir } from '../../helpers/migrated-data-dir';
+import { startMainOnMigratedDir, type MainOnMigratedDir } from '../../helpers/spawned-main';
 
 /**
  * A shared tablet on a slow network: demo-tech signs out while a change of theirs is still on its
@@ -24,37 +22,9 @@ import { migratedDataDir } from '../../helpers/migrated-data-dir';
  */
 const PASSWORD = 'sign-out-mid-drain-password';
 const SLOW_MS = 2_500;
-let server: ChildProcess;
-let dataDir: string;
+let server: MainOnMigratedDir | undefined;
 let base: string;
 const nodeFetch = globalThis.fetch;
-
-async function startServer(): Promise<string> {
-  dataDir = migratedDataDir('trapline-sign-out-mid-drain-');
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      PORT: '0',
-      RECORDS_PORT: '0',
-      LOG_LEVEL: 'silent',
-      TRAPLINE_DATA_DIR: dataDir,
-      TRAPLINE_DEMO_PASSWORD: PASSWORD,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const m = /Trapline is running at (https?:\/\/\S+)\n/.exec(out);
-      if (m) resolve(m[1].replace(/\/$/, ''));
-    };
-    server.stdout?.on('data', onData);
-    server.stderr?.on('data', onData);
-    server.on('exit', () => reject(new Error(`server exited:\n${out}`)));
-  });
-}
 
 /** The browser's cookie for the origin (one session cookie), kept from Set-Cookie as a browser does. */
 let jar = '';
@@ -83,7 +53,8 @@ async function browserFetch(input: RequestInfo | URL, init: RequestInit = {}) {
 let tech: SessionInfo;
 
 beforeAll(async () => {
-  base = await startServer();
+  server = await startMainOnMigratedDir('trapline-sign-out-mid-drain-', PASSWORD);
+  base = server.url;
   const res = await nodeFetch(`${base}/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-csrf': '1', origin: base },
@@ -100,12 +71,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 describe('signing out while a change is on its way, and another user signing in', () => {

@@ -5,7 +5,7 @@ import { buildTestRecords, TEST_PASSWORD, type TestRecords } from '../helpers/re
 import { appRequest } from './helpers/bff-stack';
 import { cookieFrom } from './helpers/http';
 import { makeCollection } from './helpers/record-bodies';
-import { killSpawned, spawnMain, type SpawnedMain } from './helpers/spawned-main';
+import { killSpawned, spawnMain, type SpawnedMain } from '../../helpers/spawned-main';
 import { startTcpFaultProxy, type TcpFaultProxy } from './helpers/tcp-fault-proxy';
 import { migratedDataDir } from '../../helpers/migrated-data-dir';
 

@@ -7,7 +7,7 @@ import { startBffStack, type BffStack } from './helpers/bff-stack';
 import { appRequest } from './helpers/bff-stack';
 import { cookieFrom, http } from './helpers/http';
 import { makeCollection } from './helpers/record-bodies';
-import { killSpawned, spawnMain, type SpawnedMain } from './helpers/spawned-main';
+import { killSpawned, spawnMain, type SpawnedMain } from '../../helpers/spawned-main';
 import { migratedDataDir } from '../../helpers/migrated-data-dir';
 
 const lines: string[] = [];

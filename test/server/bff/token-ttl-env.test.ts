@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { appRequest } from './helpers/bff-stack';
 import { cookieFrom } from './helpers/http';
-import { killSpawned, spawnMain, type SpawnedMain } from './helpers/spawned-main';
+import { killSpawned, spawnMain, type SpawnedMain } from '../../helpers/spawned-main';
 import { migratedDataDir } from '../../helpers/migrated-data-dir';
 
 const dataDir = migratedDataDir('trapline-ttl-');

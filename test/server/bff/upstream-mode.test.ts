@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, TEST_PASSWORD, type TestRecords } from '../helpers/records-app';
 import { appRequest } from './helpers/bff-stack';
 import { cookieFrom } from './helpers/http';
-import { killSpawned, spawnMain, type SpawnedMain } from './helpers/spawned-main';
+import { killSpawned, spawnMain, type SpawnedMain } from '../../helpers/spawned-main';
 import { startTcpFaultProxy, type TcpFaultProxy } from './helpers/tcp-fault-proxy';
 import { migratedDataDir } from '../../helpers/migrated-data-dir';
 

@@ -26,7 +26,11 @@ const setups: Array<{ name: string; workers: number; postgres: boolean }> = [
 describe.each(setups)('collections saved at once on $name', ({ workers, postgres }) => {
   let stack: ScaleOutStack;
   beforeAll(async () => {
-    stack = await startScaleOutStack({ workers, adminUrl: postgres ? adminUrl : undefined });
+    stack = await startScaleOutStack({
+      workers,
+      adminUrl: postgres ? adminUrl : undefined,
+      shortLived: true,
+    });
   }, 300_000);
   afterAll(async () => {
     await closeClients();

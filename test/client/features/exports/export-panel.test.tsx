@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ExportPanel } from '../../../../src/client/features/exports/export-panel';
-import { migratedDataDir } from '../../../helpers/migrated-data-dir';
+import { startMainOnMigratedDir, type MainOnMigratedDir } from '../../../helpers/spawned-main';
 
 /**
  * The panel against the real BFF and records service (`npm start` as a child process: the server
@@ -13,8 +11,7 @@ import { migratedDataDir } from '../../../helpers/migrated-data-dir';
  * answered in the test's place.
  */
 const PASSWORD = 'export-panel-test-password';
-let server: ChildProcess;
-let dataDir: string;
+let server: MainOnMigratedDir | undefined;
 let base: string;
 let cookie: string;
 const nodeFetch = globalThis.fetch;
@@ -28,35 +25,9 @@ function browserFetch(to: string) {
     });
 }
 
-async function startServer(): Promise<string> {
-  dataDir = migratedDataDir('trapline-export-panel-');
-  server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      PORT: '0',
-      RECORDS_PORT: '0',
-      LOG_LEVEL: 'silent',
-      TRAPLINE_DATA_DIR: dataDir,
-      TRAPLINE_DEMO_PASSWORD: PASSWORD,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      out += chunk.toString('utf8');
-      const m = /Trapline is running at (https?:\/\/\S+)\n/.exec(out);
-      if (m) resolve(m[1].replace(/\/$/, ''));
-    };
-    server.stdout?.on('data', onData);
-    server.stderr?.on('data', onData);
-    server.on('exit', () => reject(new Error(`server exited:\n${out}`)));
-  });
-}
-
 beforeAll(async () => {
-  base = await startServer();
+  server = await startMainOnMigratedDir('trapline-export-panel-', PASSWORD);
+  base = server.url;
   const signIn = await nodeFetch(`${base}/api/session`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-csrf': '1', origin: base },
@@ -98,12 +69,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((r) => server.once('exit', r));
-    server.kill('SIGTERM');
-    await exited;
-  }
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await server?.stop();
 });
 
 function stubSaving() {

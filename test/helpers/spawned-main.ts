@@ -1,6 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { ROOT } from '../../../../src/server/main';
-import { nodeArgs } from '../../../helpers/node-process';
+import { rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { migratedDataDir } from './migrated-data-dir';
+import { nodeArgs } from './node-process';
+
+/** The project's root, where `npm start` runs (not imported from the server: jsdom files use this). */
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export type SpawnedMain = {
   child: ChildProcess;
@@ -79,4 +85,37 @@ export async function killSpawned(p: SpawnedMain | undefined): Promise<void> {
   if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
   p.child.kill('SIGKILL');
   await p.exited;
+}
+
+export type MainOnMigratedDir = {
+  /** The BFF's URL from the banner, without a trailing slash. */
+  url: string;
+  /** Stops the server as a user does (SIGTERM), waits for it to end, and deletes its data. */
+  stop(): Promise<void>;
+};
+
+/**
+ * `npm start` on a fresh migrated data directory (migratedDataDir), its demo accounts signing in
+ * with `password`, resolved once it serves. For tests that need the whole server beside them
+ * (the jsdom files whose pages talk to a real BFF) rather than a test of starting itself.
+ */
+export async function startMainOnMigratedDir(
+  prefix: string,
+  password: string,
+): Promise<MainOnMigratedDir> {
+  const dataDir = migratedDataDir(prefix);
+  const main = spawnMain({ TRAPLINE_DATA_DIR: dataDir, TRAPLINE_DEMO_PASSWORD: password });
+  const stop = async () => {
+    if (main.child.exitCode === null && main.child.signalCode === null) {
+      main.child.kill('SIGTERM');
+      await main.exited;
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    return { url: (await main.url()).replace(/\/$/, ''), stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }
