@@ -43,33 +43,39 @@ async function cutOptions(form: Locator): Promise<Cut[]> {
 
 // Tablet trial at 1280x800: drop-downs cut their labels ("CO2 — CO2-baited lig…", "Demo Vector
 // Control D…", the test target), so the technician could not read what was chosen.
+// One stack and browser for both sizes: each size turns the same tablet (setViewportSize) and
+// opens the forms again.
+let stack: Stack;
+let app: AppBrowser;
+let collectionPath: string;
+
+beforeAll(async () => {
+  await ensureAppBuilt();
+  stack = await startStack();
+  app = await launchApp(stack.appUrl);
+  await signIn(app.page, { username: 'demo-tech', password: stack.password });
+  await createSiteByCoordinates(app.page, {
+    code: '733001',
+    name: 'Label Slough',
+    lat: 38.62,
+    lon: -121.52,
+  });
+  await createCollectionAtSite(app.page, [{ species: 'Cx tarsalis', sex: 'F-Mixed', count: 12 }]);
+  await makePools(app.page);
+  collectionPath = new URL(app.page.url()).pathname;
+});
+
+afterAll(async () => {
+  await app?.dispose();
+  await stack?.stop();
+});
+
 describe.each([
   ['landscape', LANDSCAPE],
   ['portrait', PORTRAIT],
 ] as [string, Viewport][])('drop-downs at %s size show whole labels', (size, viewport) => {
-  let stack: Stack;
-  let app: AppBrowser;
-  let collectionPath: string;
-
   beforeAll(async () => {
-    await ensureAppBuilt();
-    stack = await startStack();
-    app = await launchApp(stack.appUrl, { viewport });
-    await signIn(app.page, { username: 'demo-tech', password: stack.password });
-    await createSiteByCoordinates(app.page, {
-      code: '733001',
-      name: 'Label Slough',
-      lat: 38.62,
-      lon: -121.52,
-    });
-    await createCollectionAtSite(app.page, [{ species: 'Cx tarsalis', sex: 'F-Mixed', count: 12 }]);
-    await makePools(app.page);
-    collectionPath = new URL(app.page.url()).pathname;
-  });
-
-  afterAll(async () => {
-    await app?.dispose();
-    await stack?.stop();
+    await app.page.setViewportSize(viewport);
   });
 
   it('collection form: every trap type, trap problem, species and sex label fits its drop-down', async () => {
