@@ -188,6 +188,7 @@ export default defineConfig({
           // test/*.test.ts: suites about the whole code base (its architecture rules).
           include: ['test/shared/**/*.test.ts', 'test/*.test.ts'],
           environment: 'node',
+          isolate: false,
         },
       },
       {
