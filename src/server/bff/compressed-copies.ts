@@ -23,11 +23,6 @@ const MIN_BYTES = 1024;
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
-/** Whether `file` (a path or name) is a compressed copy rather than a file of the app. */
-export function isCompressedCopy(file: string): boolean {
-  return COMPRESSED_SUFFIXES.some((suffix) => file.endsWith(suffix));
-}
-
 /** `file` without its compressed copy's suffix (the file it is a copy of), or `file` itself. */
 export function uncompressedName(file: string): string {
   const suffix = COMPRESSED_SUFFIXES.find((s) => file.endsWith(s));
@@ -37,16 +32,13 @@ export function uncompressedName(file: string): string {
 /**
  * Writes a brotli and a gzip copy beside every compressible file of `root` (recursively) that is
  * at least MIN_BYTES long, each only when it is smaller than the file (otherwise the file is sent
- * as it is). Returns the bytes of the files compressed and of their brotli copies.
+ * as it is).
  */
-export async function writeCompressedCopies(
-  root: string,
-): Promise<{ files: number; bytes: number; brotliBytes: number }> {
+export async function writeCompressedCopies(root: string): Promise<void> {
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const files = entries
     .filter((e) => e.isFile() && COMPRESSIBLE.test(e.name))
     .map((e) => join(e.parentPath, e.name));
-  const totals = { files: 0, bytes: 0, brotliBytes: 0 };
   await Promise.all(
     files.map(async (file) => {
       const raw = await readFile(file);
@@ -63,10 +55,6 @@ export async function writeCompressedCopies(
       ]);
       if (br.length < raw.length) await writeFile(`${file}.br`, br);
       if (gz.length < raw.length) await writeFile(`${file}.gz`, gz);
-      totals.files += 1;
-      totals.bytes += raw.length;
-      totals.brotliBytes += Math.min(br.length, raw.length);
     }),
   );
-  return totals;
 }

@@ -111,6 +111,17 @@ describe('the app shell', () => {
     const plain = await get();
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.equals(raw)).toBe(true);
+
+    // A file too small to gain from a copy, and an image, go as they are.
+    for (const path of ['/assets/index-Bx1.js', '/icons/icon-192.png']) {
+      const res = await request(`${bff.url}${path}`, {
+        headers: { 'accept-encoding': CHROMIUM_ENCODINGS },
+      });
+      expect(await res.body.text(), path).toBe(
+        readFileSync(join(dist, ...path.split('/')), 'utf8'),
+      );
+      expect(res.headers['content-encoding'], path).toBeUndefined();
+    }
   });
 
   it('keeps the service worker and index.html revalidated when it sends them compressed', async () => {
