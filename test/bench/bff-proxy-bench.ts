@@ -26,6 +26,7 @@ import {
 import { seedDemoAgencies } from '../../src/server/records/seed/seed-demo-agencies';
 import { seedLookups } from '../../src/server/records/seed/seed-lookups';
 import { startRecordsThread } from '../../src/server/records/records-thread';
+import { optimisingNodeArgs } from '../helpers/node-process';
 import type { BenchRow } from './run';
 
 const PASSWORD = 'bench-password';
@@ -129,7 +130,7 @@ export async function startServerProcess(
   layout: ServerLayout = 'split',
 ): Promise<ServerUrls & { stop: () => Promise<void> }> {
   const self = fileURLToPath(import.meta.url);
-  const child = spawn(process.execPath, ['--import', 'tsx', self], {
+  const child = spawn(process.execPath, optimisingNodeArgs(self), {
     cwd: resolve(dirname(self), '../..'),
     env: { ...process.env, TRAPLINE_BENCH_SERVERS: layout },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { load, type Run } from './bff-proxy-bench';
 import { collectionAtSite } from '../server/records/arthropod/arthropod-fixtures';
+import { optimisingNodeArgs } from '../helpers/node-process';
 import type { BenchRow } from './run';
 
 const ROUNDS = Number(process.env.BARE_BENCH_ROUNDS ?? 5);
@@ -36,7 +37,7 @@ const median = (xs: number[]) => {
 async function start(kind: Side): Promise<Started> {
   const script = join(dirname(fileURLToPath(import.meta.url)), 'bare-records-reference.ts');
   const dataDir = mkdtempSync(join(tmpdir(), `trapline-${kind}-`));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, kind, dataDir], {
+  const child = spawn(process.execPath, optimisingNodeArgs(script, kind, dataDir), {
     cwd: resolve(dirname(script), '../..'),
     stdio: ['ignore', 'pipe', 'inherit'],
   });

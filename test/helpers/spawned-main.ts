@@ -1,12 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migratedDataDir } from './migrated-data-dir';
 import { nodeArgs } from './node-process';
 
 /** The project's root, where `npm start` runs (not imported from the server: jsdom files use this). */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const MAIN = 'src/server/main.ts';
 
 export type SpawnedMain = {
   child: ChildProcess;
@@ -24,9 +25,17 @@ export type SpawnedMain = {
  * `npm start` as a real child process: node itself with tsx as its loader (nodeArgs), not the
  * tsx binary, which runs the server in a grandchild: a SIGKILL to it would leave the server
  * running. So the PID here is the server's own and a SIGKILL kills exactly it.
+ * `npmStartCommand`: `npm start`'s own command line instead (the tsx binary, V8's every tier), for
+ * the test of the two-commands promise itself; stop it with SIGTERM, which tsx passes on.
  */
-export function spawnMain(env: Record<string, string>): SpawnedMain {
-  const child = spawn(process.execPath, nodeArgs('src/server/main.ts'), {
+export function spawnMain(
+  env: Record<string, string>,
+  { npmStartCommand = false }: { npmStartCommand?: boolean } = {},
+): SpawnedMain {
+  const [command, args] = npmStartCommand
+    ? [join(ROOT, 'node_modules', '.bin', 'tsx'), [MAIN]]
+    : [process.execPath, nodeArgs(MAIN)];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', RECORDS_PORT: '0', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

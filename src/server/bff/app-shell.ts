@@ -15,9 +15,12 @@ function mustRevalidate(name: string): boolean {
   );
 }
 
+/** `file`'s path under `root` with forward slashes, as in a URL ('assets/x.js'). */
+const pathInBuild = (root: string, file: string) => relative(root, file).split(sep).join('/');
+
 /** `file` is what was sent: a compressed copy (`sw.js.br`) is cached as the file it encodes. */
 function cacheControlFor(root: string, file: string): string {
-  const rel = uncompressedName(relative(root, file).split(sep).join('/'));
+  const rel = uncompressedName(pathInBuild(root, file));
   // Vite puts a content hash in every name under assets/: a new build never reuses a name.
   if (rel.startsWith('assets/')) return 'public, max-age=31536000, immutable';
   if (mustRevalidate(basename(rel))) return 'no-cache';
@@ -79,16 +82,14 @@ export async function appShell(
   };
 }
 
-/** Every directory under `root`, as a URL path ('/assets', '/assets/images'). */
-function buildDirectories(root: string, under = ''): Set<string> {
-  const found = new Set<string>();
-  for (const entry of readdirSync(join(root, under), { withFileTypes: true })) {
-    if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
-    const path = `${under}/${entry.name}`;
-    found.add(path);
-    for (const inner of buildDirectories(root, path)) found.add(inner);
-  }
-  return found;
+/** Every directory of the build outside dot-directories, as a URL path ('/assets', '/a/b'). */
+function buildDirectories(root: string): Set<string> {
+  return new Set(
+    readdirSync(root, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => `/${pathInBuild(root, join(entry.parentPath, entry.name))}`)
+      .filter((path) => !path.split('/').some((segment) => segment.startsWith('.'))),
+  );
 }
 
 /** A GET/HEAD outside /api whose last segment has no file extension. */

@@ -25,6 +25,20 @@ const bigScript = (name: string) =>
 /** Chromium's Accept-Encoding. */
 const CHROMIUM_ENCODINGS = 'gzip, deflate, br, zstd';
 
+/** GET `path` from the BFF accepting `acceptEncoding` (none if absent): the body as sent. */
+async function getBytes(path: string, acceptEncoding?: string) {
+  const res = await request(`${bff.url}${path}`, {
+    headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
+  });
+  return {
+    status: res.statusCode,
+    headers: res.headers,
+    body: Buffer.from(await res.body.arrayBuffer()),
+  };
+}
+/** A file of the build as written. */
+const built = (path: string) => readFileSync(join(dist, ...path.split('/')));
+
 beforeAll(async () => {
   db = await openTestDatabase();
   dist = mkdtempSync(join(tmpdir(), 'trapline-dist-'));
@@ -89,13 +103,8 @@ describe('the app shell', () => {
   });
 
   it('sends the build compressed to a browser that accepts it, the same bytes once decoded', async () => {
-    const raw = readFileSync(join(dist, 'assets', 'screen-Dx2.js'));
-    const get = async (acceptEncoding?: string) => {
-      const res = await request(`${bff.url}/assets/screen-Dx2.js`, {
-        headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {},
-      });
-      return { headers: res.headers, body: Buffer.from(await res.body.arrayBuffer()) };
-    };
+    const raw = built('/assets/screen-Dx2.js');
+    const get = (acceptEncoding?: string) => getBytes('/assets/screen-Dx2.js', acceptEncoding);
     const br = await get(CHROMIUM_ENCODINGS);
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.body.length).toBeLessThan(raw.length / 4);
@@ -114,31 +123,23 @@ describe('the app shell', () => {
 
     // A file too small to gain from a copy, and an image, go as they are.
     for (const path of ['/assets/index-Bx1.js', '/icons/icon-192.png']) {
-      const res = await request(`${bff.url}${path}`, {
-        headers: { 'accept-encoding': CHROMIUM_ENCODINGS },
-      });
-      expect(await res.body.text(), path).toBe(
-        readFileSync(join(dist, ...path.split('/')), 'utf8'),
-      );
+      const res = await getBytes(path, CHROMIUM_ENCODINGS);
+      expect(res.body.toString('utf8'), path).toBe(built(path).toString('utf8'));
       expect(res.headers['content-encoding'], path).toBeUndefined();
     }
   });
 
   it('keeps the service worker and index.html revalidated when it sends them compressed', async () => {
-    for (const path of ['/sw.js', '/sites/12']) {
-      const res = await request(`${bff.url}${path}`, {
-        headers: { 'accept-encoding': CHROMIUM_ENCODINGS },
-      });
-      const body = Buffer.from(await res.body.arrayBuffer());
-      expect(res.statusCode, path).toBe(200);
-      expect(res.headers['cache-control'], path).toBe('no-cache');
-      if (path === '/sw.js') {
-        expect(res.headers['content-encoding']).toBe('br');
-        expect(brotliDecompressSync(body).equals(readFileSync(join(dist, 'sw.js')))).toBe(true);
-      } else {
-        expect(String(res.headers['content-type'])).toMatch(/text\/html/);
-      }
-    }
+    const sw = await getBytes('/sw.js', CHROMIUM_ENCODINGS);
+    expect(sw.status).toBe(200);
+    expect(sw.headers['cache-control']).toBe('no-cache');
+    expect(sw.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(sw.body).equals(built('/sw.js'))).toBe(true);
+
+    const index = await getBytes('/sites/12', CHROMIUM_ENCODINGS);
+    expect(index.status).toBe(200);
+    expect(index.headers['cache-control']).toBe('no-cache');
+    expect(String(index.headers['content-type'])).toMatch(/text\/html/);
   });
 
   it('serves the compressed copies only as encodings of their file, not as files of their own', async () => {

@@ -1,12 +1,12 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processStartTime } from '../../../src/server/db/data-dir-lock';
 import { startRecordsServer, type RunningRecords } from '../../../src/server/records/server';
 import { migratedDataDir } from '../../helpers/migrated-data-dir';
 import { nodeArgs } from '../../helpers/node-process';
+import { RECORDS_CLI, runRecordsCli } from '../../helpers/records-cli';
 
 /**
  * The embedded database (PGlite) belongs to one process: a second process opening the same data
@@ -16,8 +16,6 @@ import { nodeArgs } from '../../helpers/node-process';
  * refuse, say why and what to do, and leave the running one's data alone. A directory left behind
  * by a process that died (SIGKILL, power cut) opens as before.
  */
-const run = promisify(execFile);
-const CLI = resolve('src/server/records/cli.ts');
 const PASSWORD = 'data-dir-in-use-password';
 
 let dataDir: string;
@@ -35,17 +33,7 @@ afterAll(async () => {
 });
 
 const cli = (...args: string[]) =>
-  run(process.execPath, nodeArgs(CLI, ...args), {
-    env: { ...process.env, TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '', RECORDS_PORT: '0' },
-    timeout: 60_000,
-  }).then(
-    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({
-      code: e.code,
-      stdout: e.stdout,
-      stderr: e.stderr,
-    }),
-  );
+  runRecordsCli({ TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '', RECORDS_PORT: '0' }, ...args);
 
 async function signIn(url: string): Promise<number> {
   const res = await fetch(`${url}/login`, {
@@ -68,7 +56,7 @@ describe('a data directory a running Trapline holds', () => {
   }, 60_000);
 
   it('a second records service on it refuses to start, and the first keeps serving', async () => {
-    const child = spawn(process.execPath, nodeArgs(CLI), {
+    const child = spawn(process.execPath, nodeArgs(RECORDS_CLI), {
       env: { ...process.env, TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '', RECORDS_PORT: '0' },
     });
     let out = '';

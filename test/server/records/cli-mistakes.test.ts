@@ -1,33 +1,19 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nodeArgs } from '../../helpers/node-process';
+import { runRecordsCli } from '../../helpers/records-cli';
 
 /**
  * What an IT person meets typing `npm run records -- agency-token …` wrongly: a wrong
  * TRAPLINE_DATA_DIR (the server runs with another one), a misspelt subcommand, a bad flag. Each
  * says what is wrong in a line and creates nothing: no empty database where none was.
  */
-const run = promisify(execFile);
-const CLI = resolve('src/server/records/cli.ts');
 const root = mkdtempSync(join(tmpdir(), 'trapline-cli-mistakes-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const cli = (dataDir: string, ...args: string[]) =>
-  run(process.execPath, nodeArgs(CLI, ...args), {
-    env: { ...process.env, TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '' },
-    timeout: 60_000,
-  }).then(
-    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
-    (e: { code: number; stdout: string; stderr: string }) => ({
-      code: e.code,
-      stdout: e.stdout,
-      stderr: e.stderr,
-    }),
-  );
+  runRecordsCli({ TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '' }, ...args);
 
 describe('npm run records -- agency-token, typed wrongly', () => {
   it('on a data directory holding no database says so, and creates none there', async () => {

@@ -1,14 +1,12 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordsServer } from '../../../src/server/records/server';
 import { migratedDataDir } from '../../helpers/migrated-data-dir';
 import { nodeArgs } from '../../helpers/node-process';
+import { RECORDS_CLI, runRecordsCli } from '../../helpers/records-cli';
 
-const run = promisify(execFile);
-const CLI = resolve('src/server/records/cli.ts');
 const dirs: string[] = [];
 const tempDir = () => {
   const d = migratedDataDir('trapline-cli-');
@@ -20,17 +18,7 @@ afterAll(() => {
 });
 
 const cli = (dataDir: string, ...args: string[]) =>
-  run(process.execPath, nodeArgs(CLI, ...args), {
-    env: { ...process.env, TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '' },
-    timeout: 60_000,
-  }).then(
-    (r) => ({ code: 0, ...r }),
-    (e: { code: number; stdout: string; stderr: string }) => ({
-      code: e.code,
-      stdout: e.stdout,
-      stderr: e.stderr,
-    }),
-  );
+  runRecordsCli({ TRAPLINE_DATA_DIR: dataDir, DATABASE_URL: '' }, ...args);
 
 describe('npm run records -- agency-token', () => {
   let dataDir: string;
@@ -81,10 +69,7 @@ describe('npm run records -- agency-token', () => {
 
 describe('npm run records', () => {
   it('lists what is wrong with the environment and exits 1', async () => {
-    const res = await run(process.execPath, nodeArgs(CLI), {
-      env: { ...process.env, RECORDS_PORT: 'eighty', TRUST_PROXY: 'proxy' },
-      timeout: 60_000,
-    }).catch((e) => e);
+    const res = await runRecordsCli({ RECORDS_PORT: 'eighty', TRUST_PROXY: 'proxy' });
     expect(res.code).toBe(1);
     expect(res.stderr).toContain('RECORDS_PORT');
     expect(res.stderr).toContain('TRUST_PROXY');
@@ -92,7 +77,7 @@ describe('npm run records', () => {
 
   it('starts, prints its URL and a generated demo password once, saved with mode 0600', async () => {
     const dataDir = tempDir();
-    const child = spawn(process.execPath, nodeArgs(CLI), {
+    const child = spawn(process.execPath, nodeArgs(RECORDS_CLI), {
       env: {
         ...process.env,
         TRAPLINE_DATA_DIR: dataDir,

@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { ROOT } from '../../../src/server/main';
 import { migratedDataDir } from '../../helpers/migrated-data-dir';
-import { nodeArgs } from '../../helpers/node-process';
+import { nodeArgs, optimisingNodeArgs } from '../../helpers/node-process';
 
 /** The demo accounts' password in every stack started here. */
 export const LOAD_PASSWORD = 'scale-out-demo-password';
@@ -36,9 +36,11 @@ export async function startScaleOutStack(options: {
 }): Promise<ScaleOutStack> {
   const dataDir = migratedDataDir('trapline-scale-');
   const database = options.adminUrl ? await createDatabase(options.adminUrl) : null;
-  const entry = 'src/server/main.ts';
-  const args = options.shortLived ? nodeArgs(entry) : ['--import', 'tsx', entry];
-  if (options.workers > 1) args.push('--workers', String(options.workers));
+  const workers = options.workers > 1 ? ['--workers', String(options.workers)] : [];
+  const args = (options.shortLived ? nodeArgs : optimisingNodeArgs)(
+    'src/server/main.ts',
+    ...workers,
+  );
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
