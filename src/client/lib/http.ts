@@ -74,6 +74,11 @@ export type RequestOptions = {
   /** Abort after this many ms (default 30 s): a hung request must not stall the queue. */
   timeoutMs?: number;
   signal?: AbortSignal;
+  /**
+   * 'text': a successful answer's body as sent, not parsed (its reader parses it, perhaps in a
+   * worker). Default 'json'. An error's body is parsed either way.
+   */
+  bodyAs?: 'json' | 'text';
 };
 
 export async function request<T = unknown>(
@@ -125,6 +130,8 @@ async function send<T>(
   } catch (err) {
     throw new NetworkError(err instanceof Error ? err.message : String(err), timeout.aborted);
   }
+  if (res.ok && options.bodyAs === 'text')
+    return { ok: true, status: res.status, body: text as T, headers: res.headers };
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;

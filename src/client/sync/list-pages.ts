@@ -1,12 +1,27 @@
-import { ENTITY_PATHS, listedRows, type Entity } from '../../shared';
+import { ENTITY_PATHS, type Entity } from '../../shared';
 import { request } from '../lib/http';
 import { nextTask } from '../lib/next-task';
+import { readListBody } from './list-body';
 import { settledBeforeOf } from './pull-mark';
 import type { PulledRow } from './store-pulled-rows';
 import type { SyncContext } from './sync-context';
 import { SyncError, classify } from './sync-error';
 
 type Row = PulledRow;
+
+/** What a walk needs of a row: its id (rows are told apart by it). */
+export type WalkedRow = { id?: unknown };
+
+/**
+ * Reads a page's body (the JSON text as sent) into rows and the list's count: here, or where the
+ * pull writer worker holds the rows and hands back what the walk needs (pull-writer.ts).
+ */
+export type PageReader<R extends WalkedRow> = (
+  text: string,
+) => Promise<{ rows: R[]; count: number | null }>;
+
+/** Reads a page's body on this thread. */
+const readHere: PageReader<Row> = (text) => Promise.resolve(readListBody(text));
 
 /** Pages of a list requested ahead of the one being stored, when the list's count says they exist. */
 const PAGES_AHEAD = 3;
@@ -21,15 +36,17 @@ const PAGES_AHEAD = 3;
  * requested while `onPage` stores this one, up to `PAGES_AHEAD` when `count` says they exist (one
  * otherwise): the upstream's time and the tablet's overlap instead of adding up.
  */
-export async function eachPage(
+export async function eachPage<R extends WalkedRow = Row>(
   ctx: SyncContext,
   entity: Entity,
   filter: Record<string, string>,
   pageSize: number,
-  onPage: (rows: Row[], count: number | null) => Promise<void>,
+  onPage: (rows: R[], count: number | null) => Promise<void>,
+  /** Without it, pages are read here into whole rows (R is then Row). */
+  readPage: PageReader<R> = readHere as unknown as PageReader<R>,
 ): Promise<{ complete: boolean; settledBefore: number | null }> {
   const seen = new Set<unknown>();
-  const requested = new Map<number, ReturnType<typeof fetchList>>();
+  const requested = new Map<number, Promise<ListPage<R>>>();
   const request = (page: number) => {
     if (requested.has(page)) return;
     const params = new URLSearchParams({
@@ -38,7 +55,7 @@ export async function eachPage(
       sort: 'id',
       ...filter,
     });
-    const pending = fetchList(ctx, entity, params);
+    const pending = fetchList(ctx, entity, params, readPage);
     // Awaited in turn; a page asked for ahead and never awaited must not count as unhandled.
     pending.catch(() => undefined);
     requested.set(page, pending);
@@ -72,25 +89,26 @@ export async function eachPage(
   }
 }
 
-async function fetchList(
+type ListPage<R> = { rows: R[]; count: number | null; date: string | null };
+
+async function fetchList<R extends WalkedRow>(
   ctx: SyncContext,
   entity: Entity,
   params: URLSearchParams,
-): Promise<{ rows: Row[]; count: number | null; date: string | null }> {
+  readPage: PageReader<R>,
+): Promise<ListPage<R>> {
   let result;
   try {
-    result = await request<unknown>(
+    result = await request<string>(
       `${ctx.baseUrl}/api/v1${ENTITY_PATHS[entity]}?${params.toString()}`,
-      { headers: ctx.headers, timeoutMs: ctx.timeoutMs },
+      { headers: ctx.headers, timeoutMs: ctx.timeoutMs, bodyAs: 'text' },
     );
   } catch (err) {
     throw classify(err) as SyncError;
   }
   const error = classify(result);
   if (error || !result.ok) throw error ?? new SyncError('server', result.status, null);
-  // A body that is no list counts as an empty page (the walk then ends).
-  const listed = listedRows(result.body) ?? { rows: [], count: null };
-  return { ...listed, date: result.headers.get('Date') };
+  return { ...(await readPage(result.body)), date: result.headers.get('Date') };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { refId, type Entity } from '../../shared';
 import { eachPage } from './list-pages';
 import { POOL_TYPES, speciesTypes } from './pool-types';
-import { storePulled } from './pull-writer';
+import { listRowsFor, storePulled, type ListedRow } from './pull-writer';
 import type { PulledRow } from './store-pulled-rows';
 import type { SyncContext } from './sync-context';
 import { SyncError } from './sync-error';
@@ -246,7 +246,9 @@ async function pullEntity(
   const params: Record<string, string> = anyDate ? {} : { ...filter };
   if (since) params['query[updated][$gt]'] = since;
   if (type !== null) params.type = type;
-  let batch: Row[] = [];
+  // Where the pages are read and the batches stored: the pull writer worker where there is one.
+  const list = listRowsFor(ctx.db, entity);
+  let batch: ListedRow[] = [];
   let batchSize = options.pageSize;
   // Batches are stored while the next pages download: storing (IndexedDB's work) and downloading
   // overlap instead of adding up. Batches still commit one after another, in page order; a new
@@ -259,7 +261,7 @@ async function pullEntity(
     const before = storing;
     storing = before.then(async () => {
       // Of a list at any date, the window and what the tablet holds (the filtered list as sent).
-      const written = await storePulled(ctx.db, ctx.now(), entity, rows, anyDate ? window : null);
+      const written = await list.store(rows, ctx.now(), anyDate ? window : null);
       stored += written.stored;
       for (const id of written.added) added.push(id);
       for (const id of written.held ?? []) held.push(id);
@@ -268,20 +270,35 @@ async function pullEntity(
     storing.catch(() => undefined);
     return before;
   };
-  const walk = await eachPage(ctx, entity, params, options.pageSize, async (rows, count) => {
-    for (const row of rows) {
-      batch.push(row);
-      if (typeof row.id === 'number') listed.add(row.id);
-      if (typeof row.id === 'number') seen.add(row.id);
-    }
-    received += rows.length;
-    maxUpdated = newestUpdated(rows, maxUpdated);
-    onProgress({ entity, received, total: count });
-    if (batch.length >= batchSize) await flush();
-  });
-  if (batch.length > 0) void flush();
-  // The mark moves on only once every batch is stored, and the rows held back are noted.
-  await storing;
+  let walk;
+  try {
+    walk = await eachPage(
+      ctx,
+      entity,
+      params,
+      options.pageSize,
+      async (rows, count) => {
+        for (const row of rows) {
+          batch.push(row);
+          if (typeof row.id === 'number') listed.add(row.id);
+          if (typeof row.id === 'number') seen.add(row.id);
+        }
+        received += rows.length;
+        maxUpdated = newestUpdated(rows, maxUpdated);
+        onProgress({ entity, received, total: count });
+        if (batch.length >= batchSize) await flush();
+      },
+      list.readPage,
+    );
+    if (batch.length > 0) void flush();
+    // The mark moves on only once every batch is stored, and the rows held back are noted.
+    await storing;
+  } finally {
+    // A failed walk: the batch being stored ends first (what it commits is valid), then the
+    // pages read and never stored are let go (as are pages that brought nothing new).
+    await storing.catch(() => undefined);
+    list.close();
+  }
   await settleHeld(ctx, entity, seen, held, options.pageSize, type);
   const next: PullMark = { maxUpdated, pulledAt: startedAt, settledBefore: walk.settledBefore };
   await ctx.db.meta.put({ key, value: next });
@@ -289,7 +306,7 @@ async function pullEntity(
   return { stored, added, listed: whole ? listed : null };
 }
 
-function newestUpdated(rows: Row[], current: string | null): string | null {
+function newestUpdated(rows: ListedRow[], current: string | null): string | null {
   let newest = current;
   for (const row of rows) {
     if (typeof row.updated === 'string' && (newest === null || row.updated > newest))
