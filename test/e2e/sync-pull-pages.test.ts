@@ -7,7 +7,7 @@ import { localTable } from './harness/sync-checks';
 import { PRECISION_ID } from '../../src/server/records/seed/lookup-data';
 
 /** Sites more than two pages of the pull's list (1,000 a page): the walk spans three. */
-const LOOK_ALIKES = 2_400;
+const LOOK_ALIKES = 2_100;
 const FIRST_CODE = 300_001;
 
 /**
