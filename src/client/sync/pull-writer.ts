@@ -28,8 +28,12 @@ export type PullWriterRequest =
       entity: Entity;
       now: number;
       notBefore: string | null;
-      /** Held rows of the batch, as [page, at] (see HeldRow); their pages are forgotten then. */
-      held: Array<[number, number]>;
+      /**
+       * Held rows of the batch (see HeldRow), the i-th at place `at[i]` of page `pages[i]`: two
+       * arrays of numbers, not a pair a row (16,000 small arrays are slow to clone). Their pages
+       * are forgotten then.
+       */
+      held: { pages: number[]; at: number[] };
     }
   | { type: 'forget'; pages: number[] };
 
@@ -130,7 +134,7 @@ class PullWriter {
       entity,
       now,
       notBefore,
-      held: rows.map((r) => [r.page, r.at]),
+      held: { pages: rows.map((r) => r.page), at: rows.map((r) => r.at) },
     });
     if (!stored) throw new PullWriterStopped();
     return stored;
@@ -142,6 +146,7 @@ class PullWriter {
     this.worker.postMessage({ type: 'forget', pages } satisfies PullWriterRequest);
   }
 
+  /** Stores a batch of rows read on the page, sent over in slices; null if the worker stopped. */
   store(
     dbName: string,
     entity: Entity,
@@ -149,7 +154,7 @@ class PullWriter {
     now: number,
     notBefore: string | null,
   ): Promise<StoredRows | null> {
-    return this.send(rows, { dbName, entity, now, notBefore, held: [] });
+    return this.send(rows, { dbName, entity, now, notBefore, held: { pages: [], at: [] } });
   }
 
   private async send(

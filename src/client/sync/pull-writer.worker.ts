@@ -54,16 +54,18 @@ scope.onmessage = (event: MessageEvent<PullWriterRequest>) => {
   const { id, dbName, entity, now, notBefore, held } = m;
   const rows = received.get(id) ?? [];
   received.delete(id);
-  for (const [page, at] of held) {
-    const row = pages.get(page)?.[at];
+  for (let i = 0; i < held.pages.length; i += 1) {
+    const row = pages.get(held.pages[i])?.[held.at[i]];
     // A held row is stored by the batch that walked it, once: missing, the pull is wrong.
     if (!row) {
-      scope.postMessage(failed(id, new Error(`Row ${at} of page ${page} is not held`)));
+      scope.postMessage(
+        failed(id, new Error(`Row ${held.at[i]} of page ${held.pages[i]} is not held`)),
+      );
       return;
     }
     rows.push(row);
   }
-  for (const [page] of held) pages.delete(page);
+  for (const page of held.pages) pages.delete(page);
   if (db?.name !== dbName) {
     db?.close();
     db = new TraplineDb(dbName);
