@@ -29,6 +29,7 @@ import {
   TRAP_ID,
 } from '../../src/server/records/seed/lookup-data';
 import { countOutboxReads } from '../client/sync/helpers/count-outbox-reads';
+import { countWriteTransactions } from '../client/sync/helpers/count-transactions';
 import { startDrainStack, type DrainStack } from './drain-stack';
 import type { BenchRow } from './run';
 
@@ -184,12 +185,14 @@ export async function idealClient(stack: DrainStack, chains: number): Promise<Ti
 async function drainWithEngine(stack: DrainStack, chains: number) {
   const tablet = new TraplineDb(`trapline-bench-chains-${Date.now()}`);
   const reads = countOutboxReads(tablet);
+  const transactions = countWriteTransactions(tablet);
   try {
     const queueStart = performance.now();
     await queueChains(tablet, chains);
     const queueMs = performance.now() - queueStart;
     const queued = await tablet.outbox.count();
     const before = { full: reads.full, ranged: reads.ranged, rows: reads.rows };
+    const writesBefore = transactions.readwrite;
     const engine = createSyncEngine(tablet, {
       baseUrl: stack.bffUrl,
       headers: stack.headers,
@@ -212,6 +215,7 @@ async function drainWithEngine(stack: DrainStack, chains: number) {
       fullReads: reads.full - before.full,
       rangedReads: reads.ranged - before.ranged,
       rowsRead: reads.rows - before.rows,
+      writeTransactions: transactions.readwrite - writesBefore,
     };
   } finally {
     tablet.close();
@@ -291,6 +295,12 @@ export async function benchDrainChains(): Promise<BenchRow[]> {
         name: 'drain chains: outbox rows read while draining',
         value: drain.rowsRead,
         unit: 'rows',
+      },
+      {
+        // Each one a commit to disk on a tablet (strict durability).
+        name: 'drain chains: write transactions per entry sent',
+        value: drain.writeTransactions / drain.queued,
+        unit: 'transactions',
       },
       {
         name: 'machine load average (1 min)',

@@ -221,6 +221,12 @@ export class DrainGraph {
     return null;
   }
 
+  /** An entry takeReady returned and the drain did not send after all: ready again. */
+  requeue(id: string): void {
+    const node = this.nodes.get(id);
+    if (node) this.enqueue(node);
+  }
+
   /**
    * The oldest entry that removing `id` would make ready at `now`: one that waits on `id` and on
    * nothing else, is sendable, not held, not backing off, and not excluded by `skip`. Null if

@@ -97,11 +97,15 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
   // copy's entries into the record of its lost create) holds back the record's others until it
   // is answered, whatever their age.
   const recordBusy = (e: OutboxEntry) => {
-    for (const f of inFlight.values())
+    for (const f of [...inFlight.values(), ...reserved.values()])
       if (f.localId === e.localId && f.entity === e.entity) return true;
     return false;
   };
-  const skip = (e: OutboxEntry) => inFlight.has(e.id) || broken.has(e.id) || recordBusy(e);
+  // The create each answered slot sends next (takeForSlot), from the answer until its send
+  // starts: out of the loop's reach, as if in flight (the acknowledgement marks it meanwhile).
+  const reserved = new Map<string, OutboxEntry>();
+  const skip = (e: OutboxEntry) =>
+    inFlight.has(e.id) || reserved.has(e.id) || broken.has(e.id) || recordBusy(e);
   // The server id of each record whose create this drain saw acknowledged, by `entity:localId`:
   // its children's payloads take it from here instead of reading the parent's row again.
   const serverIds = new Map<string, number>();
@@ -145,11 +149,32 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
 
   const acknowledgeInGroup = groupAcknowledgements(ctx);
   const canSend = () => !paused && !hooks.shouldStop();
+  /**
+   * What the slot of an answered entry sends next, marked in that answer's acknowledgement and
+   * reserved until then: a create the answer releases (its child), else the oldest ready create.
+   * Without the second, a slot whose answer released nothing ended, and the entry the loop then
+   * gave it was marked in a transaction of its own: two of a chain's six creates (its site, its
+   * second pool). Updates and deletes are marked as they are sent (sendEntry).
+   */
+  const takeForSlot = (answered: OutboxEntry): OutboxEntry | null => {
+    if (!canSend()) return null;
+    const now = ctx.now();
+    const next = graph.firstReleasedBy(answered.id, now, skip) ?? graph.takeReady(now, skip);
+    if (!next) return null;
+    if (next.op !== 'create') {
+      graph.requeue(next.id);
+      return null;
+    }
+    reserved.set(next.id, next);
+    return next;
+  };
   /** `marked`: the entry is already marked as being sent and frozen (see acknowledgeAll). */
   const run = (entry: OutboxEntry, marked = false) => {
-    // A create released by this entry's acknowledgement, marked in the same transaction and sent
-    // by this slot as soon as it commits (one transaction per entry instead of two).
+    // The create this slot sends next (takeForSlot), marked in this entry's acknowledgement and
+    // sent as soon as it commits (one transaction per entry instead of two).
     let handOff: OutboxEntry | null = null;
+    // The create this slot reserved for its next send, if any.
+    let nextHere: string | null = null;
     const task = (async () => {
       const outcome = await sendEntry(ctx, entry, serverIds, marked);
       if (outcome.kind === 'gone') {
@@ -159,11 +184,12 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
         return;
       }
       if (outcome.kind === 'ack') {
-        const next = canSend() ? graph.firstReleasedBy(entry.id, ctx.now(), skip) : null;
+        const next = takeForSlot(entry);
+        nextHere = next?.id ?? null;
         const acked = await acknowledgeInGroup({
           entry: outcome.entry,
           body: outcome.body,
-          thenSend: next?.op === 'create' ? next.id : undefined,
+          thenSend: next?.id,
         });
         if (acked.serverId !== null) serverIds.set(recordKey(outcome.entry), acked.serverId);
         for (const { id, localId } of acked.moved) {
@@ -210,6 +236,12 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
       })
       .finally(() => {
         inFlight.delete(entry.id);
+        if (nextHere !== null) {
+          reserved.delete(nextHere);
+          // Not sent by this slot after all (its mark failed, the drain stopped, the write
+          // threw): back in the ready queue, for the loop (which dropped it while reserved).
+          if (handOff?.id !== nextHere) graph.requeue(nextHere);
+        }
         if (handOff) run(handOff, true);
         else reportInFlight();
       });

@@ -4,6 +4,7 @@ import type { TraplineDb } from '../../../src/client/db/database';
 import { deleteRecord } from '../../../src/client/db/delete-record';
 import { discardEntry } from '../../../src/client/sync/discard-entry';
 import { drainOutbox } from '../../../src/client/sync/drain-outbox';
+import { countWriteTransactions } from './helpers/count-transactions';
 import { collection, queueCreate, site } from './helpers/outbox-factory';
 import { setupDrain } from './helpers/setup-drain';
 
@@ -56,6 +57,47 @@ describe('a child marked for sending by its parent’s acknowledgement', () => {
     expect(await db.collections.get(child.localId)).toMatchObject({ syncState: 'queued' });
     // Never sent: deleting it removes it here, with nothing to tell the server.
     expect(await deleteRecord(db, 'collection', child.localId)).toBe('removed');
+  });
+});
+
+describe('a create that waits on nothing, taken by an answer that released nothing', () => {
+  it('is marked in that answer’s acknowledgement: one transaction per create', async () => {
+    const { db, bff, ctx, hooks } = setupDrain();
+    const transactions = countWriteTransactions(db);
+    // Look-alikes: the same site five times, none waiting on another.
+    const queued = [];
+    for (let i = 0; i < 5; i++) queued.push(await queueCreate(db, 'site', site(1)));
+    const before = transactions.readwrite;
+
+    await drainOutbox(ctx, { ...hooks, concurrency: 1 });
+
+    // The first is marked on its own; each later one in the acknowledgement before it.
+    expect(transactions.readwrite - before).toBe(1 + queued.length);
+    expect(queued.map(({ entryId }) => bff.postsFor(entryId))).toEqual([1, 1, 1, 1, 1]);
+    const ids = await Promise.all(
+      queued.map(async (q) => (await db.sites.get(q.localId))?.serverId),
+    );
+    expect(new Set(ids).size).toBe(queued.length);
+    expect(await db.outbox.count()).toBe(0);
+  });
+
+  it('goes back to waiting, unfrozen, when the drain stops before sending it', async () => {
+    const { db, bff, ctx, hooks } = setupDrain();
+    const first = await queueCreate(db, 'site', site(1));
+    const second = await queueCreate(db, 'site', site(1));
+    let stop = false;
+    whenDeleted(db, first.entryId, () => {
+      stop = true;
+    });
+
+    await drainOutbox(ctx, { ...hooks, concurrency: 1, shouldStop: () => stop });
+
+    expect(bff.postsFor(second.entryId)).toBe(0);
+    expect(await db.outbox.get(second.entryId)).toMatchObject({ state: 'pending', frozen: false });
+    // The next drain sends it, once.
+    await drainOutbox(ctx, { ...hooks, concurrency: 1 });
+    expect(bff.postsFor(second.entryId)).toBe(1);
+    expect(await db.sites.get(second.localId)).toMatchObject({ syncState: 'synced' });
   });
 });
 
