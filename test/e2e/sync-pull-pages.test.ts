@@ -39,6 +39,26 @@ describe('sync: a first pull of many pages, one answer lost', () => {
     await stack?.stop();
   });
 
+  /** Every active site of agency 1 on the server: its code by id. */
+  async function sitesOnServer(): Promise<Map<number, string>> {
+    const { rows } = await stack.db.query<{ id: number; code: string }>(
+      'select id, code from site where agency = 1 and delete_date is null',
+    );
+    expect(rows.length).toBeGreaterThan(2 * 1_000);
+    return new Map(rows.map((r) => [r.id, r.code]));
+  }
+
+  /** The tablet holds each of the server's sites once, each under its own id with its own code. */
+  function expectEachSiteOnce(sites: Record<string, unknown>[], onServer: Map<number, string>) {
+    const ids = sites.map((s) => s.serverId as number);
+    expect(new Set(ids).size, 'each site once').toBe(sites.length);
+    expect(new Set(ids)).toEqual(new Set(onServer.keys()));
+    const misplaced = sites.filter(
+      (s) => (s.data as { code: unknown }).code !== onServer.get(s.serverId as number),
+    );
+    expect(misplaced.map((s) => s.serverId)).toEqual([]);
+  }
+
   it('stores every site once, each from its own row, after the failed walk is tried again', async () => {
     const { page } = app;
     // The first pull's second page of sites: the first page's answer is held until the loss of
@@ -51,14 +71,7 @@ describe('sync: a first pull of many pages, one answer lost', () => {
     first.release();
     await lost;
 
-    const onServer = new Map(
-      (
-        await stack.db.query<{ id: number; code: string }>(
-          'select id, code from site where agency = 1 and delete_date is null',
-        )
-      ).rows.map((r) => [r.id, r.code]),
-    );
-    expect(onServer.size).toBeGreaterThan(2 * 1_000);
+    const onServer = await sitesOnServer();
     const stored = async () => (await localTable(page, 'sites')).filter((s) => s.serverId !== null);
     await expect
       .poll(
@@ -71,17 +84,42 @@ describe('sync: a first pull of many pages, one answer lost', () => {
       )
       .toBe(onServer.size);
 
-    const sites = await stored();
-    const ids = sites.map((s) => s.serverId as number);
-    expect(new Set(ids).size, 'each site once').toBe(sites.length);
-    expect(new Set(ids)).toEqual(new Set(onServer.keys()));
-    const misplaced = sites.filter(
-      (s) => (s.data as { code: unknown }).code !== onServer.get(s.serverId as number),
-    );
-    expect(misplaced.map((s) => s.serverId)).toEqual([]);
+    expectEachSiteOnce(await stored(), onServer);
     // Read where it was meant to be: the page's thread handed the pages to the worker.
     expect(page.workers().map((w) => w.url())).toContainEqual(
       expect.stringContaining('pull-writer'),
     );
+  });
+  it('stores every site in the first pull when the pull writer worker cannot start', async () => {
+    // A tablet whose browser cannot run the worker's script: its first pull must not depend on it.
+    const tablet = await launchApp(stack.appUrl);
+    try {
+      await tablet.context.addInitScript(() => {
+        const Real = window.Worker;
+        window.Worker = class extends Real {
+          constructor(url: string | URL, options?: WorkerOptions) {
+            const broken = String(url).includes('pull-writer');
+            super(broken ? 'data:text/javascript,throw new Error("no worker here")' : url, options);
+          }
+        };
+      });
+      await tablet.page.reload();
+      await signIn(tablet.page, { username: 'demo-tech', password: stack.password });
+      const onServer = await sitesOnServer();
+      // No Sync now: the pull that follows sign-in is the one that must bring them.
+      await expect
+        .poll(
+          async () =>
+            (await localTable(tablet.page, 'sites')).filter((s) => s.serverId !== null).length,
+          { timeout: 60_000, interval: 500 },
+        )
+        .toBe(onServer.size);
+      expectEachSiteOnce(
+        (await localTable(tablet.page, 'sites')).filter((s) => s.serverId !== null),
+        onServer,
+      );
+    } finally {
+      await tablet.dispose();
+    }
   });
 });

@@ -238,14 +238,27 @@ export function listRowsFor(db: TraplineDb, entity: Entity): ListRows {
   }
   // Pages the worker holds for this pull and no batch has stored yet.
   const held = new Set<number>();
+  // Set once the worker stopped while it held nothing of this pull still to store (it could not
+  // start, most likely): the rest of the pull is read and stored here, as where there is no worker.
+  let here = false;
   return {
     async readPage(text) {
-      const page = await worker.readPage(text);
-      if (page.rows.length > 0) held.add(page.rows[0].page);
-      return page;
+      if (!here) {
+        try {
+          const page = await worker.readPage(text);
+          if (page.rows.length > 0) held.add(page.rows[0].page);
+          return page;
+        } catch (err) {
+          // Rows the stopped worker held are gone with it: that pull fails, to be tried again.
+          if (!(err instanceof PullWriterStopped) || held.size > 0) throw err;
+          here = true;
+        }
+      }
+      return readListBody(text);
     },
     store(rows, now, notBefore) {
-      // The rows readPage returned: what the worker holds.
+      // The rows readPage returned: whole rows read here, or what the worker holds.
+      if (here) return storePulledRows(db, now, entity, rows as PulledRow[], notBefore);
       const heldRows = rows as HeldRow[];
       for (const row of heldRows) held.delete(row.page);
       return worker.storeHeld(db.name, entity, heldRows, now, notBefore);
