@@ -5,10 +5,15 @@ import { signIn, syncNow } from './harness/field-actions';
 import { startStack, type Stack } from './harness/stack';
 import { localTable } from './harness/sync-checks';
 import { PRECISION_ID } from '../../src/server/records/seed/lookup-data';
+import type { Page } from 'playwright-core';
 
 /** Sites more than two pages of the pull's list (1,000 a page): the walk spans three. */
 const LOOK_ALIKES = 2_100;
 const FIRST_CODE = 300_001;
+
+/** The sites on the tablet that came from the server (a server id). */
+const storedSites = async (page: Page) =>
+  (await localTable(page, 'sites')).filter((s) => s.serverId !== null);
 
 /**
  * A first pull of more sites than one page holds, read and stored in the pull writer worker (the
@@ -72,11 +77,10 @@ describe('sync: a first pull of many pages, one answer lost', () => {
     await lost;
 
     const onServer = await sitesOnServer();
-    const stored = async () => (await localTable(page, 'sites')).filter((s) => s.serverId !== null);
     await expect
       .poll(
         async () => {
-          const count = (await stored()).length;
+          const count = (await storedSites(page)).length;
           if (count < onServer.size) await syncNow(page).catch(() => undefined);
           return count;
         },
@@ -84,12 +88,13 @@ describe('sync: a first pull of many pages, one answer lost', () => {
       )
       .toBe(onServer.size);
 
-    expectEachSiteOnce(await stored(), onServer);
+    expectEachSiteOnce(await storedSites(page), onServer);
     // Read where it was meant to be: the page's thread handed the pages to the worker.
     expect(page.workers().map((w) => w.url())).toContainEqual(
       expect.stringContaining('pull-writer'),
     );
   });
+
   it('stores every site in the first pull when the pull writer worker cannot start', async () => {
     // A tablet whose browser cannot run the worker's script: its first pull must not depend on it.
     const tablet = await launchApp(stack.appUrl);
@@ -108,16 +113,12 @@ describe('sync: a first pull of many pages, one answer lost', () => {
       const onServer = await sitesOnServer();
       // No Sync now: the pull that follows sign-in is the one that must bring them.
       await expect
-        .poll(
-          async () =>
-            (await localTable(tablet.page, 'sites')).filter((s) => s.serverId !== null).length,
-          { timeout: 60_000, interval: 500 },
-        )
+        .poll(async () => (await storedSites(tablet.page)).length, {
+          timeout: 60_000,
+          interval: 500,
+        })
         .toBe(onServer.size);
-      expectEachSiteOnce(
-        (await localTable(tablet.page, 'sites')).filter((s) => s.serverId !== null),
-        onServer,
-      );
+      expectEachSiteOnce(await storedSites(tablet.page), onServer);
     } finally {
       await tablet.dispose();
     }

@@ -96,9 +96,11 @@ export async function drainOutbox(ctx: SyncContext, hooks: DrainHooks): Promise<
   // them, and an entry moved onto a record while it was sent (absorbDuplicate folds a pulled
   // copy's entries into the record of its lost create) holds back the record's others until it
   // is answered, whatever their age.
+  const sameRecord = (e: OutboxEntry, f: { entity: Entity; localId: string }) =>
+    f.localId === e.localId && f.entity === e.entity;
   const recordBusy = (e: OutboxEntry) => {
-    for (const f of [...inFlight.values(), ...reserved.values()])
-      if (f.localId === e.localId && f.entity === e.entity) return true;
+    for (const f of inFlight.values()) if (sameRecord(e, f)) return true;
+    for (const f of reserved.values()) if (sameRecord(e, f)) return true;
     return false;
   };
   // The create each answered slot sends next (takeForSlot), from the answer until its send

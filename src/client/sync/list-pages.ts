@@ -20,8 +20,8 @@ export type PageReader<R extends WalkedRow> = (
   text: string,
 ) => Promise<{ rows: R[]; count: number | null }>;
 
-/** Reads a page's body on this thread. */
-const readHere: PageReader<Row> = (text) => Promise.resolve(readListBody(text));
+/** Reads a page's body on this thread, into whole rows. */
+export const readPageHere: PageReader<Row> = (text) => Promise.resolve(readListBody(text));
 
 /** Pages of a list requested ahead of the one being stored, when the list's count says they exist. */
 const PAGES_AHEAD = 3;
@@ -43,7 +43,7 @@ export async function eachPage<R extends WalkedRow = Row>(
   pageSize: number,
   onPage: (rows: R[], count: number | null) => Promise<void>,
   /** Without it, pages are read here into whole rows (R is then Row). */
-  readPage: PageReader<R> = readHere as unknown as PageReader<R>,
+  readPage: PageReader<R> = readPageHere as unknown as PageReader<R>,
 ): Promise<{ complete: boolean; settledBefore: number | null }> {
   const seen = new Set<unknown>();
   const requested = new Map<number, Promise<ListPage<R>>>();

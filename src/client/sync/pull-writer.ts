@@ -1,8 +1,7 @@
 import type { Entity } from '../../shared';
 import type { TraplineDb } from '../db/database';
 import { nextTask } from '../lib/next-task';
-import { readListBody } from './list-body';
-import type { PageReader } from './list-pages';
+import { readPageHere, type PageReader } from './list-pages';
 import { storePulledRows, type PulledRow, type StoredRows } from './store-pulled-rows';
 
 /**
@@ -226,16 +225,15 @@ export type ListRows = {
  * open form. Elsewhere, pages are parsed and stored here.
  */
 export function listRowsFor(db: TraplineDb, entity: Entity): ListRows {
+  const onThisThread: ListRows = {
+    readPage: readPageHere,
+    // The rows readPage returned: whole rows as the server sent them.
+    store: (rows, now, notBefore) =>
+      storePulledRows(db, now, entity, rows as PulledRow[], notBefore),
+    close: () => undefined,
+  };
   const worker = usableWriter();
-  if (!worker) {
-    return {
-      readPage: (text) => Promise.resolve(readListBody(text)),
-      // The rows readPage returned: whole rows as the server sent them.
-      store: (rows, now, notBefore) =>
-        storePulledRows(db, now, entity, rows as PulledRow[], notBefore),
-      close: () => undefined,
-    };
-  }
+  if (!worker) return onThisThread;
   // Pages the worker holds for this pull and no batch has stored yet.
   const held = new Set<number>();
   // Set once the worker stopped while it held nothing of this pull still to store (it could not
@@ -254,11 +252,11 @@ export function listRowsFor(db: TraplineDb, entity: Entity): ListRows {
           here = true;
         }
       }
-      return readListBody(text);
+      return onThisThread.readPage(text);
     },
     store(rows, now, notBefore) {
-      // The rows readPage returned: whole rows read here, or what the worker holds.
-      if (here) return storePulledRows(db, now, entity, rows as PulledRow[], notBefore);
+      if (here) return onThisThread.store(rows, now, notBefore);
+      // The rows readPage returned: what the worker holds.
       const heldRows = rows as HeldRow[];
       for (const row of heldRows) held.delete(row.page);
       return worker.storeHeld(db.name, entity, heldRows, now, notBefore);
