@@ -1,5 +1,5 @@
-/// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
+import { configDefaults } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { readFileSync } from 'node:fs';
@@ -9,6 +9,9 @@ import type { Plugin } from 'vite';
 import { writeCompressedCopies } from './src/server/bff/compressed-copies';
 
 const BFF = process.env.TRAPLINE_DEV_BFF ?? 'http://127.0.0.1:8080';
+
+/** Client test files that run in Node against the real servers (the client-node project). */
+const CLIENT_IN_NODE = 'test/client/**/*.node.test.ts';
 
 /**
  * zod turns schemas into JSON Schema for the server's OpenAPI document only, but every zod schema
@@ -208,11 +211,28 @@ export default defineConfig({
         test: {
           name: 'client',
           include: ['test/client/**/*.test.{ts,tsx}'],
+          exclude: [...configDefaults.exclude, CLIENT_IN_NODE],
           environment: 'jsdom',
           // The client files share their worker's modules and jsdom instead of loading both
           // per file: half the project's CPU (97 -> 47 s) and wall time (50 -> 25 s). What a
           // file changes lives in its tests' hooks: Testing Library's cleanup (setup.ts), each
           // engine's cleanup (setup-engine's onTestFinished) and stubbed globals (below).
+          isolate: false,
+          unstubGlobals: true,
+          setupFiles: ['test/client/setup.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The client's code against the real BFF and records service: no DOM, so Node. A
+          // project of their own, not a `@vitest-environment node` comment in the client project:
+          // Vitest keeps a worker for the next file only when that file's environment is the same,
+          // so ten Node files sorted in among the jsdom ones stopped and started workers all
+          // through the project (19 processes, each loading jsdom and React again, for 4 slots).
+          name: 'client-node',
+          include: [CLIENT_IN_NODE],
+          environment: 'node',
           isolate: false,
           unstubGlobals: true,
           setupFiles: ['test/client/setup.ts'],

@@ -12,7 +12,7 @@ import { startMainOnMigratedDir, type MainOnMigratedDir } from '../../helpers/sp
  * A shared tablet, two tabs: demo-tech's app stays open in tab 1 while, in tab 2, demo-tech signed
  * out and neighbor-manager (another agency) signed in. The browser has one session cookie for
  * the origin: tab 1's requests now carry neighbor-manager's. The sync engine names its owner and
- * the BFF refuses it (shared-tablet.test.ts); the rest of tab 1 (the export panel, reports,
+ * the BFF refuses it (shared-tablet.node.test.ts); the rest of tab 1 (the export panel, reports,
  * lookups) must not show or download the other agency's data under demo-tech's name either.
  *
  * Real parts: `npm start` as a child process (the server modules cannot load in jsdom), the page's

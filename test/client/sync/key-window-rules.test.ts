@@ -8,7 +8,7 @@ import type { FakeBff } from './helpers/fake-bff';
 
 /**
  * Which creates the tablet stops sending under their key once the servers may have forgotten it
- * (key-window.test.ts shows the second record it prevents, on the real servers): only those a
+ * (key-window.node.test.ts shows the second record it prevents, on the real servers): only those a
  * request may have reached. An answer that proves nothing was made (401, 429) leaves the key
  * trusted; so does a request that got no answer when it was sent again and answered in time.
  * Two sites alike but for their code, so one rule cannot pass for the other.

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * The sync engine against the real BFF in front of an upstream that answers like the hosted public
  * service (test/server/bff/helpers/public-like-upstream.ts: lists without count, creates answered

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * A shared tablet, two tabs, two users. Each user has a database of their own, but the browser
  * has ONE session cookie for the origin: after demo-tech signs out in tab 2 and neighbor-manager

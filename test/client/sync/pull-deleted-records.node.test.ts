@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Collections and pools deleted in the office. A deleted record leaves the server's lists, so a
  * pull that asks what changed since its mark never hears of it: without a check the technician

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * A tablet whose clock ran days ahead (set wrong by hand, a bad time zone) and was then put right.
  * A change that failed to send while the clock was ahead was given its next try "a second from

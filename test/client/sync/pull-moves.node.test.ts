@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Records moved by an edit elsewhere: a collection to another site or out of the pulled window, a
  * pool to another collection, a test to another pool; a collection older than the window edited

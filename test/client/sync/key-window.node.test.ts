@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * A create whose answer was lost, sent again more than a day later. The BFF's journal and the
  * records service remember an Idempotency-Key for 24 hours (contract §9); after that the same

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * Pools of ticks and other non-mosquito arthropods. The records service lists pools one species
  * type at a time (`type`, mosquito by default: contract §4), so a pull asking only the default

@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * The engine against the real BFF and records service (PGlite in memory, real HTTP on port 0):
  * no fetch stub. Checks what a stub cannot: the payloads the engine builds are the ones the

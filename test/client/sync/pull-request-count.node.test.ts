@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * What a pull costs in requests, counted where they arrive: at the records service, behind the
  * real BFF (the e2e harness's stack: PGlite in memory, real HTTP on port 0, no fetch stub). A technician on one bar of

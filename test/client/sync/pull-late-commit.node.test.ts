@@ -1,4 +1,3 @@
-// @vitest-environment node
 /**
  * A change that becomes visible after a newer one. The records service stamps `updated` with
  * the time a write began, and the write commits later: on PostgreSQL a write waiting on a lock
