@@ -5,7 +5,7 @@ import type { TraplineDb } from '../db/database';
 import { onAuthRequired } from '../lib/http';
 import { writesTo } from '../lib/storage-mutations';
 import { throttle } from '../lib/throttle';
-import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
+import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { readWholeOutbox } from './outbox-reader';
 import { DEFAULT_PULL, type PullOptions } from './pull-options';
 import type { DrainView } from './drain-outbox';
@@ -48,6 +48,8 @@ export type SyncEngineOptions = {
   pull?: Partial<PullOptions>;
   /** Pull after draining when the app starts, comes online, signs in again or on Sync now (default true). */
   autoPull?: boolean;
+  /** How long a failed automatic pull waits before it is tried again (default PULL_RETRY). */
+  pullRetry?: Partial<BackoffOptions>;
   /** While entries wait with no retry due (e.g. none yet tried), look again after this long (ms). */
   idlePollMs?: number;
 };
@@ -73,6 +75,12 @@ export type SyncEngine = {
 };
 
 const PULL_REASONS = new Set(['start', 'online', 'resume', 'manual']);
+/**
+ * A failed automatic pull is tried again on its own after this backoff (full jitter, never sooner
+ * than half the base; a server's Retry-After is a floor). A tablet left on the seat with one bar
+ * of signal gets the office's changes once a try gets through, without a tap on Sync now.
+ */
+export const PULL_RETRY: BackoffOptions = { baseMs: 30_000, capMs: 15 * 60_000 };
 const META_LAST_SUCCESS = 'sync.lastSuccessAt';
 /** A failure stamped this far after now means the clock was set back (see failedLater). */
 const CLOCK_SLACK_MS = 60_000;
@@ -83,6 +91,10 @@ type ChannelMessage = {
   type: 'status';
   status: Pick<SyncStatus, 'draining' | 'progress' | 'lastSuccessAt' | 'lastPullAt' | 'paused'>;
 };
+
+/** The earlier of two times, either of which may be unknown (null). */
+const earliest = (a: number | null, b: number | null) =>
+  a === null ? b : b === null ? a : Math.min(a, b);
 
 /** The later of two times, either of which may be unknown (null). */
 const later = (a: number | null, b: number | null) =>
@@ -107,6 +119,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   const autoPull = options.autoPull ?? true;
   const idlePollMs = options.idlePollMs ?? 60_000;
   const pullOptions: PullOptions = { ...DEFAULT_PULL, ...options.pull };
+  const pullRetry: BackoffOptions = { ...PULL_RETRY, ...options.pullRetry };
 
   let status: SyncStatus = { ...INITIAL_STATUS, online: isOnline() };
   const listeners = new Set<(s: SyncStatus) => void>();
@@ -121,6 +134,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
    * and the cycle that picks the request up runs for reason 'again'.
    */
   let pullWanted = false;
+  /** Automatic pulls failed in a row, and when the next may be tried (null: whenever wanted). */
+  let pullFailures = 0;
+  let pullRetryAt: number | null = null;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let channel: BroadcastChannel | null = null;
@@ -270,17 +286,33 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         );
         nextAttemptAt = result.nextAttemptAt;
       } while (again && !status.paused && !stopped);
-      if (autoPull && pullWanted && !status.paused && !stopped && isOnline()) {
+      if (autoPull && pullWanted && !status.paused && !stopped && isOnline() && pullDue()) {
         pullWanted = false;
-        await pull().catch(() => undefined);
+        await pull().then(pullSucceeded, pullFailed);
       }
     } finally {
       reportProgress.cancel();
       await refreshCounts().catch(() => undefined);
       if (sentAny) await recordSyncIfAllSent(true).catch(() => undefined);
       setStatus({ draining: false, progress: null }, true);
-      scheduleTimer(nextAttemptAt);
+      scheduleTimer(earliest(nextAttemptAt, pullWanted ? pullRetryAt : null));
     }
+  };
+
+  const pullDue = () => pullRetryAt === null || pullRetryAt <= ctx.now();
+  const pullSucceeded = () => {
+    pullFailures = 0;
+    pullRetryAt = null;
+  };
+  // Wanted again, at a time of its own: a save's drain meanwhile does not pull before then. A
+  // pull that paused the queue (sign-in needed) is asked for again by the sign-in itself.
+  const pullFailed = (err: unknown) => {
+    if (status.paused || stopped) return;
+    pullFailures += 1;
+    pullWanted = true;
+    const retryAfterMs = err instanceof SyncError ? err.retryAfterMs : null;
+    const delay = backoffDelay(pullFailures, pullRetry, ctx.random, retryAfterMs);
+    pullRetryAt = ctx.now() + Math.max(pullRetry.baseMs / 2, delay);
   };
 
   const clearBackoff = async () => {
@@ -299,7 +331,11 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     if (stopped || status.paused) return;
     // Offline for sure (navigator.onLine false is reliable, true is not): the 'online' event resumes.
     if (!isOnline()) return;
-    if (PULL_REASONS.has(reason)) pullWanted = true;
+    if (PULL_REASONS.has(reason)) {
+      // Asked for now (app start, back online, signed in again, Sync now): no wait left to honour.
+      pullWanted = true;
+      pullRetryAt = null;
+    }
     if (cycle) {
       // Picked up by the next pass of the running cycle, which re-reads the outbox.
       if (reason === 'manual') void clearBackoff().catch(() => undefined);
