@@ -46,7 +46,10 @@ export type SyncEngineOptions = {
   /** BroadcastChannel name for status between tabs; null to disable. */
   channelName?: string | null;
   pull?: Partial<PullOptions>;
-  /** Pull after draining when the app starts, comes online, signs in again or on Sync now (default true). */
+  /**
+   * Pull after draining when the app starts, comes online, signs in again or on Sync now, and when
+   * it is shown again with its last pull PULL_WHEN_SHOWN_AFTER_MS old (default true).
+   */
   autoPull?: boolean;
   /** How long a failed automatic pull waits before it is tried again (default PULL_RETRY). */
   pullRetry?: Partial<BackoffOptions>;
@@ -81,6 +84,13 @@ const PULL_REASONS = new Set(['start', 'online', 'resume', 'manual']);
  * of signal gets the office's changes once a try gets through, without a tap on Sync now.
  */
 export const PULL_RETRY: BackoffOptions = { baseMs: 30_000, capMs: 15 * 60_000 };
+/**
+ * The app shown again (the tablet woken, the technician back from another app) pulls too when
+ * its last pull is older than this: the morning's first look shows what the office changed
+ * overnight, while glancing back and forth in the field costs no pull. A pull asks only for what
+ * changed since the last one.
+ */
+export const PULL_WHEN_SHOWN_AFTER_MS = 10 * 60_000;
 const META_LAST_SUCCESS = 'sync.lastSuccessAt';
 /** A failure stamped this far after now means the clock was set back (see failedLater). */
 const CLOCK_SLACK_MS = 60_000;
@@ -299,6 +309,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     }
   };
 
+  // A last pull stamped far ahead of now was stamped before the clock was set back: old too.
+  const lastPullOlderThan = (ms: number) =>
+    status.lastPullAt === null || Math.abs(ctx.now() - status.lastPullAt) > ms;
   const pullDue = () => pullRetryAt === null || pullRetryAt <= ctx.now();
   const pullSucceeded = () => {
     pullFailures = 0;
@@ -335,6 +348,10 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       // Asked for now (app start, back online, signed in again, Sync now): no wait left to honour.
       pullWanted = true;
       pullRetryAt = null;
+    } else if (reason === 'visible' && lastPullOlderThan(PULL_WHEN_SHOWN_AFTER_MS)) {
+      // Not a request to hurry: a failed pull's wait still holds (flipping between apps on one
+      // bar of signal is no reason to try again sooner).
+      pullWanted = true;
     }
     if (cycle) {
       // Picked up by the next pass of the running cycle, which re-reads the outbox.

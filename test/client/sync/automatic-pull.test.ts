@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FakeRequest } from './helpers/fake-bff';
 import { queueCreate, site } from './helpers/outbox-factory';
 import { setupEngine } from './helpers/setup-engine';
+import { PULL_WHEN_SHOWN_AFTER_MS } from '../../../src/client/sync/sync-engine';
 
 /** Lets IndexedDB (fake-indexeddb runs on real setImmediate) and promises settle. */
 async function settleIo(rounds = 30) {
@@ -127,5 +128,49 @@ describe('a failed automatic pull', () => {
     await until(() => engine.getStatus().lastPullAt !== null);
     expect(siteListings(bff.requests)).toHaveLength(2);
     expect(await db.sites.count()).toBe(1);
+  });
+});
+
+/**
+ * The tablet woken in the morning, or the technician back from the camera: the app is shown
+ * again. The office added a site overnight that looks like one already on the tablet (same name,
+ * same place, its own code). A glance back within minutes of the last pull costs no pull; a look
+ * after longer pulls, and the new site arrives once, beside the old one.
+ */
+describe('the app shown again', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const showApp = () => document.dispatchEvent(new Event('visibilitychange'));
+
+  it('pulls when its last pull is older than PULL_WHEN_SHOWN_AFTER_MS, not on a glance', async () => {
+    const { db, bff, engine } = retryingEngine();
+    expect(document.visibilityState).toBe('visible');
+    const first = bff.seed('site', { ...site(1), name: 'Twin Slough' });
+    engine.start();
+    await until(() => engine.getStatus().lastPullAt !== null);
+    const pulledAt = engine.getStatus().lastPullAt!;
+    expect(siteListings(bff.requests)).toHaveLength(1);
+    const overnight = bff.seed('site', { ...site(2), name: 'Twin Slough' });
+
+    await pass(PULL_WHEN_SHOWN_AFTER_MS - 1_000);
+    showApp();
+    await until(() => engine.getStatus().pulling === null);
+    await pass(0);
+    expect(siteListings(bff.requests)).toHaveLength(1);
+    expect(await db.sites.count()).toBe(1);
+
+    await pass(1_001);
+    showApp();
+    await until(() => engine.getStatus().lastPullAt !== pulledAt);
+    expect(siteListings(bff.requests)).toHaveLength(2);
+    const stored = await db.sites.toArray();
+    expect(stored.map((s) => [s.serverId, s.code]).sort()).toEqual(
+      [
+        [first.id, '100001'],
+        [overnight.id, '100002'],
+      ].sort(),
+    );
   });
 });
