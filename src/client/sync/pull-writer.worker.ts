@@ -55,12 +55,11 @@ scope.onmessage = (event: MessageEvent<PullWriterRequest>) => {
   const rows = received.get(id) ?? [];
   received.delete(id);
   for (let i = 0; i < held.pages.length; i += 1) {
-    const row = pages.get(held.pages[i])?.[held.at[i]];
+    const [page, at] = [held.pages[i], held.at[i]];
+    const row = pages.get(page)?.[at];
     // A held row is stored by the batch that walked it, once: missing, the pull is wrong.
     if (!row) {
-      scope.postMessage(
-        failed(id, new Error(`Row ${held.at[i]} of page ${held.pages[i]} is not held`)),
-      );
+      scope.postMessage(failed(id, new Error(`Row ${at} of page ${page} is not held`)));
       return;
     }
     rows.push(row);

@@ -310,8 +310,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   };
 
   // A last pull stamped far ahead of now was stamped before the clock was set back: old too.
-  const lastPullOlderThan = (ms: number) =>
-    status.lastPullAt === null || Math.abs(ctx.now() - status.lastPullAt) > ms;
+  const lastPullIsOld = () =>
+    status.lastPullAt === null ||
+    Math.abs(ctx.now() - status.lastPullAt) > PULL_WHEN_SHOWN_AFTER_MS;
   const pullDue = () => pullRetryAt === null || pullRetryAt <= ctx.now();
   const pullSucceeded = () => {
     pullFailures = 0;
@@ -348,7 +349,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       // Asked for now (app start, back online, signed in again, Sync now): no wait left to honour.
       pullWanted = true;
       pullRetryAt = null;
-    } else if (reason === 'visible' && lastPullOlderThan(PULL_WHEN_SHOWN_AFTER_MS)) {
+    } else if (reason === 'visible' && lastPullIsOld()) {
       // Not a request to hurry: a failed pull's wait still holds (flipping between apps on one
       // bar of signal is no reason to try again sooner).
       pullWanted = true;

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { backoffDelay, DEFAULT_BACKOFF } from '../../../src/client/sync';
 import { queueCreate, site } from './helpers/outbox-factory';
+import { settleIo } from './helpers/fake-time';
 import { setupEngine } from './helpers/setup-engine';
 
 describe('backoffDelay', () => {
@@ -23,11 +24,6 @@ describe('backoffDelay', () => {
     expect(backoffDelay(3, DEFAULT_BACKOFF, () => 0.9, 10)).toBe(3600);
   });
 });
-
-/** Lets IndexedDB (fake-indexeddb runs on real setImmediate) and promises settle. */
-async function settleIo(rounds = 30) {
-  for (let i = 0; i < rounds; i += 1) await new Promise((resolve) => setImmediate(resolve));
-}
 
 describe('retry timer', () => {
   afterEach(() => {

@@ -1,15 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { collection, queueCreate, queueUpdate, site } from './helpers/outbox-factory';
-import type { FakeBff, FakeRequest } from './helpers/fake-bff';
+import { sitePulls } from './helpers/fake-bff';
 import { drain, setupEngine } from './helpers/setup-engine';
 import { COMMIT_WAIT_MS } from '../../../src/client/sync/pull-mark';
 
 const NOW = Date.parse('2026-07-20T12:00:00.000Z');
-
-/** Requests of the site pull proper (not the hourly check of which site ids are still active). */
-function sitePulls(bff: FakeBff): FakeRequest[] {
-  return bff.requests.filter((r) => r.entity === 'site' && !r.path.includes('fields'));
-}
 
 describe('pull', () => {
   it('brings every site of the agency page by page, and the last 30 days of collections', async () => {

@@ -15,6 +15,16 @@ export type FakeRequest = {
 };
 
 /**
+ * A request of a site pull proper: a page of the site list, not the check of which site ids are
+ * still active (`fields[]=id`).
+ */
+export const isSitePull = (r: FakeRequest) =>
+  r.method === 'GET' && r.entity === 'site' && !r.path.includes('fields');
+
+/** The site pull requests `bff` has seen (isSitePull). */
+export const sitePulls = (bff: FakeBff): FakeRequest[] => bff.requests.filter(isSitePull);
+
+/**
  * What to do with a request:
  * - 'drop-before': connection fails before the server sees it;
  * - 'drop-after': the server applies it but the answer is lost (the client sees a network error);
