@@ -326,7 +326,10 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     pullWanted = true;
     const retryAfterMs = err instanceof SyncError ? err.retryAfterMs : null;
     const delay = backoffDelay(pullFailures, pullRetry, ctx.random, retryAfterMs);
-    pullRetryAt = ctx.now() + Math.max(pullRetry.baseMs / 2, delay);
+    const at = ctx.now();
+    pullRetryAt = at + Math.max(pullRetry.baseMs / 2, delay);
+    const reason = err instanceof SyncError ? err.reason : 'tablet';
+    setStatus({ pullFailure: { reason, at, retryAt: pullRetryAt } });
   };
 
   const clearBackoff = async () => {
@@ -349,6 +352,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       // Asked for now (app start, back online, signed in again, Sync now): no wait left to honour.
       pullWanted = true;
       pullRetryAt = null;
+      // The next try is now: the bar must not go on naming the old time.
+      if (status.pullFailure)
+        setStatus({ pullFailure: { ...status.pullFailure, retryAt: ctx.now() } });
     } else if (reason === 'visible' && lastPullIsOld()) {
       // Not a request to hurry: a failed pull's wait still holds (flipping between apps on one
       // bar of signal is no reason to try again sooner).
@@ -381,7 +387,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
           pullRecords(ctx, pullOptions, (pulling) => setStatus({ pulling })),
         ),
       ).finally(() => setStatus({ pulling: null }));
-      setStatus({ lastPullAt: ctx.now() }, true);
+      setStatus({ lastPullAt: ctx.now(), pullFailure: null }, true);
       await recordSyncIfAllSent();
     } catch (err) {
       if (err instanceof SyncError && err.action === 'pause') pause();
@@ -433,10 +439,16 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
           const { lastSuccessAt, lastPullAt, ...rest } = event.data.status;
           // Sync times only move forward: a tab that has not read them yet (just opened) sends
           // null, and an older time is not news.
+          const pulledAt = later(status.lastPullAt, lastPullAt);
           setStatus({
             ...rest,
             lastSuccessAt: later(status.lastSuccessAt, lastSuccessAt),
-            lastPullAt: later(status.lastPullAt, lastPullAt),
+            lastPullAt: pulledAt,
+            // Another tab's pull got through since this tab's failed: the rows are the same
+            // database's, so the office's changes are here.
+            ...(status.pullFailure && pulledAt !== null && pulledAt > status.pullFailure.at
+              ? { pullFailure: null }
+              : {}),
           });
           if (wasPaused && !event.data.status.paused) requestSync('resume');
         };

@@ -40,6 +40,13 @@ export type SyncStatus = {
   lastSuccessAt: number | null;
   lastPullAt: number | null;
   /**
+   * The last automatic pull failed and none has got through since: why, when (ms epoch), and
+   * when the next try is due (`retryAt`, ms epoch; now or past once a trigger asked for it).
+   * Null once a pull succeeds, in this tab or another. With nothing of the tablet's waiting the
+   * headline says "All changes sent": this is what says the office's changes have not come.
+   */
+  pullFailure: PullFailure | null;
+  /**
    * While a pull runs: the list being downloaded, rows received so far and the list's total
    * (null when the server gives none). Null between pulls.
    */
@@ -49,6 +56,12 @@ export type SyncStatus = {
   /** The most recent transient error (network, server, rate limit), while entries still wait. */
   lastError: OutboxError | null;
 };
+
+/**
+ * Why a pull failed: a SyncError's reason, or 'tablet' for a failure of the tablet's own (its
+ * storage refused the rows, a worker died).
+ */
+export type PullFailure = { reason: OutboxError['reason'] | 'tablet'; at: number; retryAt: number };
 
 export const INITIAL_STATUS: SyncStatus = {
   counted: false,
@@ -64,6 +77,7 @@ export const INITIAL_STATUS: SyncStatus = {
   progress: null,
   lastSuccessAt: null,
   lastPullAt: null,
+  pullFailure: null,
   pulling: null,
   nextAttemptAt: null,
   lastError: null,

@@ -1,22 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { isSitePull, sitePulls } from './helpers/fake-bff';
+import { failSitePulls, isSitePull, seedTwinSites, sitePulls } from './helpers/fake-bff';
 import { pass, until } from './helpers/fake-time';
 import { queueCreate, site } from './helpers/outbox-factory';
-import { setupEngine } from './helpers/setup-engine';
+import { retryingEngine } from './helpers/setup-engine';
 import { PULL_WHEN_SHOWN_AFTER_MS } from '../../../src/client/sync/sync-engine';
 
-/**
- * An engine on fake time that pulls on its own, a failed pull's retries waiting 0.75 of 1 s, 2 s,
- * 4 s…: no Sync now is ever tapped.
- */
-function retryingEngine() {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
-  return setupEngine({
-    autoPull: true,
-    pullRetry: { baseMs: 1_000, capMs: 8_000 },
-    random: () => 0.75,
-  });
-}
+/** A failed pull's retries wait 0.75 of 1 s, 2 s, 4 s…: no Sync now is ever tapped. */
+const retrying = () => retryingEngine({ baseMs: 1_000, capMs: 8_000 });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -30,13 +20,9 @@ afterEach(() => {
  */
 describe('a failed automatic pull', () => {
   it('is tried again on its own after its backoff, and then stores every site once', async () => {
-    const { db, bff, engine } = retryingEngine();
-    const twins = [
-      bff.seed('site', { ...site(1), name: 'Twin Slough' }),
-      bff.seed('site', { ...site(2), name: 'Twin Slough' }),
-    ];
-    let failures = 2;
-    bff.fault = (req) => (isSitePull(req) && failures-- > 0 ? { status: 503 } : null);
+    const { db, bff, engine } = retrying();
+    const twins = seedTwinSites(bff);
+    failSitePulls(bff, 2);
 
     engine.start();
     await until(() => engine.getStatus().pulling === null && sitePulls(bff).length > 0);
@@ -67,10 +53,9 @@ describe('a failed automatic pull', () => {
   });
 
   it('is not tried early by the drain of a save made while it waits', async () => {
-    const { db, bff, engine } = retryingEngine();
+    const { db, bff, engine } = retrying();
     bff.seed('site', { ...site(1), name: 'Twin Slough' });
-    let failures = 1;
-    bff.fault = (req) => (isSitePull(req) && failures-- > 0 ? { status: 503 } : null);
+    failSitePulls(bff, 1);
     engine.start();
     await until(() => engine.getStatus().pulling === null && sitePulls(bff).length > 0);
 
@@ -88,7 +73,7 @@ describe('a failed automatic pull', () => {
   });
 
   it('waits for sign-in, not a timer, when the pull found the session expired', async () => {
-    const { db, bff, engine } = retryingEngine();
+    const { db, bff, engine } = retrying();
     bff.seed('site', site(1));
     let expired = true;
     bff.fault = (req) =>
@@ -120,7 +105,7 @@ describe('the app shown again', () => {
   const showApp = () => document.dispatchEvent(new Event('visibilitychange'));
 
   it('pulls when its last pull is older than PULL_WHEN_SHOWN_AFTER_MS, not on a glance', async () => {
-    const { db, bff, engine } = retryingEngine();
+    const { db, bff, engine } = retrying();
     expect(document.visibilityState).toBe('visible');
     const first = bff.seed('site', { ...site(1), name: 'Twin Slough' });
     engine.start();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TraplineDb } from '../../../src/client/db/database';
 import { createSyncEngine, type SyncEngine } from '../../../src/client/sync';
-import { FakeBff } from './helpers/fake-bff';
+import { FakeBff, isSitePull } from './helpers/fake-bff';
 import { makeDb, queueCreate, site } from './helpers/outbox-factory';
 
 const open: Array<{ engine: SyncEngine; db: TraplineDb }> = [];
@@ -16,10 +16,10 @@ afterEach(async () => {
 });
 
 /** A second "tab": another engine over another connection to the same user database. */
-function tab(name: string, channelName: string | null = null) {
+function tab(name: string, channelName: string | null = null, autoPull = false) {
   const db = new TraplineDb(name);
   const engine = createSyncEngine(db, {
-    autoPull: false,
+    autoPull,
     channelName,
     backoff: { baseMs: 2, capMs: 20 },
   });
@@ -97,5 +97,29 @@ describe('several tabs', () => {
     // The first tab never went back to "never synced" (nor to an older time).
     expect(shown.every((at) => at === syncedAt)).toBe(true);
     expect(a.engine.getStatus().lastSuccessAt).toBe(syncedAt);
+  });
+
+  it('stops saying the office’s changes were not received once another tab’s pull got them', async () => {
+    const first = makeDb();
+    first.close();
+    const bff = new FakeBff(5);
+    vi.stubGlobal('fetch', bff.fetch);
+    // Two sites that look alike (one name, one place): one stored twice would show.
+    bff.seed('site', { ...site(1), name: 'Twin Slough' });
+    bff.seed('site', { ...site(2), name: 'Twin Slough' });
+    let down = true;
+    bff.fault = (req) => (down && isSitePull(req) ? { status: 503 } : null);
+    const channel = `trapline-sync-test-${first.name}`;
+    const a = tab(first.name, channel);
+    const b = tab(first.name, channel, true);
+    a.engine.start();
+    b.engine.start();
+    await vi.waitFor(() => expect(b.engine.getStatus().pullFailure).not.toBeNull());
+    expect(b.engine.getStatus().pullFailure).toMatchObject({ reason: 'server' });
+
+    down = false;
+    await a.engine.pull();
+    await vi.waitFor(() => expect(b.engine.getStatus().pullFailure).toBeNull());
+    expect((await b.db.sites.toArray()).map((s) => s.code).sort()).toEqual(['100001', '100002']);
   });
 });

@@ -16,3 +16,15 @@ export function formatSince(at: number, now = Date.now()): string | null {
   if (hours < 24) return `${hours} h ago`;
   return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
+
+/**
+ * "now", "in under a minute", "in 3 min": when a retry is due. Rounded up, so it is never said
+ * sooner than it comes. Over an hour away (a clock moved since it was set) says only "later".
+ */
+export function formatUntil(at: number, now = Date.now()): string {
+  const ms = at - now;
+  if (ms <= 0) return 'now';
+  if (ms < 60_000) return 'in under a minute';
+  const minutes = Math.ceil(ms / 60_000);
+  return minutes > 60 ? 'later' : `in ${minutes} min`;
+}

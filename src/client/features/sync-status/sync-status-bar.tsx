@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useDbGone } from '../../db/use-db-gone';
 import { syncSummary } from '../../sync';
-import { formatSince } from './format-time';
+import { formatSince, formatUntil } from './format-time';
 import { PullProgress } from './pull-progress';
 import './sync-status.css';
 import { useSyncEngine, useSyncStatus } from './sync-engine-context';
@@ -94,6 +94,13 @@ export function SyncStatusBar({
   // The time of the last sync that sent everything; while something waits it is a past one.
   // A time stamped while the clock ran ahead says nothing precise until the next complete sync.
   const since = status.lastSuccessAt === null ? null : formatSince(status.lastSuccessAt);
+  // The headline is about the tablet's changes; this is about the office's. Offline, paused or
+  // pulling, the headline or the pull's progress already says why they have not come.
+  const failure = status.pullFailure;
+  const pullLine =
+    failure && status.online && !status.paused && !signInNeeded && !gone && !status.pulling
+      ? `Office changes not received (${describeError(failure.reason)}) — trying again ${formatUntil(failure.retryAt)}`
+      : null;
   const last =
     status.lastSuccessAt === null
       ? 'Not synced yet on this tablet'
@@ -142,6 +149,7 @@ export function SyncStatusBar({
           ? ` · last try: ${describeError(status.lastError.reason)}`
           : ''}
       </p>
+      {pullLine ? <p className="sync-pull-failed">{pullLine}</p> : null}
       {attentionLine && !gone ? <p className="sync-attention">{attentionLine}</p> : null}
       {gone ? null : onSignIn && (status.paused || signInNeeded) ? (
         // Paused for sign-in, Sync now could do nothing: the way forward is the password.
@@ -176,6 +184,10 @@ function describeError(reason: string): string {
       return 'the server took too long';
     case 'rate_limited':
       return 'the server asked to wait';
+    case 'rejected':
+      return 'the server refused the request';
+    case 'tablet':
+      return 'this tablet could not store them';
     default:
       return 'the server was unavailable';
   }

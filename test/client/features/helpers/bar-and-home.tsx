@@ -1,3 +1,4 @@
+import { render, screen } from '@testing-library/react';
 import type { TraplineDb } from '../../../../src/client/db/database';
 import { HomeScreen } from '../../../../src/client/features/home/home-screen';
 import {
@@ -23,4 +24,14 @@ export function renderBarAndHome(db: TraplineDb, engine: SyncEngine) {
       <LiveHome />
     </SyncEngineProvider>,
   );
+}
+
+/** The sync bar alone, following `engine`: returns its region. */
+export function renderBar(engine: SyncEngine): HTMLElement {
+  render(
+    <SyncEngineProvider engine={engine}>
+      <SyncStatusBar />
+    </SyncEngineProvider>,
+  );
+  return screen.getByRole('region', { name: 'Sync status' });
 }

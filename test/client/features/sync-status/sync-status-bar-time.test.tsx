@@ -1,18 +1,9 @@
-import { act, render, screen, within } from '@testing-library/react';
+import { act, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SyncEngineProvider, SyncStatusBar } from '../../../../src/client/features/sync-status';
-import { createSyncEngine, type SyncEngine } from '../../../../src/client/sync';
+import { renderBar } from '../helpers/bar-and-home';
+import { createSyncEngine } from '../../../../src/client/sync';
 import { collection, queueCreate, site } from '../../sync/helpers/outbox-factory';
 import { drain, setupEngine } from '../../sync/helpers/setup-engine';
-
-const renderBar = (engine: SyncEngine) => {
-  render(
-    <SyncEngineProvider engine={engine}>
-      <SyncStatusBar />
-    </SyncEngineProvider>,
-  );
-  return screen.getByRole('region', { name: 'Sync status' });
-};
 
 const DAY = 86_400_000;
 

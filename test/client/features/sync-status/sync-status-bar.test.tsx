@@ -1,7 +1,7 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { SyncEngineProvider, SyncStatusBar } from '../../../../src/client/features/sync-status';
+import { renderBar } from '../helpers/bar-and-home';
 import {
   queueRefusedWithDependents,
   REFUSED_WITH_DEPENDENTS,
@@ -9,16 +9,6 @@ import {
 } from '../../sync/helpers/adversarial-queues';
 import { queueCreate, site } from '../../sync/helpers/outbox-factory';
 import { drain, setupEngine } from '../../sync/helpers/setup-engine';
-import type { SyncEngine } from '../../../../src/client/sync';
-
-const renderBar = (engine: SyncEngine) => {
-  render(
-    <SyncEngineProvider engine={engine}>
-      <SyncStatusBar />
-    </SyncEngineProvider>,
-  );
-  return screen.getByRole('region', { name: 'Sync status' });
-};
 
 describe('sync status bar', () => {
   it('never says "All changes sent" while a refused change still waits for a fix', async () => {

@@ -1,4 +1,5 @@
 import { ENTITY_PATHS, type Entity } from '../../../../src/shared';
+import { site } from './outbox-factory';
 
 /**
  * The network edge of the sync tests: a fetch stub answering like the BFF in front of the records
@@ -23,6 +24,19 @@ export const isSitePull = (r: FakeRequest) =>
 
 /** The site pull requests `bff` has seen (isSitePull). */
 export const sitePulls = (bff: FakeBff): FakeRequest[] => bff.requests.filter(isSitePull);
+
+/**
+ * Two sites the office added that look alike (one name, one place, codes of their own): a pull
+ * that stores one twice, or one for the other, shows.
+ */
+export const seedTwinSites = (bff: FakeBff) =>
+  [1, 2].map((n) => bff.seed('site', { ...site(n), name: 'Twin Slough' }));
+
+/** The next `times` site pulls are answered 503 (the server unavailable), the rest as usual. */
+export function failSitePulls(bff: FakeBff, times: number) {
+  let left = times;
+  bff.fault = (req) => (isSitePull(req) && left-- > 0 ? { status: 503 } : null);
+}
 
 /**
  * What to do with a request:

@@ -2,6 +2,7 @@ import { onTestFinished, vi } from 'vitest';
 import type { TraplineDb } from '../../../../src/client/db/database';
 import {
   createSyncEngine,
+  type BackoffOptions,
   type SyncEngine,
   type SyncEngineOptions,
 } from '../../../../src/client/sync';
@@ -59,6 +60,18 @@ export function setupEngine(
     vi.unstubAllGlobals();
   });
   return { db, bff, engine, dispose };
+}
+
+/**
+ * An engine that pulls on its own, on Vitest's fake clock (timeouts, intervals such as the sync
+ * bar's clock, and Date): a failed pull's retries wait 0.75 of `pullRetry.baseMs`, then of twice
+ * that… The test restores real timers (vi.useRealTimers) after it.
+ */
+export function retryingEngine(pullRetry: BackoffOptions) {
+  vi.useFakeTimers({
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
+  return setupEngine({ autoPull: true, pullRetry, random: () => 0.75 });
 }
 
 /** Drains until nothing more can be sent without the user. */

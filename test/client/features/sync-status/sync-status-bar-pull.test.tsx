@@ -1,0 +1,96 @@
+import { act, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderBar } from '../helpers/bar-and-home';
+import type { SyncEngine } from '../../../../src/client/sync';
+import { failSitePulls, isSitePull, seedTwinSites, sitePulls } from '../../sync/helpers/fake-bff';
+import { pass, until } from '../../sync/helpers/fake-time';
+import { site } from '../../sync/helpers/outbox-factory';
+import { retryingEngine } from '../../sync/helpers/setup-engine';
+
+/** Fake time moved on, with the bar's renders flushed. */
+const passShown = (ms: number) => act(() => pass(ms));
+
+/**
+ * A failed pull waits 0.75 of 2 min, then of 4 min… Nothing waits to be sent, so the bar's
+ * headline says all is sent whatever the pull does: only the line about the office's changes can
+ * tell the technician that the sites the office added have not come.
+ */
+const retrying = () => retryingEngine({ baseMs: 120_000, capMs: 960_000 });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** A failed pull's next try is ahead (none is being made, none is due). */
+const waitingAgain = (engine: SyncEngine) => () =>
+  (engine.getStatus().pullFailure?.retryAt ?? 0) > Date.now();
+
+const NOT_RECEIVED = /^Office changes not received/;
+
+describe('sync status bar: the office’s changes', () => {
+  it('says they did not arrive and when it tries again, until a try gets them', async () => {
+    const { db, bff, engine } = retrying();
+    const twins = seedTwinSites(bff);
+    failSitePulls(bff, 2);
+    const bar = renderBar(engine);
+    engine.start();
+    await act(() => until(waitingAgain(engine), 500));
+
+    // Nothing of the tablet's waits: all sent, and yet the office's sites are not here.
+    expect(within(bar).getByText('All changes sent')).toBeInTheDocument();
+    expect(
+      within(bar).getByText(
+        'Office changes not received (the server was unavailable) — trying again in 2 min',
+      ),
+    ).toBeInTheDocument();
+    expect(await db.sites.count()).toBe(0);
+
+    // The wait counts down with the bar's clock (90 s in all).
+    await passShown(30_000);
+    expect(within(bar).getByText(/trying again in 1 min$/)).toBeInTheDocument();
+
+    // The retry fails too: the next wait is twice as long (0.75 × 4 min).
+    await passShown(60_000);
+    await act(() => until(waitingAgain(engine), 500));
+    expect(sitePulls(bff)).toHaveLength(2);
+    expect(within(bar).getByText(/trying again in 3 min$/)).toBeInTheDocument();
+
+    // The third try gets through: the line goes, and each site is stored once.
+    await passShown(180_000);
+    await act(() => until(() => engine.getStatus().pullFailure === null));
+    expect(sitePulls(bff)).toHaveLength(3);
+    expect(within(bar).queryByText(NOT_RECEIVED)).not.toBeInTheDocument();
+    const stored = await db.sites.toArray();
+    expect(stored.map((s) => s.serverId).sort()).toEqual(twins.map((t) => t.id).sort());
+  });
+
+  it('leaves it to the headline offline, and shows the new wait after the try made back online', async () => {
+    const { bff, engine } = retrying();
+    bff.seed('site', { ...site(1), name: 'Twin Slough' });
+    bff.fault = (req) => (isSitePull(req) ? 'drop-before' : null);
+    const bar = renderBar(engine);
+    engine.start();
+    await act(() => until(waitingAgain(engine), 500));
+    expect(
+      within(bar).getByText('Office changes not received (no connection) — trying again in 2 min'),
+    ).toBeInTheDocument();
+
+    // Offline, the headline says it all: no second line about the office.
+    vi.stubGlobal('navigator', { ...navigator, onLine: false });
+    act(() => {
+      window.dispatchEvent(new Event('offline'));
+    });
+    expect(within(bar).getByText('Offline — changes are saved on this tablet')).toBeInTheDocument();
+    expect(within(bar).queryByText(NOT_RECEIVED)).not.toBeInTheDocument();
+    vi.stubGlobal('navigator', { ...navigator, onLine: true });
+
+    // Back online, the pull is tried at once; it fails again, and the new wait is shown.
+    act(() => {
+      window.dispatchEvent(new Event('online'));
+    });
+    await act(() => until(waitingAgain(engine), 500));
+    expect(
+      within(bar).getByText('Office changes not received (no connection) — trying again in 3 min'),
+    ).toBeInTheDocument();
+  });
+});
