@@ -10,19 +10,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSyncEngine } from '../../../src/client/sync';
-import {
-  PRECISION_ID,
-  SEX_ID,
-  SPECIES_ID,
-  TRAP_ID,
-} from '../../../src/server/records/seed/lookup-data';
 import { updateSite } from '../../../src/client/db/update-site';
 import type { SiteCreate } from '../../../src/shared';
 import { queueCreate } from './helpers/outbox-factory';
+import { siteBody, tarsalis, trapNight } from './helpers/record-bodies';
+import { deleteRecord } from './helpers/records-service-writes';
 import { tabletsOnStack } from './helpers/tablets-on-stack';
 
 const DAYS = 86_400_000;
 const { world, tablet } = tabletsOnStack('clock-set-back');
+/** The data manager deletes a record in the office. */
+const remove = (path: string) => deleteRecord(world.stack.recordsUrl, world.office, path);
 
 async function until(check: () => Promise<boolean>, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
@@ -41,12 +39,7 @@ describe('the tablet clock set back after a failed send', () => {
       // The clock runs two days ahead. The technician's site is on the server.
       const { db, engine: first, clock } = tablet();
       clock.offset = 2 * DAYS;
-      const { localId } = await queueCreate(db, 'site', {
-        code: '916001',
-        name: 'Clock Pond',
-        coordinate_precision: PRECISION_ID.gps,
-        shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-      });
+      const { localId } = await queueCreate(db, 'site', siteBody('916001', 'Clock Pond'));
       first.requestSync('manual');
       await first.settled();
       first.stop();
@@ -99,23 +92,17 @@ describe('the tablet clock set back after a failed send', () => {
       // The clock runs two days ahead while the tablet pulls the office's new site.
       const { db, engine, clock } = tablet();
       clock.offset = 2 * DAYS;
-      const made = await world.office.post<{ id: number }>('/v1/site', {
-        code: '916101',
-        name: 'Clock Marsh',
-        coordinate_precision: PRECISION_ID.gps,
-        shape: { type: 'Point', coordinates: [-121.5, 38.6] },
-      });
+      const made = await world.office.post<{ id: number }>(
+        '/v1/site',
+        siteBody('916101', 'Clock Marsh', [-121.5, 38.6]),
+      );
       expect(made.status).toBe(201);
       await engine.pull();
       expect(await db.sites.where('serverId').equals(made.body.id).count()).toBe(1);
 
       // The clock is put right; the office deletes the site; the tablet pulls again.
       clock.offset = 0;
-      const res = await fetch(`${world.stack.recordsUrl}/v1/site/${made.body.id}`, {
-        method: 'DELETE',
-        headers: { Authorization: `Bearer ${world.office.token}` },
-      });
-      expect(res.status).toBeLessThan(300);
+      await remove(`/v1/site/${made.body.id}`);
       await engine.pull();
       expect(await db.sites.where('serverId').equals(made.body.id).count()).toBe(0);
     },
@@ -127,19 +114,14 @@ describe('the tablet clock set back after a failed send', () => {
     async () => {
       const { db, engine, clock } = tablet();
       clock.offset = 2 * DAYS;
-      const site = await world.office.post<{ id: number }>('/v1/site', {
-        code: '916201',
-        name: 'Clock Creek',
-        coordinate_precision: PRECISION_ID.gps,
-        shape: { type: 'Point', coordinates: [-121.5, 38.6] },
-      });
+      const site = await world.office.post<{ id: number }>(
+        '/v1/site',
+        siteBody('916201', 'Clock Creek', [-121.5, 38.6]),
+      );
       const collection = await world.office.post<{ id: number }>('/v1/arthropod/collection', {
         site: site.body.id,
-        collection_date: new Date(Date.now() - 2 * DAYS).toISOString().slice(0, 10),
-        num_trap: 1,
-        trap: TRAP_ID.co2,
-        trap_nights: 1,
-        arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
+        ...trapNight(new Date(Date.now() - 2 * DAYS).toISOString().slice(0, 10)),
+        arthropods: [tarsalis(40)],
       });
       expect(collection.status).toBe(201);
       await engine.pull();
@@ -147,11 +129,7 @@ describe('the tablet clock set back after a failed send', () => {
       expect(await held()).toBe(1);
 
       clock.offset = 0;
-      const res = await fetch(
-        `${world.stack.recordsUrl}/v1/arthropod/collection/${collection.body.id}`,
-        { method: 'DELETE', headers: { Authorization: `Bearer ${world.office.token}` } },
-      );
-      expect(res.status).toBeLessThan(300);
+      await remove(`/v1/arthropod/collection/${collection.body.id}`);
       await engine.pull();
       expect(await held()).toBe(0);
     },

@@ -12,24 +12,14 @@
  */
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { TraplineDb } from '../../../src/client/db/database';
 import { sendParkedAgain } from '../../../src/client/db/update-record';
 import { createSyncEngine, type SyncEngine } from '../../../src/client/sync';
-import type { Database } from '../../../src/server/db/database';
-import { startBff, type RunningBff } from '../../../src/server/bff/app';
-import { buildRecords } from '../../../src/server/records/app';
-import {
-  PRECISION_ID,
-  SEX_ID,
-  SPECIES_ID,
-  TRAP_ID,
-} from '../../../src/server/records/seed/lookup-data';
-import { openMigratedPglite } from '../../server/helpers/test-database';
 import { startChaosProxy, type ChaosProxy } from '../../chaos/chaos-proxy';
 import { queueCreate } from './helpers/outbox-factory';
 import { browserSession } from './helpers/browser-session';
-import { seedTestAccounts } from '../../helpers/seed-test-accounts';
+import { siteBody, tarsalis, trapNight } from './helpers/record-bodies';
+import { recordsAndBff } from './helpers/records-and-bff';
 
 const PASSWORD = 'key-window-password';
 const HOUR = 3_600_000;
@@ -39,9 +29,8 @@ const clock = () => Date.now() + skewMs;
 /** How far the tablet's clock is ahead of the servers' (0 but in the clock test below). */
 let tabletAheadMs = 0;
 const tabletClock = () => clock() + tabletAheadMs;
-let db: Database;
-let records: FastifyInstance;
-let bff: RunningBff;
+const serversNow = () => new Date(clock());
+const servers = recordsAndBff(PASSWORD, { records: serversNow, bff: serversNow });
 let edge: ChaosProxy;
 /** Answers still to be lost at the edge, for POSTs of collections. */
 let dropCollectionAnswers = 0;
@@ -49,18 +38,7 @@ const engines: SyncEngine[] = [];
 let tablet: TraplineDb;
 
 beforeAll(async () => {
-  db = await openMigratedPglite();
-  await seedTestAccounts(db, PASSWORD);
-  records = await buildRecords({ db, now: () => new Date(clock()) });
-  const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
-  bff = await startBff({
-    db,
-    upstreamUrl: recordsUrl,
-    staticRoot: null,
-    logger: false,
-    now: () => new Date(clock()),
-  });
-  edge = await startChaosProxy('edge', bff.url, {
+  edge = await startChaosProxy('edge', servers.bffUrl, {
     decide: (method, path) => {
       if (method !== 'POST' || path !== '/api/v1/arthropod/collection') return null;
       if (dropCollectionAnswers === 0) return null;
@@ -81,9 +59,6 @@ afterEach(async () => {
 
 afterAll(async () => {
   await edge?.close();
-  await bff?.close();
-  await records?.close();
-  await db?.close();
 });
 
 /** Signs in through the edge, as the app does. */
@@ -120,7 +95,7 @@ async function waitFor(done: () => Promise<boolean>, ms = 10_000) {
 const collectionsAt = async (site: number) =>
   Number(
     (
-      await db.query<{ n: string }>(
+      await servers.db.query<{ n: string }>(
         'select count(*) as n from collection where site = $1 and deactive_date is null',
         [site],
       )
@@ -128,13 +103,7 @@ const collectionsAt = async (site: number) =>
   );
 
 let codeSeq = 0;
-const lookAlike = {
-  collection_date: '2026-07-14',
-  num_trap: 1,
-  trap: TRAP_ID.co2,
-  trap_nights: 1,
-  arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
-};
+const lookAlike = { ...trapNight('2026-07-14'), arthropods: [tarsalis(40)] };
 
 /**
  * A site and two look-alike collections at it; the first collection's answer is lost. The
@@ -144,12 +113,11 @@ async function sendWithOneAnswerLost(tabletAhead = 0) {
   tablet = new TraplineDb(`trapline-key-window-${crypto.randomUUID()}`);
   skewMs = 0;
   tabletAheadMs = tabletAhead;
-  const s = await queueCreate(tablet, 'site', {
-    code: String(830000 + (codeSeq += 1)),
-    name: `Key window site ${codeSeq}`,
-    coordinate_precision: PRECISION_ID.gps,
-    shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-  });
+  const s = await queueCreate(
+    tablet,
+    'site',
+    siteBody(830000 + (codeSeq += 1), `Key window site ${codeSeq}`),
+  );
   const a = await queueCreate(tablet, 'collection', lookAlike, s.localId);
   const b = await queueCreate(tablet, 'collection', lookAlike, s.localId);
   dropCollectionAnswers = 1;
@@ -220,7 +188,7 @@ describe('a create whose answer was lost, sent again after the server forgot its
       const row = (await tablet.collections.get(lostLocalId))!;
       expect(row.syncState).toBe('synced');
       const ids = (
-        await db.query<{ id: number }>('select id from collection where site = $1', [site])
+        await servers.db.query<{ id: number }>('select id from collection where site = $1', [site])
       ).rows.map((r) => r.id);
       expect(ids).toContain(row.serverId);
     },

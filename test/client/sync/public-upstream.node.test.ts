@@ -3,12 +3,9 @@
  * service (test/server/bff/helpers/public-like-upstream.ts: lists without count, creates answered
  * 200, elevation as a string, lures as objects, query filters ignored, no pool endpoints).
  */
-import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCollection } from '../../../src/client/db/create-collection';
 import { createSite } from '../../../src/client/db/create-site';
-import { TraplineDb } from '../../../src/client/db/database';
-import { createSyncEngine, type SyncEngine } from '../../../src/client/sync';
 import { startBff, type RunningBff } from '../../../src/server/bff/app';
 import type { Database } from '../../../src/server/db/database';
 import type { SiteCreate } from '../../../src/shared';
@@ -19,12 +16,13 @@ import {
 } from '../../server/bff/helpers/public-like-upstream';
 import { openTestDatabase } from '../../server/helpers/test-database';
 import { browserSession } from './helpers/browser-session';
+import { tabletsAt } from './helpers/tablets';
 
 let db: Database;
 let upstream: PublicLikeUpstream;
 let bff: RunningBff;
 let headers: Record<string, string>;
-const tablets: Array<{ engine: SyncEngine; tablet: TraplineDb }> = [];
+const onBff = tabletsAt('public', () => ({ baseUrl: bff.url, headers }));
 
 beforeAll(async () => {
   db = await openTestDatabase();
@@ -33,32 +31,13 @@ beforeAll(async () => {
   ({ headers } = await browserSession(bff.url, 'field-tech', PUBLIC_PASSWORD));
 }, 60_000);
 
-afterEach(async () => {
-  for (const { engine, tablet } of tablets.splice(0)) {
-    engine.stop();
-    tablet.close();
-    await tablet.delete();
-  }
-});
-
 afterAll(async () => {
   await bff?.close();
   await upstream?.close();
   await db?.close();
 });
 
-function tablet() {
-  const t = new TraplineDb(`trapline-public-${crypto.randomUUID()}`);
-  const engine = createSyncEngine(t, {
-    baseUrl: bff.url,
-    headers,
-    autoPull: false,
-    channelName: null,
-    pull: { pageSize: 1 },
-  });
-  tablets.push({ engine, tablet: t });
-  return { db: t, engine };
-}
+const tablet = () => onBff({ pull: { pageSize: 1 } });
 
 describe('sync engine through the BFF to a public-like upstream', () => {
   it('pulls every site and collection page by page, elevations as numbers and lures as lure types', async () => {

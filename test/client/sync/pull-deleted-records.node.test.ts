@@ -13,16 +13,10 @@ import { tabletsOnStack } from './helpers/tablets-on-stack';
 import { createCollection } from '../../../src/client/db/create-collection';
 import { createPool } from '../../../src/client/db/create-pool';
 import type { PullOptions } from '../../../src/client/sync/pull-options';
-import {
-  METHOD_ID,
-  PRECISION_ID,
-  SEX_ID,
-  SPECIES_ID,
-  STATUS_ID,
-  TARGET_ID,
-  TRAP_ID,
-} from '../../../src/server/records/seed/lookup-data';
+import { STATUS_ID, TARGET_ID } from '../../../src/server/records/seed/lookup-data';
 import { queueCreate, queueUpdate } from './helpers/outbox-factory';
+import { rtPcrTest, siteBody, tarsalis, trapNight } from './helpers/record-bodies';
+import { createRecord, deleteRecord } from './helpers/records-service-writes';
 
 const HOUR = 3_600_000;
 const { world, tablet: onStack } = tabletsOnStack('deleted');
@@ -32,54 +26,29 @@ function tablet(pull: Partial<PullOptions> = {}) {
   return onStack({ pull: { pageSize: 2, ...pull } });
 }
 
-async function create(path: string, body: unknown): Promise<{ id: number; updated: string }> {
-  const res = await world.office.post<{ id: number; updated: string }>(path, body);
-  expect(res.status, `POST ${path}: ${JSON.stringify(res.body)}`).toBe(201);
-  return res.body;
-}
-
-async function remove(path: string): Promise<void> {
-  const res = await fetch(`${world.stack.recordsUrl}${path}`, {
-    method: 'DELETE',
-    headers: { Authorization: `Bearer ${world.office.token}` },
-  });
-  expect(res.status, `DELETE ${path}`).toBeLessThan(300);
-}
+const create = (path: string, body: unknown) => createRecord(world.office, path, body);
+const remove = (path: string) => deleteRecord(world.stack.recordsUrl, world.office, path);
 
 const DAY = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
 let codeSeq = 0;
 
 /** A site with two look-alike collections, each with an equal pool holding an equal test. */
 async function twoLookAlikes() {
-  const site = await create('/v1/site', {
-    code: String(880000 + (codeSeq += 1)),
-    name: `Deleted-records site ${codeSeq}`,
-    coordinate_precision: PRECISION_ID.gps,
-    shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-  });
+  const site = await create(
+    '/v1/site',
+    siteBody(880000 + (codeSeq += 1), `Deleted-records site ${codeSeq}`),
+  );
   const made = [];
   for (let i = 0; i < 2; i++) {
     const collection = await create('/v1/arthropod/collection', {
       site: site.id,
-      collection_date: DAY,
-      num_trap: 1,
-      trap: TRAP_ID.co2,
-      trap_nights: 1,
-      arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
+      ...trapNight(DAY),
+      arthropods: [tarsalis(40)],
     });
-    const pool = await create('/v1/arthropod/pool', {
-      collection: collection.id,
-      species: SPECIES_ID.cxTarsalis,
-      sex: SEX_ID.fMixed,
-      num_count: 20,
-    });
+    const pool = await create('/v1/arthropod/pool', { collection: collection.id, ...tarsalis(20) });
     const test = await create('/v1/arthropod/pool/test', {
       pool: pool.id,
-      method: METHOD_ID.rtPcr,
-      target: TARGET_ID.wnv,
-      status: STATUS_ID.negative,
-      test_date: DAY,
-      test_agency: world.agency,
+      ...rtPcrTest(DAY, world.agency),
     });
     made.push({ collection, pool, test });
   }
@@ -151,33 +120,17 @@ describe('collections and pools deleted in the office', () => {
     await engine.pull();
     // An unsent pool under A; an unsent edit of the other A; a look-alike unsent collection.
     const withPool = await localId(db, 'collections', first.a.collection.id);
-    const queuedPool = await queueCreate(
-      db,
-      'pool',
-      { species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 5 },
-      withPool,
-    );
+    const queuedPool = await queueCreate(db, 'pool', tarsalis(5), withPool);
     const edited = await localId(db, 'collections', second.a.collection.id);
     await queueUpdate(db, 'collection', edited, { comments: 'Trap knocked over' });
     const siteLocal = (await db.sites.where('serverId').equals(first.site.id).first())!.localId;
-    const unsent = await queueCreate(
-      db,
-      'collection',
-      { collection_date: DAY, num_trap: 1, trap: TRAP_ID.co2, trap_nights: 1 },
-      siteLocal,
-    );
+    const unsent = await queueCreate(db, 'collection', trapNight(DAY), siteLocal);
     // An unsent test of A's synced pool in the second pair: the pool stays, and so its collection.
     const testedPool = await localId(db, 'pools', second.b.pool.id);
     await queueCreate(
       db,
       'poolTest',
-      {
-        method: METHOD_ID.rtPcr,
-        target: TARGET_ID.slev,
-        status: STATUS_ID.pending,
-        test_date: DAY,
-        test_agency: world.agency,
-      },
+      rtPcrTest(DAY, world.agency, { target: TARGET_ID.slev, status: STATUS_ID.pending }),
       testedPool,
     );
 
@@ -208,17 +161,10 @@ describe('collections and pools deleted in the office', () => {
     for (const t of [one, two]) {
       const siteLocal = (await t.db.sites.where('serverId').equals(site.id).first())!.localId;
       const c = await createCollection(t.db, siteLocal, {
-        collection_date: DAY,
-        num_trap: 1,
-        trap: TRAP_ID.co2,
-        trap_nights: 1,
-        arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
+        ...trapNight(DAY),
+        arthropods: [tarsalis(40)],
       });
-      await createPool(t.db, c, {
-        species: SPECIES_ID.cxTarsalis,
-        sex: SEX_ID.fMixed,
-        num_count: 20,
-      });
+      await createPool(t.db, c, tarsalis(20));
       t.engine.requestSync('save');
       await t.engine.settled();
       made.push((await t.db.collections.get(c))!.serverId!);

@@ -11,67 +11,37 @@
  * the colleague's write with the records service's clock three seconds behind, as the write that
  * waited had stamped it. The collections look alike on purpose: same site, day, trap and counts.
  */
-import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { TraplineDb } from '../../../src/client/db/database';
-import { createSyncEngine, type SyncEngine } from '../../../src/client/sync';
-import type { Database } from '../../../src/server/db/database';
-import { startBff, type RunningBff } from '../../../src/server/bff/app';
-import { buildRecords } from '../../../src/server/records/app';
-import {
-  PRECISION_ID,
-  SEX_ID,
-  SPECIES_ID,
-  TRAP_ID,
-} from '../../../src/server/records/seed/lookup-data';
-import { openMigratedPglite } from '../../server/helpers/test-database';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TraplineDb } from '../../../src/client/db/database';
+import type { SyncEngine } from '../../../src/client/sync';
+import { SEX_ID, SPECIES_ID } from '../../../src/server/records/seed/lookup-data';
 import { browserSession } from './helpers/browser-session';
-import { seedTestAccounts } from '../../helpers/seed-test-accounts';
+import { siteBody, tarsalis, trapNight } from './helpers/record-bodies';
+import { recordsAndBff } from './helpers/records-and-bff';
+import { tabletsAt } from './helpers/tablets';
 
 const PASSWORD = 'late-commit-password';
 /** The records service's clock: the tablet and the BFF keep the real one. */
 let recordsSkewMs = 0;
-let db: Database;
-let records: FastifyInstance;
-let bff: RunningBff;
+const servers = recordsAndBff(PASSWORD, { records: () => new Date(Date.now() + recordsSkewMs) });
+const newTablet = tabletsAt('late-commit', () => ({ baseUrl: servers.bffUrl }));
 let tablet: TraplineDb;
-const engines: SyncEngine[] = [];
 /** A colleague's browser session at the BFF (another tablet, the office). */
 let colleague: Record<string, string>;
 
 beforeAll(async () => {
-  db = await openMigratedPglite();
-  await seedTestAccounts(db, PASSWORD);
-  records = await buildRecords({ db, now: () => new Date(Date.now() + recordsSkewMs) });
-  const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
-  bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null, logger: false });
-  colleague = (await browserSession(bff.url, 'demo-manager', PASSWORD)).headers;
-}, 60_000);
+  colleague = (await browserSession(servers.bffUrl, 'demo-manager', PASSWORD)).headers;
+});
 
-afterEach(async () => {
-  for (const engine of engines.splice(0)) engine.stop();
+afterEach(() => {
   recordsSkewMs = 0;
-  tablet?.close();
-  await tablet?.delete();
 });
 
-afterAll(async () => {
-  await bff?.close();
-  await records?.close();
-  await db?.close();
-});
-
+/** demo-tech's tablet, signed in: its database becomes `tablet`. */
 async function startTablet(): Promise<SyncEngine> {
-  tablet = new TraplineDb(`trapline-late-commit-${crypto.randomUUID()}`);
-  const { headers } = await browserSession(bff.url, 'demo-tech', PASSWORD);
-  const engine = createSyncEngine(tablet, {
-    baseUrl: bff.url,
-    headers,
-    autoPull: false,
-    channelName: null,
-  });
-  engines.push(engine);
+  const { headers } = await browserSession(servers.bffUrl, 'demo-tech', PASSWORD);
+  const { db, engine } = newTablet({ headers });
+  tablet = db;
   return engine;
 }
 
@@ -81,7 +51,7 @@ async function colleagueSends(
   path: string,
   body: unknown,
 ): Promise<{ id: number; updated: string }> {
-  const res = await fetch(`${bff.url}/api/v1${path}`, {
+  const res = await fetch(`${servers.bffUrl}/api/v1${path}`, {
     method,
     headers: {
       ...colleague,
@@ -100,21 +70,17 @@ let codeSeq = 0;
 const DAY = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
 const lookAlike = (site: number, count: number) => ({
   site,
-  collection_date: DAY,
-  num_trap: 1,
-  trap: TRAP_ID.co2,
-  trap_nights: 1,
-  arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: count }],
+  ...trapNight(DAY),
+  arthropods: [tarsalis(count)],
 });
 
 /** A site and two look-alike collections at it, made by the colleague and pulled by the tablet. */
 async function twoLookAlikesOnTheTablet(engine: SyncEngine) {
-  const site = await colleagueSends('POST', '/site', {
-    code: String(870000 + (codeSeq += 1)),
-    name: `Late commit site ${codeSeq}`,
-    coordinate_precision: PRECISION_ID.gps,
-    shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-  });
+  const site = await colleagueSends(
+    'POST',
+    '/site',
+    siteBody(870000 + (codeSeq += 1), `Late commit site ${codeSeq}`),
+  );
   const a = await colleagueSends('POST', '/arthropod/collection', lookAlike(site.id, 40));
   const b = await colleagueSends('POST', '/arthropod/collection', lookAlike(site.id, 40));
   await engine.pull();
@@ -135,7 +101,7 @@ const countOnTablet = async (serverId: number) => {
 const collectionsOnServer = async () =>
   Number(
     (
-      await db.query<{ n: string }>(
+      await servers.db.query<{ n: string }>(
         'select count(*) as n from collection where agency = 1 and deactive_date is null',
       )
     ).rows[0].n,
@@ -172,20 +138,18 @@ describe('a change committed after a newer one the tablet already pulled', () =>
     await twoLookAlikesOnTheTablet(engine);
     const before = await tablet.sites.count();
 
-    await colleagueSends('POST', '/site', {
-      code: String(870000 + (codeSeq += 1)),
-      name: `Late commit newer ${codeSeq}`,
-      coordinate_precision: PRECISION_ID.gps,
-      shape: { type: 'Point', coordinates: [-121.5, 38.6] },
-    });
+    await colleagueSends(
+      'POST',
+      '/site',
+      siteBody(870000 + (codeSeq += 1), `Late commit newer ${codeSeq}`, [-121.5, 38.6]),
+    );
     await engine.pull();
     recordsSkewMs = -3_000;
-    await colleagueSends('POST', '/site', {
-      code: String(870000 + (codeSeq += 1)),
-      name: `Late commit older ${codeSeq}`,
-      coordinate_precision: PRECISION_ID.gps,
-      shape: { type: 'Point', coordinates: [-121.51, 38.61] },
-    });
+    await colleagueSends(
+      'POST',
+      '/site',
+      siteBody(870000 + (codeSeq += 1), `Late commit older ${codeSeq}`, [-121.51, 38.61]),
+    );
 
     await engine.pull();
     const names = (await tablet.sites.toArray()).map((s) => s.name);

@@ -10,15 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TraplineDb } from '../../../src/client/db/database';
 import { tabletsOnStack } from './helpers/tablets-on-stack';
-import {
-  METHOD_ID,
-  PRECISION_ID,
-  SEX_ID,
-  SPECIES_ID,
-  STATUS_ID,
-  TARGET_ID,
-  TRAP_ID,
-} from '../../../src/server/records/seed/lookup-data';
+import { rtPcrTest, siteBody, tarsalis, trapNight } from './helpers/record-bodies';
 
 const DAYS = 86_400_000;
 const { world, tablet: onStack } = tabletsOnStack('moves');
@@ -40,36 +32,22 @@ const daysAgo = (n: number) => new Date(Date.now() - n * DAYS).toISOString().sli
 let codeSeq = 0;
 
 const newSite = () =>
-  send('POST', '/v1/site', {
-    code: String(890000 + (codeSeq += 1)),
-    name: `Moves site ${codeSeq}`,
-    coordinate_precision: PRECISION_ID.gps,
-    shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-  });
+  send('POST', '/v1/site', siteBody(890000 + (codeSeq += 1), `Moves site ${codeSeq}`));
 
 /** A look-alike collection (same trap, counts) with one pool of 20 and that pool's test. */
 async function collectionWithPool(site: number, day: string) {
   const collection = await send('POST', '/v1/arthropod/collection', {
     site,
-    collection_date: day,
-    num_trap: 1,
-    trap: TRAP_ID.co2,
-    trap_nights: 1,
-    arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
+    ...trapNight(day),
+    arthropods: [tarsalis(40)],
   });
   const pool = await send('POST', '/v1/arthropod/pool', {
     collection: collection.id,
-    species: SPECIES_ID.cxTarsalis,
-    sex: SEX_ID.fMixed,
-    num_count: 20,
+    ...tarsalis(20),
   });
   const test = await send('POST', '/v1/arthropod/pool/test', {
     pool: pool.id,
-    method: METHOD_ID.rtPcr,
-    target: TARGET_ID.wnv,
-    status: STATUS_ID.negative,
-    test_date: day,
-    test_agency: world.agency,
+    ...rtPcrTest(day, world.agency),
   });
   return { collection, pool, test };
 }
@@ -140,11 +118,8 @@ describe('records moved by an edit elsewhere', () => {
     const a = await collectionWithPool(s.id, daysAgo(2));
     const old = await send('POST', '/v1/arthropod/collection', {
       site: s.id,
-      collection_date: daysAgo(45),
-      num_trap: 1,
-      trap: TRAP_ID.co2,
-      trap_nights: 1,
-      arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
+      ...trapNight(daysAgo(45)),
+      arthropods: [tarsalis(40)],
     });
     await engine.pull();
     const aLocal = await localOf(db, 'collections', a.collection.id);

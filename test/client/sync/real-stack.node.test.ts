@@ -4,91 +4,33 @@
  * records service accepts, its refusals park with its own words, conflicts and pulls work on
  * real `updated` values.
  */
-import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { TraplineDb } from '../../../src/client/db/database';
-import { createSyncEngine, type SyncEngine } from '../../../src/client/sync';
-import type { Database } from '../../../src/server/db/database';
-import { openMigratedPglite } from '../../server/helpers/test-database';
-import { startBff, type RunningBff } from '../../../src/server/bff/app';
-import { buildRecords } from '../../../src/server/records/app';
-import {
-  METHOD_ID,
-  PRECISION_ID,
-  SEX_ID,
-  SPECIES_ID,
-  STATUS_ID,
-  TARGET_ID,
-  TRAP_ID,
-} from '../../../src/server/records/seed/lookup-data';
-import type { FastifyInstance } from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { SPECIES_ID } from '../../../src/server/records/seed/lookup-data';
 import { queueCreate, queueUpdate, storeSynced } from './helpers/outbox-factory';
-import { browserSession } from './helpers/browser-session';
-import { seedTestAccounts } from '../../helpers/seed-test-accounts';
+import { rtPcrTest, siteBody, tarsalis, trapNight } from './helpers/record-bodies';
+import { tabletsOnStack } from './helpers/tablets-on-stack';
 
-const PASSWORD = 'sync-real-stack-password';
-let db: Database;
-let records: FastifyInstance;
-let bff: RunningBff;
-let headers: Record<string, string>;
-let agencyId: number;
-const tablets: Array<{ engine: SyncEngine; tablet: TraplineDb }> = [];
-
-beforeAll(async () => {
-  db = await openMigratedPglite();
-  await seedTestAccounts(db, PASSWORD);
-  records = await buildRecords({ db });
-  const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
-  bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null, logger: false });
-  ({ headers, agencyId } = await browserSession(bff.url, 'demo-tech', PASSWORD));
-}, 60_000);
-
-afterEach(async () => {
-  for (const { engine, tablet } of tablets.splice(0)) {
-    engine.stop();
-    tablet.close();
-    await tablet.delete();
-  }
-});
-
-afterAll(async () => {
-  await bff?.close();
-  await records?.close();
-  await db?.close();
-});
-
-function tablet() {
-  const t = new TraplineDb(`trapline-real-${crypto.randomUUID()}`);
-  const engine = createSyncEngine(t, {
-    baseUrl: bff.url,
-    headers,
-    autoPull: false,
-    channelName: null,
-  });
-  tablets.push({ engine, tablet: t });
-  return { db: t, engine };
-}
+const { world, tablet } = tabletsOnStack('real');
 
 async function api<T>(
   method: string,
   path: string,
   body?: unknown,
 ): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${bff.url}/api/v1${path}`, {
+  const res = await fetch(`${world.stack.appUrl}/api/v1${path}`, {
     method,
-    headers: { ...headers, 'X-CSRF': '1', ...(body ? { 'Content-Type': 'application/json' } : {}) },
+    headers: {
+      ...world.headers,
+      'X-CSRF': '1',
+      ...(body ? { 'Content-Type': 'application/json' } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, body: (await res.json().catch(() => null)) as T };
 }
 
 let codeSeq = 0;
-const siteData = () => ({
-  code: String(810000 + (codeSeq += 1)),
-  name: `Sync site ${codeSeq}`,
-  coordinate_precision: PRECISION_ID.gps,
-  shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-});
+const siteData = () => siteBody(810000 + (codeSeq += 1), `Sync site ${codeSeq}`);
 const today = new Date().toISOString().slice(0, 10);
 
 describe('sync engine against the real BFF and records service', () => {
@@ -98,33 +40,11 @@ describe('sync engine against the real BFF and records service', () => {
     const c = await queueCreate(
       t,
       'collection',
-      {
-        collection_date: today,
-        num_trap: 1,
-        trap: TRAP_ID.co2,
-        trap_nights: 1,
-        arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
-      },
+      { ...trapNight(today), arthropods: [tarsalis(40)] },
       s.localId,
     );
-    const p = await queueCreate(
-      t,
-      'pool',
-      { num_count: 25, species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed },
-      c.localId,
-    );
-    await queueCreate(
-      t,
-      'poolTest',
-      {
-        method: METHOD_ID.rtPcr,
-        target: TARGET_ID.wnv,
-        status: STATUS_ID.negative,
-        test_date: today,
-        test_agency: agencyId,
-      },
-      p.localId,
-    );
+    const p = await queueCreate(t, 'pool', tarsalis(25), c.localId);
+    await queueCreate(t, 'poolTest', rtPcrTest(today, world.agency), p.localId);
 
     engine.requestSync('test');
     await engine.settled();
@@ -198,13 +118,7 @@ describe('sync engine against the real BFF and records service', () => {
 
   it('pulls the agency’s sites and recent collections, then only what changed', async () => {
     const host = await api<{ id: number }>('POST', '/site', siteData());
-    const recentCollection = {
-      collection_date: today,
-      num_trap: 1,
-      trap: TRAP_ID.co2,
-      trap_nights: 1,
-      site: host.body.id,
-    };
+    const recentCollection = { ...trapNight(today), site: host.body.id };
     expect((await api('POST', '/arthropod/collection', recentCollection)).status).toBe(201);
     const { db: t, engine } = tablet();
     await engine.pull();
@@ -231,28 +145,19 @@ describe('sync engine against the real BFF and records service', () => {
   it('pulls the pools and pool tests of a collection made elsewhere, under that collection', async () => {
     const host = await api<{ id: number }>('POST', '/site', siteData());
     const made = await api<{ id: number }>('POST', '/arthropod/collection', {
-      collection_date: today,
-      num_trap: 1,
-      trap: TRAP_ID.co2,
-      trap_nights: 1,
+      ...trapNight(today),
       site: host.body.id,
-      arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 40 }],
+      arthropods: [tarsalis(40)],
     });
     expect(made.status).toBe(201);
     const madePool = await api<{ id: number }>('POST', '/arthropod/pool', {
       collection: made.body.id,
-      species: SPECIES_ID.cxTarsalis,
-      sex: SEX_ID.fMixed,
-      num_count: 25,
+      ...tarsalis(25),
     });
     expect(madePool.status).toBe(201);
     const madeTest = await api<{ id: number }>('POST', '/arthropod/pool/test', {
       pool: madePool.body.id,
-      method: METHOD_ID.rtPcr,
-      target: TARGET_ID.wnv,
-      status: STATUS_ID.negative,
-      test_date: today,
-      test_agency: agencyId,
+      ...rtPcrTest(today, world.agency),
     });
     expect(madeTest.status).toBe(201);
     const { db: t, engine } = tablet();

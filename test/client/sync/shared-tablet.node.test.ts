@@ -10,69 +10,46 @@
  * Real parts: the BFF and the records service on PGlite over HTTP, the engine on fake-indexeddb.
  */
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
 import { openUserDb, type TraplineDb } from '../../../src/client/db/database';
 import { createSyncEngine } from '../../../src/client/sync';
-import type { Database } from '../../../src/server/db/database';
-import { startBff, type RunningBff } from '../../../src/server/bff/app';
-import { buildRecords } from '../../../src/server/records/app';
-import { PRECISION_ID } from '../../../src/server/records/seed/lookup-data';
-import { openMigratedPglite } from '../../server/helpers/test-database';
 import { queueCreate } from './helpers/outbox-factory';
 import { browserSession } from './helpers/browser-session';
-import { seedTestAccounts } from '../../helpers/seed-test-accounts';
+import { siteBody } from './helpers/record-bodies';
+import { recordsAndBff } from './helpers/records-and-bff';
 
 const PASSWORD = 'shared-tablet-password';
-let db: Database;
-let records: FastifyInstance;
-let bff: RunningBff;
+const servers = recordsAndBff(PASSWORD);
 let tablet: TraplineDb;
-
-beforeAll(async () => {
-  db = await openMigratedPglite();
-  await seedTestAccounts(db, PASSWORD);
-  records = await buildRecords({ db });
-  const recordsUrl = await records.listen({ port: 0, host: '127.0.0.1' });
-  bff = await startBff({ db, upstreamUrl: recordsUrl, staticRoot: null, logger: false });
-}, 60_000);
 
 afterAll(async () => {
   tablet?.close();
   await tablet?.delete();
-  await bff?.close();
-  await records?.close();
-  await db?.close();
 });
 
 const sitesCoded = async (code: string) =>
-  (await db.query<{ agency: number }>('select agency from site where code = $1', [code])).rows.map(
-    (r) => r.agency,
-  );
+  (
+    await servers.db.query<{ agency: number }>('select agency from site where code = $1', [code])
+  ).rows.map((r) => r.agency);
 
 describe('a shared tablet, two tabs, two users', () => {
   it(
     "never sends or pulls one user's records under another user's session",
     { timeout: 30_000 },
     async () => {
-      const techSession = await browserSession(bff.url, 'demo-tech', PASSWORD);
+      const techSession = await browserSession(servers.bffUrl, 'demo-tech', PASSWORD);
       // demo-tech's database, with a site saved offline.
       tablet = openUserDb({ agencyId: techSession.agencyId, username: 'demo-tech' });
-      await queueCreate(tablet, 'site', {
-        code: '915001',
-        name: 'Shared tablet site',
-        coordinate_precision: PRECISION_ID.gps,
-        shape: { type: 'Point', coordinates: [-121.49, 38.58] },
-      });
+      await queueCreate(tablet, 'site', siteBody('915001', 'Shared tablet site'));
 
       // In the other tab: demo-tech signed out, neighbor-manager signed in. The cookie is theirs.
-      const neighbor = await browserSession(bff.url, 'neighbor-manager', PASSWORD);
+      const neighbor = await browserSession(servers.bffUrl, 'neighbor-manager', PASSWORD);
       expect(neighbor.agencyId).not.toBe(techSession.agencyId);
 
       // Tab 1, still demo-tech's app, drains demo-tech's outbox: the cookie is the neighbour's.
       const owner = { agencyId: techSession.agencyId, username: 'demo-tech' };
       const tab1 = createSyncEngine(tablet, {
-        baseUrl: bff.url,
+        baseUrl: servers.bffUrl,
         headers: neighbor.headers,
         owner,
         autoPull: false,
@@ -89,9 +66,9 @@ describe('a shared tablet, two tabs, two users', () => {
       tab1.stop();
 
       // demo-tech signs in again in tab 1: the queue goes, into demo-tech's agency.
-      const again = await browserSession(bff.url, 'demo-tech', PASSWORD);
+      const again = await browserSession(servers.bffUrl, 'demo-tech', PASSWORD);
       const resumed = createSyncEngine(tablet, {
-        baseUrl: bff.url,
+        baseUrl: servers.bffUrl,
         headers: again.headers,
         owner,
         autoPull: false,
