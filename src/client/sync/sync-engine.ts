@@ -147,6 +147,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   /** Automatic pulls failed in a row, and when the next may be tried (null: whenever wanted). */
   let pullFailures = 0;
   let pullRetryAt: number | null = null;
+  let pullRetryWait = 0;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let channel: BroadcastChannel | null = null;
@@ -313,7 +314,10 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   const lastPullIsOld = () =>
     status.lastPullAt === null ||
     Math.abs(ctx.now() - status.lastPullAt) > PULL_WHEN_SHOWN_AFTER_MS;
-  const pullDue = () => pullRetryAt === null || pullRetryAt <= ctx.now();
+  // A retry time further off than the wait it was given was set before the clock was set back:
+  // due now (the timer set for it fired after the wait, in real time).
+  const pullDue = () =>
+    pullRetryAt === null || pullRetryAt <= ctx.now() || pullRetryAt - ctx.now() > pullRetryWait;
   const pullSucceeded = () => {
     pullFailures = 0;
     pullRetryAt = null;
@@ -327,7 +331,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     const retryAfterMs = err instanceof SyncError ? err.retryAfterMs : null;
     const delay = backoffDelay(pullFailures, pullRetry, ctx.random, retryAfterMs);
     const at = ctx.now();
-    pullRetryAt = at + Math.max(pullRetry.baseMs / 2, delay);
+    pullRetryWait = Math.max(pullRetry.baseMs / 2, delay);
+    pullRetryAt = at + pullRetryWait;
     const reason = err instanceof SyncError ? err.reason : 'tablet';
     setStatus({ pullFailure: { reason, at, retryAt: pullRetryAt } });
   };
@@ -439,16 +444,24 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
           const { lastSuccessAt, lastPullAt, ...rest } = event.data.status;
           // Sync times only move forward: a tab that has not read them yet (just opened) sends
           // null, and an older time is not news.
-          const pulledAt = later(status.lastPullAt, lastPullAt);
+          // Another tab's pull got through since this tab's failed (the rows are the same
+          // database's, so the office's changes are here): its own time says so, not this tab's
+          // (stamped before a clock was set back, that may lie after the failure), and not one
+          // stamped ahead of now.
+          const pulledElsewhere =
+            status.pullFailure !== null &&
+            lastPullAt !== null &&
+            lastPullAt > status.pullFailure.at &&
+            lastPullAt <= ctx.now() + CLOCK_SLACK_MS;
+          if (pulledElsewhere) {
+            pullSucceeded();
+            pullWanted = false;
+          }
           setStatus({
             ...rest,
             lastSuccessAt: later(status.lastSuccessAt, lastSuccessAt),
-            lastPullAt: pulledAt,
-            // Another tab's pull got through since this tab's failed: the rows are the same
-            // database's, so the office's changes are here.
-            ...(status.pullFailure && pulledAt !== null && pulledAt > status.pullFailure.at
-              ? { pullFailure: null }
-              : {}),
+            lastPullAt: later(status.lastPullAt, lastPullAt),
+            ...(pulledElsewhere ? { pullFailure: null } : {}),
           });
           if (wasPaused && !event.data.status.paused) requestSync('resume');
         };

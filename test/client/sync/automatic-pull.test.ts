@@ -72,6 +72,24 @@ describe('a failed automatic pull', () => {
     expect(codes).toEqual(['100001', '100002']);
   });
 
+  it('is tried after its wait even if the tablet’s clock was set back meanwhile', async () => {
+    const { db, bff, engine } = retrying();
+    const twins = seedTwinSites(bff);
+    failSitePulls(bff, 1);
+    engine.start();
+    await until(() => engine.getStatus().pullFailure !== null);
+    expect(sitePulls(bff)).toHaveLength(1);
+
+    // The clock ran two days ahead and is put right while the pull waits its 0.75 s: by the
+    // clock, the retry is two days off; by the wait it was given, it is due.
+    vi.setSystemTime(Date.now() - 2 * 86_400_000);
+    await pass(750);
+    await until(() => engine.getStatus().pullFailure === null);
+    expect(sitePulls(bff)).toHaveLength(2);
+    const stored = await db.sites.toArray();
+    expect(stored.map((s) => s.serverId).sort()).toEqual(twins.map((t) => t.id).sort());
+  });
+
   it('waits for sign-in, not a timer, when the pull found the session expired', async () => {
     const { db, bff, engine } = retrying();
     bff.seed('site', site(1));

@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TraplineDb } from '../../../src/client/db/database';
-import { createSyncEngine, type SyncEngine } from '../../../src/client/sync';
+import {
+  createSyncEngine,
+  type SyncEngine,
+  type SyncEngineOptions,
+} from '../../../src/client/sync';
 import { FakeBff, isSitePull } from './helpers/fake-bff';
 import { makeDb, queueCreate, site } from './helpers/outbox-factory';
 
@@ -16,12 +20,17 @@ afterEach(async () => {
 });
 
 /** A second "tab": another engine over another connection to the same user database. */
-function tab(name: string, channelName: string | null = null, autoPull = false) {
+function tab(
+  name: string,
+  channelName: string | null = null,
+  options: Partial<SyncEngineOptions> = {},
+) {
   const db = new TraplineDb(name);
   const engine = createSyncEngine(db, {
-    autoPull,
+    autoPull: false,
     channelName,
     backoff: { baseMs: 2, capMs: 20 },
+    ...options,
   });
   open.push({ engine, db });
   return { db, engine };
@@ -111,7 +120,7 @@ describe('several tabs', () => {
     bff.fault = (req) => (down && isSitePull(req) ? { status: 503 } : null);
     const channel = `trapline-sync-test-${first.name}`;
     const a = tab(first.name, channel);
-    const b = tab(first.name, channel, true);
+    const b = tab(first.name, channel, { autoPull: true });
     a.engine.start();
     b.engine.start();
     await vi.waitFor(() => expect(b.engine.getStatus().pullFailure).not.toBeNull());
@@ -121,5 +130,39 @@ describe('several tabs', () => {
     await a.engine.pull();
     await vi.waitFor(() => expect(b.engine.getStatus().pullFailure).toBeNull());
     expect((await b.db.sites.toArray()).map((s) => s.code).sort()).toEqual(['100001', '100002']);
+  });
+
+  it('keeps saying so when another tab only drains, though its own last pull is stamped ahead', async () => {
+    const first = makeDb();
+    first.close();
+    const bff = new FakeBff(5);
+    vi.stubGlobal('fetch', bff.fetch);
+    bff.seed('site', { ...site(1), name: 'Twin Slough' });
+    let down = false;
+    bff.fault = (req) => (down && isSitePull(req) ? { status: 503 } : null);
+    const channel = `trapline-sync-test-${first.name}`;
+    // Tab b pulls while the tablet's clock runs two days ahead: its last pull is stamped then.
+    const clock = { offset: 2 * 86_400_000 };
+    const b = tab(first.name, channel, { autoPull: true, now: () => Date.now() + clock.offset });
+    b.engine.start();
+    await vi.waitFor(() => expect(b.engine.getStatus().lastPullAt).not.toBeNull());
+
+    // The clock is put right; the next pull fails, earlier by the clock than the last one.
+    clock.offset = 0;
+    down = true;
+    b.engine.requestSync('manual');
+    await vi.waitFor(() => expect(b.engine.getStatus().pullFailure).not.toBeNull());
+
+    // Tab a sends a look-alike site saved there (it pulls nothing): no pull got through.
+    const heard: boolean[] = [];
+    b.engine.subscribe((s) => heard.push(s.draining));
+    const a = tab(first.name, channel);
+    await queueCreate(a.db, 'site', { ...site(2), name: 'Twin Slough' });
+    a.engine.start();
+    await a.engine.settled();
+    await vi.waitFor(() => expect(heard).toContain(true));
+    await vi.waitFor(() => expect(heard.at(-1)).toBe(false));
+    expect(bff.all('site')).toHaveLength(2);
+    expect(b.engine.getStatus().pullFailure).toMatchObject({ reason: 'server' });
   });
 });

@@ -19,7 +19,8 @@ export function formatSince(at: number, now = Date.now()): string | null {
 
 /**
  * "now", "in under a minute", "in 3 min": when a retry is due. Rounded up, so it is never said
- * sooner than it comes. Over an hour away (a clock moved since it was set) says only "later".
+ * sooner than it comes. Over an hour away says only "later": a server asked for a long wait, or
+ * the clock was set back since the time was set (the retry then comes after its wait anyway).
  */
 export function formatUntil(at: number, now = Date.now()): string {
   const ms = at - now;

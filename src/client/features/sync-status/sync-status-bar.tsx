@@ -94,8 +94,8 @@ export function SyncStatusBar({
   // The time of the last sync that sent everything; while something waits it is a past one.
   // A time stamped while the clock ran ahead says nothing precise until the next complete sync.
   const since = status.lastSuccessAt === null ? null : formatSince(status.lastSuccessAt);
-  // The headline is about the tablet's changes; this is about the office's. Offline, paused or
-  // pulling, the headline or the pull's progress already says why they have not come.
+  // The headline is about the tablet's changes; this is about the office's. Offline or paused,
+  // the headline says why they have not come; while a pull runs, the next try is under way.
   const failure = status.pullFailure;
   const pullLine =
     failure && status.online && !status.paused && !signInNeeded && !gone && !status.pulling
