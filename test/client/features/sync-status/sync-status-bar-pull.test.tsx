@@ -4,7 +4,7 @@ import { renderBar } from '../helpers/bar-and-home';
 import type { SyncEngine } from '../../../../src/client/sync';
 import { failSitePulls, isSitePull, seedTwinSites, sitePulls } from '../../sync/helpers/fake-bff';
 import { pass, until } from '../../sync/helpers/fake-time';
-import { site } from '../../sync/helpers/outbox-factory';
+import { queueCreate, site } from '../../sync/helpers/outbox-factory';
 import { retryingEngine } from '../../sync/helpers/setup-engine';
 
 /** Fake time moved on, with the bar's renders flushed. */
@@ -92,5 +92,24 @@ describe('sync status bar: the office’s changes', () => {
     expect(
       within(bar).getByText('Office changes not received (no connection) — trying again in 3 min'),
     ).toBeInTheDocument();
+  });
+
+  it('leaves it to the sign-in headline while the queue waits for the password', async () => {
+    const { db, bff, engine } = retrying();
+    seedTwinSites(bff);
+    failSitePulls(bff, 1);
+    const bar = renderBar(engine);
+    engine.start();
+    await act(() => until(waitingAgain(engine), 500));
+    expect(within(bar).getByText(NOT_RECEIVED)).toBeInTheDocument();
+
+    // A site saved meanwhile finds the session expired: sign-in is what the technician must do.
+    const saved = await queueCreate(db, 'site', { ...site(3), name: 'Twin Slough' });
+    bff.fault = (req) =>
+      req.key === saved.entryId ? { status: 401, code: 'reauth_required' } : null;
+    engine.requestSync('save');
+    await act(() => until(() => engine.getStatus().paused, 500));
+    expect(within(bar).getByText('Sign in again to send 1 change')).toBeInTheDocument();
+    expect(within(bar).queryByText(NOT_RECEIVED)).not.toBeInTheDocument();
   });
 });
