@@ -144,10 +144,11 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
    * and the cycle that picks the request up runs for reason 'again'.
    */
   let pullWanted = false;
-  /** Automatic pulls failed in a row, and when the next may be tried (null: whenever wanted). */
+  /**
+   * Automatic pulls failed in a row. When the next may be tried is status.pullFailure's retryAt
+   * (no failure: whenever wanted), which the bar shows.
+   */
   let pullFailures = 0;
-  let pullRetryAt: number | null = null;
-  let pullRetryWait = 0;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let channel: BroadcastChannel | null = null;
@@ -306,7 +307,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       await refreshCounts().catch(() => undefined);
       if (sentAny) await recordSyncIfAllSent(true).catch(() => undefined);
       setStatus({ draining: false, progress: null }, true);
-      scheduleTimer(earliest(nextAttemptAt, pullWanted ? pullRetryAt : null));
+      scheduleTimer(
+        earliest(nextAttemptAt, pullWanted ? (status.pullFailure?.retryAt ?? null) : null),
+      );
     }
   };
 
@@ -314,13 +317,15 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   const lastPullIsOld = () =>
     status.lastPullAt === null ||
     Math.abs(ctx.now() - status.lastPullAt) > PULL_WHEN_SHOWN_AFTER_MS;
-  // A retry time further off than the wait it was given was set before the clock was set back:
-  // due now (the timer set for it fired after the wait, in real time).
-  const pullDue = () =>
-    pullRetryAt === null || pullRetryAt <= ctx.now() || pullRetryAt - ctx.now() > pullRetryWait;
+  // A clock that reads earlier than the failure was set back since: the retry time, stamped on
+  // the old clock, is due now (the timer set for it fired after its wait, in real time).
+  const pullDue = () => {
+    const failure = status.pullFailure;
+    const now = ctx.now();
+    return failure === null || failure.retryAt <= now || now < failure.at;
+  };
   const pullSucceeded = () => {
     pullFailures = 0;
-    pullRetryAt = null;
   };
   // Wanted again, at a time of its own: a save's drain meanwhile does not pull before then. A
   // pull that paused the queue (sign-in needed) is asked for again by the sign-in itself.
@@ -331,10 +336,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     const retryAfterMs = err instanceof SyncError ? err.retryAfterMs : null;
     const delay = backoffDelay(pullFailures, pullRetry, ctx.random, retryAfterMs);
     const at = ctx.now();
-    pullRetryWait = Math.max(pullRetry.baseMs / 2, delay);
-    pullRetryAt = at + pullRetryWait;
+    const retryAt = at + Math.max(pullRetry.baseMs / 2, delay);
     const reason = err instanceof SyncError ? err.reason : 'tablet';
-    setStatus({ pullFailure: { reason, at, retryAt: pullRetryAt } });
+    setStatus({ pullFailure: { reason, at, retryAt } });
   };
 
   const clearBackoff = async () => {
@@ -356,8 +360,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     if (PULL_REASONS.has(reason)) {
       // Asked for now (app start, back online, signed in again, Sync now): no wait left to honour.
       pullWanted = true;
-      pullRetryAt = null;
-      // The next try is now: the bar must not go on naming the old time.
+      // The next try is now, and the bar must not go on naming the old time.
       if (status.pullFailure)
         setStatus({ pullFailure: { ...status.pullFailure, retryAt: ctx.now() } });
     } else if (reason === 'visible' && lastPullIsOld()) {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { failSitePulls, isSitePull, seedTwinSites, sitePulls } from './helpers/fake-bff';
 import { pass, until } from './helpers/fake-time';
 import { queueCreate, site } from './helpers/outbox-factory';
@@ -7,10 +7,6 @@ import { PULL_WHEN_SHOWN_AFTER_MS } from '../../../src/client/sync/sync-engine';
 
 /** A failed pull's retries wait 0.75 of 1 s, 2 s, 4 s…: no Sync now is ever tapped. */
 const retrying = () => retryingEngine({ baseMs: 1_000, capMs: 8_000 });
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 /**
  * A tablet left on the seat with one bar of signal: the pull at app start fails (the answer is a

@@ -14,7 +14,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TraplineDb } from '../../../src/client/db/database';
 import type { SyncEngine } from '../../../src/client/sync';
-import { SEX_ID, SPECIES_ID } from '../../../src/server/records/seed/lookup-data';
 import { browserSession } from './helpers/browser-session';
 import { siteBody, tarsalis, trapNight } from './helpers/record-bodies';
 import { recordsAndBff } from './helpers/records-and-bff';
@@ -114,7 +113,7 @@ describe('a change committed after a newer one the tablet already pulled', () =>
 
     // B's recount is committed and pulled: the tablet's mark moves to B's `updated`.
     const bEdited = await colleagueSends('PUT', `/arthropod/collection/${b.id}`, {
-      arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 41 }],
+      arthropods: [tarsalis(41)],
     });
     await engine.pull();
     expect(await countOnTablet(b.id)).toBe(41);
@@ -122,7 +121,7 @@ describe('a change committed after a newer one the tablet already pulled', () =>
     // A's recount began three seconds before B's and committed only now.
     recordsSkewMs = -3_000;
     const aEdited = await colleagueSends('PUT', `/arthropod/collection/${a.id}`, {
-      arthropods: [{ species: SPECIES_ID.cxTarsalis, sex: SEX_ID.fMixed, num_count: 12 }],
+      arthropods: [tarsalis(12)],
     });
     expect(aEdited.updated < bEdited.updated).toBe(true);
 

@@ -5,7 +5,7 @@ import {
   type SyncEngine,
   type SyncEngineOptions,
 } from '../../../src/client/sync';
-import { FakeBff, isSitePull } from './helpers/fake-bff';
+import { FakeBff, isSitePull, seedTwinSites } from './helpers/fake-bff';
 import { makeDb, queueCreate, site } from './helpers/outbox-factory';
 
 const open: Array<{ engine: SyncEngine; db: TraplineDb }> = [];
@@ -113,9 +113,7 @@ describe('several tabs', () => {
     first.close();
     const bff = new FakeBff(5);
     vi.stubGlobal('fetch', bff.fetch);
-    // Two sites that look alike (one name, one place): one stored twice would show.
-    bff.seed('site', { ...site(1), name: 'Twin Slough' });
-    bff.seed('site', { ...site(2), name: 'Twin Slough' });
+    seedTwinSites(bff);
     let down = true;
     bff.fault = (req) => (down && isSitePull(req) ? { status: 503 } : null);
     const channel = `trapline-sync-test-${first.name}`;

@@ -1,5 +1,5 @@
 import { act, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { renderBar } from '../helpers/bar-and-home';
 import type { SyncEngine } from '../../../../src/client/sync';
 import { failSitePulls, isSitePull, seedTwinSites, sitePulls } from '../../sync/helpers/fake-bff';
@@ -16,10 +16,6 @@ const passShown = (ms: number) => act(() => pass(ms));
  * tell the technician that the sites the office added have not come.
  */
 const retrying = () => retryingEngine({ baseMs: 120_000, capMs: 960_000 });
-
-afterEach(() => {
-  vi.useRealTimers();
-});
 
 /** A failed pull's next try is ahead (none is being made, none is due). */
 const waitingAgain = (engine: SyncEngine) => () =>

@@ -64,14 +64,20 @@ export function setupEngine(
 
 /**
  * An engine that pulls on its own, on Vitest's fake clock (timeouts, intervals such as the sync
- * bar's clock, and Date): a failed pull's retries wait 0.75 of `pullRetry.baseMs`, then of twice
- * that… The test restores real timers (vi.useRealTimers) after it.
+ * bar's clock, and Date) until the test ends: a failed pull's retries wait 0.75 of
+ * `pullRetry.baseMs`, then of twice that…
  */
 export function retryingEngine(pullRetry: BackoffOptions) {
   vi.useFakeTimers({
     toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
   });
-  return setupEngine({ autoPull: true, pullRetry, random: () => 0.75 });
+  const made = setupEngine({ autoPull: true, pullRetry, random: () => 0.75 });
+  // Registered after setupEngine's cleanup, so it runs before it (onTestFinished hooks run last
+  // first): that cleanup waits on real timers.
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+  return made;
 }
 
 /** Drains until nothing more can be sent without the user. */
