@@ -143,7 +143,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
 
   // Security headers first: onRequest hooks run in the order they are added, and the guards
   // below answer early (400, 403); those answers must carry the headers too.
-  await securityHeaders(app, ctx.tileUrl);
+  await securityHeaders(app);
   app.addHook('onRequest', rejectAmbiguousPath);
   app.addHook('onRequest', csrfGuard(ctx.allowedOrigins));
   await app.register(cookie);

@@ -1,23 +1,25 @@
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 
-/** Origin(s) of the map tiles for the CSP, from a template like https://{s}.tile.example.org/{z}/{x}/{y}.png. */
-function tileSources(tileUrl: string): string[] {
-  const match = /^(https?):\/\/([^/]+)/.exec(tileUrl);
-  if (!match) return [];
-  const host = match[2].replace(/\{s\}/g, '*');
-  return [`${match[1]}://${host}`];
-}
+/**
+ * Where map tiles may come from: any https origin, and plain http on this machine only (a tile
+ * server beside Trapline). Deliberately not TILE_URL's host: a tablet keeps this header with its
+ * copy of the page and of the service worker (the precache answers later navigations with it), so
+ * a host pinned here would keep blocking the office's next tile server on every installed tablet
+ * until its browser profile was wiped (field trial, issue 35). Scripts stay 'self' only, so a wider
+ * image and fetch allowance does not open a way to run code.
+ */
+const TILE_SOURCES = ['https:', 'http://127.0.0.1:*', 'http://localhost:*', 'http://[::1]:*'];
 
 /**
- * Security headers on every answer: a CSP with no inline scripts, map tiles as the only outside
- * origin, no framing; no referrer; geolocation for this origin only; HSTS only over TLS (sending
+ * Security headers on every answer: a CSP with no inline scripts, map tiles (images and fetches)
+ * as the only outside sources, no framing; no referrer; geolocation for this origin only; HSTS only over TLS (sending
  * it over plain HTTP on loopback would be ignored at best, and wrong behind a misconfigured proxy).
  * Register it before any other onRequest hook: hooks run in the order they are added, and one
  * that answers early (a refused path, a missing CSRF header) would otherwise answer without them.
  */
-export async function securityHeaders(app: FastifyInstance, tileUrl: string): Promise<void> {
-  const tiles = tileSources(tileUrl);
+export async function securityHeaders(app: FastifyInstance): Promise<void> {
+  const tiles = TILE_SOURCES;
   await app.register(helmet, {
     global: true,
     contentSecurityPolicy: {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +69,14 @@ export type Stack = {
   db: Database;
   recordsApp: FastifyInstance;
   bff: RunningBff;
+  /**
+   * Stops the BFF and starts it again on the same port, database and session key with other
+   * map settings: what an office does when it changes TILE_URL and restarts Trapline. Tablets
+   * keep their origin, service worker and session.
+   */
+  restartBff(
+    map: Pick<StackOptions, 'tileUrl' | 'tileBulkDownload' | 'tileArchive'>,
+  ): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -88,20 +97,29 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
   const records = countRequests(recordsApp.server);
   const proxy = options.faultProxy ? await startFaultProxy(recordsUrl) : null;
 
-  const bff = await startBff({
-    db,
-    now: clock.now,
-    upstreamUrl: proxy?.url ?? recordsUrl,
-    staticRoot: DIST_DIR,
-    tileUrl: options.tileUrl ?? E2E_TILE_URL,
-    tileBulkDownload: options.tileBulkDownload,
-    tileArchive: options.tileArchive,
-    // Short upstream timeouts: a lost answer must turn into a retry within a test's patience.
-    upstreamConnectTimeoutMs: 2_000,
-    upstreamTimeoutMs: 10_000,
-  });
+  // One key for every BFF of this stack: sessions outlive a restart, as under `npm start`.
+  const sessionKey = randomBytes(32);
+  const bffWith = (
+    map: Pick<StackOptions, 'tileUrl' | 'tileBulkDownload' | 'tileArchive'>,
+    port = 0,
+  ) =>
+    startBff({
+      db,
+      now: clock.now,
+      port,
+      sessionKey,
+      upstreamUrl: proxy?.url ?? recordsUrl,
+      staticRoot: DIST_DIR,
+      tileUrl: map.tileUrl ?? E2E_TILE_URL,
+      tileBulkDownload: map.tileBulkDownload,
+      tileArchive: map.tileArchive,
+      // Short upstream timeouts: a lost answer must turn into a retry within a test's patience.
+      upstreamConnectTimeoutMs: 2_000,
+      upstreamTimeoutMs: 10_000,
+    });
+  const bff = await bffWith(options);
 
-  return {
+  const stack: Stack = {
     appUrl: bff.url,
     recordsUrl,
     password: E2E_PASSWORD,
@@ -111,12 +129,18 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
     db,
     recordsApp,
     bff,
+    async restartBff(map) {
+      const port = Number(new URL(stack.appUrl).port);
+      await stack.bff.close();
+      stack.bff = await bffWith(map, port);
+    },
     async stop() {
-      await bff.close();
+      await stack.bff.close();
       await proxy?.close();
       await recordsApp.close();
       await db.close();
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+  return stack;
 }
