@@ -57,8 +57,7 @@ export function MapAreasScreen() {
           <Banner tone="info">
             Area download is not offered for this map: its tile server ({tileHost(source.tileUrl)})
             does not allow bulk downloads. Places you have viewed recently stay on the map offline.
-            An administrator can offer area downloads by setting TILE_URL to a tile server that
-            allows them, with TILE_BULK_DOWNLOAD=allowed.
+            Ask your office for a map server that allows area downloads.
           </Banner>
         ) : !online ? (
           <Banner tone="warn">The tablet is offline: connect to download a map area.</Banner>

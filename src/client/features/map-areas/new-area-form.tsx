@@ -6,7 +6,7 @@ import { sampleTileSizes } from './sample-tile-sizes';
 import type { SavedArea } from './saved-areas';
 import type { SitesExtent } from './sites-extent';
 import type { StorageLeft } from './storage-left';
-import { estimateBytes, MAX_ZOOM, type Bbox } from './tile-math';
+import { estimateBytes, fitZoom, MAX_ZOOM, type Bbox } from './tile-math';
 import { isRetina } from './tile-url';
 import { RectangleMap } from './rectangle-map';
 
@@ -16,6 +16,18 @@ const edgeText = (v: number) => String(Number(v.toFixed(5)));
 
 /** Zoom 10 shows a district, 16 its streets and house numbers: enough to find a trap. */
 const DEFAULT_ZOOMS = { minZoom: 10, maxZoom: 16 };
+/**
+ * The smallest frame Sites fits the sites in on a tablet: its 360-pixel-high map in portrait, less
+ * the 24-pixel padding of its fitBounds on each side. The area around the sites starts at the zoom
+ * that frames them there, so the first map a technician opens offline is among the saved tiles.
+ */
+const SITES_MAP_AT_LEAST = { width: 752 - 48, height: 360 - 48 };
+
+/** "From zoom" for the sites' area: the district zoom, or lower when Sites opens lower. */
+function sitesMinZoom(extent: SitesExtent): number {
+  const { width, height } = SITES_MAP_AT_LEAST;
+  return Math.min(DEFAULT_ZOOMS.minZoom, fitZoom(extent.bbox, width, height, 14));
+}
 
 function describeZoom(z: number): string {
   if (z <= 8) return `${z} — region`;
@@ -63,6 +75,12 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
     rectangle: { north: '', south: '', west: '', east: '' },
     ...DEFAULT_ZOOMS,
   });
+  // Until the technician picks "From zoom", it follows the sites' extent as it is read.
+  const [minZoomPicked, setMinZoomPicked] = useState(false);
+  useEffect(() => {
+    if (minZoomPicked || !extent) return;
+    setChoice((c) => ({ ...c, minZoom: sitesMinZoom(extent) }));
+  }, [extent, minZoomPicked]);
   const [name, setName] = useState('');
   const [showErrors, setShowErrors] = useState(false);
   const kind = choice.kind === 'sites' && extent === null ? 'rectangle' : choice.kind;
@@ -121,7 +139,10 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
     <Field label={label} error={error}>
       <select
         value={choice[key]}
-        onChange={(e) => setChoice((c) => ({ ...c, [key]: Number(e.target.value) }))}
+        onChange={(e) => {
+          if (key === 'minZoom') setMinZoomPicked(true);
+          setChoice((c) => ({ ...c, [key]: Number(e.target.value) }));
+        }}
       >
         {ZOOMS.map((z) => (
           <option key={z} value={z}>

@@ -31,6 +31,23 @@ export function tileY(lat: number, z: number): number {
   return clamp(Math.floor(y), 0, n - 1);
 }
 
+/** Web Mercator y of a latitude as a fraction of the world's height (0 at the north). */
+function mercatorY(lat: number): number {
+  const rad = (clamp(lat, -MAX_LATITUDE, MAX_LATITUDE) * Math.PI) / 180;
+  return (1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2;
+}
+
+/**
+ * The deepest whole zoom at which the box fits a map of `width` × `height` CSS pixels (256-pixel
+ * tiles), as Leaflet's fitBounds chooses it; 0 at least, `max` at most.
+ */
+export function fitZoom(bbox: Bbox, width: number, height: number, max = MAX_ZOOM): number {
+  const dx = (bbox.east - bbox.west) / 360;
+  const dy = mercatorY(bbox.south) - mercatorY(bbox.north);
+  const scale = Math.min(width / Math.max(dx * 256, 1e-12), height / Math.max(dy * 256, 1e-12));
+  return clamp(Math.floor(Math.log2(scale)), 0, max);
+}
+
 /** The tiles touching the box at zoom z, as inclusive column and row ranges. */
 export function tileRange(bbox: Bbox, z: number): TileRange {
   return {

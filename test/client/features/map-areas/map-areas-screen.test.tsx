@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { MapAreasScreen } from '../../../../src/client/features/map-areas/map-areas-screen';
 import { countTiles } from '../../../../src/client/features/map-areas/tile-math';
-import { renderScreen, tabletDb } from '../helpers/records';
+import { storePulledRows } from '../../../../src/client/sync/store-pulled-rows';
+import { pulledSite, renderScreen, tabletDb } from '../helpers/records';
 
 // A closed loopback port: the sample tiles fail at once, and nothing reaches the internet.
 const LOCAL_TILES = 'http://127.0.0.1:9/{z}/{x}/{y}.png';
@@ -24,6 +25,35 @@ describe('Offline map areas screen', () => {
     ).toBeInTheDocument();
     expect(screen.queryByRole('form', { name: 'Download an area' })).toBeNull();
     expect(screen.getByText('No saved map areas yet on this tablet.')).toBeInTheDocument();
+    // Said to a technician: who to ask, not the server's settings.
+    const banner = screen.getByText(/Area download is not offered/);
+    expect(banner.textContent).toMatch(/Ask your office/);
+    expect(banner.textContent).not.toMatch(/TILE_|=allowed/);
+  });
+
+  it('suggests an area starting at the zoom the Sites map opens at, so the first map offline is drawn', async () => {
+    configure({ tileUrl: LOCAL_TILES, tileBulkDownload: true });
+    const db = await tabletDb();
+    // The demo district: sites from Davis to east Sacramento, which Sites frames at about zoom 9.
+    const at = (id: number, lon: number, lat: number) =>
+      pulledSite({
+        id,
+        code: String(104200 + id),
+        shape: { type: 'Point', coordinates: [lon, lat] },
+      });
+    await storePulledRows(db, Date.now(), 'site', [
+      at(1, -121.77, 38.265),
+      at(2, -121.224, 38.738),
+      at(3, -121.5, 38.58),
+    ]);
+    renderScreen(db, <MapAreasScreen />, '/map-areas');
+    const form = await screen.findByRole('form', { name: 'Download an area' });
+    await within(form).findByText(/3 sites/);
+    await expect
+      .poll(() => Number((within(form).getByLabelText('From zoom') as HTMLSelectElement).value))
+      .toBeLessThanOrEqual(9);
+    // A single site needs no more than the district zoom.
+    expect(Number((within(form).getByLabelText('To zoom') as HTMLSelectElement).value)).toBe(16);
   });
 
   it('checks a typed rectangle, keeps what was typed, and counts its tiles once it is right', async () => {
