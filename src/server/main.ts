@@ -91,6 +91,7 @@ export async function startStack(
       tileUrl: env.TILE_URL,
       tileBulkDownload: env.TILE_BULK_DOWNLOAD === 'allowed',
       tileArchive: env.TILE_PMTILES,
+      tileAttribution: env.TILE_ATTRIBUTION,
       staticRoot: options.staticRoot,
       upstreamConnectTimeoutMs: env.TRAPLINE_UPSTREAM_CONNECT_TIMEOUT_MS,
       upstreamTimeoutMs: env.TRAPLINE_UPSTREAM_TIMEOUT_MS,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
 import type { AppBrowser } from './harness/browser';
 import { launchSignedIn, navigate, visible } from './harness/field-actions';
+import { inspectScreen } from './harness/inspect-screen';
 import { startStack, type Stack } from './harness/stack';
 import { startTileServer, type TileServer } from './harness/tile-server';
 
@@ -97,5 +98,24 @@ describe('a tablet installed under one tile server, after the office moves to an
     expect(saved.length).toBeGreaterThan(0);
     expect(saved.every((url) => url.startsWith(origin(tilesB.template)))).toBe(true);
     expect(app.pageErrors).toEqual([]);
+  });
+
+  it('says the map’s tile server is refused by this copy of the app, not that the signal is weak', async () => {
+    const page = app.page;
+    // A server this page's policy does not allow (plain http from another host).
+    await stack.restartBff({
+      tileUrl: 'http://tiles.example.invalid/{z}/{x}/{y}.png',
+      tileBulkDownload: true,
+    });
+    await page.reload();
+    await navigate(page, 'Sites');
+    const map = page.getByRole('region', { name: 'Map of sites' });
+    await visible(map.getByText(/refuses the map’s tile server \(tiles\.example\.invalid\)/));
+    await visible(map.getByRole('button', { name: 'Reload' }));
+    await inspectScreen(page, 'sites-map-tiles-refused');
+    // The map's credit line is not OpenStreetMap's for another server.
+    await expect(map.locator('.leaflet-control-attribution').textContent()).resolves.toContain(
+      'Map tiles: tiles.example.invalid',
+    );
   });
 });

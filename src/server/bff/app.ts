@@ -55,6 +55,8 @@ export type BffOptions = {
   tileBulkDownload?: boolean;
   /** Path of a PMTiles map archive (TILE_PMTILES): served, and the map draws from it. */
   tileArchive?: string;
+  /** The map's credit line as plain text (TILE_ATTRIBUTION). */
+  tileAttribution?: string;
   /** The built app (dist/); null or missing → /api only. */
   staticRoot?: string | null;
   upstreamConnectTimeoutMs?: number;
@@ -108,6 +110,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
     tileUrl: options.tileUrl ?? DEFAULT_TILE_URL,
     tileBulkDownload: options.tileBulkDownload ?? false,
     tileArchive: options.tileArchive,
+    tileAttribution: options.tileAttribution,
     allowedOrigins: options.allowedOrigins ?? [],
     now,
   };

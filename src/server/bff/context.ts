@@ -21,6 +21,8 @@ export type BffContext = {
   tileBulkDownload?: boolean;
   /** Path of the agency's PMTiles map archive (TILE_PMTILES), served at /map/archive.pmtiles. */
   tileArchive?: string;
+  /** The map's credit line as plain text (TILE_ATTRIBUTION); unset: see tileCredit. */
+  tileAttribution?: string;
   /** Extra origins allowed to change state (besides the request's own host), e.g. a TLS proxy's. */
   allowedOrigins: string[];
   now: () => Date;

@@ -11,12 +11,26 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   RECORDS_PORT: port.default(8081),
   UPSTREAM_URL: url.optional(),
+  /**
+   * https, or plain http to a tile server on this machine (the CSP allows loopback http and no
+   * other: tiles over plain http from another host could be altered on the way).
+   */
   TILE_URL: z
     .string()
-    .regex(/^https:\/\/[^/]+\/.*\{z\}.*\{x\}.*\{y\}/, {
-      message: 'TILE_URL must be an https URL template with {z}, {x} and {y}',
-    })
+    .regex(
+      /^(https:\/\/[^/]+|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?)\/.*\{z\}.*\{x\}.*\{y\}/,
+      {
+        message:
+          'TILE_URL must be an https URL template with {z}, {x} and {y} ' +
+          '(or http://127.0.0.1, localhost or [::1] for a tile server on this machine)',
+      },
+    )
     .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  /**
+   * The map's credit line, as plain text (e.g. "© OpenStreetMap contributors, © MapTiler").
+   * Unset: OpenStreetMap's credit for the default server, the tile host's name for another.
+   */
+  TILE_ATTRIBUTION: z.string().trim().min(1).max(300).optional(),
   /**
    * Whether TILE_URL's server allows bulk downloading (the app's offline map areas). Off by
    * default: the OpenStreetMap tile server forbids it, and so do most free tile servers.

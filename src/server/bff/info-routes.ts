@@ -7,6 +7,18 @@ const HEALTH_PROBE_TIMEOUT_MS = 2_000;
 const HEALTH_CACHE_MS = 5_000;
 
 /**
+ * The map's credit line (plain text; the app escapes it): the operator's TILE_ATTRIBUTION, else
+ * OpenStreetMap's credit for its own server, else the tile host, so another server's map is never
+ * credited to a source it may not come from. An archive carries its own credit (its metadata).
+ */
+export function tileCredit(ctx: Pick<BffContext, 'tileUrl' | 'tileAttribution'>): string {
+  if (ctx.tileAttribution) return ctx.tileAttribution;
+  const host = /^https?:\/\/([^/]+)/.exec(ctx.tileUrl)?.[1] ?? '';
+  if (/(^|\.)openstreetmap\.org$/.test(host)) return '© OpenStreetMap contributors';
+  return `Map tiles: ${host.replace(/\{s\}\./g, '')}`;
+}
+
+/**
  * GET /api/health: liveness (always 200 while the process serves) and whether the upstream
  * answers HTTP at all (any status counts: a 401 proves it is up). Probes are cached briefly so a
  * monitor polling hard does not load the upstream.
@@ -40,6 +52,7 @@ export async function infoRoutes(app: FastifyInstance, ctx: BffContext): Promise
 
   app.get('/api/config', { preHandler: requireSession(ctx) }, async () => ({
     tileUrl: ctx.tileUrl,
+    tileAttribution: tileCredit(ctx),
     tileBulkDownload: ctx.tileBulkDownload ?? false,
     ...(ctx.tileArchive ? { tileArchive: MAP_ARCHIVE_PATH } : {}),
   }));

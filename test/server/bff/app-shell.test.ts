@@ -160,7 +160,12 @@ describe('the app shell', () => {
     const res = await http(`${bff.url}/api/config`, {
       headers: { 'x-csrf': '1', cookie: `${SESSION_COOKIE}=${id}` },
     });
-    expect(res.json()).toEqual({ tileUrl: TILE_URL, tileBulkDownload: false });
+    expect(res.json()).toEqual({
+      tileUrl: TILE_URL,
+      // Not OpenStreetMap's server: the map is not credited to OpenStreetMap unless the office says.
+      tileAttribution: 'Map tiles: tiles.example.org',
+      tileBulkDownload: false,
+    });
   });
 
   it('reports liveness and an unreachable upstream on /api/health', async () => {

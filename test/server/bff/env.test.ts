@@ -49,6 +49,30 @@ describe('parseEnv', () => {
     expect((error as EnvError).message).toMatch(/^Invalid environment:\n {2}- /);
   });
 
+  it('takes an http TILE_URL only for a tile server on this machine', () => {
+    for (const local of [
+      'http://127.0.0.1:8090/{z}/{x}/{y}.png',
+      'http://localhost/tiles/{z}/{x}/{y}.png',
+      'http://[::1]:8090/{z}/{x}/{y}.png',
+    ])
+      expect(parseEnv({ TILE_URL: local }).TILE_URL).toBe(local);
+    for (const remote of [
+      'http://tiles.example.org/{z}/{x}/{y}.png',
+      'http://127.0.0.1.example.org/{z}/{x}/{y}.png',
+      'http://localhost.example.org/{z}/{x}/{y}.png',
+    ])
+      expect(() => parseEnv({ TILE_URL: remote }), remote).toThrow(/TILE_URL must be an https/);
+  });
+
+  it('takes the map’s credit line as plain text', () => {
+    expect(parseEnv({}).TILE_ATTRIBUTION).toBeUndefined();
+    expect(
+      parseEnv({ TILE_ATTRIBUTION: ' © MapTiler © OpenStreetMap contributors ' }),
+    ).toMatchObject({
+      TILE_ATTRIBUTION: '© MapTiler © OpenStreetMap contributors',
+    });
+  });
+
   it('needs TLS_CERT and TLS_KEY together', () => {
     expect(() => parseEnv({ TLS_CERT: '/etc/cert.pem' })).toThrow(/TLS_CERT and TLS_KEY/);
   });

@@ -69,7 +69,7 @@ describe('every /api route once the upstream token has expired', () => {
     const cookie = await stack.signIn();
     const ok = await stack.api('/api/config', { cookie });
     expect(ok.status).toBe(200);
-    expect(Object.keys(ok.json())).toEqual(['tileUrl', 'tileBulkDownload']);
+    expect(Object.keys(ok.json())).toEqual(['tileUrl', 'tileAttribution', 'tileBulkDownload']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { useTemplateRefused } from '../../lib/refused-sources';
 import { formatBytes } from './format-bytes';
 import {
   cancelJob,
@@ -13,6 +14,8 @@ const VERB = { new: 'Downloading', continue: 'Continuing', refresh: 'Refreshing'
 /** The download under way: a progress bar with counts, pause/resume, cancel, retry failed tiles. */
 export function DownloadPanel({ job }: { job: Job }) {
   const { state, done, total, failed, bytes, problem } = job.progress;
+  // Tiles this page's security policy refused failed for that reason, whatever the signal.
+  const refused = useTemplateRefused(job.area.tileUrl);
   const title =
     state === 'finished'
       ? failed > 0
@@ -40,7 +43,12 @@ export function DownloadPanel({ job }: { job: Job }) {
           {problem}
         </p>
       ) : null}
-      {state === 'finished' && failed > 0 ? (
+      {state === 'finished' && failed > 0 && refused ? (
+        <p>
+          This tablet’s copy of Trapline refuses this map’s tile server, so retrying will not help:
+          reload Trapline while online to take the office’s map settings, then retry.
+        </p>
+      ) : state === 'finished' && failed > 0 ? (
         <p>
           The tile server did not answer for some tiles (no signal, or it is busy). The map shows
           the rest; retry when the signal is better.

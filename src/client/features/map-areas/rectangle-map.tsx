@@ -2,6 +2,8 @@ import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
 import { useEffect, useRef, useState } from 'react';
 import { MapContainer, Rectangle, TileLayer, useMap } from 'react-leaflet';
+import { escapeHtml } from '#shared/escape-html';
+import { cachedTileCredit } from '../../lib/app-config';
 import { ARCHIVE_TILES, archiveUrl } from '../../lib/archive-source';
 import { ArchiveTiles } from '../../lib/archive-tiles';
 import { DEFAULT_CENTER } from '../../lib/geo';
@@ -184,7 +186,7 @@ export function RectangleMap({ tileUrl, bbox, home, onChange }: Props) {
           ) : (
             <TileLayer
               url={tileUrl}
-              attribution="&copy; OpenStreetMap contributors"
+              attribution={escapeHtml(cachedTileCredit())}
               crossOrigin="anonymous"
               updateWhenZooming={false}
             />

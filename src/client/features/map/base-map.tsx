@@ -2,9 +2,12 @@ import 'leaflet/dist/leaflet.css';
 import L from 'leaflet';
 import { useEffect, useState, type ReactNode } from 'react';
 import { MapContainer, TileLayer, useMap } from 'react-leaflet';
-import { cachedConfig } from '../../lib/app-config';
+import { cachedConfig, cachedTileCredit, useConfigVersion } from '../../lib/app-config';
 import { archiveUrl } from '../../lib/archive-source';
 import { ArchiveTiles } from '../../lib/archive-tiles';
+import { useTemplateRefused } from '../../lib/refused-sources';
+import { escapeHtml } from '#shared/escape-html';
+import { Banner } from '../../ui/banner';
 
 /**
  * Leaflet 1.9.4 ends a zoom animation in a 250 ms timer that `map.remove()` does not cancel; when
@@ -71,16 +74,22 @@ export function BaseMap({
   inForm?: boolean;
   children?: ReactNode;
 }) {
+  // Read again when this start's config arrives (the kept copy may name the old tile server).
+  useConfigVersion();
   const { tileUrl } = cachedConfig();
   // The agency's map archive, when the BFF serves one, instead of the tile server.
   const archive = archiveUrl();
+  const refused = useTemplateRefused(tiles && !archive ? tileUrl : null);
   const layers = (
     <>
       {tiles && archive ? <ArchiveTiles url={archive} /> : null}
       {tiles && !archive ? (
         <TileLayer
+          // A new layer for another server: its credit line too is the new one.
+          key={tileUrl}
           url={tileUrl}
-          attribution="&copy; OpenStreetMap contributors"
+          // The office's credit line (TILE_ATTRIBUTION), plain text: Leaflet writes it as HTML.
+          attribution={escapeHtml(cachedTileCredit())}
           crossOrigin="anonymous"
           // Tiles load once a zoom has ended, not at every frame of its animation (each batch of
           // tile requests is a long task on a slow tablet).
@@ -92,6 +101,20 @@ export function BaseMap({
   );
   return (
     <div className="map" role="region" aria-label={label}>
+      {refused ? (
+        <Banner
+          tone="warn"
+          actions={
+            <button type="button" className="button" onClick={() => window.location.reload()}>
+              Reload
+            </button>
+          }
+        >
+          This tablet’s copy of Trapline refuses the map’s tile server (
+          {/^https?:\/\/([^/]+)/.exec(tileUrl)?.[1] ?? tileUrl}): the map is blank because of that,
+          not the signal. Reload Trapline while online to take the office’s map settings.
+        </Banner>
+      ) : null}
       <MapContainer
         {...(bounds
           ? { bounds, boundsOptions: { padding: [24, 24], maxZoom: 14 } }
