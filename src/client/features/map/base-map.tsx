@@ -100,7 +100,7 @@ export function BaseMap({
     </>
   );
   return (
-    <div className="map" role="region" aria-label={label}>
+    <div className="map-region" role="region" aria-label={label}>
       {refused ? (
         <Banner
           tone="warn"
@@ -115,18 +115,20 @@ export function BaseMap({
           not the signal. Reload Trapline while online to take the office’s map settings.
         </Banner>
       ) : null}
-      <MapContainer
-        {...(bounds
-          ? { bounds, boundsOptions: { padding: [24, 24], maxZoom: 14 } }
-          : { center, zoom })}
-        preferCanvas
-        className="map-canvas"
-        scrollWheelZoom={!inForm}
-        dragging={!(inForm && L.Browser.mobile)}
-      >
-        <EndZoomOnRemove />
-        {staged ? <Later>{layers}</Later> : layers}
-      </MapContainer>
+      <div className="map">
+        <MapContainer
+          {...(bounds
+            ? { bounds, boundsOptions: { padding: [24, 24], maxZoom: 14 } }
+            : { center, zoom })}
+          preferCanvas
+          className="map-canvas"
+          scrollWheelZoom={!inForm}
+          dragging={!(inForm && L.Browser.mobile)}
+        >
+          <EndZoomOnRemove />
+          {staged ? <Later>{layers}</Later> : layers}
+        </MapContainer>
+      </div>
     </div>
   );
 }
