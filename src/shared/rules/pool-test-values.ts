@@ -42,7 +42,7 @@ export function latestServiceTestDay(now: Date): string {
 /** How each side words the rules; the form messages take days already formatted for people. */
 export const poolTestValueMessages = {
   /** Any method, a negative value. */
-  negative: 'A test value cannot be negative; check the value',
+  negative: `A test value cannot be negative (a Ct is between ${CT_MIN} and ${CT_MAX}); check the value`,
   /** A PCR method, a Ct outside the range. */
   ct: (value: number) =>
     `A Ct is between ${CT_MIN} and ${CT_MAX}; ${value} cannot be one — check the value`,
