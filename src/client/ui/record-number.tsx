@@ -31,3 +31,33 @@ export function RecordNumber({
     </span>
   );
 }
+
+/**
+ * A pool as a technician names it: "Pool 82 · Cx tarsalis F-Mixed × 25". Two equal pools differ
+ * by their number once synced; until then by their place in the list.
+ */
+export function PoolTitle({
+  number,
+  what,
+  count,
+}: {
+  number: number | null;
+  /** Species and sex, e.g. "Cx tarsalis F-Mixed". */
+  what: string;
+  count: unknown;
+}) {
+  return (
+    <>
+      <RecordNumber noun="Pool" number={number} /> · {what} × {String(count)}
+    </>
+  );
+}
+
+/** A collection as a technician names it: "Collection 117 · Jul 14, 2026". */
+export function CollectionTitle({ number, date }: { number: number | null; date: string }) {
+  return (
+    <>
+      <RecordNumber noun="Collection" number={number} /> · {date}
+    </>
+  );
+}

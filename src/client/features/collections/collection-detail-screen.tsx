@@ -5,10 +5,12 @@ import type { CollectionRow, PoolRow, PoolTestRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deleteCollection } from '../../db/delete-collection';
 import { mayDeleteSynced, ONLY_MANAGER_DELETES } from '../../db/delete-record';
+import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { RepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { formatDate } from '../../lib/dates';
 import { Banner } from '../../ui/banner';
+import { CollectionTitle, PoolTitle } from '../../ui/record-number';
 import { useCollection, usePoolsOf, useSiteRow } from './use-collections';
 
 type AnyRow = CollectionRow | PoolRow | PoolTestRow;
@@ -102,8 +104,10 @@ export function CollectionDetailScreen({
     <section className="screen">
       <div className="screen-head">
         <h1>
-          Collection{' '}
-          {formatDate(collection.collectionDate, data.collection_date_date_only === true)}
+          <CollectionTitle
+            number={collectionNumberOf(collection)}
+            date={formatDate(collection.collectionDate, data.collection_date_date_only === true)}
+          />
         </h1>
         {renderBadge?.(collection)}
       </div>
@@ -194,8 +198,11 @@ export function CollectionDetailScreen({
             <li key={pool.localId} className="card">
               <div className="row wrap">
                 <strong>
-                  {nameIn(lookups.species, pool.data.species)} {nameIn(lookups.sex, pool.data.sex)}{' '}
-                  × {String(pool.data.num_count)}
+                  <PoolTitle
+                    number={poolNumberOf(pool)}
+                    what={`${nameIn(lookups.species, pool.data.species)} ${nameIn(lookups.sex, pool.data.sex)}`}
+                    count={pool.data.num_count}
+                  />
                 </strong>
                 {renderBadge?.(pool)}
                 {editable ? (
