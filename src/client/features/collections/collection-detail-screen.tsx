@@ -194,48 +194,53 @@ export function CollectionDetailScreen({
       <h2>Pools</h2>
       {pools && pools.length > 0 ? (
         <ul className="list" aria-label="Pools">
-          {pools.map(({ pool, tests }, i) => (
-            <li key={pool.localId} className="card">
-              <div className="row wrap">
-                <strong>
-                  <PoolTitle
-                    number={poolNumberOf(pool)}
-                    what={`${nameIn(lookups.species, pool.data.species)} ${nameIn(lookups.sex, pool.data.sex)}`}
-                    count={pool.data.num_count}
-                  />
-                </strong>
-                {renderBadge?.(pool)}
-                {editable ? (
-                  <>
-                    <Link
-                      href={`/pools/${pool.localId}/edit`}
-                      className="button"
-                      aria-label={`Edit pool ${i + 1}`}
-                    >
-                      Edit pool
-                    </Link>
-                    <Link href={`/pools/${pool.localId}/tests/new`} className="button">
-                      Add test result
-                    </Link>
-                  </>
-                ) : null}
-              </div>
-              {tests.length > 0 ? (
-                <ul className="tests">
-                  {tests.map((t, j) => (
-                    <TestLine
-                      key={t.localId}
-                      test={t}
-                      label={`Edit test result ${j + 1} of pool ${i + 1}`}
-                      editable={editable}
-                      lookups={lookups}
-                      renderBadge={renderBadge}
+          {pools.map(({ pool, tests }, i) => {
+            // Links name the pool as its card does: by its number once it has one, by its place
+            // until then (equal pools keep their places: use-collections.ts).
+            const poolName = String(poolNumberOf(pool) ?? i + 1);
+            return (
+              <li key={pool.localId} className="card">
+                <div className="row wrap">
+                  <strong>
+                    <PoolTitle
+                      number={poolNumberOf(pool)}
+                      what={`${nameIn(lookups.species, pool.data.species)} ${nameIn(lookups.sex, pool.data.sex)}`}
+                      count={pool.data.num_count}
                     />
-                  ))}
-                </ul>
-              ) : null}
-            </li>
-          ))}
+                  </strong>
+                  {renderBadge?.(pool)}
+                  {editable ? (
+                    <>
+                      <Link
+                        href={`/pools/${pool.localId}/edit`}
+                        className="button"
+                        aria-label={`Edit pool ${poolName}`}
+                      >
+                        Edit pool
+                      </Link>
+                      <Link href={`/pools/${pool.localId}/tests/new`} className="button">
+                        Add test result
+                      </Link>
+                    </>
+                  ) : null}
+                </div>
+                {tests.length > 0 ? (
+                  <ul className="tests">
+                    {tests.map((t, j) => (
+                      <TestLine
+                        key={t.localId}
+                        test={t}
+                        label={`Edit test result ${j + 1} of pool ${poolName}`}
+                        editable={editable}
+                        lookups={lookups}
+                        renderBadge={renderBadge}
+                      />
+                    ))}
+                  </ul>
+                ) : null}
+              </li>
+            );
+          })}
         </ul>
       ) : (
         <p className="muted">No pools yet.</p>

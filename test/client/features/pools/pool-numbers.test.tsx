@@ -87,6 +87,11 @@ describe('pool and collection numbers', () => {
         'Pool 83 · Cx tarsalis female × 25',
       ]),
     );
+    // The links say which pool they edit the same way.
+    expect(screen.getByRole('link', { name: 'Edit pool 83' })).toHaveAttribute(
+      'href',
+      `/pools/${pools[1]}/edit`,
+    );
   });
 
   it('heads the pool and test screens with the pool’s number and its collection’s', async () => {
