@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
 import type { AppBrowser } from './harness/browser';
 import {
+  browserDate,
   createCollectionAtSite,
   createSiteByCoordinates,
   launchSignedIn,
@@ -84,5 +85,29 @@ describe('pool and collection numbers in Chromium', () => {
       .poll(() => page.locator('p.record-title').textContent())
       .toMatch(new RegExp(`^Pool (${numbers.join('|')}) · Cx tarsalis F-Mixed × 50`));
     await inspectScreen(page, 'pool-test-numbered');
+  });
+
+  // Issue 35 (6): "Ct −5 and a test date 7 months ahead on a Confirmed WNV result, both synced".
+  it('refuses a Ct of −5 and a test date after today on the open form, keeping what was typed', async () => {
+    const page = app.page;
+    const form = page.getByRole('form', { name: 'Pool test' });
+    await visible(form);
+    const tomorrow = await browserDate(page, 1);
+    await form.getByLabel('Test method').selectOption({ label: 'RT-PCR' });
+    await form.getByLabel('Target').selectOption({ index: 1 });
+    await form.getByLabel('Result').selectOption({ label: 'Confirmed' });
+    await form.getByLabel('Test date').fill(tomorrow);
+    await form.getByLabel('Value (Ct)').fill('-5');
+    const posts = stack.records.requests.length;
+    await form.getByRole('button', { name: 'Save test result' }).click();
+
+    await visible(form.getByText(/The test date cannot be after today/));
+    await visible(form.getByText(/A test value cannot be negative \(a Ct is between 0 and 45\)/));
+    expect(await form.getByLabel('Test date').inputValue()).toBe(tomorrow);
+    expect(await form.getByLabel('Value (Ct)').inputValue()).toBe('-5');
+    await inspectScreen(page, 'pool-test-refused');
+    // Nothing was saved, so nothing was sent.
+    expect(stack.records.requests.slice(posts).filter((r) => r.method === 'POST')).toEqual([]);
+    expect(new URL(page.url()).pathname).toMatch(/\/tests\/new$/);
   });
 });
