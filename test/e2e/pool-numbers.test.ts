@@ -53,8 +53,8 @@ describe('pool and collection numbers in Chromium', () => {
     await expect
       .poll(() => poolTitles.allTextContents())
       .toEqual([
-        'Pool not yet numbered · Cx tarsalis F-Mixed × 50',
-        'Pool not yet numbered · Cx tarsalis F-Mixed × 50',
+        'New pool 1 not yet numbered · Cx tarsalis F-Mixed × 50',
+        'New pool 2 not yet numbered · Cx tarsalis F-Mixed × 50',
       ]);
     await inspectScreen(page, 'collection-detail-unnumbered');
 

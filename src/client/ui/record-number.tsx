@@ -8,9 +8,15 @@ import './record-number.css';
 export function RecordNumber({
   noun,
   number,
+  place,
 }: {
   noun: 'Pool' | 'Collection';
   number: number | null;
+  /**
+   * Where a record without a number stands among its look-alikes on the screen ("New pool 2"),
+   * so two equal pools look different before they sync too; ignored once it has a number.
+   */
+  place?: number;
 }) {
   if (number !== null) {
     return (
@@ -21,7 +27,7 @@ export function RecordNumber({
   }
   return (
     <span className="record-number" data-record-number="">
-      {noun}{' '}
+      {place === undefined ? noun : `New ${noun.toLowerCase()} ${place}`}{' '}
       <span
         className="record-number-pending"
         title={`The office gives the ${noun.toLowerCase()} its number when it syncs`}
@@ -34,21 +40,25 @@ export function RecordNumber({
 
 /**
  * A pool as a technician names it: "Pool 82 · Cx tarsalis F-Mixed × 25". Two equal pools differ
- * by their number once synced; until then by their place in the list.
+ * by their number once synced; until then by their place in the list, when given ("New pool 2
+ * [not yet numbered] · …").
  */
 export function PoolTitle({
   number,
+  place,
   what,
   count,
 }: {
   number: number | null;
+  /** The pool's place in its collection's list (see RecordNumber). */
+  place?: number;
   /** Species and sex, e.g. "Cx tarsalis F-Mixed". */
   what: string;
   count: unknown;
 }) {
   return (
     <>
-      <RecordNumber noun="Pool" number={number} /> · {what} × {String(count)}
+      <RecordNumber noun="Pool" number={number} place={place} /> · {what} × {String(count)}
     </>
   );
 }

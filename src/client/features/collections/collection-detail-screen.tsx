@@ -204,6 +204,7 @@ export function CollectionDetailScreen({
                   <strong>
                     <PoolTitle
                       number={poolNumberOf(pool)}
+                      place={i + 1}
                       what={`${nameIn(lookups.species, pool.data.species)} ${nameIn(lookups.sex, pool.data.sex)}`}
                       count={pool.data.num_count}
                     />

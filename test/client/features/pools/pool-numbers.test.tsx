@@ -67,10 +67,15 @@ describe('pool and collection numbers', () => {
     expect(textOf(heading)).toBe('Collection not yet numbered · Jul 14, 2026, 06:30 AM');
     const list = await screen.findByRole('list', { name: 'Pools' });
     const titles = () => [...list.querySelectorAll('strong')].map(textOf);
+    // Equal pools differ before they sync too: by their place, as their links name them.
     expect(titles()).toEqual([
-      'Pool not yet numbered · Cx tarsalis female × 25',
-      'Pool not yet numbered · Cx tarsalis female × 25',
+      'New pool 1 not yet numbered · Cx tarsalis female × 25',
+      'New pool 2 not yet numbered · Cx tarsalis female × 25',
     ]);
+    expect(screen.getByRole('link', { name: 'Edit pool 2' })).toHaveAttribute(
+      'href',
+      `/pools/${pools[1]}/edit`,
+    );
 
     await acknowledged(db, 'collections', collectionId, 901, { collection_num: 117 });
     await acknowledged(db, 'pools', pools[0], 5001, { pool_num: 82 });
