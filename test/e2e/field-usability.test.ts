@@ -338,7 +338,12 @@ describe('record screens on a phone, at 200% text and on a tablet', () => {
         'pool-edit',
         async () => {
           await go(pooled);
-          await page.getByRole('link', { name: 'Edit pool 1' }).click();
+          // The first pool listed (synced by now: its link carries its number).
+          await page
+            .getByRole('list', { name: 'Pools' })
+            .getByRole('link', { name: /^Edit pool/ })
+            .first()
+            .click();
         },
       ],
       [

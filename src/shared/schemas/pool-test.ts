@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, idOrRecord, isoDateInput, isoDateOutput, optionalText } from './common';
+import { poolTestValueMessages } from '../rules/pool-test-values';
 
 const poolTestFields = {
   pool: id,
@@ -8,7 +9,14 @@ const poolTestFields = {
   status: id,
   test_date: isoDateInput,
   test_agency: id,
-  value: z.number().finite().nullable().optional(),
+  // Never negative, whatever the method; a Ct's upper bound depends on the method, which the form
+  // and the records service know (rules/pool-test-values.ts).
+  value: z
+    .number()
+    .finite()
+    .min(0, { message: poolTestValueMessages.negative })
+    .nullable()
+    .optional(),
   comments: optionalText.nullable().optional(),
   agency: id.nullable().optional(),
   user: id.nullable().optional(),

@@ -191,14 +191,15 @@ export async function openPoolTestForm(page: Page): Promise<Locator> {
 
 /**
  * On a collection's page: Add test result on the first pool; RT-PCR, WNV, the given result, a
- * test date the day after the collection, Ct value; Save test result.
+ * test date of today (the collection's day: a test is never dated after today), Ct value; Save
+ * test result.
  */
 export async function recordPoolTest(page: Page, result = 'Negative', ct = 36.5): Promise<void> {
   const form = await openPoolTestForm(page);
   await form.getByLabel('Test method').selectOption({ label: 'RT-PCR' });
   await form.getByLabel('Target').selectOption({ index: 1 });
   await form.getByLabel('Result').selectOption({ label: result });
-  await form.getByLabel('Test date').fill(await browserDate(page, 1));
+  await form.getByLabel('Test date').fill(await browserDate(page));
   const agency = form.getByLabel('Testing agency');
   if ((await agency.inputValue()) === '') await agency.selectOption({ index: 1 });
   await form.getByLabel('Value (Ct)').fill(String(ct));

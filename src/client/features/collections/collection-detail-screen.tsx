@@ -5,10 +5,12 @@ import type { CollectionRow, PoolRow, PoolTestRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deleteCollection } from '../../db/delete-collection';
 import { mayDeleteSynced, ONLY_MANAGER_DELETES } from '../../db/delete-record';
+import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { RepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { formatDate } from '../../lib/dates';
 import { Banner } from '../../ui/banner';
+import { CollectionTitle, PoolTitle } from '../../ui/record-number';
 import { useCollection, usePoolsOf, useSiteRow } from './use-collections';
 
 type AnyRow = CollectionRow | PoolRow | PoolTestRow;
@@ -102,8 +104,10 @@ export function CollectionDetailScreen({
     <section className="screen">
       <div className="screen-head">
         <h1>
-          Collection{' '}
-          {formatDate(collection.collectionDate, data.collection_date_date_only === true)}
+          <CollectionTitle
+            number={collectionNumberOf(collection)}
+            date={formatDate(collection.collectionDate, data.collection_date_date_only === true)}
+          />
         </h1>
         {renderBadge?.(collection)}
       </div>
@@ -190,45 +194,54 @@ export function CollectionDetailScreen({
       <h2>Pools</h2>
       {pools && pools.length > 0 ? (
         <ul className="list" aria-label="Pools">
-          {pools.map(({ pool, tests }, i) => (
-            <li key={pool.localId} className="card">
-              <div className="row wrap">
-                <strong>
-                  {nameIn(lookups.species, pool.data.species)} {nameIn(lookups.sex, pool.data.sex)}{' '}
-                  × {String(pool.data.num_count)}
-                </strong>
-                {renderBadge?.(pool)}
-                {editable ? (
-                  <>
-                    <Link
-                      href={`/pools/${pool.localId}/edit`}
-                      className="button"
-                      aria-label={`Edit pool ${i + 1}`}
-                    >
-                      Edit pool
-                    </Link>
-                    <Link href={`/pools/${pool.localId}/tests/new`} className="button">
-                      Add test result
-                    </Link>
-                  </>
-                ) : null}
-              </div>
-              {tests.length > 0 ? (
-                <ul className="tests">
-                  {tests.map((t, j) => (
-                    <TestLine
-                      key={t.localId}
-                      test={t}
-                      label={`Edit test result ${j + 1} of pool ${i + 1}`}
-                      editable={editable}
-                      lookups={lookups}
-                      renderBadge={renderBadge}
+          {pools.map(({ pool, tests }, i) => {
+            // Links name the pool as its card does: by its number once it has one, by its place
+            // until then (equal pools keep their places: use-collections.ts).
+            const poolName = String(poolNumberOf(pool) ?? i + 1);
+            return (
+              <li key={pool.localId} className="card">
+                <div className="row wrap">
+                  <strong>
+                    <PoolTitle
+                      number={poolNumberOf(pool)}
+                      place={i + 1}
+                      what={`${nameIn(lookups.species, pool.data.species)} ${nameIn(lookups.sex, pool.data.sex)}`}
+                      count={pool.data.num_count}
                     />
-                  ))}
-                </ul>
-              ) : null}
-            </li>
-          ))}
+                  </strong>
+                  {renderBadge?.(pool)}
+                  {editable ? (
+                    <>
+                      <Link
+                        href={`/pools/${pool.localId}/edit`}
+                        className="button"
+                        aria-label={`Edit pool ${poolName}`}
+                      >
+                        Edit pool
+                      </Link>
+                      <Link href={`/pools/${pool.localId}/tests/new`} className="button">
+                        Add test result
+                      </Link>
+                    </>
+                  ) : null}
+                </div>
+                {tests.length > 0 ? (
+                  <ul className="tests">
+                    {tests.map((t, j) => (
+                      <TestLine
+                        key={t.localId}
+                        test={t}
+                        label={`Edit test result ${j + 1} of pool ${poolName}`}
+                        editable={editable}
+                        lookups={lookups}
+                        renderBadge={renderBadge}
+                      />
+                    ))}
+                  </ul>
+                ) : null}
+              </li>
+            );
+          })}
         </ul>
       ) : (
         <p className="muted">No pools yet.</p>

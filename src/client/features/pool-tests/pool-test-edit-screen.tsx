@@ -9,6 +9,7 @@ import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { draftKey } from '../../ui/form/use-form-draft';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { PoolTestForm } from './pool-test-form';
+import { TestedPool } from './tested-pool';
 
 /** Fields the pool test form edits; the others (agency, user...) pass through the edit. */
 const POOL_TEST_FORM_KEYS = [
@@ -57,8 +58,6 @@ export function PoolTestEditScreen({
   if (!loaded.test || loaded.test.deleted || !opened)
     return <p role="alert">This test result is not on this tablet.</p>;
   const { test, pool, collection } = loaded;
-  const species = lookups.species.find((s) => s.id === pool?.data.species);
-  const sex = lookups.sex.find((s) => s.id === pool?.data.sex);
   const save = async (data: PoolTestData) => {
     await updateRecord(
       db,
@@ -74,12 +73,7 @@ export function PoolTestEditScreen({
   return (
     <section className="screen">
       <h1>Edit test result</h1>
-      {pool ? (
-        <p>
-          Pool of {String(pool.data.num_count)}{' '}
-          {species ? (species.display_name ?? species.full_name) : ''} {sex?.name ?? ''}
-        </p>
-      ) : null}
+      {pool ? <TestedPool pool={pool} collection={collection} lookups={lookups} /> : null}
       <PoolTestForm
         key={test.localId}
         lookups={lookups}

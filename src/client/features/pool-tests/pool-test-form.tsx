@@ -1,8 +1,13 @@
 import { useMemo } from 'react';
 import {
+  ctOutOfRange,
   poolTestCreate,
+  poolTestValueMessages,
+  reportsCt,
   testBeforeCollection,
   testDateMessages,
+  testDateTooLate,
+  writtenDay,
   type LookupsDocument,
 } from '../../../shared';
 import type { PoolTestData } from '../../db/create-pool-test';
@@ -31,18 +36,53 @@ const LABELS: Record<string, string> = {
 
 type Values = Partial<PoolTestData>;
 
-/** The shared pool test schema (pool resolved later) plus the date rule checked offline. */
-export function poolTestFormSchema(collectionDay: string | null) {
-  return poolTestCreate.omit({ pool: true }).extend({
-    test_date: poolTestCreate.shape.test_date.refine(
-      (d) => !collectionDay || !testBeforeCollection(d.slice(0, 10), collectionDay),
-      {
-        message: testDateMessages.formTestDate(
-          collectionDay ? formatDate(collectionDay, true) : '',
-        ),
-      },
-    ),
-  });
+/**
+ * The shared pool test schema (pool resolved later) plus the rules checked offline: no test
+ * before the collection, none after today (the tablet's local day, read when the form is checked
+ * so a form left open overnight moves with the calendar), and a PCR method's Ct within 0–45.
+ * `ctMethods`: ids of the methods whose value is a Ct.
+ */
+export function poolTestFormSchema(collectionDay: string | null, ctMethods: ReadonlySet<number>) {
+  return (
+    poolTestCreate
+      .omit({ pool: true })
+      .extend({
+        test_date: poolTestCreate.shape.test_date
+          .refine((d) => !collectionDay || !testBeforeCollection(d.slice(0, 10), collectionDay), {
+            message: testDateMessages.formTestDate(
+              collectionDay ? formatDate(collectionDay, true) : '',
+            ),
+          })
+          .superRefine((d, ctx) => {
+            const today = localDate();
+            if (testDateTooLate(writtenDay(d), today)) {
+              ctx.addIssue({
+                code: 'custom',
+                message: poolTestValueMessages.formTestDate(formatDate(today, true)),
+              });
+            }
+          }),
+      })
+      // A negative value is the shared schema's to name (any method); here a Ct above the range.
+      .refine(
+        (v) =>
+          !(
+            ctMethods.has(v.method) &&
+            typeof v.value === 'number' &&
+            v.value > 0 &&
+            ctOutOfRange(v.value)
+          ),
+        {
+          path: ['value'],
+          error: (issue) => poolTestValueMessages.ct((issue.input as { value: number }).value),
+          // Checked beside the other fields' problems, so every one shows at once.
+          when: ({ value }) => {
+            const v = value as { method?: unknown; value?: unknown } | null;
+            return typeof v?.method === 'number' && typeof v.value === 'number';
+          },
+        },
+      )
+  );
 }
 
 type Props = {
@@ -70,7 +110,14 @@ export function PoolTestForm({
   onCancel,
   draft: draftPlace,
 }: Props) {
-  const schema = useMemo(() => poolTestFormSchema(collectionDay), [collectionDay]);
+  const ctMethods = useMemo(
+    () => new Set(lookups.test_method.filter(reportsCt).map((m) => m.id)),
+    [lookups.test_method],
+  );
+  const schema = useMemo(
+    () => poolTestFormSchema(collectionDay, ctMethods),
+    [collectionDay, ctMethods],
+  );
   const { form, err, saveError, submitWith, cancelWith, draft } = useRecordForm<
     Values,
     PoolTestData
@@ -126,7 +173,8 @@ export function PoolTestForm({
           options={lookups.test_status.map((s) => ({ id: s.id, label: s.name }))}
         />
         <Field label="Test date" error={err('test_date')}>
-          <input type="date" {...register('test_date')} />
+          {/* `max` keeps a date picker on today or before; the schema says why if typed. */}
+          <input type="date" max={localDate()} {...register('test_date')} />
         </Field>
         <LookupSelect
           register={register}

@@ -7,6 +7,7 @@ import { LookupsNotice } from '../../ui/lookups-notice';
 import { draftKey, useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
 import { dayOf } from '../../lib/dates';
 import { PoolTestForm } from './pool-test-form';
+import { TestedPool } from './tested-pool';
 
 /** New test result of a pool; returns to the pool's collection after saving. */
 export function PoolTestScreen({
@@ -33,8 +34,6 @@ export function PoolTestScreen({
   if (loaded === undefined) return <p>Loading…</p>;
   if (!loaded.pool) return <p role="alert">This pool is not on this tablet.</p>;
   const { pool, collection } = loaded;
-  const species = lookups.species.find((s) => s.id === pool.data.species);
-  const sex = lookups.sex.find((s) => s.id === pool.data.sex);
   const place: DraftPlace = {
     store: db.meta,
     form: 'pool-test',
@@ -50,10 +49,7 @@ export function PoolTestScreen({
     <section className="screen">
       <h1>Test result</h1>
       <LookupsNotice loaded={listsRead} storedAt={storedAt} />
-      <p>
-        Pool of {String(pool.data.num_count)}{' '}
-        {species ? (species.display_name ?? species.full_name) : ''} {sex?.name ?? ''}
-      </p>
+      <TestedPool pool={pool} collection={collection} lookups={lookups} />
       <PoolTestForm
         lookups={lookups}
         collectionDay={

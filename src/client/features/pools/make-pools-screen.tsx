@@ -6,11 +6,14 @@ import { z } from 'zod';
 import { poolCreate, type AbundanceInput, type LookupsDocument } from '../../../shared';
 import { createPools } from '../../db/create-pools';
 import { useDb } from '../../db/db-context';
+import { collectionNumberOf } from '../../db/record-numbers';
 import { isRepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { asNumber } from '../../ui/form/form-errors';
 import { enterMovesOn } from '../../ui/form/enter-moves-on';
+import { formatDate } from '../../lib/dates';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
+import { CollectionTitle } from '../../ui/record-number';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
 import { draftKey, useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
@@ -124,6 +127,7 @@ function PoolsEditor({
       <FormProblems problem={null} saveError={saveError} draft={draft} />
       <p className="muted">
         Pools of at most {MAX_POOL_SIZE}, proposed from the counts. Change any count before saving.
+        Each pool gets its number from the office when it syncs.
       </p>
       <ol className="pools">
         {fields.map((field, i) => {
@@ -216,6 +220,15 @@ export function MakePoolsScreen({
   return (
     <section className="screen">
       <h1>Make pools</h1>
+      <p className="record-title">
+        <CollectionTitle
+          number={collectionNumberOf(loaded.collection)}
+          date={formatDate(
+            loaded.collection.collectionDate,
+            loaded.collection.data.collection_date_date_only === true,
+          )}
+        />
+      </p>
       {rows.length === 0 ? (
         <p className="muted">This collection has no counts to pool.</p>
       ) : (

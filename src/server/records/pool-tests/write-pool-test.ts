@@ -9,6 +9,7 @@ import { assertCanUpdate, assertOwnAgency } from '../common/permissions';
 import { poolTestRecords } from './pool-test-records';
 import { assertTestNotBeforeCollection, earliestCollectionDay } from './test-date-rule';
 import { storedDate } from '../stored-date';
+import { poolTestValueErrors } from './pool-test-values';
 
 function poolTestRefs(body: Partial<PoolTestCreate>): LookupRef[] {
   const refs: LookupRef[] = [];
@@ -72,8 +73,9 @@ async function validate(
   caller: Caller,
   body: Partial<PoolTestCreate>,
   pool: number | null,
+  valueErrors: FieldError[],
 ) {
-  const errors: FieldError[] = await lookupErrors(q, poolTestRefs(body));
+  const errors: FieldError[] = [...(await lookupErrors(q, poolTestRefs(body))), ...valueErrors];
   const collectionDay = pool != null ? await poolCollectionDay(q, caller.agencyId, pool) : null;
   if (collectionDay === undefined) {
     errors.push({
@@ -93,9 +95,17 @@ export async function createPoolTest(
   now: Date,
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
+  // A date the database cannot store is refused first: it is also "in the future", and the
+  // year is what to fix.
+  const testDate = storedDate(body.test_date, 'test_date');
   return db.transaction(async (tx) => {
-    const collectionDay = await validate(tx, caller, body, body.pool);
-    const testDate = storedDate(body.test_date, 'test_date');
+    const collectionDay = await validate(
+      tx,
+      caller,
+      body,
+      body.pool,
+      await poolTestValueErrors(tx, body, null, now),
+    );
     if (collectionDay) assertTestNotBeforeCollection(testDate, collectionDay, 'test_date');
     const { rows } = await tx.query<{ id: number }>(
       `insert into pool_test (agency, user_id, pool, method, target, status, test_date, test_agency, value, comments,
@@ -131,6 +141,8 @@ export async function updatePoolTest(
   now: Date,
 ): Promise<Row> {
   assertOwnAgency(caller, body.agency);
+  // As on create: an unstorable date is named for its year before anything else.
+  const sentDate = body.test_date != null ? storedDate(body.test_date, 'test_date') : null;
   return db.transaction(async (tx) => {
     // Lock order, as every writer takes it: collection, pool, then the test. Deleting a pool or
     // a collection locks those and then retires the pool's tests; an edit that locked its test
@@ -160,9 +172,14 @@ export async function updatePoolTest(
       caller,
       body,
       body.pool != null || body.test_date != null ? pool : null,
+      await poolTestValueErrors(
+        tx,
+        body,
+        { method: current.method as number, value: current.value as number | string | null },
+        now,
+      ),
     );
-    const testDate =
-      body.test_date != null ? storedDate(body.test_date, 'test_date') : isoOf(current.test_date);
+    const testDate = sentDate ?? isoOf(current.test_date);
     if (collectionDay) assertTestNotBeforeCollection(testDate, collectionDay, 'test_date');
 
     const params: unknown[] = [id, testDate, now];

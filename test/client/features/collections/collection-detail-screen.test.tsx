@@ -26,7 +26,7 @@ describe('collection detail', () => {
     });
     renderScreen(db, <CollectionDetailScreen localId={collectionId} />);
     expect(
-      await screen.findByRole('heading', { name: 'Collection Jul 14, 2026' }),
+      await screen.findByRole('heading', { name: 'Collection not yet numbered · Jul 14, 2026' }),
     ).toBeInTheDocument();
   });
 

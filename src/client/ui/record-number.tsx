@@ -1,0 +1,73 @@
+import './record-number.css';
+
+/**
+ * A record's number from the office ("Pool 82", "Collection 117"), or, before the record has
+ * synced, the noun and a "not yet numbered" mark: a technician must not write a guess on a vial.
+ * The mark is words, not a colour alone.
+ */
+export function RecordNumber({
+  noun,
+  number,
+  place,
+}: {
+  noun: 'Pool' | 'Collection';
+  number: number | null;
+  /**
+   * Where a record without a number stands among its look-alikes on the screen ("New pool 2"),
+   * so two equal pools look different before they sync too; ignored once it has a number.
+   */
+  place?: number;
+}) {
+  if (number !== null) {
+    return (
+      <span className="record-number" data-record-number={number}>
+        {noun} {number}
+      </span>
+    );
+  }
+  return (
+    <span className="record-number" data-record-number="">
+      {place === undefined ? noun : `New ${noun.toLowerCase()} ${place}`}{' '}
+      <span
+        className="record-number-pending"
+        title={`The office gives the ${noun.toLowerCase()} its number when it syncs`}
+      >
+        not yet numbered
+      </span>
+    </span>
+  );
+}
+
+/**
+ * A pool as a technician names it: "Pool 82 · Cx tarsalis F-Mixed × 25". Two equal pools differ
+ * by their number once synced; until then by their place in the list, when given ("New pool 2
+ * [not yet numbered] · …").
+ */
+export function PoolTitle({
+  number,
+  place,
+  what,
+  count,
+}: {
+  number: number | null;
+  /** The pool's place in its collection's list (see RecordNumber). */
+  place?: number;
+  /** Species and sex, e.g. "Cx tarsalis F-Mixed". */
+  what: string;
+  count: unknown;
+}) {
+  return (
+    <>
+      <RecordNumber noun="Pool" number={number} place={place} /> · {what} × {String(count)}
+    </>
+  );
+}
+
+/** A collection as a technician names it: "Collection 117 · Jul 14, 2026". */
+export function CollectionTitle({ number, date }: { number: number | null; date: string }) {
+  return (
+    <>
+      <RecordNumber noun="Collection" number={number} /> · {date}
+    </>
+  );
+}
