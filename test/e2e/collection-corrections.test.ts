@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
-import type { AppBrowser } from './harness/browser';
+import { launchApp, type AppBrowser } from './harness/browser';
 import {
   createCollectionAtSite,
   createSiteByCoordinates,
@@ -9,6 +9,7 @@ import {
   launchSignedIn,
   localIdFromUrl,
   navigate,
+  signIn,
   visible,
 } from './harness/field-actions';
 import { inspectScreen } from './harness/inspect-screen';
@@ -107,6 +108,7 @@ describe('collection screens: the field trial’s corrections', () => {
       page.getByText('ask a manager of Demo Vector Control District', { exact: false }),
     );
     expect(await page.getByRole('button', { name: 'Delete collection' }).count()).toBe(0);
+    await inspectScreen(page, 'collection-detail-synced');
 
     await page.getByRole('link', { name: 'Edit collection' }).click();
     const form = page.getByRole('form', { name: 'Collection' });
@@ -221,5 +223,60 @@ describe('collection screens: the field trial’s corrections', () => {
     // Leave the form without its question for the next test.
     await form.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Discard changes' }).click();
+  });
+
+  it('shows an empty trap’s lures, offers no pools for it, and no delete a technician cannot do', async () => {
+    // Offline: saved on the tablet, and tried at once, so it may be on the server already.
+    await app.context.setOffline(true);
+    try {
+      await page.goto(`/sites/${southId}`);
+      await page.getByRole('link', { name: 'New collection here' }).click();
+      const form = page.getByRole('form', { name: 'Collection' });
+      await fillCollection(form, []);
+      await form.getByRole('checkbox', { name: /^DRYICE/ }).check();
+      await form.getByRole('button', { name: 'Save collection' }).click();
+      await visible(page.getByRole('link', { name: 'Edit collection' }));
+      await visible(page.getByText('Nothing to pool: no mosquitoes were counted in this trap.'));
+      expect(await page.getByRole('link', { name: 'Make pools' }).count()).toBe(0);
+      await visible(page.getByText(/^DRYICE \(Dry ice/));
+      // Its create was tried: a delete would have to go to the server, which only managers do.
+      await visible(page.getByText(/ask a manager of Demo Vector Control District/));
+      expect(await page.getByRole('button', { name: 'Delete collection' }).count()).toBe(0);
+      await inspectScreen(page, 'collection-detail-empty-trap');
+    } finally {
+      await app.context.setOffline(false);
+    }
+  });
+
+  it('asks a manager in the app’s sheet, not the browser’s, before deleting a collection', async () => {
+    const managerApp = await launchApp(stack.appUrl);
+    try {
+      const mp = managerApp.page;
+      await signIn(mp, { username: 'demo-manager', password: stack.password });
+      await mp.goto('/sites');
+      await mp.getByLabel('Search sites').fill(south.code);
+      // The technician's site reaches this tablet with the pull after sign-in.
+      const found = mp
+        .getByRole('list', { name: 'Sites' })
+        .getByRole('link', { name: new RegExp(south.code) });
+      await visible(found, 30_000);
+      await found.first().click();
+      await visible(mp.getByRole('heading', { name: `${south.code} ${south.name}` }));
+      await createCollectionAtSite(mp, ROWS, 'Entered twice');
+      let nativeDialogs = 0;
+      mp.on('dialog', (d) => {
+        nativeDialogs += 1;
+        void d.dismiss();
+      });
+      await mp.getByRole('button', { name: 'Delete collection' }).click();
+      const sheet = mp.getByRole('dialog', { name: 'Delete this collection?' });
+      await visible(sheet);
+      await inspectScreen(mp, 'collection-delete-question');
+      await sheet.getByRole('button', { name: 'Delete collection' }).click();
+      await visible(mp.getByRole('heading', { name: `${south.code} ${south.name}` }));
+      expect(nativeDialogs).toBe(0);
+    } finally {
+      await managerApp.dispose();
+    }
   });
 });

@@ -10,7 +10,7 @@ import {
 import type { CollectionRow, PoolRow, PoolTestRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deleteCollection } from '../../db/delete-collection';
-import { mayDeleteSynced, ONLY_MANAGER_DELETES } from '../../db/delete-record';
+import { ONLY_MANAGER_DELETES } from '../../db/delete-record';
 import { RepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { formatDate } from '../../lib/dates';
@@ -18,7 +18,7 @@ import { loadIdentity } from '../../lib/identity';
 import { Banner } from '../../ui/banner';
 import { Dialog } from '../../ui/dialog';
 import { mayChangeCollection } from './may-change-collection';
-import { useCollection, usePoolsOf, useSiteRow } from './use-collections';
+import { useCollection, useMayDeleteCollection, usePoolsOf, useSiteRow } from './use-collections';
 
 type AnyRow = CollectionRow | PoolRow | PoolTestRow;
 
@@ -91,6 +91,7 @@ export function CollectionDetailScreen({
   const collection = useCollection(localId);
   const site = useSiteRow(collection?.parentLocalId ?? null);
   const pools = usePoolsOf(localId);
+  const mayDelete = useMayDeleteCollection(collection);
   const { lookups } = useLookups();
   const [error, setError] = useState<string | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
@@ -104,8 +105,9 @@ export function CollectionDetailScreen({
   // changed or added under it, or the server would refuse it once the deletion is sent.
   const editable = !collection.deleted;
   // Only managers delete what the server has (contract §7): a technician's delete would be
-  // refused at sync while the collection stays. Discarding one never sent is anyone's.
-  const deletable = collection.serverId === null || mayDeleteSynced();
+  // refused at sync while the collection stays. Discarding one never sent is anyone's; one the
+  // tablet has tried to send may be on the server already (useMayDeleteCollection).
+  const deletable = mayDelete === true;
   const agency = loadIdentity()?.agency.name;
 
   const remove = async () => {
@@ -182,9 +184,13 @@ export function CollectionDetailScreen({
       {editable && total === 0 ? (
         <p className="muted">Nothing to pool: no mosquitoes were counted in this trap.</p>
       ) : null}
-      {editable && !deletable ? (
+      {editable && mayDelete === false ? (
         <p className="muted">
-          <span>{ONLY_MANAGER_DELETES}</span>{' '}
+          <span>
+            {collection.serverId === null
+              ? 'The tablet has tried to send it, so it may already be on the server, where only a manager can delete it.'
+              : ONLY_MANAGER_DELETES}
+          </span>{' '}
           <span>
             {`To have it deleted, ask a manager of ${agency ?? 'your agency'}.`}
             {mayChangeCollection(collection)

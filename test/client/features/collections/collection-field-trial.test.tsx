@@ -88,6 +88,19 @@ describe('the collection page', () => {
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
+  it('offers a technician no delete of a collection the tablet has tried to send, and says whom to ask', async () => {
+    signInAsTechnician();
+    const db = await tabletDb();
+    const id = await collectionAtSite(db);
+    renderScreen(db, <CollectionDetailScreen localId={id} />, `/collections/${id}`);
+    expect(await screen.findByRole('button', { name: 'Delete collection' })).toBeInTheDocument();
+    // Sent once with no answer (offline): it may be on the server, where only managers delete.
+    const entry = (await db.outbox.where('localId').equals(id).first())!;
+    await db.outbox.update(entry.id, { frozen: true });
+    expect(await screen.findByText(/ask a manager of Demo Vector Control District/)).toBeVisible();
+    expect(screen.queryByRole('button', { name: 'Delete collection' })).not.toBeInTheDocument();
+  });
+
   it('tells a technician whom to ask for the deletion of a synced collection', async () => {
     signInAsTechnician();
     const db = await tabletDb();
