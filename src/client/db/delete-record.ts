@@ -1,4 +1,4 @@
-import type { Entity } from '../../shared';
+import type { Entity, OutboxEntry } from '../../shared';
 import type { TraplineDb } from './database';
 import { CHILD_ENTITY } from '#shared/entities';
 import { loadIdentity } from '../lib/identity';
@@ -32,6 +32,18 @@ export const ONLY_MANAGER_DELETES = 'Only a manager can delete a record that is 
  */
 export function mayDeleteSynced(): boolean {
   return loadIdentity()?.user.role !== 'technician';
+}
+
+/**
+ * Whether a record never left the tablet: no serverId, and its create still queued and never
+ * tried, or refused. Its delete is a local discard, anyone's; any other delete is the server's,
+ * and a manager's (a create once tried may be on the server although its answer never came).
+ */
+export function neverSent(row: { serverId: number | null }, entries: OutboxEntry[]): boolean {
+  const create = entries.find((e) => e.op === 'create');
+  return (
+    row.serverId === null && create !== undefined && (!create.frozen || create.state === 'parked')
+  );
 }
 
 type Descendant = AnyRow & { entity: Entity };
@@ -95,13 +107,8 @@ export async function deleteRecord(
     if (!row) throw new RepositoryError('not_found', `This ${entity} is no longer on this tablet`);
     if (row.deleted) return 'queued';
     const entries = await entriesOf(db, localId);
-    const create = entries.find((e) => e.op === 'create');
-    const neverSent =
-      row.serverId === null &&
-      create !== undefined &&
-      (!create.frozen || create.state === 'parked');
     const descendants = await descendantsOf(db, entity, localId);
-    if (neverSent) {
+    if (neverSent(row, entries)) {
       const children = descendants.filter((c) => c.entity === CHILD_ENTITY[entity] && !c.deleted);
       if (children.length > 0) refuseForChildren(children);
       await db.outbox.bulkDelete(entries.map((e) => e.id));

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionInfo } from '../../../src/shared/schemas/auth';
 import { createCollection } from '../../../src/client/db/create-collection';
@@ -87,6 +87,7 @@ describe('deleting as a technician (only managers delete, contract §7)', () => 
 
     renderScreen(db, <CollectionDetailScreen localId={synced} />, `/collections/${synced}`);
     expect(await screen.findByText(ONLY_MANAGER)).toBeVisible();
+    expect(screen.getByText(/ask a manager of Demo Mosquito District/)).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Delete collection' })).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Edit collection' })).toBeInTheDocument();
 
@@ -101,13 +102,17 @@ describe('deleting as a technician (only managers delete, contract §7)', () => 
     const db = await tabletDb();
     const { unsent, unsentPool } = await lookAlikes(db);
     expect(await deletePool(db, unsentPool)).toBe('removed');
-    vi.spyOn(window, 'confirm').mockReturnValue(true);
+    const confirm = vi.spyOn(window, 'confirm');
     const user = renderScreen(
       db,
       <CollectionDetailScreen localId={unsent} />,
       `/collections/${unsent}`,
     );
     await user.click(await screen.findByRole('button', { name: 'Delete collection' }));
+    // The app's own sheet asks, not the browser's confirm().
+    const sheet = await screen.findByRole('dialog', { name: 'Delete this collection?' });
+    await user.click(within(sheet).getByRole('button', { name: 'Delete collection' }));
+    expect(confirm).not.toHaveBeenCalled();
     expect(screen.queryByText(ONLY_MANAGER)).not.toBeInTheDocument();
     await waitFor(async () => expect(await db.collections.get(unsent)).toBeUndefined());
     expect(await db.outbox.where('localId').equals(unsent).count()).toBe(0);

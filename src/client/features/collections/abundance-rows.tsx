@@ -13,6 +13,7 @@ import { errorAt } from '../../ui/form/error-at';
 import { listKey } from '../../ui/form/list-key';
 import type { CollectionFormValues } from './collection-schema';
 import { defaultFemaleSex } from './common-species';
+import './abundance-rows.css';
 
 type Props = {
   control: Control<CollectionFormValues, unknown, unknown>;
@@ -26,6 +27,9 @@ type Props = {
 const speciesName = (s: Species) => s.display_name ?? s.full_name;
 
 type Row = CollectionFormValues['arthropods'][number];
+
+/** A count the record can hold (contract §3: an integer, 0 or more). */
+const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
 
 /**
  * Abundance rows: species, sex and count, one row per species and sex. Quick-add buttons for the
@@ -56,10 +60,11 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
     insert(at, removed.row, { focusName: `arthropods.${at}.num_count` });
     setRemoved(null);
   };
-  const total = rows.reduce(
-    (sum, r) =>
-      sum + (typeof r?.num_count === 'number' && !Number.isNaN(r.num_count) ? r.num_count : 0),
-    0,
+  // Only counts that can be saved add up: a typo (-7, 2.5) is not taken off or added to the
+  // total, and the rows left out are named beside it.
+  const total = rows.reduce((sum, r) => sum + (isCount(r?.num_count) ? r.num_count : 0), 0);
+  const notCounted = rows.flatMap((r, i) =>
+    r?.num_count === undefined || isCount(r.num_count) ? [] : [i + 1],
   );
   const female = defaultFemaleSex(lookups.sex);
   const quickAdd = (species: Species) => {
@@ -191,6 +196,13 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
       ) : null}
       <p className="total" aria-live="polite">
         Total: <strong data-testid="abundance-total">{total}</strong>
+        {notCounted.length > 0 ? (
+          <span className="muted">
+            {' '}
+            (not counting row{notCounted.length === 1 ? '' : 's'} {notCounted.join(', ')}: a count
+            is a whole number, 0 or more)
+          </span>
+        ) : null}
       </p>
     </fieldset>
   );

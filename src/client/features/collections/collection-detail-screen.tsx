@@ -1,17 +1,26 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { refId, type CollectionCreate, type LookupsDocument } from '../../../shared';
+import {
+  lureTypeIds,
+  refId,
+  type CollectionCreate,
+  type CollectionLure,
+  type LookupsDocument,
+} from '../../../shared';
 import type { CollectionRow, PoolRow, PoolTestRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deleteCollection } from '../../db/delete-collection';
-import { mayDeleteSynced, ONLY_MANAGER_DELETES } from '../../db/delete-record';
+import { ONLY_MANAGER_DELETES } from '../../db/delete-record';
 import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { RepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { formatDate } from '../../lib/dates';
+import { loadIdentity } from '../../lib/identity';
 import { Banner } from '../../ui/banner';
+import { Dialog } from '../../ui/dialog';
 import { CollectionTitle, PoolTitle } from '../../ui/record-number';
-import { useCollection, usePoolsOf, useSiteRow } from './use-collections';
+import { mayChangeCollection } from './may-change-collection';
+import { useCollection, useMayDeleteCollection, usePoolsOf, useSiteRow } from './use-collections';
 
 type AnyRow = CollectionRow | PoolRow | PoolTestRow;
 
@@ -64,6 +73,13 @@ function TestLine({
   );
 }
 
+/** A lure type by its code and description, as the form lists it. */
+function lureName(lookups: LookupsDocument, id: number): string {
+  const lure = lookups.lure.find((l) => l.id === id);
+  if (!lure) return `#${id}`;
+  return lure.description ? `${lure.code} (${lure.description})` : lure.code;
+}
+
 /** A collection: where and when, its abundance rows, its pools and their test results. */
 export function CollectionDetailScreen({
   localId,
@@ -77,22 +93,27 @@ export function CollectionDetailScreen({
   const collection = useCollection(localId);
   const site = useSiteRow(collection?.parentLocalId ?? null);
   const pools = usePoolsOf(localId);
+  const mayDelete = useMayDeleteCollection(collection);
   const { lookups } = useLookups();
   const [error, setError] = useState<string | null>(null);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
   if (collection === undefined) return <p>Loading…</p>;
   if (collection === null) return <p role="alert">This collection is not on this tablet.</p>;
   const data = collection.data as Partial<CollectionCreate>;
   const rows = data.arthropods ?? [];
   const total = rows.reduce((sum, r) => sum + r.num_count, 0);
+  const lures = lureTypeIds(data.lures as CollectionLure[] | undefined);
   // A deleted collection's pools and tests go with it on the server (contract §6): nothing is
   // changed or added under it, or the server would refuse it once the deletion is sent.
   const editable = !collection.deleted;
   // Only managers delete what the server has (contract §7): a technician's delete would be
-  // refused at sync while the collection stays. Discarding one never sent is anyone's.
-  const deletable = collection.serverId === null || mayDeleteSynced();
+  // refused at sync while the collection stays. Discarding one never sent is anyone's; one the
+  // tablet has tried to send may be on the server already (useMayDeleteCollection).
+  const deletable = mayDelete === true;
+  const agency = loadIdentity()?.agency.name;
 
   const remove = async () => {
-    if (!window.confirm('Delete this collection? Its counts will be removed.')) return;
+    setConfirmingDelete(false);
     try {
       await deleteCollection(db, localId);
       navigate(site ? `/sites/${site.localId}` : '/');
@@ -127,6 +148,8 @@ export function CollectionDetailScreen({
           {data.trap_nights === 1 ? '' : 's'}
           {data.trap_problem_bit ? ' · trap problem' : ''}
         </dd>
+        <dt>Lures</dt>
+        <dd>{lures.length > 0 ? lures.map((id) => lureName(lookups, id)).join(', ') : 'None'}</dd>
         {data.identified_by ? (
           <>
             <dt>Identified by</dt>
@@ -145,18 +168,65 @@ export function CollectionDetailScreen({
           <Link href={`/collections/${localId}/edit`} className="button">
             Edit collection
           </Link>
-          <Link href={`/collections/${localId}/pools`} className="button button-primary">
-            Make pools
-          </Link>
+          {/* An empty trap has nothing to pool: the pools screen would offer nothing to save. */}
+          {total > 0 ? (
+            <Link href={`/collections/${localId}/pools`} className="button button-primary">
+              Make pools
+            </Link>
+          ) : null}
           {deletable ? (
-            <button type="button" className="button button-danger" onClick={remove}>
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => setConfirmingDelete(true)}
+            >
               Delete collection
             </button>
-          ) : (
-            <span className="muted">{ONLY_MANAGER_DELETES}</span>
-          )}
+          ) : null}
         </div>
       ) : null}
+      {editable && total === 0 ? (
+        <p className="muted">Nothing to pool: no mosquitoes were counted in this trap.</p>
+      ) : null}
+      {editable && mayDelete === false ? (
+        <p className="muted">
+          <span>
+            {collection.serverId === null
+              ? 'The tablet has tried to send it, so it may already be on the server, where only a manager can delete it.'
+              : ONLY_MANAGER_DELETES}
+          </span>{' '}
+          <span>
+            {`To have it deleted, ask a manager of ${agency ?? 'your agency'}.`}
+            {mayChangeCollection(collection)
+              ? ' Entered at the wrong site? Edit the collection and change its site.'
+              : ''}
+          </span>
+        </p>
+      ) : null}
+      <Dialog
+        open={confirmingDelete}
+        title="Delete this collection?"
+        onClose={() => setConfirmingDelete(false)}
+      >
+        <p>
+          {collection.serverId === null
+            ? 'It has not been sent: its counts leave this tablet and are never sent.'
+            : 'Its counts, pools and test results go from the server too once the deletion is sent.'}
+        </p>
+        <div className="row wrap">
+          <button
+            type="button"
+            className="button button-primary"
+            autoFocus
+            onClick={() => setConfirmingDelete(false)}
+          >
+            Keep it
+          </button>
+          <button type="button" className="button button-danger" onClick={() => void remove()}>
+            Delete collection
+          </button>
+        </div>
+      </Dialog>
       <h2>Abundance</h2>
       {rows.length === 0 ? (
         <p className="muted">Nothing counted (empty trap).</p>

@@ -12,6 +12,7 @@ import { CollectionForm, type CollectionSubmit } from './collection-form';
 import { COLLECTION_FORM_KEYS, type CollectionHoldings } from './collection-schema';
 import { useCollection, usePoolsOf, useRecentCollections, useSiteRow } from './use-collections';
 import { useSiteChecks, withStoredSite } from '../../db/use-site-checks';
+import { mayChangeCollection } from './may-change-collection';
 
 /** New collection (optionally at `?site=<localId>`) / Edit collection. */
 export function CollectionFormScreen({
@@ -76,20 +77,19 @@ export function CollectionFormScreen({
   if (existing?.deleted)
     return <p role="alert">This collection was deleted: the deletion is waiting to be sent.</p>;
 
+  // Where Cancel goes: the collection, or the site (else home) a new one was started from.
+  const startedAt = params.get('site');
+  const cancelTo = localId ? `/collections/${localId}` : startedAt ? `/sites/${startedAt}` : '/';
   const save = async ({ siteLocalId, data }: CollectionSubmit) => {
     let target = localId;
     if (localId && existing && opened) {
-      if (siteLocalId !== existing.parentLocalId) {
-        throw new Error(
-          'Moving a collection to another site is not possible here: delete it and enter it again at the right site',
-        );
-      }
       await updateCollection(
         db,
         localId,
         mergeFormData(opened, data, COLLECTION_FORM_KEYS),
         savedAgainst(),
         draftKey(place),
+        siteLocalId,
       );
     } else target = await createCollection(db, siteLocalId, data, draftKey(place));
     onSaved?.();
@@ -106,12 +106,12 @@ export function CollectionFormScreen({
         sites={sites}
         recent={recent}
         initialSiteLocalId={existing?.parentLocalId ?? params.get('site') ?? ''}
-        siteLocked={Boolean(localId)}
+        siteLocked={existing ? !mayChangeCollection(existing) : false}
         initial={opened}
         holdings={holdings}
         problem={existing?.problem ?? null}
         onSubmit={save}
-        onCancel={() => history.back()}
+        onCancel={() => navigate(cancelTo)}
         draft={place}
       />
     </section>

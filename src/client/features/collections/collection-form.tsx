@@ -29,6 +29,7 @@ import {
   type CollectionHoldings,
 } from './collection-schema';
 import { commonSpecies } from './common-species';
+import { DiscardQuestion } from './discard-question';
 import { SitePicker } from './site-picker';
 
 export type CollectionSubmit = { siteLocalId: string; data: CollectionData };
@@ -42,7 +43,7 @@ type Props = {
   /** Local collections, for the agency's common species. */
   recent: readonly { data: Record<string, unknown> }[];
   initialSiteLocalId?: string;
-  /** Editing a saved collection: its site is shown read-only. */
+  /** The site is shown read-only (a collection the user may not move, see SitePicker). */
   siteLocked?: boolean;
   initial?: Partial<CollectionData>;
   /** When editing: the counts already in pools and the first test day, checked before saving. */
@@ -50,6 +51,10 @@ type Props = {
   problem?: Problem;
   submitLabel?: string;
   onSubmit: (value: CollectionSubmit) => Promise<void>;
+  /**
+   * Leaves the form (a navigation of the app's own, not history: Cancel on a form opened from
+   * its address must not leave the app). Asked first when something was typed.
+   */
   onCancel?: () => void;
   /** Where the typing is kept as a draft until saved (the screen knows the record). */
   draft?: DraftPlace;
@@ -133,6 +138,10 @@ export function CollectionForm({
   const gps = useGps();
   // A fix that came while the trap was placed by hand is not the trap's: no accuracy is shown for it.
   const [ignoredFix, setIgnoredFix] = useState<GpsFix | null>(null);
+  // Cancel over typing (or a restored draft) asks first; with nothing typed it just leaves.
+  const [askingDiscard, setAskingDiscard] = useState(false);
+  const leave = cancelWith(onCancel);
+  const cancel = leave && (() => (formState.isDirty ? setAskingDiscard(true) : leave()));
 
   const toggleDateOnly = (next: boolean) => {
     const current = form.getValues('collection_date') ?? '';
@@ -316,10 +325,14 @@ export function CollectionForm({
         </div>
       </fieldset>
 
-      <FormActions
-        submitLabel={submitLabel}
-        saving={isSubmitting}
-        onCancel={cancelWith(onCancel)}
+      <FormActions submitLabel={submitLabel} saving={isSubmitting} onCancel={cancel} />
+      <DiscardQuestion
+        open={askingDiscard}
+        onKeep={() => setAskingDiscard(false)}
+        onDiscard={() => {
+          setAskingDiscard(false);
+          leave?.();
+        }}
       />
     </form>
   );

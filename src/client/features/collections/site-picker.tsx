@@ -39,11 +39,21 @@ export function SitePicker({
   value: string;
   onChange: (localId: string) => void;
   error?: string | null;
-  /** Editing a saved collection: the site is shown, not changed (the service cannot move it). */
+  /**
+   * The site is shown, not changed: a collection someone else entered, which only its author or a
+   * manager may move (contract §7).
+   */
   locked?: boolean;
 }) {
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(value === '' && !locked);
+  // A site set from outside the picker (a restored draft, Discard back to the saved site) is
+  // shown as chosen, like one tapped in the list; cleared, the search opens again.
+  const [shownFor, setShownFor] = useState(value);
+  if (value !== shownFor) {
+    setShownFor(value);
+    setOpen(value === '' && !locked);
+  }
   const gps = useGps();
   const { locate } = gps;
   useEffect(() => {
@@ -90,8 +100,7 @@ export function SitePicker({
         </div>
         {locked ? (
           <p className="hint-neutral">
-            A saved collection stays at its site. If it was entered at the wrong site, delete it and
-            enter it again at the right site.
+            Only a manager or the person who entered this collection can move it to another site.
           </p>
         ) : null}
       </div>

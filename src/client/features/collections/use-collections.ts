@@ -2,6 +2,8 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import type { CollectionRow, PoolRow, PoolTestRow, SiteRow } from '../../db/database';
 import { byCreation } from '../../db/creation-order';
 import { useDb } from '../../db/db-context';
+import { mayDeleteSynced, neverSent } from '../../db/delete-record';
+import { entriesOf } from '../../db/record-tables';
 
 export function useCollection(localId: string): CollectionRow | null | undefined {
   const db = useDb();
@@ -49,4 +51,22 @@ export function usePoolsOf(
       tests: tests.filter((t) => t.parentLocalId === pool.localId && !t.deleted).sort(byCreation),
     }));
   }, [db, collectionLocalId]);
+}
+
+/**
+ * Whether the signed-in user may delete this collection now, by the rule deleteRecord applies:
+ * a manager always, anyone while it never left the tablet. Read with its outbox entries, live:
+ * a collection saved offline is tried at once and may be on the server from then on.
+ */
+export function useMayDeleteCollection(collection: CollectionRow | null | undefined) {
+  const db = useDb();
+  const localId = collection?.localId ?? null;
+  const serverId = collection?.serverId ?? null;
+  return useLiveQuery(
+    async () =>
+      localId === null
+        ? false
+        : mayDeleteSynced() || neverSent({ serverId }, await entriesOf(db, localId)),
+    [db, localId, serverId],
+  );
 }

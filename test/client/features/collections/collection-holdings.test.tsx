@@ -98,12 +98,12 @@ describe('editing a collection that has pools and tests, offline', () => {
     await waitFor(() => expect(onSaved).toHaveBeenCalledTimes(1));
   });
 
-  it('shows the site read-only: a collection cannot move to another site', async () => {
+  it('offers to move it to another site, with no advice to delete it and enter it again', async () => {
     const db = await tabletDb();
     const collectionId = await pooledCollection(db);
     openEdit(db, collectionId);
     expect(await screen.findByTestId('chosen-site')).toHaveTextContent('104233 Putah Creek N');
-    expect(screen.queryByRole('button', { name: 'Change site' })).not.toBeInTheDocument();
-    expect(screen.getByText(/delete it and enter it again at the right site/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Change site' })).toBeInTheDocument();
+    expect(screen.queryByText(/delete it and enter it again/)).not.toBeInTheDocument();
   });
 });

@@ -586,6 +586,27 @@ describe('updating a collection', () => {
     expect(same.json().location).toEqual(exact.location);
   });
 
+  it('lets a technician move their own collection to another site, its place following; not another’s', async () => {
+    const wrong = await insertSite(t, 1, [-121.31, 38.31]);
+    const right = await insertSite(t, 1, [-121.32, 38.32], PRECISION_ID.city);
+    const mine = await create(makeCollection({ site: wrong, location: undefined }), tech);
+    const res = await http.put(`${URL}/${mine.id}`, tech, { site: right });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      site: right,
+      user: mine.user,
+      location: {
+        shape: { coordinates: [-121.32, 38.32] },
+        coordinate_precision: PRECISION_ID.city,
+      },
+    });
+
+    const managers = await create(makeCollection({ site: wrong, location: undefined }), manager);
+    const denied = await http.put(`${URL}/${managers.id}`, tech, { site: right });
+    expect(denied.statusCode).toBe(403);
+    expect(errorOf(denied).code).toBe('forbidden');
+  });
+
   it('treats an agency token as a manager with no user', async () => {
     const issued = await http.post('/v1/agency/token', manager, {});
     expect(issued.statusCode).toBe(201);
