@@ -1,6 +1,19 @@
 import type { Cell, Interval } from '#shared/reports';
 
-const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+export const MONTHS = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+];
 
 /** The last MMWR week a season can have. */
 const LAST_WEEK = 53;
@@ -30,7 +43,7 @@ export function periodLabel(interval: Interval, value: Cell | undefined): string
 /** The axis title of an interval. */
 export const PERIOD_AXIS: Record<Interval, string> = {
   Week: 'MMWR week',
-  Biweek: 'MMWR weeks (two-week periods)',
+  Biweek: 'MMWR weeks',
   Month: 'Month',
   CollectionDate: 'Collection date',
 };

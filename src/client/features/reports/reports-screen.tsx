@@ -95,14 +95,17 @@ export function ReportsScreen({ exports }: Props) {
   const setChoice = (next: ReportChoice) => setParams(choiceToSearch(next), { replace: true });
 
   const { lookups } = useLookups();
-  const species: Option[] = useMemo(
+  // In the lookups' order: each species' chart colour and mark follow it (series-style.ts).
+  const speciesOrder = useMemo(
     () =>
       lookups.species
         .filter((s) => s.type === 'mosquito')
-        .map((s) => s.display_name || s.full_name)
-        .sort()
-        .map((name) => ({ value: name, label: name })),
+        .map((s) => s.display_name || s.full_name),
     [lookups.species],
+  );
+  const species: Option[] = useMemo(
+    () => [...speciesOrder].sort().map((name) => ({ value: name, label: name })),
+    [speciesOrder],
   );
   const traps: Option[] = useMemo(
     () =>
@@ -133,8 +136,8 @@ export function ReportsScreen({ exports }: Props) {
   const offline = !online || error?.reason === 'offline';
   const errors = error?.reason === 'invalid' ? pickerErrors(error.fields) : {};
   const chart = useMemo(
-    () => (data ? chartSeries(choice.report, data.rows, choice.interval) : null),
-    [data, choice.report, choice.interval],
+    () => (data ? chartSeries(choice.report, data.rows, choice.interval, speciesOrder) : null),
+    [data, choice.report, choice.interval, speciesOrder],
   );
 
   return (
