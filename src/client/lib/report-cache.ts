@@ -11,6 +11,8 @@ import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tan
  *   shows one user's reports to the next. Sign-out keeps local data, so it keeps these too.
  * - The newest MAX_KEPT reports are kept; older ones fall off.
  * - A restored report keeps its `dataUpdatedAt`: it is stale at once and refetched when online.
+ * - Beside them, under a key of its own, the report each owner last viewed (the screen's URL
+ *   search), so Reports reopens on it, offline too, instead of on the default.
  */
 export const REPORT_KEY = 'report';
 const DB_NAME = 'trapline-report-cache';
@@ -63,6 +65,19 @@ async function inStore<T>(
 export async function readStoredReports(owner: string): Promise<DehydratedState | null> {
   const entry = await inStore<StoredEntry | undefined>('readonly', (s) => s.get(owner));
   return entry?.state ?? null;
+}
+
+/** The owner's last viewed report's key: owners are "<agency id>:<username>" or "nobody". */
+const lastViewedKey = (owner: string) => `last-viewed:${owner}`;
+
+/** The screen's URL search of the report `owner` last viewed, or null. */
+export async function readLastViewed(owner: string): Promise<string | null> {
+  const value = await inStore<unknown>('readonly', (s) => s.get(lastViewedKey(owner)));
+  return typeof value === 'string' ? value : null;
+}
+
+export async function writeLastViewed(owner: string, search: string): Promise<void> {
+  await inStore('readwrite', (s) => s.put(search, lastViewedKey(owner)));
 }
 
 async function writeStoredReports(owner: string, state: DehydratedState): Promise<void> {

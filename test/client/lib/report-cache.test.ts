@@ -1,9 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import {
+  readLastViewed,
   readStoredReports,
   REPORT_KEY,
   startReportCache,
+  writeLastViewed,
 } from '../../../src/client/lib/report-cache';
 
 const report = (computedAt: number) => ({
@@ -78,5 +80,19 @@ describe('report cache (IndexedDB)', () => {
     await startReportCache(client, '3:carol');
     client.setQueryData([REPORT_KEY, '3:carol', 'abundance', 'q'], report(5));
     expect((await stored('3:carol', 1)).queries[0].state.data).toEqual(report(5));
+  });
+
+  it('remembers the report each user last viewed, for the next time Reports opens', async () => {
+    expect(await readLastViewed('1:dana')).toBeNull();
+    await writeLastViewed('1:dana', 'report=vector-index&year=2026');
+    await writeLastViewed('2:erin', 'report=abundance&year=2025');
+    expect(await readLastViewed('1:dana')).toBe('report=vector-index&year=2026');
+    expect(await readLastViewed('2:erin')).toBe('report=abundance&year=2025');
+    // Beside the stored reports, never in their place.
+    const client = new QueryClient();
+    await startReportCache(client, '1:dana');
+    client.setQueryData([REPORT_KEY, '1:dana', 'abundance', 'q'], report(7));
+    await stored('1:dana', 1);
+    expect(await readLastViewed('1:dana')).toBe('report=vector-index&year=2026');
   });
 });
