@@ -39,6 +39,19 @@ describe('report cache (IndexedDB)', () => {
     expect(next.getQueryData(['session'])).toBeUndefined();
   });
 
+  it('asks again for a restored report when it is next shown, however recent it was', async () => {
+    const owner = '1:fresh';
+    const first = new QueryClient();
+    await startReportCache(first, owner);
+    first.setQueryData([REPORT_KEY, owner, 'abundance', 'q'], report(Date.now()));
+    await stored(owner, 1);
+    // A reload a moment later: the stored copy shows at once, and the screen's request tells
+    // whether the tablet is connected (offline, it says the report shown is the kept one).
+    const next = new QueryClient();
+    await startReportCache(next, owner);
+    expect(next.getQueryState([REPORT_KEY, owner, 'abundance', 'q'])?.isInvalidated).toBe(true);
+  });
+
   it('never shows one user’s reports to the next on a shared tablet', async () => {
     const client = new QueryClient();
     await startReportCache(client, '1:alice');

@@ -75,6 +75,15 @@ function LegendSample({ s }: { s: ChartSeries }) {
   );
 }
 
+/**
+ * The CDC line first, under the species' lines: with one infected species it runs on that
+ * species' own points, which must stay visible on top of it.
+ */
+const drawOrder = (series: ChartSeries[]) => [
+  ...series.filter((s) => s.role === 'cdc'),
+  ...series.filter((s) => s.role !== 'cdc'),
+];
+
 function linePath(
   points: (ChartPoint | null)[],
   x: (i: number) => number,
@@ -161,7 +170,7 @@ export default function ReportChart({ data, interval }: { data: ChartData; inter
         <text x={M.left + plotW / 2} y={H - 4} textAnchor="middle" className="chart-axis">
           {PERIOD_AXIS[interval]}
         </text>
-        {data.series.map((s) => (
+        {drawOrder(data.series).map((s) => (
           <g key={s.name} data-series={s.name}>
             {s.points.map((p, i) =>
               p && p.lo !== undefined && p.hi !== undefined && p.hi > p.lo ? (
@@ -215,10 +224,10 @@ export default function ReportChart({ data, interval }: { data: ChartData; inter
       </svg>
       <figcaption>
         {data.secondAxis ? (
-          <p className="chart-measure">
-            Left axis: {data.measure.toLowerCase()} (vectorsurvR’s figure). Right axis: the CDC
-            vector index, the same ÷ {formatFigure(data.secondAxis.per)}, per trap night: read CDC
-            thresholds there.
+          <p className="chart-axes-note">
+            Left axis: {data.measure.toLowerCase()}, as vectorsurvR reports it. Right axis: the CDC
+            vector index (the same ÷ {formatFigure(data.secondAxis.per)}, infected mosquitoes per
+            trap night), the scale of CDC thresholds.
           </p>
         ) : (
           <span className="chart-measure">{data.measure}</span>

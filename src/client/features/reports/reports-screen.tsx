@@ -241,7 +241,7 @@ export function ReportsScreen({ exports }: Props) {
               />
             </>
           )}
-          <DownloadCsv kind={choice.report} query={query} online={online} />
+          <DownloadCsv kind={choice.report} query={query} online={!offline} />
         </>
       ) : report.isFetching || !restored ? (
         <p className="muted" role="status">
