@@ -462,20 +462,23 @@ describe('Reports screen in Chromium', () => {
     await expect(page.getByRole('button', { name: 'Download CSV' }).isDisabled()).resolves.toBe(
       true,
     );
-    // The kept reports are listed above the report (folded while one is shown), not under it.
+    // The kept reports are listed at the top (folded while one is shown), not under the table.
     const kept = page.getByRole('navigation', { name: 'Reports kept on this tablet' });
     await visible(kept);
     const keptBox = (await kept.boundingBox())!;
-    const tableBox = (await page.getByRole('region', { name: 'Report table' }).boundingBox())!;
-    expect(keptBox.y).toBeLessThan(tableBox.y);
+    const pickers = (await page.getByRole('group', { name: 'Report', exact: true }).boundingBox())!;
+    expect(keptBox.y).toBeLessThan(pickers.y);
     await inspect('reports-offline');
 
     // A report never opened: the screen says so, and the kept ones are open on the first screen.
     await page.getByLabel('Interval').selectOption('Month');
     await visible(page.getByText(/This report has not been kept on this tablet/));
     await visible(kept.getByRole('link').first());
+    // On the first screen, above the bottom navigation, with no scrolling.
+    await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
     const first = (await kept.getByRole('link').first().boundingBox())!;
-    expect(first.y + first.height).toBeLessThanOrEqual(800);
+    const nav = (await page.getByRole('navigation', { name: 'Main' }).boundingBox())!;
+    expect(first.y + first.height).toBeLessThanOrEqual(nav.y);
     await expect(kept.getByRole('link').count()).resolves.toBeGreaterThanOrEqual(4);
     await inspect('reports-offline-not-kept');
     await kept.getByRole('link', { name: /Abundance against the five-year average/ }).click();

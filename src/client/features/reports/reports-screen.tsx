@@ -60,9 +60,9 @@ function useKeptReports(owner: string) {
 }
 
 /**
- * The reports kept on this tablet, offline: placed under the offline notice, above the report,
- * so it is seen without scrolling past a long table. Folded while a kept report is on screen
- * (one tap opens it), open when the chosen report is not kept.
+ * The reports kept on this tablet, offline: at the top of the screen, above the pickers (offline,
+ * only these can be shown), so it is seen without scrolling past a long table. Folded while a
+ * kept report is on screen (one tap opens it), open when the chosen report is not kept.
  */
 function KeptReports({ owner, season, open }: { owner: string; season: number; open: boolean }) {
   const kept = useKeptReports(owner);
@@ -171,6 +171,7 @@ export function ReportsScreen({ exports }: Props) {
   return (
     <section className="screen reports">
       <h1>Reports</h1>
+      {offline ? <KeptReports owner={owner} season={season} open={!data} /> : null}
       <ReportPickers
         choice={choice}
         onChange={setChoice}
@@ -195,7 +196,6 @@ export function ReportsScreen({ exports }: Props) {
           The last ones you opened are kept (listed here).
         </Banner>
       ) : null}
-      {offline ? <KeptReports owner={owner} season={season} open={!data} /> : null}
       {error?.reason === 'invalid' ? (
         <Banner tone="error">{error.message}. Check the choices marked above.</Banner>
       ) : null}
