@@ -193,7 +193,7 @@ export function ReportsScreen({ exports }: Props) {
       {!data && offline && restored ? (
         <Banner tone="warn">
           You are offline. This report has not been kept on this tablet; reports need a connection.
-          The last ones you opened are kept (listed here).
+          The last ones you opened are kept: they are listed at the top.
         </Banner>
       ) : null}
       {error?.reason === 'invalid' ? (
