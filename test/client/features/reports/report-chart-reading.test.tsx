@@ -97,6 +97,18 @@ describe('chart styles and periods', () => {
     expect(style(first, 'Cx tarsalis')).not.toEqual(style(first, 'Cx pipiens'));
   });
 
+  it('draws two seasons of one species in its colour, the older one dashed', () => {
+    const rows = [
+      { Year: 2025, Week: 30, Species: 'Cx tarsalis', Abundance: 4 },
+      { Year: 2026, Week: 30, Species: 'Cx tarsalis', Abundance: 9 },
+    ];
+    const data = chartSeries('abundance', rows, 'Week', SPECIES_ORDER);
+    const byName = Object.fromEntries(data.series.map((s) => [s.name, s]));
+    expect(byName['Cx tarsalis · 2025'].stroke).toBe(byName['Cx tarsalis · 2026'].stroke);
+    expect(byName['Cx tarsalis · 2026'].dash).toBeUndefined();
+    expect(byName['Cx tarsalis · 2025'].dash).toBeDefined();
+  });
+
   it('labels two-week periods by their MMWR weeks on the axis', () => {
     const rows = [
       { Year: 2026, Biweek: 22, Abundance: 2 },
