@@ -400,6 +400,13 @@ describe('Reports screen in Chromium', () => {
     await expect(chart.locator('text.chart-axis').allTextContents()).resolves.toContain(
       'MMWR weeks',
     );
+    // Reports in the navigation, followed from this screen, keeps this report on screen.
+    await openReports(page);
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('interval'), { timeout: 15_000 })
+      .toBe('Biweek');
+    await expect(page.getByRole('radio', { name: 'Vector index' }).isChecked()).resolves.toBe(true);
+    await visible(page.getByRole('cell', { name: weeks }));
   });
 
   it('offers only the seasons that have trap collections', async () => {

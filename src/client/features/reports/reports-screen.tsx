@@ -103,7 +103,9 @@ export function ReportsScreen({ exports }: Props) {
     return who ? `${who.agency.id}:${who.user.username}` : 'nobody';
   });
   const season = new Date().getFullYear();
-  const { restored, lastViewed } = useReportCacheRestored(owner);
+  const { restored, lastViewed: storedLastViewed } = useReportCacheRestored(owner);
+  const [shownSearch, setShownSearch] = useState<string | null>(null);
+  const lastViewed = shownSearch ?? storedLastViewed;
   const [params, setParams] = useSearchParams();
   // Reports opened with no choice in its URL (the navigation link) reopens on the report this
   // user last viewed, online or not; the URL then says which, so a reload keeps it.
@@ -155,7 +157,12 @@ export function ReportsScreen({ exports }: Props) {
   const query = reportQuery(choice);
   const report = useReport(owner, choice.report, query, restored);
   const data = report.data;
-  useRememberLastViewed(owner, choiceToSearch(choice).toString(), restored && Boolean(data));
+  useRememberLastViewed(
+    owner,
+    choiceToSearch(choice).toString(),
+    restored && Boolean(data),
+    setShownSearch,
+  );
   const note =
     data && choice.report === 'abundance-anomaly'
       ? anomalyNote(data.rows, Math.max(...choice.years), choice.interval, found)

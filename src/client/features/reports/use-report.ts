@@ -43,12 +43,21 @@ export function useReportCacheRestored(owner: string): {
 
 /**
  * Remembers `search` as the owner's last viewed report once `shown` (a report is on screen for
- * it: a choice that only drew an error is not worth reopening on).
+ * it: a choice that only drew an error is not worth reopening on): on the tablet, and through
+ * `onRemembered` for this visit (the navigation's Reports link followed while the screen is open
+ * reopens on it).
  */
-export function useRememberLastViewed(owner: string, search: string, shown: boolean) {
+export function useRememberLastViewed(
+  owner: string,
+  search: string,
+  shown: boolean,
+  onRemembered: (search: string) => void,
+) {
   useEffect(() => {
-    if (shown) void writeLastViewed(owner, search).catch(() => undefined);
-  }, [owner, search, shown]);
+    if (!shown) return;
+    onRemembered(search);
+    void writeLastViewed(owner, search).catch(() => undefined);
+  }, [owner, search, shown, onRemembered]);
 }
 
 /**
