@@ -136,14 +136,17 @@ function storedComputedTimes(page: Page): Promise<string[]> {
           const all = db.transaction('owners').objectStore('owners').getAll();
           all.onsuccess = () => {
             type Stored = { state: { queries: { state: { data?: { computedAt: number } } }[] } };
+            // The store also holds each user's last viewed report (a string): skipped.
             resolve(
-              (all.result as Stored[]).flatMap((e) =>
-                e.state.queries.map((q) =>
-                  new Date(q.state.data?.computedAt ?? 0).toLocaleString('en-US', {
-                    dateStyle: 'medium',
-                    timeStyle: 'short',
-                  }),
-                ),
+              (all.result as (Stored | string)[]).flatMap((e) =>
+                typeof e === 'string'
+                  ? []
+                  : e.state.queries.map((q) =>
+                      new Date(q.state.data?.computedAt ?? 0).toLocaleString('en-US', {
+                        dateStyle: 'medium',
+                        timeStyle: 'short',
+                      }),
+                    ),
               ),
             );
             db.close();
@@ -152,6 +155,31 @@ function storedComputedTimes(page: Page): Promise<string[]> {
         open.onerror = () => resolve([]);
       }),
   );
+}
+
+/** Every column of the report table in view, with no sideways scrolling (portrait too). */
+async function tableFits(page: Page, label: string) {
+  const region = page.getByRole('region', { name: 'Report table' });
+  const { scrollWidth, clientWidth, lastRight, right } = await region.evaluate((el) => {
+    const last = el.querySelector('thead th:last-child')!.getBoundingClientRect();
+    return {
+      scrollWidth: el.scrollWidth,
+      clientWidth: el.clientWidth,
+      lastRight: last.right,
+      right: el.getBoundingClientRect().right,
+    };
+  });
+  expect(scrollWidth, `${label}: table wider than its box`).toBeLessThanOrEqual(clientWidth);
+  expect(lastRight, `${label}: last column cut`).toBeLessThanOrEqual(right);
+}
+
+/** The colour a chart draws a group's line in. */
+function seriesStroke(page: Page, name: string) {
+  return page
+    .getByTestId('report-chart')
+    .locator(`[data-series="${name}"] path`)
+    .first()
+    .getAttribute('stroke');
 }
 
 /** Waits until the report on show was computed and drawn (chart and table). */
@@ -164,11 +192,20 @@ describe('Reports screen in Chromium', () => {
   let stack: Stack;
   let app: AppBrowser;
   let computedText = '';
+  /** The MMWR week of S-07-08 (read from the first report: it depends on the year). */
+  let week = '';
+  /** Cx tarsalis' line colour in the first report: the same in every other. */
+  let tarsalisStroke: string | null = null;
 
-  /** Axe and screenshots at both sizes, and the six navigation links on one line in each. */
+  /**
+   * Axe and screenshots at both sizes, the six navigation links on one line in each, and every
+   * column of the report table in view.
+   */
   async function inspect(name: string) {
     const page = app.page;
     await inspectScreen(page, name, async (viewport) => {
+      if (await page.getByRole('region', { name: 'Report table' }).count())
+        await tableFits(page, `${name} ${viewport.width}x${viewport.height}`);
       const nav = await page.getByRole('navigation', { name: 'Main' }).getByRole('link').all();
       const boxes = await Promise.all(nav.map((l) => l.boundingBox()));
       expect(boxes).toHaveLength(6);
@@ -204,7 +241,7 @@ describe('Reports screen in Chromium', () => {
     const table = await readTable(page);
     expect(table.head).toEqual([
       'Year',
-      'Week',
+      'MMWR week',
       'Species',
       'Count',
       'Trap nights',
@@ -213,34 +250,42 @@ describe('Reports screen in Chromium', () => {
       'Years in average',
       'vs average (%)',
     ]);
-    const week = rowWith(table, 'Cx tarsalis', '38')['Week'];
+    week = rowWith(table, 'Cx tarsalis', '38')['MMWR week'];
+    // Rounded as a person writes them (12.6667 → 12.67; −15.56 % → −16).
     expect(rowWith(table, 'Cx tarsalis', '38')).toEqual({
       Year: String(S),
-      Week: week,
+      'MMWR week': week,
       Species: 'Cx tarsalis',
       Count: '38',
       'Trap nights': '3',
-      'Per trap night': '12.6667',
+      'Per trap night': '12.67',
       'Five-year average': '15',
       'Years in average': `${S - 2}, ${S - 1}`,
-      'vs average (%)': '-15.56',
+      'vs average (%)': '-16',
     });
     expect(rowWith(table, 'Cx pipiens', '10')).toMatchObject({
-      Week: week,
-      'Per trap night': '3.3333',
+      'MMWR week': week,
+      'Per trap night': '3.33',
       'Five-year average': '1',
-      'vs average (%)': '+233.33',
+      'vs average (%)': '+233',
     });
     expect(rowWith(table, 'Cx tarsalis', '12')).toMatchObject({
       'Per trap night': '12',
       'Five-year average': '—',
       'vs average (%)': '—',
     });
+    // The dash says why: week 28 was not trapped in an earlier season.
+    await visible(
+      page
+        .getByRole('note')
+        .filter({ hasText: '“—”: no earlier season has trap collections in that week' }),
+    );
+    tarsalisStroke = await seriesStroke(page, 'Cx tarsalis');
     // The chart: a line per species and each one's dashed five-year average, named for readers.
     const chart = page.getByTestId('report-chart');
     await expect(chart.getAttribute('role')).resolves.toBe('img');
     await expect(chart.getAttribute('aria-label')).resolves.toMatch(
-      /^Mosquitoes per trap night by week, 2 lines; highest 12\.6667 \(Cx tarsalis, week \d+\)/,
+      /^Mosquitoes per trap night by week, 2 lines; highest 12\.67 \(Cx tarsalis, week \d+\)/,
     );
     await expect(chart.locator('[data-series]').count()).resolves.toBe(4);
     await expect(chart.locator('circle.chart-dot').count()).resolves.toBe(4);
@@ -296,34 +341,103 @@ describe('Reports screen in Chromium', () => {
     await page.getByRole('radio', { name: 'Infection rate' }).check();
     await page.getByLabel('Estimator').selectOption('mir');
     await expect(page.getByLabel('Target virus').inputValue()).resolves.toBe('WNV');
-    await visible(page.getByRole('cell', { name: '26.3158' }), 30_000);
+    await visible(page.getByRole('cell', { name: '26.32' }), 30_000);
     const table = await readTable(page);
     expect(rowWith(table, 'Cx tarsalis')).toMatchObject({
       Year: String(S),
-      'Infection rate': '26.3158',
-      'Lower 95% CI': '0',
-      'Upper 95% CI': '77.2106',
+      'Infection rate per 1,000': '26.32',
+      '95% CI per 1,000': '0–77.21',
     });
+    expect(await seriesStroke(page, 'Cx tarsalis')).toBe(tarsalisStroke);
     // The interval is drawn as a whisker around the point.
     await expect(page.getByTestId('report-chart').locator('.chart-ci').count()).resolves.toBe(1);
     await inspect('reports-infection-rate');
   });
 
-  it('shows the vector index: abundance of every sex times the infection rate', async () => {
+  it('shows the vector index per 1,000 with the CDC figure beside it, on the axis and in the table', async () => {
     const page = app.page;
     await page.getByRole('radio', { name: 'Vector index' }).check();
     await expect(page.getByLabel('Estimator').inputValue()).resolves.toBe('mir');
     // Week 27, Cx tarsalis, all sexes: (30 + 5 + 8) / 3 = 14.3333 per trap night; MIR 26.3158
-    // per 1,000 (above); 14.3333 × 1000/38 = 377.1921.
-    await visible(page.getByRole('cell', { name: '377.1921' }), 30_000);
+    // per 1,000 (above); 14.3333 × 1000/38 = 377.1921 per 1,000. Cx pipiens has no pool, so the
+    // CDC vector index (per trap night, summed over species) is 377.1921 / 1000 = 0.38.
+    await visible(page.getByRole('cell', { name: '377.19' }), 30_000);
     const table = await readTable(page);
     expect(rowWith(table, 'Cx tarsalis', '43')).toMatchObject({
       'Trap nights': '3',
-      'Per trap night': '14.3333',
-      'Infection rate': '26.3158',
-      'Vector index': '377.1921',
+      'Per trap night': '14.33',
+      'Infection rate per 1,000': '26.32',
+      'Vector index per 1,000': '377.19',
+      'CDC vector index, all species': '0.38',
     });
     await visible(page.getByTestId('report-chart'));
+    const chart = page.getByTestId('report-chart');
+    const axisTitles = await chart.locator('text.chart-axis').allTextContents();
+    expect(axisTitles).toEqual(['Vector index per 1,000', 'CDC vector index', 'MMWR week']);
+    // The grid's top (400 per 1,000) reads 0.4 on the CDC axis.
+    const ticks = await chart.locator('text.chart-tick').allTextContents();
+    expect(ticks).toEqual(expect.arrayContaining(['400', '0.4']));
+    await expect(chart.getAttribute('aria-label')).resolves.toMatch(
+      /^Vector index per 1,000 by week, 2 lines; highest 377\.19 \(Cx tarsalis, week \d+\), CDC vector index, all species, highest 0\.38/,
+    );
+    await visible(page.locator('.chart-legend').getByText('CDC vector index, all species'));
+    expect(await seriesStroke(page, 'Cx tarsalis')).toBe(tarsalisStroke);
+    await inspect('reports-vector-index');
+  });
+
+  it('labels two-week periods by the MMWR weeks the weekly view shows', async () => {
+    const page = app.page;
+    await page.getByLabel('Interval').selectOption('Biweek');
+    const period = Math.ceil(Number(week) / 2);
+    const weeks = `${2 * period - 1}–${2 * period}`;
+    expect(weeks).toContain(week);
+    await visible(page.getByRole('cell', { name: weeks }), 30_000);
+    const table = await readTable(page);
+    // Weeks 27 and 28 together: every sex, as the vector index counts them (30 + 5 + 8 + 12).
+    expect(rowWith(table, 'Cx tarsalis', weeks)['Count']).toBe('55');
+    const chart = page.getByTestId('report-chart');
+    await expect(chart.locator('text.chart-tick').allTextContents()).resolves.toContain(weeks);
+    await expect(chart.locator('text.chart-axis').allTextContents()).resolves.toContain(
+      'MMWR weeks',
+    );
+    // Reports in the navigation, followed from this screen, keeps this report on screen.
+    await openReports(page);
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('interval'), { timeout: 15_000 })
+      .toBe('Biweek');
+    await expect(page.getByRole('radio', { name: 'Vector index' }).isChecked()).resolves.toBe(true);
+    await visible(page.getByRole('cell', { name: weeks }));
+  });
+
+  it('offers only the seasons that have trap collections', async () => {
+    const page = app.page;
+    // The anomaly of the first season with data: no earlier season, and the screen says so.
+    await page.getByRole('radio', { name: 'Abundance vs 5-year average' }).check();
+    const season = page.getByLabel('Season');
+    await expect
+      .poll(() => season.locator('option').allTextContents(), { timeout: 15_000 })
+      .toEqual([String(S), String(S - 1), String(S - 2)]);
+    await season.selectOption(String(S - 2));
+    await visible(
+      page.getByRole('note').filter({
+        hasText: `No earlier season (${S - 9}–${S - 3}) has trap collections, so there is no five-year average`,
+      }),
+      30_000,
+    );
+    await season.selectOption(String(S));
+    await page.getByRole('radio', { name: 'Abundance', exact: true }).check();
+    const seasons = page.getByRole('group', { name: 'Seasons' });
+    await expect
+      .poll(() => seasons.getByRole('checkbox').evaluateAll((boxes) => boxes.length), {
+        timeout: 15_000,
+      })
+      .toBe(3);
+    const names = await seasons.locator('label').allTextContents();
+    expect(names).toEqual([String(S), String(S - 1), String(S - 2)]);
+    // Drawn (so it is the last report viewed, for the test below).
+    await expect
+      .poll(async () => (await readTable(page)).head, { timeout: 30_000 })
+      .toEqual(['Year', 'MMWR weeks', 'Species', 'Count', 'Trap nights', 'Per trap night']);
   });
 
   it('shows the server’s objection next to the picker it concerns', async () => {
@@ -335,13 +449,17 @@ describe('Reports screen in Chromium', () => {
     await visible(page.getByText(/These report parameters are not valid: year/));
   });
 
-  it('offline after a reload, shows the last results with when they were computed', async () => {
+  it('reopens on the last report viewed, offline too, with the kept ones where they are seen', async () => {
     const page = app.page;
+    // The last report shown was the abundance by two-week period (the 2300 season drew only an
+    // error, which is not worth reopening on). Reports from the navigation opens it again.
     await navigate(page, 'Home');
     await openReports(page);
     await reportShown(page);
-    // The default report again: its stored copy is the one computed in the first test, or a
-    // refetch of it (equal figures, a newer time).
+    await expect(
+      page.getByRole('radio', { name: 'Abundance', exact: true }).isChecked(),
+    ).resolves.toBe(true);
+    await expect(page.getByLabel('Interval').inputValue()).resolves.toBe('Biweek');
     const computed = page.getByTestId('report-computed');
     await visible(computed.filter({ hasNotText: 'updating' }));
     computedText = (await computed.textContent()) ?? '';
@@ -349,26 +467,45 @@ describe('Reports screen in Chromium', () => {
     await expect
       .poll(() => storedComputedTimes(page), { timeout: 15_000 })
       .toContain(computedText.replace('Computed ', ''));
+
     await app.context.setOffline(true);
+    await navigate(page, 'Home');
     await page.reload();
+    await openReports(page);
     await visible(page.getByText(/You are offline\. This is the report as computed/), 30_000);
+    await expect(
+      page.getByRole('radio', { name: 'Abundance', exact: true }).isChecked(),
+    ).resolves.toBe(true);
     await expect(page.getByTestId('report-computed').textContent()).resolves.toBe(computedText);
     const table = await readTable(page);
-    expect(rowWith(table, 'Cx tarsalis', '38')['Per trap night']).toBe('12.6667');
+    expect(table.head[1]).toBe('MMWR weeks');
     await visible(page.getByTestId('report-chart'));
     await expect(page.getByRole('button', { name: 'Download CSV' }).isDisabled()).resolves.toBe(
       true,
     );
-    await inspect('reports-offline');
-
-    // A report never opened: the screen says so and lists the ones kept on the tablet.
-    await page.getByLabel('Interval').selectOption('Month');
-    await visible(page.getByText(/Reports need a connection; the last ones you opened are kept/));
+    // The kept reports are listed at the top (folded while one is shown), not under the table.
     const kept = page.getByRole('navigation', { name: 'Reports kept on this tablet' });
     await visible(kept);
-    await expect(kept.getByRole('link').count()).resolves.toBeGreaterThanOrEqual(2);
-    await kept.getByRole('link', { name: /Abundance against the five-year average/ }).click();
-    await visible(page.getByRole('cell', { name: '12.6667' }));
+    const keptBox = (await kept.boundingBox())!;
+    const pickers = (await page.getByRole('group', { name: 'Report', exact: true }).boundingBox())!;
+    expect(keptBox.y).toBeLessThan(pickers.y);
+    await inspect('reports-offline');
+
+    // A report never opened: the screen says so, and the kept ones are open on the first screen.
+    await page.getByLabel('Interval').selectOption('Month');
+    await visible(page.getByText(/This report has not been kept on this tablet/));
+    await visible(kept.getByRole('link').first());
+    // On the first screen, above the bottom navigation, with no scrolling.
+    await expect(page.evaluate(() => window.scrollY)).resolves.toBe(0);
+    const first = (await kept.getByRole('link').first().boundingBox())!;
+    const nav = (await page.getByRole('navigation', { name: 'Main' }).boundingBox())!;
+    expect(first.y + first.height).toBeLessThanOrEqual(nav.y);
+    await expect(kept.getByRole('link').count()).resolves.toBeGreaterThanOrEqual(4);
+    await inspect('reports-offline-not-kept');
+    await kept
+      .getByRole('link', { name: /Abundance against the five-year average.*by MMWR week/ })
+      .click();
+    await visible(page.getByRole('cell', { name: '12.67' }));
     await app.context.setOffline(false);
   });
 });

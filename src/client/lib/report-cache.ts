@@ -10,7 +10,11 @@ import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tan
  * - One entry per owner (agency and user), like the records database: a shared tablet never
  *   shows one user's reports to the next. Sign-out keeps local data, so it keeps these too.
  * - The newest MAX_KEPT reports are kept; older ones fall off.
- * - A restored report keeps its `dataUpdatedAt`: it is stale at once and refetched when online.
+ * - A restored report keeps its `dataUpdatedAt` (the screen says when it was computed) and is
+ *   marked invalid: shown at once, and asked for again when the screen shows it, however recent.
+ *   That request's outcome is how the screen knows it is offline (navigator.onLine is no proof).
+ * - Beside them, under a key of its own, the report each owner last viewed (the screen's URL
+ *   search), so Reports reopens on it, offline too, instead of on the default.
  */
 export const REPORT_KEY = 'report';
 const DB_NAME = 'trapline-report-cache';
@@ -65,6 +69,19 @@ export async function readStoredReports(owner: string): Promise<DehydratedState 
   return entry?.state ?? null;
 }
 
+/** The owner's last viewed report's key: owners are "<agency id>:<username>" or "nobody". */
+const lastViewedKey = (owner: string) => `last-viewed:${owner}`;
+
+/** The screen's URL search of the report `owner` last viewed, or null. */
+export async function readLastViewed(owner: string): Promise<string | null> {
+  const value = await inStore<unknown>('readonly', (s) => s.get(lastViewedKey(owner)));
+  return typeof value === 'string' ? value : null;
+}
+
+export async function writeLastViewed(owner: string, search: string): Promise<void> {
+  await inStore('readwrite', (s) => s.put(search, lastViewedKey(owner)));
+}
+
 async function writeStoredReports(owner: string, state: DehydratedState): Promise<void> {
   const entry: StoredEntry = { savedAt: Date.now(), state };
   await inStore('readwrite', (s) => s.put(entry, owner));
@@ -112,7 +129,10 @@ export function startReportCache(client: QueryClient, owner: string): Promise<vo
   };
   const restored = readStoredReports(owner)
     .then((state) => {
-      if (state && !stopped) hydrate(client, state);
+      if (!state || stopped) return;
+      hydrate(client, state);
+      // Not refetched here: only the report the screen shows is asked for, when it shows it.
+      void client.invalidateQueries({ queryKey: [REPORT_KEY, owner], refetchType: 'none' });
     })
     .catch(() => undefined);
   // Subscribed only after the restore, so the restore itself never overwrites the store with

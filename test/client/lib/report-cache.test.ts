@@ -1,9 +1,11 @@
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import {
+  readLastViewed,
   readStoredReports,
   REPORT_KEY,
   startReportCache,
+  writeLastViewed,
 } from '../../../src/client/lib/report-cache';
 
 const report = (computedAt: number) => ({
@@ -35,6 +37,19 @@ describe('report cache (IndexedDB)', () => {
       report(1000),
     );
     expect(next.getQueryData(['session'])).toBeUndefined();
+  });
+
+  it('asks again for a restored report when it is next shown, however recent it was', async () => {
+    const owner = '1:fresh';
+    const first = new QueryClient();
+    await startReportCache(first, owner);
+    first.setQueryData([REPORT_KEY, owner, 'abundance', 'q'], report(Date.now()));
+    await stored(owner, 1);
+    // A reload a moment later: the stored copy shows at once, and the screen's request tells
+    // whether the tablet is connected (offline, it says the report shown is the kept one).
+    const next = new QueryClient();
+    await startReportCache(next, owner);
+    expect(next.getQueryState([REPORT_KEY, owner, 'abundance', 'q'])?.isInvalidated).toBe(true);
   });
 
   it('never shows one user’s reports to the next on a shared tablet', async () => {
@@ -78,5 +93,19 @@ describe('report cache (IndexedDB)', () => {
     await startReportCache(client, '3:carol');
     client.setQueryData([REPORT_KEY, '3:carol', 'abundance', 'q'], report(5));
     expect((await stored('3:carol', 1)).queries[0].state.data).toEqual(report(5));
+  });
+
+  it('remembers the report each user last viewed, for the next time Reports opens', async () => {
+    expect(await readLastViewed('1:dana')).toBeNull();
+    await writeLastViewed('1:dana', 'report=vector-index&year=2026');
+    await writeLastViewed('2:erin', 'report=abundance&year=2025');
+    expect(await readLastViewed('1:dana')).toBe('report=vector-index&year=2026');
+    expect(await readLastViewed('2:erin')).toBe('report=abundance&year=2025');
+    // Beside the stored reports, never in their place.
+    const client = new QueryClient();
+    await startReportCache(client, '1:dana');
+    client.setQueryData([REPORT_KEY, '1:dana', 'abundance', 'q'], report(7));
+    await stored('1:dana', 1);
+    expect(await readLastViewed('1:dana')).toBe('report=vector-index&year=2026');
   });
 });

@@ -1,5 +1,8 @@
 import type { Interval } from '#shared/reports';
-import { chartSummary, type ChartData, type ChartPoint } from './chart-series';
+import { chartSummary, type ChartData, type ChartPoint, type ChartSeries } from './chart-series';
+import { formatFigure } from './format-figure';
+import { PERIOD_AXIS } from './period-label';
+import type { Marker } from './series-style';
 
 /**
  * The report's chart, drawn as SVG: no chart library (uplot would add ~20 KiB gzip and a
@@ -8,12 +11,10 @@ import { chartSummary, type ChartData, type ChartPoint } from './chart-series';
  * is the accessible version of every figure.
  */
 
-/** Colour-blind-safe (Okabe–Ito based), each ≥ 3:1 against white as graphics need. */
-const PALETTE = ['#0072B2', '#C24E00', '#007A5A', '#7B3294', '#8C510A', '#1F2937'];
 const W = 800;
 const H = 320;
-const M = { left: 64, right: 16, top: 16, bottom: 44 };
-const PLOT_W = W - M.left - M.right;
+/** Room on the left for the ticks and the rotated axis title; on the right for a second axis. */
+const M = { left: 84, right: 16, rightWithAxis: 76, top: 16, bottom: 44 };
 const PLOT_H = H - M.top - M.bottom;
 
 /** 1, 2 or 5 × a power of ten: the y axis ends on a round number. */
@@ -25,6 +26,63 @@ function niceStep(max: number, ticks: number): number {
 }
 
 const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : String(Number(v.toPrecision(3))));
+
+/** A point's mark: the shape tells apart species that share a colour (series-style.ts). */
+function Mark({
+  shape,
+  cx,
+  cy,
+  stroke,
+  hollow,
+  className,
+}: {
+  shape: Marker;
+  cx: number;
+  cy: number;
+  stroke: string;
+  hollow: boolean;
+  className: string;
+}) {
+  const paint = { fill: hollow ? '#fff' : stroke, stroke, strokeWidth: 2, className };
+  if (shape === 'square') return <rect x={cx - 4.5} y={cy - 4.5} width={9} height={9} {...paint} />;
+  if (shape === 'triangle')
+    return <path d={`M${cx},${cy - 6}L${cx + 5.5},${cy + 4}L${cx - 5.5},${cy + 4}Z`} {...paint} />;
+  return <circle cx={cx} cy={cy} r={hollow ? 5 : 4} {...paint} />;
+}
+
+/** The legend's sample of a line: its stroke, dash and mark. */
+function LegendSample({ s }: { s: ChartSeries }) {
+  return (
+    <svg width="40" height="14" aria-hidden="true">
+      <line
+        x1="2"
+        x2="38"
+        y1="7"
+        y2="7"
+        stroke={s.stroke}
+        strokeWidth={s.role === 'main' ? 3 : 2}
+        strokeDasharray={s.dash}
+      />
+      <Mark
+        shape={s.marker}
+        cx={20}
+        cy={7}
+        stroke={s.stroke}
+        hollow={s.role !== 'main'}
+        className=""
+      />
+    </svg>
+  );
+}
+
+/**
+ * The CDC line first, under the species' lines: with one infected species it runs on that
+ * species' own points, which must stay visible on top of it.
+ */
+const drawOrder = (series: ChartSeries[]) => [
+  ...series.filter((s) => s.role === 'cdc'),
+  ...series.filter((s) => s.role !== 'cdc'),
+];
 
 function linePath(
   points: (ChartPoint | null)[],
@@ -46,17 +104,21 @@ function linePath(
 
 export default function ReportChart({ data, interval }: { data: ChartData; interval: Interval }) {
   const n = data.categories.length;
+  const right = data.secondAxis ? M.rightWithAxis : M.right;
+  const plotW = W - M.left - right;
   const top = Math.max(
     0,
     ...data.series.flatMap((s) => s.points.map((p) => Math.max(p?.hi ?? 0, p?.y ?? 0))),
   );
   const step = niceStep(top > 0 ? top : 1, 4);
   const yMax = Math.max(step, Math.ceil((top > 0 ? top : 1) / step) * step);
-  const x = (i: number) => M.left + (n <= 1 ? PLOT_W / 2 : (i * PLOT_W) / (n - 1));
+  const x = (i: number) => M.left + (n <= 1 ? plotW / 2 : (i * plotW) / (n - 1));
   const y = (v: number) => M.top + PLOT_H - (v / yMax) * PLOT_H;
   const ticks = Array.from({ length: Math.round(yMax / step) + 1 }, (_, i) => i * step);
-  // At most ~14 x labels: every k-th one, always the first and the last.
-  const every = Math.max(1, Math.ceil(n / 14));
+  // At most ~14 x labels (~9 for week ranges, which are wider): every k-th one, always the first
+  // and the last.
+  const every = Math.max(1, Math.ceil(n / (interval === 'Biweek' ? 9 : 14)));
+  const midY = M.top + PLOT_H / 2;
   return (
     <figure className="report-chart">
       <svg
@@ -67,12 +129,37 @@ export default function ReportChart({ data, interval }: { data: ChartData; inter
       >
         {ticks.map((t) => (
           <g key={t}>
-            <line x1={M.left} x2={W - M.right} y1={y(t)} y2={y(t)} className="chart-grid" />
+            <line x1={M.left} x2={W - right} y1={y(t)} y2={y(t)} className="chart-grid" />
             <text x={M.left - 8} y={y(t) + 5} textAnchor="end" className="chart-tick">
               {fmt(t)}
             </text>
+            {data.secondAxis ? (
+              <text x={W - right + 8} y={y(t) + 5} textAnchor="start" className="chart-tick">
+                {formatFigure(t / data.secondAxis.per)}
+              </text>
+            ) : null}
           </g>
         ))}
+        <text
+          x={18}
+          y={midY}
+          textAnchor="middle"
+          transform={`rotate(-90 18 ${midY})`}
+          className="chart-axis"
+        >
+          {data.measure}
+        </text>
+        {data.secondAxis ? (
+          <text
+            x={W - 10}
+            y={midY}
+            textAnchor="middle"
+            transform={`rotate(90 ${W - 10} ${midY})`}
+            className="chart-axis"
+          >
+            {data.secondAxis.title}
+          </text>
+        ) : null}
         {data.categories.map((c, i) =>
           i % every === 0 || i === n - 1 ? (
             <text key={c} x={x(i)} y={H - M.bottom + 22} textAnchor="middle" className="chart-tick">
@@ -80,72 +167,75 @@ export default function ReportChart({ data, interval }: { data: ChartData; inter
             </text>
           ) : null,
         )}
-        <text x={M.left + PLOT_W / 2} y={H - 4} textAnchor="middle" className="chart-axis">
-          {interval === 'CollectionDate' ? 'Collection date' : interval}
+        <text x={M.left + plotW / 2} y={H - 4} textAnchor="middle" className="chart-axis">
+          {PERIOD_AXIS[interval]}
         </text>
-        {data.series.map((s) => {
-          const colour = PALETTE[s.colour % PALETTE.length];
-          return (
-            <g key={s.name} data-series={s.name}>
-              {s.points.map((p, i) =>
-                p && p.lo !== undefined && p.hi !== undefined && p.hi > p.lo ? (
-                  <g key={i} className="chart-ci" stroke={colour}>
-                    <line x1={x(i)} x2={x(i)} y1={y(p.lo)} y2={y(p.hi)} />
-                    <line x1={x(i) - 5} x2={x(i) + 5} y1={y(p.lo)} y2={y(p.lo)} />
-                    <line x1={x(i) - 5} x2={x(i) + 5} y1={y(p.hi)} y2={y(p.hi)} />
-                  </g>
-                ) : null,
-              )}
-              <path
-                d={linePath(s.points, x, y)}
-                fill="none"
-                stroke={colour}
-                strokeWidth={s.dashed ? 2 : 3}
-                strokeDasharray={s.dashed ? '7 5' : undefined}
-              />
-              {/* Averages get hollow marks: a single week's average has no line to draw. */}
-              {s.points.map((p, i) =>
-                p ? (
-                  <circle
-                    key={i}
-                    cx={x(i)}
-                    cy={y(p.y)}
-                    r={s.dashed ? 5 : 4}
-                    fill={s.dashed ? '#fff' : colour}
-                    stroke={colour}
-                    strokeWidth={2}
-                    className={s.dashed ? 'chart-avg-dot' : 'chart-dot'}
-                  />
-                ) : null,
-              )}
-            </g>
-          );
-        })}
+        {drawOrder(data.series).map((s) => (
+          <g key={s.name} data-series={s.name}>
+            {s.points.map((p, i) =>
+              p && p.lo !== undefined && p.hi !== undefined && p.hi > p.lo ? (
+                <g key={i} className="chart-ci" stroke={s.stroke}>
+                  <line x1={x(i)} x2={x(i)} y1={y(p.lo)} y2={y(p.hi)} />
+                  <line x1={x(i) - 5} x2={x(i) + 5} y1={y(p.lo)} y2={y(p.lo)} />
+                  <line x1={x(i) - 5} x2={x(i) + 5} y1={y(p.hi)} y2={y(p.hi)} />
+                </g>
+              ) : null,
+            )}
+            <path
+              d={linePath(s.points, x, y)}
+              fill="none"
+              stroke={s.stroke}
+              strokeWidth={s.role === 'main' ? 3 : 2}
+              strokeDasharray={s.dash}
+            />
+            {/* Averages and the CDC line get hollow marks: a single week's has no line to draw. */}
+            {s.points.map((p, i) =>
+              p ? (
+                <Mark
+                  key={i}
+                  shape={s.marker}
+                  cx={x(i)}
+                  cy={y(p.y)}
+                  stroke={s.stroke}
+                  hollow={s.role !== 'main'}
+                  className={s.role === 'main' ? 'chart-dot' : 'chart-avg-dot'}
+                />
+              ) : null,
+            )}
+          </g>
+        ))}
         <line x1={M.left} x2={M.left} y1={M.top} y2={M.top + PLOT_H} className="chart-axis-line" />
+        {data.secondAxis ? (
+          <line
+            x1={W - right}
+            x2={W - right}
+            y1={M.top}
+            y2={M.top + PLOT_H}
+            className="chart-axis-line"
+          />
+        ) : null}
         <line
           x1={M.left}
-          x2={W - M.right}
+          x2={W - right}
           y1={M.top + PLOT_H}
           y2={M.top + PLOT_H}
           className="chart-axis-line"
         />
       </svg>
       <figcaption>
-        <span className="chart-measure">{data.measure}</span>
+        {data.secondAxis ? (
+          <p className="chart-axes-note">
+            Left axis: {data.measure.toLowerCase()}, as vectorsurvR reports it. Right axis: the CDC
+            vector index (the same ÷ {formatFigure(data.secondAxis.per)}, infected mosquitoes per
+            trap night), the scale of CDC thresholds.
+          </p>
+        ) : (
+          <span className="chart-measure">{data.measure}</span>
+        )}
         <ul className="chart-legend">
           {data.series.map((s) => (
             <li key={s.name}>
-              <svg width="32" height="12" aria-hidden="true">
-                <line
-                  x1="2"
-                  x2="30"
-                  y1="6"
-                  y2="6"
-                  stroke={PALETTE[s.colour % PALETTE.length]}
-                  strokeWidth={s.dashed ? 2 : 4}
-                  strokeDasharray={s.dashed ? '6 4' : undefined}
-                />
-              </svg>
+              <LegendSample s={s} />
               {s.name}
             </li>
           ))}

@@ -1,11 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { TARGET_DISEASES, type TargetDisease } from '#shared/reports';
 import { useLookups } from '../../db/use-lookups';
 import { loadIdentity } from '../../lib/identity';
 import { useOnline } from '../../lib/use-online';
 import { Banner } from '../../ui/banner';
+import { anomalyNote } from './anomaly-note';
 import { chartSeries } from './chart-series';
 import { DownloadCsv } from './download-csv';
 import type { ReportResult } from './fetch-report';
@@ -22,14 +23,17 @@ import {
 } from './report-choice';
 import { pickerErrors, ReportPickers, type Option } from './report-pickers';
 import { ReportTable } from './report-table';
-import { reportQueries, useReport, useReportCacheRestored } from './use-report';
+import { offeredSeasons, useSeasonsWithData } from './seasons-with-data';
+import {
+  reportQueries,
+  useRememberLastViewed,
+  useReport,
+  useReportCacheRestored,
+} from './use-report';
 import './reports.css';
 
 // The chart is its own chunk, loaded when a report is first drawn.
 const ReportChart = lazy(() => import('./report-chart'));
-
-/** How many seasons the pickers offer, counting back from the current one. */
-const SEASONS_OFFERED = 7;
 
 export const formatComputed = (ms: number) =>
   new Date(ms).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -55,30 +59,39 @@ function useKeptReports(owner: string) {
     .sort((a, b) => b.computedAt - a.computedAt);
 }
 
-function KeptReports({ owner, season }: { owner: string; season: number }) {
+/**
+ * The reports kept on this tablet, offline: at the top of the screen, above the pickers (offline,
+ * only these can be shown), so it is seen without scrolling past a long table. Folded while a
+ * kept report is on screen (one tap opens it), open when the chosen report is not kept.
+ */
+function KeptReports({ owner, season, open }: { owner: string; season: number; open: boolean }) {
   const kept = useKeptReports(owner);
   if (kept.length === 0) return null;
   return (
     <nav aria-label="Reports kept on this tablet" className="report-kept">
-      <h2>Reports kept on this tablet</h2>
-      <ul className="list">
-        {kept.map((r) => {
-          const search = searchOfQuery(r.kind, r.query);
-          const choice = choiceFromSearch(search, season);
-          return (
-            <li key={`${r.kind}?${r.query}`}>
-              <Link href={`/reports?${search.toString()}`} className="list-item">
-                <span>
-                  <strong>{REPORT_TITLES[r.kind]}</strong>
-                  <br />
-                  <span className="muted">{describeChoice(choice)}</span>
-                </span>
-                <span className="tag">computed {formatComputed(r.computedAt)}</span>
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
+      <details open={open}>
+        <summary>
+          <h2>Reports kept on this tablet ({kept.length})</h2>
+        </summary>
+        <ul className="list">
+          {kept.map((r) => {
+            const search = searchOfQuery(r.kind, r.query);
+            const choice = choiceFromSearch(search, season);
+            return (
+              <li key={`${r.kind}?${r.query}`}>
+                <Link href={`/reports?${search.toString()}`} className="list-item">
+                  <span>
+                    <strong>{REPORT_TITLES[r.kind]}</strong>
+                    <br />
+                    <span className="muted">{describeChoice(choice)}</span>
+                  </span>
+                  <span className="tag">computed {formatComputed(r.computedAt)}</span>
+                </Link>
+              </li>
+            );
+          })}
+        </ul>
+      </details>
     </nav>
   );
 }
@@ -90,19 +103,35 @@ export function ReportsScreen({ exports }: Props) {
     return who ? `${who.agency.id}:${who.user.username}` : 'nobody';
   });
   const season = new Date().getFullYear();
+  const { restored, lastViewed: storedLastViewed } = useReportCacheRestored(owner);
+  const [shownSearch, setShownSearch] = useState<string | null>(null);
+  const lastViewed = shownSearch ?? storedLastViewed;
   const [params, setParams] = useSearchParams();
-  const choice = useMemo(() => choiceFromSearch(params, season), [params, season]);
+  // Reports opened with no choice in its URL (the navigation link) reopens on the report this
+  // user last viewed, online or not; the URL then says which, so a reload keeps it.
+  const reopen = !params.has('report') && lastViewed !== null;
+  const shownParams = useMemo(
+    () => (reopen ? new URLSearchParams(lastViewed) : params),
+    [reopen, lastViewed, params],
+  );
+  useEffect(() => {
+    if (reopen) setParams(new URLSearchParams(lastViewed), { replace: true });
+  }, [reopen, lastViewed, setParams]);
+  const choice = useMemo(() => choiceFromSearch(shownParams, season), [shownParams, season]);
   const setChoice = (next: ReportChoice) => setParams(choiceToSearch(next), { replace: true });
 
   const { lookups } = useLookups();
-  const species: Option[] = useMemo(
+  // In the lookups' order: each species' chart colour and mark follow it (series-style.ts).
+  const speciesOrder = useMemo(
     () =>
       lookups.species
         .filter((s) => s.type === 'mosquito')
-        .map((s) => s.display_name || s.full_name)
-        .sort()
-        .map((name) => ({ value: name, label: name })),
+        .map((s) => s.display_name || s.full_name),
     [lookups.species],
+  );
+  const species: Option[] = useMemo(
+    () => [...speciesOrder].sort().map((name) => ({ value: name, label: name })),
+    [speciesOrder],
   );
   const traps: Option[] = useMemo(
     () =>
@@ -118,28 +147,38 @@ export function ReportsScreen({ exports }: Props) {
         names[t.acronym as TargetDisease] = t.name;
     return names;
   }, [lookups.test_target]);
-  const seasons = useMemo(() => {
-    const all = new Set([...Array.from({ length: SEASONS_OFFERED }, (_, i) => season - i)]);
-    for (const y of choice.years) all.add(y);
-    return [...all].sort((a, b) => b - a);
-  }, [season, choice.years]);
+  const found = useSeasonsWithData(owner, season, restored).data;
+  const seasons = useMemo(
+    () => offeredSeasons(found, choice.years, season),
+    [found, choice.years, season],
+  );
 
   const online = useOnline();
-  const restored = useReportCacheRestored(owner);
   const query = reportQuery(choice);
   const report = useReport(owner, choice.report, query, restored);
   const data = report.data;
+  useRememberLastViewed(
+    owner,
+    choiceToSearch(choice).toString(),
+    restored && Boolean(data),
+    setShownSearch,
+  );
+  const note =
+    data && choice.report === 'abundance-anomaly'
+      ? anomalyNote(data.rows, Math.max(...choice.years), choice.interval, found)
+      : null;
   const error = report.error;
   const offline = !online || error?.reason === 'offline';
   const errors = error?.reason === 'invalid' ? pickerErrors(error.fields) : {};
   const chart = useMemo(
-    () => (data ? chartSeries(choice.report, data.rows, choice.interval) : null),
-    [data, choice.report, choice.interval],
+    () => (data ? chartSeries(choice.report, data.rows, choice.interval, speciesOrder) : null),
+    [data, choice.report, choice.interval, speciesOrder],
   );
 
   return (
     <section className="screen reports">
       <h1>Reports</h1>
+      {offline ? <KeptReports owner={owner} season={season} open={!data} /> : null}
       <ReportPickers
         choice={choice}
         onChange={setChoice}
@@ -160,8 +199,8 @@ export function ReportsScreen({ exports }: Props) {
       ) : null}
       {!data && offline && restored ? (
         <Banner tone="warn">
-          You are offline. Reports need a connection; the last ones you opened are kept on this
-          tablet (below).
+          You are offline. This report has not been kept on this tablet; reports need a connection.
+          The last ones you opened are kept: they are listed at the top.
         </Banner>
       ) : null}
       {error?.reason === 'invalid' ? (
@@ -193,6 +232,11 @@ export function ReportsScreen({ exports }: Props) {
             </p>
           ) : (
             <>
+              {note ? (
+                <p className="card report-note" role="note">
+                  {note}
+                </p>
+              ) : null}
               {chart ? (
                 <Suspense fallback={<p className="muted">Drawing the chart…</p>}>
                   <ReportChart data={chart} interval={choice.interval} />
@@ -204,7 +248,7 @@ export function ReportsScreen({ exports }: Props) {
               />
             </>
           )}
-          <DownloadCsv kind={choice.report} query={query} online={online} />
+          <DownloadCsv kind={choice.report} query={query} online={!offline} />
         </>
       ) : report.isFetching || !restored ? (
         <p className="muted" role="status">
@@ -212,7 +256,6 @@ export function ReportsScreen({ exports }: Props) {
         </p>
       ) : null}
 
-      {offline ? <KeptReports owner={owner} season={season} /> : null}
       {exports}
     </section>
   );

@@ -1,6 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { REPORT_KEY, startReportCache } from '../../lib/report-cache';
+import {
+  readLastViewed,
+  REPORT_KEY,
+  startReportCache,
+  writeLastViewed,
+} from '../../lib/report-cache';
 import type { ReportError } from './fetch-report';
 import { fetchReport, type ReportResult } from './fetch-report';
 import type { ReportKind } from './report-choice';
@@ -12,18 +17,47 @@ export const reportQueries = {
     [REPORT_KEY, owner, kind, query] as const,
 };
 
-/** True once the owner's stored reports are back in the query cache (see lib/report-cache). */
-export function useReportCacheRestored(owner: string): boolean {
+/**
+ * `restored` once the owner's stored reports are back in the query cache (see lib/report-cache),
+ * with the screen's URL search of the report the owner last viewed (null for none).
+ */
+export function useReportCacheRestored(owner: string): {
+  restored: boolean;
+  lastViewed: string | null;
+} {
   const client = useQueryClient();
-  const [restored, setRestored] = useState(false);
+  const [state, setState] = useState({ restored: false, lastViewed: null as string | null });
   useEffect(() => {
     let live = true;
-    void startReportCache(client, owner).then(() => live && setRestored(true));
+    // A last view that cannot be read opens the default: never an error.
+    const last = readLastViewed(owner).catch(() => null);
+    void Promise.all([startReportCache(client, owner), last]).then(
+      ([, lastViewed]) => live && setState({ restored: true, lastViewed }),
+    );
     return () => {
       live = false;
     };
   }, [client, owner]);
-  return restored;
+  return state;
+}
+
+/**
+ * Remembers `search` as the owner's last viewed report once `shown` (a report is on screen for
+ * it: a choice that only drew an error is not worth reopening on): on the tablet, and through
+ * `onRemembered` for this visit (the navigation's Reports link followed while the screen is open
+ * reopens on it).
+ */
+export function useRememberLastViewed(
+  owner: string,
+  search: string,
+  shown: boolean,
+  onRemembered: (search: string) => void,
+) {
+  useEffect(() => {
+    if (!shown) return;
+    onRemembered(search);
+    void writeLastViewed(owner, search).catch(() => undefined);
+  }, [owner, search, shown, onRemembered]);
 }
 
 /**

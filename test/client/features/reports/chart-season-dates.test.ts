@@ -14,7 +14,7 @@ describe('chart by collection date across the new year', () => {
       { Year: 2025, CollectionDate: '2025-07-08', Abundance: 2 },
       { Year: 2025, CollectionDate: '2026-01-02', Abundance: 3 },
     ];
-    const data = chartSeries('abundance', rows, 'CollectionDate');
+    const data = chartSeries('abundance', rows, 'CollectionDate', []);
     expect(data.categories).toEqual(['Jan 2', 'Jul 8', 'Jan 2, next year']);
     expect(data.series).toHaveLength(1);
     expect(data.series[0].points).toEqual([{ y: 1 }, { y: 2 }, { y: 3 }]);
@@ -27,7 +27,7 @@ describe('chart by collection date across the new year', () => {
       { Year: 2025, CollectionDate: '2025-07-08', Abundance: 2 },
       { Year: 2025, CollectionDate: '2026-01-02', Abundance: 3 },
     ];
-    const data = chartSeries('abundance', rows, 'CollectionDate');
+    const data = chartSeries('abundance', rows, 'CollectionDate', []);
     expect(data.categories).toEqual(['Jul 8', 'Jan 2, next year']);
     expect(Object.fromEntries(data.series.map((s) => [s.name, s.points]))).toEqual({
       '2024': [{ y: 1 }, { y: 4 }],

@@ -12,18 +12,19 @@ describe('chart series', () => {
       { Year: 2026, Week: 27, Species: 'Cx tarsalis', Abundance: 12.6667, FiveYearAvg: 15 },
       { Year: 2026, Week: 28, Species: 'Cx tarsalis', Abundance: 12, FiveYearAvg: null },
     ];
-    const data = chartSeries('abundance-anomaly', rows, 'Week');
+    const data = chartSeries('abundance-anomaly', rows, 'Week', ['Cx tarsalis', 'Cx pipiens']);
     expect(data.categories).toEqual(['27', '28']);
-    expect(data.series.map((s) => [s.name, s.dashed, s.colour])).toEqual([
-      ['Cx tarsalis', false, 0],
-      ['Cx tarsalis, five-year average', true, 0],
-      ['Cx pipiens', false, 1],
-      ['Cx pipiens, five-year average', true, 1],
+    // Each average is drawn in its species' colour.
+    expect(data.series.map((s) => [s.name, s.role, s.stroke])).toEqual([
+      ['Cx tarsalis', 'main', '#0072B2'],
+      ['Cx tarsalis, five-year average', 'average', '#0072B2'],
+      ['Cx pipiens', 'main', '#C24E00'],
+      ['Cx pipiens, five-year average', 'average', '#C24E00'],
     ]);
     expect(data.series[0].points).toEqual([{ y: 12.6667 }, { y: 12 }]);
     expect(data.series[3].points).toEqual([{ y: 1 }, null]);
     expect(chartSummary(data, 'Week')).toBe(
-      'Mosquitoes per trap night by week, 2 lines; highest 12.6667 (Cx tarsalis, week 27). The table below lists every figure.',
+      'Mosquitoes per trap night by week, 2 lines; highest 12.67 (Cx tarsalis, week 27). The table below lists every figure.',
     );
   });
 
@@ -39,7 +40,7 @@ describe('chart series', () => {
         UpperCI: null,
       },
     ];
-    const data = chartSeries('infection-rate', rows, 'CollectionDate');
+    const data = chartSeries('infection-rate', rows, 'CollectionDate', []);
     expect(data.categories).toEqual(['Jun 30', 'Jul 8']);
     expect(data.series.map((s) => s.name)).toEqual(['2026', '2025']);
     expect(data.series[0].points).toEqual([null, { y: 4, lo: 1, hi: 9 }]);
@@ -52,7 +53,7 @@ describe('chart series', () => {
       Species: `Species ${i}`,
       Abundance: i,
     }));
-    const data = chartSeries('abundance', rows, 'Month');
+    const data = chartSeries('abundance', rows, 'Month', []);
     expect(data.categories).toEqual(['Jul']);
     expect(data.series).toHaveLength(MAX_GROUPS);
     expect(data.series[0].name).toBe(`Species ${MAX_GROUPS + 1}`);
