@@ -17,14 +17,23 @@ export type IndexedSite = LatLon & {
 };
 
 /**
- * What is drawn in view: a cluster of sites, one site, or the sites at one spot (identical
- * coordinates: two traps on one post), in code order, drawn as one to choose from. `key` is
- * stable while it is unchanged.
+ * What is drawn in view: a cluster of sites (many in view: the density's summary), one site, or
+ * a group of sites whose markers would overlap at this zoom (two traps on one creek, or on one
+ * post), in code order, drawn as one to choose from. A group's `zoomTo` is the zoom at which its
+ * sites come apart, or null when they overlap even at MAP_MAX_ZOOM (the same spot). `key` is
+ * stable while the feature is unchanged.
  */
 export type MapFeature =
   | { kind: 'cluster'; key: string; lat: number; lon: number; count: number; zoomTo: number }
   | { kind: 'site'; key: string; lat: number; lon: number; site: IndexedSite }
-  | { kind: 'stack'; key: string; lat: number; lon: number; sites: IndexedSite[] };
+  | {
+      kind: 'group';
+      key: string;
+      lat: number;
+      lon: number;
+      sites: IndexedSite[];
+      zoomTo: number | null;
+    };
 
 export type SearchResult = { total: number; matched: number; shown: IndexedSite[] };
 export type NearbySite = { site: IndexedSite; meters: number; bearing: number };
@@ -50,8 +59,22 @@ const CHECKS_LOG_IDS = 2_000;
 
 /** Sites are clustered up to this zoom; from the next zoom on every site is drawn on its own. */
 export const CLUSTER_MAX_ZOOM = 16;
-/** Up to this many sites in view are drawn each on its own, at any zoom. */
+/**
+ * Up to this many sites in view are never summarised as clusters: each is drawn on its own, or
+ * in a group with the sites its marker would overlap (groupOverlapping).
+ */
 export const DRAW_EACH_UP_TO = 100;
+/**
+ * The deepest zoom the map offers (Leaflet's tile layer default): sites still overlapping there
+ * can only be told apart from a list.
+ */
+export const MAP_MAX_ZOOM = 18;
+/**
+ * Markers closer than this on screen (px) are one group: a site's tap target is 44 px across
+ * (sites-layer.ts), so two nearer than that take each other's taps, and a gloved finger lands on
+ * the wrong site.
+ */
+export const MARKERS_APART_PX = 44;
 
 /** A stored site row, as much of it as the index reads (database.ts SiteRow). */
 export type SiteRecordLike = {
@@ -227,7 +250,7 @@ export class SiteIndexCore {
       const site = this.placed[props.i ?? 0];
       return { kind: 'site', key: `s:${site.id}:${signature(site)}`, lat, lon, site };
     });
-    return stackIdentical(features);
+    return groupOverlapping(features, Math.max(0, Math.round(zoom)));
   }
 
   /** Every site not deleted, as the site form checks against them. */
@@ -281,44 +304,127 @@ export class SiteIndexCore {
   }
 }
 
+/** A place in pixels of the whole world drawn at `zoom` (Web Mercator, 256 px tiles). */
+function worldPixel(lat: number, lon: number, zoom: number): { x: number; y: number } {
+  const size = 256 * 2 ** zoom;
+  const sin = Math.min(0.9999, Math.max(-0.9999, Math.sin((lat * Math.PI) / 180)));
+  return {
+    x: ((lon + 180) / 360) * size,
+    y: (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * size,
+  };
+}
+
+const byCode = (a: IndexedSite, b: IndexedSite) =>
+  a.code < b.code ? -1 : a.code > b.code ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
 /**
- * Sites at identical coordinates (to 6 decimals, as saved) made one 'stack' feature: drawn apart
- * they lie exactly on each other and only the top one could be tapped. Other features untouched.
+ * The site features whose markers would overlap at `zoom` (closer than MARKERS_APART_PX, directly
+ * or through a chain of neighbours) made one 'group' feature each, at their centre; other
+ * features untouched. Clusters need no grouping: Supercluster already keeps them 72 px apart.
+ *
+ * Sites are bucketed in a grid of MARKERS_APART_PX cells, so each is compared with the sites of
+ * its own and the 8 neighbouring cells only: linear in the sites drawn, at any count.
  */
-function stackIdentical(features: MapFeature[]): MapFeature[] {
-  const spots = new Map<string, IndexedSite[]>();
-  for (const f of features) {
-    if (f.kind !== 'site') continue;
-    const spot = `${f.lat.toFixed(6)},${f.lon.toFixed(6)}`;
-    const at = spots.get(spot);
-    if (at) at.push(f.site);
-    else spots.set(spot, [f.site]);
-  }
-  if (spots.size === features.filter((f) => f.kind === 'site').length) return features;
-  const out: MapFeature[] = [];
-  for (const f of features) {
-    if (f.kind !== 'site') {
-      out.push(f);
+function groupOverlapping(features: MapFeature[], zoom: number): MapFeature[] {
+  const sites: { f: Extract<MapFeature, { kind: 'site' }>; x: number; y: number }[] = [];
+  for (const f of features)
+    if (f.kind === 'site') sites.push({ f, ...worldPixel(f.lat, f.lon, zoom) });
+  if (sites.length < 2) return features;
+  const cellOf = (x: number, y: number) =>
+    `${Math.floor(x / MARKERS_APART_PX)},${Math.floor(y / MARKERS_APART_PX)}`;
+  const cells = new Map<string, number[]>();
+  sites.forEach((s, i) => {
+    const cell = cellOf(s.x, s.y);
+    const list = cells.get(cell);
+    if (list) list.push(i);
+    else cells.set(cell, [i]);
+  });
+  // Union-find over overlapping pairs: a chain of neighbours is one group.
+  const parent = sites.map((_, i) => i);
+  const root = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]];
+      i = parent[i];
+    }
+    return i;
+  };
+  let joined = false;
+  sites.forEach((s, i) => {
+    const cx = Math.floor(s.x / MARKERS_APART_PX);
+    const cy = Math.floor(s.y / MARKERS_APART_PX);
+    for (let dx = -1; dx <= 1; dx += 1)
+      for (let dy = -1; dy <= 1; dy += 1)
+        for (const j of cells.get(`${cx + dx},${cy + dy}`) ?? []) {
+          if (j <= i) continue;
+          const o = sites[j];
+          if (Math.hypot(s.x - o.x, s.y - o.y) >= MARKERS_APART_PX) continue;
+          const [a, b] = [root(i), root(j)];
+          if (a !== b) {
+            parent[b] = a;
+            joined = true;
+          }
+        }
+  });
+  if (!joined) return features;
+  const members = new Map<number, number[]>();
+  sites.forEach((_, i) => {
+    const r = root(i);
+    const list = members.get(r);
+    if (list) list.push(i);
+    else members.set(r, [i]);
+  });
+  const out: MapFeature[] = features.filter((f) => f.kind !== 'site');
+  for (const group of members.values()) {
+    if (group.length === 1) {
+      out.push(sites[group[0]].f);
       continue;
     }
-    const spot = `${f.lat.toFixed(6)},${f.lon.toFixed(6)}`;
-    const sites = spots.get(spot);
-    if (!sites) continue; // already given with the first site of its spot
-    spots.delete(spot);
-    if (sites.length === 1) {
-      out.push(f);
-      continue;
-    }
-    sites.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : a.id < b.id ? -1 : 1));
+    const inGroup = group.map((i) => sites[i]);
+    const list = inGroup.map((s) => s.f.site).sort(byCode);
+    const lat = inGroup.reduce((sum, s) => sum + s.f.lat, 0) / inGroup.length;
+    const lon = inGroup.reduce((sum, s) => sum + s.f.lon, 0) / inGroup.length;
+    const apart = bottleneckPx(inGroup);
+    // The zoom at which the closest link holding the group together is MARKERS_APART_PX long.
+    const zoomTo =
+      apart === 0 ? null : zoom + Math.max(1, Math.ceil(Math.log2(MARKERS_APART_PX / apart)));
     out.push({
-      kind: 'stack',
-      key: `k:${sites.map((s) => `${s.id}:${signature(s)}`).join('|')}`,
-      lat: f.lat,
-      lon: f.lon,
-      sites,
+      kind: 'group',
+      key: `g:${list.map((s) => `${s.id}:${signature(s)}`).join('|')}`,
+      lat,
+      lon,
+      sites: list,
+      zoomTo: zoomTo === null || zoomTo > MAP_MAX_ZOOM ? null : zoomTo,
     });
   }
   return out;
+}
+
+/**
+ * The longest link of the shortest tree joining these points (px): the group stays one until
+ * that link is MARKERS_APART_PX long on screen. Prim's algorithm, quadratic: a group is a
+ * handful of sites (at most DRAW_EACH_UP_TO when few are in view; sites overlapping in a dense
+ * view are already clusters). A larger one (thousands of sites beyond CLUSTER_MAX_ZOOM) is said to
+ * come apart one zoom further in, which is where a tap on it then goes.
+ */
+function bottleneckPx(points: readonly { x: number; y: number }[]): number {
+  const n = points.length;
+  if (n > 400) return MARKERS_APART_PX / 2;
+  const best = new Array<number>(n).fill(Infinity);
+  const done = new Array<boolean>(n).fill(false);
+  best[0] = 0;
+  let longest = 0;
+  for (let k = 0; k < n; k += 1) {
+    let next = -1;
+    for (let i = 0; i < n; i += 1) if (!done[i] && (next < 0 || best[i] < best[next])) next = i;
+    done[next] = true;
+    longest = Math.max(longest, best[next]);
+    for (let i = 0; i < n; i += 1) {
+      if (done[i]) continue;
+      const d = Math.hypot(points[i].x - points[next].x, points[i].y - points[next].y);
+      if (d < best[i]) best[i] = d;
+    }
+  }
+  return longest;
 }
 
 /** Messages to the worker. `id` pairs a question with its answer. */

@@ -13,6 +13,7 @@ import {
   coordinateHint,
   placeQuestion,
   precisionForAccuracy,
+  precisionForMapPlace,
   roundCoord,
   wrapLongitude,
   type LatLon,
@@ -34,7 +35,8 @@ import { useGps, type GpsFix } from '../../lib/use-gps';
 /** What the site form lends the map picker: the pin and a way to move it. */
 export type LocationPickerProps = {
   position: [number, number] | null;
-  onPick: (lat: number, lon: number) => void;
+  /** The place tapped or dragged to, and how far (m) a place set by eye at that zoom may be off. */
+  onPick: (lat: number, lon: number, withinMeters?: number) => void;
 };
 
 type SiteFormProps = {
@@ -117,6 +119,30 @@ export function SiteForm({
       shouldValidate: formState.isSubmitted,
     });
   };
+  // The precision this form set itself (from a map tap or a GPS fix): the next placement may
+  // replace it, as it may the site's saved one; a precision chosen by hand in the list stays.
+  const autoPrecision = useRef<number | null>(null);
+  const describePlace = (precision: { id: number } | null) => {
+    if (!precision) return;
+    const current = asNumber(getValues('coordinate_precision'));
+    const byHand =
+      typeof current === 'number' &&
+      !Number.isNaN(current) &&
+      current !== autoPrecision.current &&
+      current !== initial?.coordinate_precision;
+    if (byHand) return;
+    autoPrecision.current = precision.id;
+    setValue('coordinate_precision', precision.id, {
+      shouldDirty: true,
+      shouldValidate: formState.isSubmitted,
+    });
+  };
+  // A tap or a dragged pin: as precise as a place set by eye at the map's zoom.
+  const pick = (la: number, lo: number, withinMeters?: number) => {
+    place(la, lo);
+    if (withinMeters !== undefined)
+      describePlace(precisionForMapPlace(withinMeters, lookups.coordinate_precision));
+  };
   const useMyLocation = async () => {
     const before = JSON.stringify(getValues('shape.coordinates') ?? null);
     const fix = await gps.locate();
@@ -127,8 +153,12 @@ export function SiteForm({
       return;
     }
     place(fix.lat, fix.lon);
+    // The fix's own accuracy describes it, whatever was chosen before.
     const precision = precisionForAccuracy(fix.accuracy, lookups.coordinate_precision);
-    if (precision) setValue('coordinate_precision', precision.id, { shouldDirty: true });
+    if (precision) {
+      autoPrecision.current = precision.id;
+      setValue('coordinate_precision', precision.id, { shouldDirty: true });
+    }
   };
 
   const submit = submitWith(onSubmit);
@@ -197,7 +227,7 @@ export function SiteForm({
           onLocate={useMyLocation}
         />
         {renderPicker ? (
-          <div className="picker">{renderPicker({ position, onPick: place })}</div>
+          <div className="picker">{renderPicker({ position, onPick: pick })}</div>
         ) : null}
         <CoordinateFields
           latitude={register('shape.coordinates.1', { setValueAs: asNumber })}
