@@ -87,9 +87,12 @@ export function SitePreview({
             {tap.sites.map((site) => (
               <li key={site.id}>
                 <button type="button" className="button" onClick={() => onChoose(site)}>
-                  <span className="code">{site.code}</span>&nbsp;<span>{site.name}</span>
+                  <span className="code">{site.code}</span> <span>{site.name}</span>
                   {fromYou(site, here) ? (
-                    <span className="nearest-distance">{fromYou(site, here)}</span>
+                    <span className="nearest-distance">
+                      {' '}
+                      {fromYou(site, here)}
+                    </span>
                   ) : null}
                 </button>
               </li>
@@ -98,7 +101,7 @@ export function SitePreview({
           <div className="site-preview-actions">
             {tap.zoomTo !== null ? (
               <button type="button" className="button" onClick={onZoom}>
-                Zoom in
+                Zoom in on them
               </button>
             ) : null}
             <button type="button" className="button button-quiet" onClick={onClose}>
