@@ -89,10 +89,7 @@ export function SitePreview({
                 <button type="button" className="button" onClick={() => onChoose(site)}>
                   <span className="code">{site.code}</span> <span>{site.name}</span>
                   {fromYou(site, here) ? (
-                    <span className="nearest-distance">
-                      {' '}
-                      {fromYou(site, here)}
-                    </span>
+                    <span className="nearest-distance"> {fromYou(site, here)}</span>
                   ) : null}
                 </button>
               </li>
