@@ -314,117 +314,118 @@ function worldPixel(lat: number, lon: number, zoom: number): { x: number; y: num
   };
 }
 
+/** The place drawn at world pixel (x, y) at `zoom`: worldPixel's inverse. */
+function placeOfPixel(x: number, y: number, zoom: number): { lat: number; lon: number } {
+  const size = 256 * 2 ** zoom;
+  const n = Math.PI - (2 * Math.PI * y) / size;
+  return { lon: (x / size) * 360 - 180, lat: (180 / Math.PI) * Math.atan(Math.sinh(n)) };
+}
+
 const byCode = (a: IndexedSite, b: IndexedSite) =>
   a.code < b.code ? -1 : a.code > b.code ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
+/** Sites drawn as one marker at (x, y): the centre of its members, in world pixels. */
+type Blob = { x: number; y: number; members: number[] };
+
 /**
- * The site features whose markers would overlap at `zoom` (closer than MARKERS_APART_PX, directly
- * or through a chain of neighbours) made one 'group' feature each, at their centre; other
- * features untouched. Clusters need no grouping: Supercluster already keeps them 72 px apart.
- *
- * Sites are bucketed in a grid of MARKERS_APART_PX cells, so each is compared with the sites of
- * its own and the 8 neighbouring cells only: linear in the sites drawn, at any count.
+ * Markers that would overlap (centres closer than MARKERS_APART_PX) merged until none does: each
+ * pass joins every pair of markers that are each other's nearest overlapping one (the closest
+ * pair always is, so each pass joins at least one) into one at their members' centre. Merging
+ * by the markers' own centres, not by any two members, keeps a town's sites from chaining into
+ * the next town's. Neighbours are found through a grid of MARKERS_APART_PX cells.
+ */
+function mergeOverlapping(points: readonly { x: number; y: number }[]): Blob[] {
+  let blobs: Blob[] = points.map((p, i) => ({ x: p.x, y: p.y, members: [i] }));
+  for (;;) {
+    const cells = new Map<string, number[]>();
+    const cellOf = (b: Blob) => [
+      Math.floor(b.x / MARKERS_APART_PX),
+      Math.floor(b.y / MARKERS_APART_PX),
+    ];
+    blobs.forEach((b, i) => {
+      const key = cellOf(b).join(',');
+      const list = cells.get(key);
+      if (list) list.push(i);
+      else cells.set(key, [i]);
+    });
+    const nearest = blobs.map((b) => {
+      const [cx, cy] = cellOf(b);
+      let best = -1;
+      let bestD = MARKERS_APART_PX;
+      for (let dx = -1; dx <= 1; dx += 1)
+        for (let dy = -1; dy <= 1; dy += 1)
+          for (const j of cells.get(`${cx + dx},${cy + dy}`) ?? []) {
+            const o = blobs[j];
+            if (o === b) continue;
+            const d = Math.hypot(b.x - o.x, b.y - o.y);
+            if (d < bestD || (d === bestD && best >= 0 && j < best)) {
+              best = j;
+              bestD = d;
+            }
+          }
+      return best;
+    });
+    const next: Blob[] = [];
+    let merged = false;
+    blobs.forEach((b, i) => {
+      const j = nearest[i];
+      if (j >= 0 && nearest[j] === i) {
+        if (j < i) return; // joined when its partner came
+        const o = blobs[j];
+        const n = b.members.length + o.members.length;
+        next.push({
+          x: (b.x * b.members.length + o.x * o.members.length) / n,
+          y: (b.y * b.members.length + o.y * o.members.length) / n,
+          members: [...b.members, ...o.members],
+        });
+        merged = true;
+      } else next.push(b);
+    });
+    if (!merged) return blobs;
+    blobs = next;
+  }
+}
+
+/**
+ * The site features whose markers would overlap at `zoom` made one 'group' feature each
+ * (mergeOverlapping), at their members' centre; other features untouched. Clusters need no
+ * grouping: Supercluster already keeps them 72 px apart.
  */
 function groupOverlapping(features: MapFeature[], zoom: number): MapFeature[] {
   const sites: { f: Extract<MapFeature, { kind: 'site' }>; x: number; y: number }[] = [];
   for (const f of features)
     if (f.kind === 'site') sites.push({ f, ...worldPixel(f.lat, f.lon, zoom) });
   if (sites.length < 2) return features;
-  const cellOf = (x: number, y: number) =>
-    `${Math.floor(x / MARKERS_APART_PX)},${Math.floor(y / MARKERS_APART_PX)}`;
-  const cells = new Map<string, number[]>();
-  sites.forEach((s, i) => {
-    const cell = cellOf(s.x, s.y);
-    const list = cells.get(cell);
-    if (list) list.push(i);
-    else cells.set(cell, [i]);
-  });
-  // Union-find over overlapping pairs: a chain of neighbours is one group.
-  const parent = sites.map((_, i) => i);
-  const root = (i: number): number => {
-    while (parent[i] !== i) {
-      parent[i] = parent[parent[i]];
-      i = parent[i];
-    }
-    return i;
-  };
-  let joined = false;
-  sites.forEach((s, i) => {
-    const cx = Math.floor(s.x / MARKERS_APART_PX);
-    const cy = Math.floor(s.y / MARKERS_APART_PX);
-    for (let dx = -1; dx <= 1; dx += 1)
-      for (let dy = -1; dy <= 1; dy += 1)
-        for (const j of cells.get(`${cx + dx},${cy + dy}`) ?? []) {
-          if (j <= i) continue;
-          const o = sites[j];
-          if (Math.hypot(s.x - o.x, s.y - o.y) >= MARKERS_APART_PX) continue;
-          const [a, b] = [root(i), root(j)];
-          if (a !== b) {
-            parent[b] = a;
-            joined = true;
-          }
-        }
-  });
-  if (!joined) return features;
-  const members = new Map<number, number[]>();
-  sites.forEach((_, i) => {
-    const r = root(i);
-    const list = members.get(r);
-    if (list) list.push(i);
-    else members.set(r, [i]);
-  });
+  const blobs = mergeOverlapping(sites);
+  if (blobs.length === sites.length) return features;
   const out: MapFeature[] = features.filter((f) => f.kind !== 'site');
-  for (const group of members.values()) {
-    if (group.length === 1) {
-      out.push(sites[group[0]].f);
+  for (const blob of blobs) {
+    if (blob.members.length === 1) {
+      out.push(sites[blob.members[0]].f);
       continue;
     }
-    const inGroup = group.map((i) => sites[i]);
-    const list = inGroup.map((s) => s.f.site).sort(byCode);
-    const lat = inGroup.reduce((sum, s) => sum + s.f.lat, 0) / inGroup.length;
-    const lon = inGroup.reduce((sum, s) => sum + s.f.lon, 0) / inGroup.length;
-    const apart = bottleneckPx(inGroup);
-    // The zoom at which the closest link holding the group together is MARKERS_APART_PX long.
-    const zoomTo =
-      apart === 0 ? null : zoom + Math.max(1, Math.ceil(Math.log2(MARKERS_APART_PX / apart)));
+    const list = blob.members.map((i) => sites[i].f.site).sort(byCode);
     out.push({
       kind: 'group',
       key: `g:${list.map((s) => `${s.id}:${signature(s)}`).join('|')}`,
-      lat,
-      lon,
+      ...placeOfPixel(blob.x, blob.y, zoom),
       sites: list,
-      zoomTo: zoomTo === null || zoomTo > MAP_MAX_ZOOM ? null : zoomTo,
+      zoomTo: comesApartAt(list, zoom),
     });
   }
   return out;
 }
 
 /**
- * The longest link of the shortest tree joining these points (px): the group stays one until
- * that link is MARKERS_APART_PX long on screen. Prim's algorithm, quadratic: a group is a
- * handful of sites (at most DRAW_EACH_UP_TO when few are in view; sites overlapping in a dense
- * view are already clusters). A larger one (thousands of sites beyond CLUSTER_MAX_ZOOM) is said to
- * come apart one zoom further in, which is where a tap on it then goes.
+ * The first zoom after `zoom` at which these sites are no longer one marker, or null when they
+ * are one up to MAP_MAX_ZOOM (the same spot). A group of thousands (beyond CLUSTER_MAX_ZOOM in a
+ * dense district) is said to come apart one zoom in, where a tap on it then goes.
  */
-function bottleneckPx(points: readonly { x: number; y: number }[]): number {
-  const n = points.length;
-  if (n > 400) return MARKERS_APART_PX / 2;
-  const best = new Array<number>(n).fill(Infinity);
-  const done = new Array<boolean>(n).fill(false);
-  best[0] = 0;
-  let longest = 0;
-  for (let k = 0; k < n; k += 1) {
-    let next = -1;
-    for (let i = 0; i < n; i += 1) if (!done[i] && (next < 0 || best[i] < best[next])) next = i;
-    done[next] = true;
-    longest = Math.max(longest, best[next]);
-    for (let i = 0; i < n; i += 1) {
-      if (done[i]) continue;
-      const d = Math.hypot(points[i].x - points[next].x, points[i].y - points[next].y);
-      if (d < best[i]) best[i] = d;
-    }
-  }
-  return longest;
+function comesApartAt(sites: readonly IndexedSite[], zoom: number): number | null {
+  if (sites.length > 400) return Math.min(zoom + 1, MAP_MAX_ZOOM);
+  for (let z = zoom + 1; z <= MAP_MAX_ZOOM; z += 1)
+    if (mergeOverlapping(sites.map((s) => worldPixel(s.lat, s.lon, z))).length > 1) return z;
+  return null;
 }
 
 /** Messages to the worker. `id` pairs a question with its answer. */

@@ -41,7 +41,7 @@ export function SitePreview({
   const box = useRef<HTMLElement>(null);
   // The preview takes the focus (a keyboard or screen-reader user is told what the tap chose).
   useEffect(() => {
-    box.current?.focus();
+    box.current?.focus({ preventScroll: true });
   }, [tap]);
   return (
     <section
