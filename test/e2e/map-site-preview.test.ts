@@ -69,7 +69,7 @@ describe('the Sites map with the demo district: grouped markers, a preview befor
     }
     await inspectScreen(page, 'sites-map-grouped');
     // Closer in, still none on top of another; the few close together are one group to list.
-    await mapRegion(page).getByRole('button', { name: 'Zoom in' }).click();
+    await mapRegion(page).getByRole('button', { name: 'Zoom in', exact: true }).click();
     await visible(mapRegion(page).getByRole('button', { name: /sites here: choose one$/ }));
     await expect.poll(async () => closest(await drawnMarkers(page))).toBeGreaterThanOrEqual(44);
     expect(app.pageErrors).toEqual([]);
