@@ -11,6 +11,8 @@ import { isRepositoryError } from '../../db/repository-error';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
 import {
   coordinateHint,
+  formatDistance,
+  nearestTo,
   placeQuestion,
   precisionForAccuracy,
   precisionForMapPlace,
@@ -56,6 +58,9 @@ type SiteFormProps = {
   /** Where the typing is kept as a draft until saved (the screen knows the record). */
   draft?: DraftPlace;
 };
+
+/** Another site this close (m) to the place is named under the map: perhaps the same one. */
+const CLOSE_BY_M = 100;
 
 const EMPTY: Partial<SiteCreate> = {
   shape: { type: 'Point', coordinates: [undefined as never, undefined as never] },
@@ -163,6 +168,20 @@ export function SiteForm({
 
   const submit = submitWith(onSubmit);
 
+  // The agency's site nearest the place, when close enough to be the same one placed twice.
+  // Measured when the place changes, not at every keystroke (20,000 sites on a slow tablet).
+  const [placeLat, placeLon] = position ?? [Number.NaN, Number.NaN];
+  const closeBy = useMemo(() => {
+    if (!Number.isFinite(placeLat) || !Number.isFinite(placeLon)) return null;
+    const others = sites.flatMap((s) => {
+      if (s.deleted || s.localId === selfLocalId || s.code === ZERO_SITE_CODE) return [];
+      const at = placeOf(s);
+      return at ? [{ ...at, site: s }] : [];
+    });
+    const [nearest] = nearestTo(others, { lat: placeLat, lon: placeLon }, 1);
+    return nearest && nearest.meters <= CLOSE_BY_M ? nearest : null;
+  }, [sites, selfLocalId, placeLat, placeLon]);
+
   // A place far from all the agency's other sites (a longitude typed without its minus) or at
   // 0, 0 is asked about once before saving; the question goes when the place is changed. The
   // other sites' places are gathered on Save, not with every change of the sites (a sync
@@ -228,6 +247,12 @@ export function SiteForm({
         />
         {renderPicker ? (
           <div className="picker">{renderPicker({ position, onPick: pick })}</div>
+        ) : null}
+        {closeBy ? (
+          <p className="field-hint" role="status" data-testid="site-close-by">
+            Site {closeBy.item.site.code} {closeBy.item.site.name} is{' '}
+            {formatDistance(closeBy.meters)} from here: check this is not the same site.
+          </p>
         ) : null}
         <CoordinateFields
           latitude={register('shape.coordinates.1', { setValueAs: asNumber })}

@@ -6,16 +6,26 @@ import {
   SiteForm,
   type LocationPickerProps,
 } from '../../../../src/client/features/sites/site-form';
+import type { SiteCheck } from '../../../../src/client/lib/site-index';
 import { LOOKUPS } from '../../lookups-fixture';
 
+/** A site already on the tablet, where a trap hangs on Willow Slough. */
+const EXISTING: SiteCheck = {
+  localId: 'existing-1',
+  code: '104233',
+  name: 'Willow Slough culvert',
+  data: { shape: { type: 'Point', coordinates: [-121.7012, 38.5512] } },
+  server: null,
+};
+
 /** The site form (new, or editing `initial`) with its map picker replaced by a handle on its props. */
-function renderForm(initial?: Partial<SiteCreate>) {
+function renderForm(initial?: Partial<SiteCreate>, sites: SiteCheck[] = []) {
   const picker: { current: LocationPickerProps | null } = { current: null };
   const onSubmit = vi.fn(async () => {});
   render(
     <SiteForm
       lookups={LOOKUPS}
-      sites={[]}
+      sites={sites}
       initial={initial}
       onSubmit={onSubmit}
       renderPicker={(props) => {
@@ -89,5 +99,18 @@ describe('site form: a place tapped on the map', () => {
     await waitFor(() =>
       expect(screen.getByLabelText('Coordinate precision')).toHaveDisplayValue('Address (< 100 m)'),
     );
+  });
+
+  it('names an existing site right beside the place tapped, and says nothing farther away', async () => {
+    const { picker } = renderForm(undefined, [EXISTING]);
+    // 30 m east of the culvert's trap: perhaps the same site placed twice.
+    tap(picker.current!, 38.5512, -121.70085, 17);
+    const note = await screen.findByTestId('site-close-by');
+    expect(note).toHaveTextContent(
+      'Site 104233 Willow Slough culvert is 30 m from here: check this is not the same site.',
+    );
+    // 400 m away: another place.
+    tap(picker.current!, 38.5548, -121.7012, 15);
+    await waitFor(() => expect(screen.queryByTestId('site-close-by')).not.toBeInTheDocument());
   });
 });
