@@ -405,12 +405,14 @@ function groupOverlapping(features: MapFeature[], zoom: number): MapFeature[] {
       continue;
     }
     const list = blob.members.map((i) => sites[i].f.site).sort(byCode);
+    const zoomTo = comesApartAt(list, zoom);
     out.push({
       kind: 'group',
-      key: `g:${list.map((s) => `${s.id}:${signature(s)}`).join('|')}`,
+      // With where a tap takes it: the same sites seen from another zoom come apart elsewhere.
+      key: `g:${zoomTo}:${list.map((s) => `${s.id}:${signature(s)}`).join('|')}`,
       ...placeOfPixel(blob.x, blob.y, zoom),
       sites: list,
-      zoomTo: comesApartAt(list, zoom),
+      zoomTo,
     });
   }
   return out;

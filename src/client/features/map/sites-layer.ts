@@ -198,7 +198,7 @@ export class SitesLayer {
       riseOnHover: true,
       ...this.passive,
     }).on('click', () => {
-      if (zooms) this.map.setView([f.lat, f.lon], f.zoomTo!);
+      if (zooms) this.map.setView([f.lat, f.lon], Math.max(f.zoomTo!, this.map.getZoom() + 1));
       else
         this.onTap?.({ kind: 'group', sites: f.sites, lat: f.lat, lon: f.lon, zoomTo: f.zoomTo });
     });

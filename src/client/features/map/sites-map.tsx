@@ -171,8 +171,9 @@ export default function SitesMap({
             onOpen={onSelect}
             onChoose={(site) => setTap({ kind: 'site', site })}
             onZoom={() => {
-              if (tap.kind === 'group' && tap.zoomTo !== null)
-                map.current?.setView([tap.lat, tap.lon], tap.zoomTo);
+              const m = map.current;
+              if (m && tap.kind === 'group' && tap.zoomTo !== null)
+                m.setView([tap.lat, tap.lon], Math.max(tap.zoomTo, m.getZoom() + 1));
               setTap(null);
             }}
             onClose={() => setTap(null)}
