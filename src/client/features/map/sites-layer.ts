@@ -96,6 +96,10 @@ export class SitesLayer {
     const keep = new Set<string>();
     const added: MapFeature[] = [];
     for (const f of features) {
+      // Shown only (the placement map): sites and groups, where a duplicate could be placed;
+      // a density cluster says nothing about that, and a hundred of them made opening New site
+      // at 20,000 sites draw a hundred markers before the form was ready.
+      if (!this.onTap && f.kind === 'cluster') continue;
       keep.add(f.key);
       if (!this.drawn.has(f.key)) added.push(f);
     }
