@@ -1,5 +1,5 @@
 import L from 'leaflet';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Marker, useMap, useMapEvents } from 'react-leaflet';
 import { useDb } from '../../db/db-context';
 import { DEFAULT_CENTER, mapTapMeters } from '../../lib/geo';
@@ -28,11 +28,19 @@ function TapToPlace({ onPick }: { onPick: LocationPickerProps['onPick'] }) {
   return null;
 }
 
-/** The agency's existing sites under the pin, shown only: a tap beside one still places the site. */
+/**
+ * The agency's existing sites under the pin, shown only: a tap beside one still places the site.
+ * Drawn from the task after the map's: opening New site makes the map and the form first.
+ */
 function ExistingSites() {
   const db = useDb();
   const { index, summary } = useSiteIndex(db.name);
-  return summary ? <SiteFeatures index={index} version={summary.version} /> : null;
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const next = setTimeout(() => setShown(true), 0);
+    return () => clearTimeout(next);
+  }, []);
+  return shown && summary ? <SiteFeatures index={index} version={summary.version} /> : null;
 }
 
 /** Keeps the pin in view when the coordinates are typed or come from the GPS. */

@@ -83,7 +83,10 @@ export class SitesLayer {
   ) {
     this.group.addTo(map);
     // The canvas is made (its first sizing is the costly part) in a task of its own, not in the
-    // one that draws the first sites after the map opened.
+    // one that draws the first sites after the map opened. A layer that only shows makes it
+    // when it first draws a site (Leaflet adds a path's renderer then): zoomed out on a large
+    // district it draws none.
+    if (!onTap) return;
     this.prepared = setTimeout(() => {
       this.prepared = null;
       if (!map.hasLayer(this.renderer)) map.addLayer(this.renderer);
