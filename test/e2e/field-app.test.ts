@@ -250,7 +250,7 @@ describe('field app in Chromium', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
   });
 
-  it('opens a site when a finger lands beside its marker, not only dead on it', async () => {
+  it('takes a finger landing beside a site marker, not only dead on it, as a tap on the site', async () => {
     const page = app.page;
     const map = page.getByRole('region', { name: 'Map of sites' });
     await visible(map.locator('.leaflet-container'));
@@ -280,6 +280,11 @@ describe('field app in Chromium', () => {
     );
     expect(tap, 'no marker with room beside it').toBeDefined();
     await page.mouse.click(tap!.x, tap!.y);
+    // The tap shows the site first (a preview over the map); Open opens it.
+    const preview = page.getByRole('region', { name: 'Site preview' });
+    await visible(preview);
+    expect(new URL(page.url()).pathname).toBe('/sites');
+    await preview.getByRole('button', { name: 'Open' }).click();
     await expect.poll(() => new URL(page.url()).pathname).toMatch(/^\/sites\/[^/]+$/);
     await visible(page.getByRole('link', { name: 'Edit site' }));
   });

@@ -68,7 +68,7 @@ describe('site names on the map in Chromium', () => {
     expect(app.pageErrors).toEqual([]);
   });
 
-  it('lets a tap on two sites at one spot choose between them; a lone site opens at once', async () => {
+  it('lets a tap on two sites at one spot choose between them; a lone site shows before it opens', async () => {
     const page = app.page;
     // Two traps on one post: identical coordinates, look-alike names.
     const spot = { lat: 38.4561, lon: -121.3457 };
@@ -77,27 +77,32 @@ describe('site names on the map in Chromium', () => {
     await navigate(page, 'Sites');
     const map = page.getByRole('region', { name: 'Map of sites' });
     await visible(map.locator('.leaflet-container'));
-    // The Zero Site, the site of the test above, and the two at one spot drawn as one.
-    await expect.poll(async () => (await markerCentres(page)).length).toBe(3);
-    const named = await namedMarkers(page);
-    const stacked = named.find((c) => c.text.includes('Laguna trap'));
-    expect(stacked, JSON.stringify(named)).toBeDefined();
-    await page.mouse.click(stacked!.x, stacked!.y);
-    // Both are offered, the one underneath too; choosing it opens it.
-    const choice = page.getByRole('list', { name: '2 sites at this spot' });
+    // The Zero Site and the site of the test above as dots, the two at one spot as one group.
+    await expect.poll(async () => (await markerCentres(page)).length).toBe(2);
+    const group = map.getByRole('button', { name: '2 sites here: choose one' });
+    await visible(group);
+    await group.click();
+    // Both are offered, the one underneath too; choosing it shows it, Open opens it.
+    const choice = page.getByRole('list', { name: '2 sites here' });
     await visible(choice, 5_000);
     await expect
       .poll(() => choice.getByRole('button').allTextContents())
       .toEqual(['510202 Laguna trap A', '510203 Laguna trap B']);
     await screenshot(page, 'map-sites-at-one-spot');
     await choice.getByRole('button', { name: '510202 Laguna trap A' }).click();
+    const preview = page.getByRole('region', { name: 'Site preview' });
+    await visible(preview.getByText('Laguna trap A'));
+    await preview.getByRole('button', { name: 'Open' }).click();
     await visible(page.getByRole('heading', { name: '510202 Laguna trap A' }));
 
     await navigate(page, 'Sites');
     await visible(map.locator('.leaflet-container'));
-    await expect.poll(async () => (await markerCentres(page)).length).toBe(3);
+    await expect.poll(async () => (await markerCentres(page)).length).toBe(2);
     const lone = (await namedMarkers(page)).find((c) => c.text.startsWith('510101 '));
     await page.mouse.click(lone!.x, lone!.y);
+    await visible(preview.getByText(/Ditch <north>/));
+    expect(new URL(page.url()).pathname).toBe('/sites');
+    await preview.getByRole('button', { name: 'Open' }).click();
     await visible(page.getByRole('heading', { name: /^510101 / }));
     expect(app.pageErrors).toEqual([]);
   });

@@ -10,7 +10,8 @@
  *                           "Postal code", "Population", "Elevation (m)", checkboxes under "Land usage",
  *                           "Comments"; button "Save site"; region "Map: tap to place the site"
  * /sites/:id                heading "<code> <name>", "New collection here", "Edit site",
- *                           list "Recent collections"
+ *                           list "Recent collections", region "Map of <code> <name>", distance
+ *                           data-testid site-distance ("Show my distance" until known)
  * /collections/new?site=…   form "Collection": "Find a site" + buttons "<code> <name>" and
  * /collections/:id/edit       "Zero Site (one-off location)", "Change site" (new only: an edit
  *                           shows the site read-only, data-testid chosen-site); at the Zero Site
@@ -51,6 +52,7 @@ import type { Entity } from '../../shared';
 import type { LocalRecord } from '../db/database';
 import { HomeScreen } from '../features/home/home-screen';
 import type { LocationPickerProps } from '../features/sites/site-form';
+import type { SiteSpotProps } from '../features/sites/site-detail-screen';
 import { StoredRecordSyncBadge, useSyncEngine, useSyncStatus } from '../features/sync-status';
 import { LeaveGuard } from '../ui/form/leave-guard';
 import { useOnline } from '../lib/use-online';
@@ -132,6 +134,7 @@ const SavedMapNote = lazy(() =>
   import('../features/map-areas/saved-map-note').then((m) => ({ default: m.SavedMapNote })),
 );
 const LocationPicker = lazy(() => import('../features/map/location-picker'));
+const SiteSpotMap = lazy(() => import('../features/map/site-spot-map'));
 
 function MapFallback() {
   return <div className="map map-loading">Loading map…</div>;
@@ -204,6 +207,16 @@ export function AppRoutes({
     ),
     [],
   );
+  const spot = useCallback(
+    (props: SiteSpotProps) => (
+      <PartErrorBoundary what="map">
+        <Suspense fallback={<MapFallback />}>
+          <SiteSpotMap {...props} />
+        </Suspense>
+      </PartErrorBoundary>
+    ),
+    [],
+  );
   return (
     <>
       {/* Outside Suspense: a screen loading does not drop an open question. */}
@@ -243,7 +256,7 @@ export function AppRoutes({
             {(p) => <SiteFormScreen localId={p.id} onSaved={saved} renderPicker={picker} />}
           </Route>
           <Route path="/sites/:id">
-            {(p) => <SiteDetailScreen localId={p.id} renderBadge={badge} />}
+            {(p) => <SiteDetailScreen localId={p.id} renderBadge={badge} renderMap={spot} />}
           </Route>
           <Route path="/collections/new">
             <CollectionFormScreen onSaved={saved} />

@@ -17,14 +17,23 @@ export type IndexedSite = LatLon & {
 };
 
 /**
- * What is drawn in view: a cluster of sites, one site, or the sites at one spot (identical
- * coordinates: two traps on one post), in code order, drawn as one to choose from. `key` is
- * stable while it is unchanged.
+ * What is drawn in view: a cluster of sites (many in view: the density's summary), one site, or
+ * a group of sites whose markers would overlap at this zoom (two traps on one creek, or on one
+ * post), in code order, drawn as one to choose from. A group's `zoomTo` is the zoom at which its
+ * sites come apart, or null when they overlap even at MAP_MAX_ZOOM (the same spot). `key` is
+ * stable while the feature is unchanged.
  */
 export type MapFeature =
   | { kind: 'cluster'; key: string; lat: number; lon: number; count: number; zoomTo: number }
   | { kind: 'site'; key: string; lat: number; lon: number; site: IndexedSite }
-  | { kind: 'stack'; key: string; lat: number; lon: number; sites: IndexedSite[] };
+  | {
+      kind: 'group';
+      key: string;
+      lat: number;
+      lon: number;
+      sites: IndexedSite[];
+      zoomTo: number | null;
+    };
 
 export type SearchResult = { total: number; matched: number; shown: IndexedSite[] };
 export type NearbySite = { site: IndexedSite; meters: number; bearing: number };
@@ -50,8 +59,22 @@ const CHECKS_LOG_IDS = 2_000;
 
 /** Sites are clustered up to this zoom; from the next zoom on every site is drawn on its own. */
 export const CLUSTER_MAX_ZOOM = 16;
-/** Up to this many sites in view are drawn each on its own, at any zoom. */
+/**
+ * Up to this many sites in view are never summarised as clusters: each is drawn on its own, or
+ * in a group with the sites its marker would overlap (groupOverlapping).
+ */
 export const DRAW_EACH_UP_TO = 100;
+/**
+ * The deepest zoom the map offers (Leaflet's tile layer default): sites still overlapping there
+ * can only be told apart from a list.
+ */
+export const MAP_MAX_ZOOM = 18;
+/**
+ * Markers closer than this on screen (px) are one group: a site's tap target is 44 px across
+ * (sites-layer.ts), so two nearer than that take each other's taps, and a gloved finger lands on
+ * the wrong site.
+ */
+export const MARKERS_APART_PX = 44;
 
 /** A stored site row, as much of it as the index reads (database.ts SiteRow). */
 export type SiteRecordLike = {
@@ -227,7 +250,7 @@ export class SiteIndexCore {
       const site = this.placed[props.i ?? 0];
       return { kind: 'site', key: `s:${site.id}:${signature(site)}`, lat, lon, site };
     });
-    return stackIdentical(features);
+    return groupOverlapping(features, Math.max(0, Math.round(zoom)));
   }
 
   /** Every site not deleted, as the site form checks against them. */
@@ -281,44 +304,130 @@ export class SiteIndexCore {
   }
 }
 
+/** A place in pixels of the whole world drawn at `zoom` (Web Mercator, 256 px tiles). */
+function worldPixel(lat: number, lon: number, zoom: number): { x: number; y: number } {
+  const size = 256 * 2 ** zoom;
+  const sin = Math.min(0.9999, Math.max(-0.9999, Math.sin((lat * Math.PI) / 180)));
+  return {
+    x: ((lon + 180) / 360) * size,
+    y: (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * size,
+  };
+}
+
+/** The place drawn at world pixel (x, y) at `zoom`: worldPixel's inverse. */
+function placeOfPixel(x: number, y: number, zoom: number): { lat: number; lon: number } {
+  const size = 256 * 2 ** zoom;
+  const n = Math.PI - (2 * Math.PI * y) / size;
+  return { lon: (x / size) * 360 - 180, lat: (180 / Math.PI) * Math.atan(Math.sinh(n)) };
+}
+
+const byCode = (a: IndexedSite, b: IndexedSite) =>
+  a.code < b.code ? -1 : a.code > b.code ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+/** Sites drawn as one marker at (x, y): the centre of its members, in world pixels. */
+type Blob = { x: number; y: number; members: number[] };
+
 /**
- * Sites at identical coordinates (to 6 decimals, as saved) made one 'stack' feature: drawn apart
- * they lie exactly on each other and only the top one could be tapped. Other features untouched.
+ * Markers that would overlap (centres closer than MARKERS_APART_PX) merged until none does: each
+ * pass joins every pair of markers that are each other's nearest overlapping one (the closest
+ * pair always is, so each pass joins at least one) into one at their members' centre. Merging
+ * by the markers' own centres, not by any two members, keeps a town's sites from chaining into
+ * the next town's. Neighbours are found through a grid of MARKERS_APART_PX cells.
  */
-function stackIdentical(features: MapFeature[]): MapFeature[] {
-  const spots = new Map<string, IndexedSite[]>();
-  for (const f of features) {
-    if (f.kind !== 'site') continue;
-    const spot = `${f.lat.toFixed(6)},${f.lon.toFixed(6)}`;
-    const at = spots.get(spot);
-    if (at) at.push(f.site);
-    else spots.set(spot, [f.site]);
+function mergeOverlapping(points: readonly { x: number; y: number }[]): Blob[] {
+  let blobs: Blob[] = points.map((p, i) => ({ x: p.x, y: p.y, members: [i] }));
+  for (;;) {
+    const cells = new Map<string, number[]>();
+    const cellOf = (b: Blob) => [
+      Math.floor(b.x / MARKERS_APART_PX),
+      Math.floor(b.y / MARKERS_APART_PX),
+    ];
+    blobs.forEach((b, i) => {
+      const key = cellOf(b).join(',');
+      const list = cells.get(key);
+      if (list) list.push(i);
+      else cells.set(key, [i]);
+    });
+    const nearest = blobs.map((b) => {
+      const [cx, cy] = cellOf(b);
+      let best = -1;
+      let bestD = MARKERS_APART_PX;
+      for (let dx = -1; dx <= 1; dx += 1)
+        for (let dy = -1; dy <= 1; dy += 1)
+          for (const j of cells.get(`${cx + dx},${cy + dy}`) ?? []) {
+            const o = blobs[j];
+            if (o === b) continue;
+            const d = Math.hypot(b.x - o.x, b.y - o.y);
+            if (d < bestD || (d === bestD && best >= 0 && j < best)) {
+              best = j;
+              bestD = d;
+            }
+          }
+      return best;
+    });
+    const next: Blob[] = [];
+    let merged = false;
+    blobs.forEach((b, i) => {
+      const j = nearest[i];
+      if (j >= 0 && nearest[j] === i) {
+        if (j < i) return; // joined when its partner came
+        const o = blobs[j];
+        const n = b.members.length + o.members.length;
+        next.push({
+          x: (b.x * b.members.length + o.x * o.members.length) / n,
+          y: (b.y * b.members.length + o.y * o.members.length) / n,
+          members: [...b.members, ...o.members],
+        });
+        merged = true;
+      } else next.push(b);
+    });
+    if (!merged) return blobs;
+    blobs = next;
   }
-  if (spots.size === features.filter((f) => f.kind === 'site').length) return features;
-  const out: MapFeature[] = [];
-  for (const f of features) {
-    if (f.kind !== 'site') {
-      out.push(f);
+}
+
+/**
+ * The site features whose markers would overlap at `zoom` made one 'group' feature each
+ * (mergeOverlapping), at their members' centre; other features untouched. Clusters need no
+ * grouping: Supercluster already keeps them 72 px apart.
+ */
+function groupOverlapping(features: MapFeature[], zoom: number): MapFeature[] {
+  const sites: { f: Extract<MapFeature, { kind: 'site' }>; x: number; y: number }[] = [];
+  for (const f of features)
+    if (f.kind === 'site') sites.push({ f, ...worldPixel(f.lat, f.lon, zoom) });
+  if (sites.length < 2) return features;
+  const blobs = mergeOverlapping(sites);
+  if (blobs.length === sites.length) return features;
+  const out: MapFeature[] = features.filter((f) => f.kind !== 'site');
+  for (const blob of blobs) {
+    if (blob.members.length === 1) {
+      out.push(sites[blob.members[0]].f);
       continue;
     }
-    const spot = `${f.lat.toFixed(6)},${f.lon.toFixed(6)}`;
-    const sites = spots.get(spot);
-    if (!sites) continue; // already given with the first site of its spot
-    spots.delete(spot);
-    if (sites.length === 1) {
-      out.push(f);
-      continue;
-    }
-    sites.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : a.id < b.id ? -1 : 1));
+    const list = blob.members.map((i) => sites[i].f.site).sort(byCode);
+    const zoomTo = comesApartAt(list, zoom);
     out.push({
-      kind: 'stack',
-      key: `k:${sites.map((s) => `${s.id}:${signature(s)}`).join('|')}`,
-      lat: f.lat,
-      lon: f.lon,
-      sites,
+      kind: 'group',
+      // With where a tap takes it: the same sites seen from another zoom come apart elsewhere.
+      key: `g:${zoomTo}:${list.map((s) => `${s.id}:${signature(s)}`).join('|')}`,
+      ...placeOfPixel(blob.x, blob.y, zoom),
+      sites: list,
+      zoomTo,
     });
   }
   return out;
+}
+
+/**
+ * The first zoom after `zoom` at which these sites are no longer one marker, or null when they
+ * are one up to MAP_MAX_ZOOM (the same spot). A group of thousands (beyond CLUSTER_MAX_ZOOM in a
+ * dense district) is said to come apart one zoom in, where a tap on it then goes.
+ */
+function comesApartAt(sites: readonly IndexedSite[], zoom: number): number | null {
+  if (sites.length > 400) return Math.min(zoom + 1, MAP_MAX_ZOOM);
+  for (let z = zoom + 1; z <= MAP_MAX_ZOOM; z += 1)
+    if (mergeOverlapping(sites.map((s) => worldPixel(s.lat, s.lon, z))).length > 1) return z;
+  return null;
 }
 
 /** Messages to the worker. `id` pairs a question with its answer. */

@@ -28,7 +28,10 @@ function makeSites(count: number): SiteRecordLike[] {
 
 const DISTRICT: [number, number, number, number] = [-122.2, 38.1, -120.8, 39.2];
 const sitesIn = (features: MapFeature[]) =>
-  features.reduce((sum, f) => sum + (f.kind === 'cluster' ? f.count : 1), 0);
+  features.reduce(
+    (sum, f) => sum + (f.kind === 'cluster' ? f.count : f.kind === 'group' ? f.sites.length : 1),
+    0,
+  );
 
 describe('site index: clusters, search and nearest over 20,000 sites', () => {
   const index = new SiteIndexCore();
@@ -49,13 +52,19 @@ describe('site index: clusters, search and nearest over 20,000 sites', () => {
       }
   });
 
-  it('draws each site on its own when few are in view, at any zoom', () => {
+  it('never summarises few sites in view as clusters: each is drawn alone or in its group', () => {
     const small = new SiteIndexCore();
     small.load(makeSites(40));
-    const features = small.view(DISTRICT, 8);
-    expect(features).toHaveLength(40);
-    expect(features.every((f) => f.kind === 'site')).toBe(true);
     expect(DRAW_EACH_UP_TO).toBeGreaterThanOrEqual(40);
+    for (const zoom of [8, 10, 12]) {
+      const features = small.view(DISTRICT, zoom);
+      expect(features.some((f) => f.kind === 'cluster')).toBe(false);
+      expect(sitesIn(features)).toBe(40);
+    }
+    // Zoomed in on the district, none of the 40 overlaps another: each is drawn on its own.
+    const near = small.view(DISTRICT, 12);
+    expect(near).toHaveLength(40);
+    expect(near.every((f) => f.kind === 'site')).toBe(true);
   });
 
   it('keeps the keys of what did not change and reports the one site that did', () => {

@@ -20,26 +20,36 @@ const ROWS = [
 const AROUND: [number, number, number, number] = [-121.75, 38.51, -121.73, 38.53];
 
 describe('site index: sites at identical coordinates', () => {
-  it('gives the sites at one spot as one feature listing them all, in code order', () => {
+  it('gives the sites at one spot as one group listing them all, in code order, at every zoom', () => {
     const index = new SiteIndexCore();
     index.load(ROWS);
-    for (const zoom of [12, 17, 19]) {
+    for (const zoom of [16, 17, 18]) {
       const features = index.view(AROUND, zoom);
       expect(features).toHaveLength(2);
-      const stack = features.find((f) => f.kind === 'stack');
-      expect(stack?.kind === 'stack' && stack.sites.map((s) => s.code)).toEqual([
+      const stack = features.find((f) => f.kind === 'group');
+      expect(stack?.kind === 'group' && stack.sites.map((s) => s.code)).toEqual([
         '104233',
         '104234',
       ]);
+      // No zoom draws them apart: they are listed to choose from.
+      expect(stack?.kind === 'group' && stack.zoomTo).toBeNull();
       const alone = features.find((f) => f.kind === 'site');
       expect(alone?.kind === 'site' && alone.site.code).toBe('104235');
     }
+    // Zoomed out, the third one, 300 m away, is under the same finger: one group of three.
+    const far = index.view(AROUND, 12);
+    expect(far).toHaveLength(1);
+    expect(far[0].kind === 'group' && far[0].sites.map((s) => s.code)).toEqual([
+      '104233',
+      '104234',
+      '104235',
+    ]);
   });
 
   it('keeps the stack’s key while nothing in it changes, and changes it when one site does', () => {
     const index = new SiteIndexCore();
     index.load(ROWS);
-    const keyOf = () => index.view(AROUND, 17).find((f) => f.kind === 'stack')?.key;
+    const keyOf = () => index.view(AROUND, 17).find((f) => f.kind === 'group')?.key;
     const before = keyOf();
     index.load(ROWS.map((r) => ({ ...r })));
     expect(keyOf()).toBe(before);

@@ -1,6 +1,20 @@
 import L from 'leaflet';
 import { escapeHtml } from '#shared/escape-html';
-import type { MapFeature } from '../../lib/site-index';
+import type { IndexedSite, MapFeature } from '../../lib/site-index';
+
+/**
+ * What a tap on the map chose: one site, or a group of sites whose markers overlap (listed to
+ * choose from; `zoomTo` where they come apart, null when they never do).
+ */
+export type MapTap =
+  | { kind: 'site'; site: IndexedSite }
+  | { kind: 'group'; sites: IndexedSite[]; lat: number; lon: number; zoomTo: number | null };
+
+/**
+ * A group of more sites than this is zoomed into when tapped (where it can be), as a cluster: a
+ * list that long is slower to read than the map. Fewer are listed at once.
+ */
+export const LIST_UP_TO = 8;
 
 /**
  * New markers added per frame: 30 cluster markers took 50–95 ms per frame at 4x CPU throttle (a
@@ -44,8 +58,9 @@ const FlatMarker = L.Marker.extend({
  * The sites and clusters in view, drawn incrementally: `show()` adds the features it has not
  * drawn and removes those gone, keyed by MapFeature.key, so a changed site redraws its marker
  * alone and an unchanged cluster is not touched. Sites are canvas circles (a tap within 14 px of
- * the 8 px circle selects it: a 44 px target); clusters are DOM markers with their count, focusable
- * and named for screen readers.
+ * the 8 px circle selects it: a 44 px target); clusters and groups are DOM markers with their
+ * count, focusable and named for screen readers. A tap on a site or a group is handed to `onTap`
+ * (the map shows a preview: a tap never opens a site straight away); a tap on a cluster zooms in.
  */
 export class SitesLayer {
   private readonly group = L.layerGroup();
@@ -63,11 +78,15 @@ export class SitesLayer {
 
   constructor(
     private readonly map: L.Map,
-    private readonly onSelect: (localId: string) => void,
+    /** Null: the sites are only shown (the placement map), every tap goes to the map. */
+    private readonly onTap: ((tap: MapTap) => void) | null,
   ) {
     this.group.addTo(map);
     // The canvas is made (its first sizing is the costly part) in a task of its own, not in the
-    // one that draws the first sites after the map opened.
+    // one that draws the first sites after the map opened. A layer that only shows makes it
+    // when it first draws a site (Leaflet adds a path's renderer then): zoomed out on a large
+    // district it draws none.
+    if (!onTap) return;
     this.prepared = setTimeout(() => {
       this.prepared = null;
       if (!map.hasLayer(this.renderer)) map.addLayer(this.renderer);
@@ -80,6 +99,10 @@ export class SitesLayer {
     const keep = new Set<string>();
     const added: MapFeature[] = [];
     for (const f of features) {
+      // Shown only (the placement map): sites and groups, where a duplicate could be placed;
+      // a density cluster says nothing about that, and a hundred of them made opening New site
+      // at 20,000 sites draw a hundred markers before the form was ready.
+      if (!this.onTap && f.kind === 'cluster') continue;
       keep.add(f.key);
       if (!this.drawn.has(f.key)) added.push(f);
     }
@@ -129,78 +152,62 @@ export class SitesLayer {
         title: label,
         alt: label,
         riseOnHover: true,
+        ...this.passive,
       }).on('click', () => {
         this.map.setView([f.lat, f.lon], Math.max(f.zoomTo, this.map.getZoom() + 1));
       });
     }
-    if (f.kind === 'stack') return this.drawStack(f);
+    if (f.kind === 'group') return this.drawGroup(f);
     const synced = f.site.state === 'synced';
-    // Leaflet writes a tooltip's text as HTML: the name is escaped to show as typed ("Ditch <north>").
-    return L.circleMarker([f.lat, f.lon], {
+    const circle = L.circleMarker([f.lat, f.lon], {
       renderer: this.renderer,
       radius: 8,
       weight: 2,
       color: synced ? '#14532d' : '#92400e',
       fillColor: synced ? '#22c55e' : '#f59e0b',
       fillOpacity: 0.85,
-    })
+      interactive: this.onTap !== null,
+      // The tap is the site's: the map's own click (which closes the preview) is not told.
+      bubblingMouseEvents: false,
+    });
+    const onTap = this.onTap;
+    if (!onTap) return circle;
+    // Leaflet writes a tooltip's text as HTML: the name is escaped to show as typed ("Ditch <north>").
+    return circle
       .bindTooltip(escapeHtml(`${f.site.code} ${f.site.name}`))
-      .on('click', () => this.onSelect(f.site.id));
+      .on('click', () => onTap({ kind: 'site', site: f.site }));
+  }
+
+  /** Marker options of a layer that only shows: not a target, not in the tab order. */
+  private get passive(): L.MarkerOptions {
+    return this.onTap ? {} : { interactive: false, keyboard: false };
   }
 
   /**
-   * Sites at one spot: one circle (amber if any is not yet sent) with a badge of their count; a
-   * tap lists them, each a button that opens it (drawn apart, only the top one could be tapped).
+   * Sites whose markers would overlap: one disc (dark green, amber-brown if any is not yet sent)
+   * with their count, a 44 px target. A tap lists them, or zooms in where a long list comes apart.
    */
-  private drawStack(f: Extract<MapFeature, { kind: 'stack' }>): L.Layer {
+  private drawGroup(f: Extract<MapFeature, { kind: 'group' }>): L.Layer {
+    const count = f.sites.length;
     const synced = f.sites.every((s) => s.state === 'synced');
-    const title = `${f.sites.length} sites at this spot`;
-    const names = f.sites.map((s) => `${s.code} ${s.name}`);
-    const circle = L.circleMarker([f.lat, f.lon], {
-      renderer: this.renderer,
-      radius: 9,
-      weight: 3,
-      color: synced ? '#14532d' : '#92400e',
-      fillColor: synced ? '#22c55e' : '#f59e0b',
-      fillOpacity: 0.85,
-    })
-      .bindTooltip(escapeHtml(`${title}: ${names.join(', ')}`))
-      .bindPopup(() => {
-        // Built as elements, not HTML: names show as typed.
-        const box = document.createElement('div');
-        box.className = 'site-stack';
-        const heading = document.createElement('p');
-        heading.className = 'site-stack-title';
-        heading.textContent = `${title}: choose one`;
-        const list = document.createElement('ul');
-        list.setAttribute('aria-label', title);
-        f.sites.forEach((site, i) => {
-          const item = document.createElement('li');
-          const button = document.createElement('button');
-          button.type = 'button';
-          button.className = 'button';
-          button.textContent = names[i];
-          button.addEventListener('click', () => {
-            this.map.closePopup();
-            this.onSelect(site.id);
-          });
-          item.append(button);
-          list.append(item);
-        });
-        box.append(heading, list);
-        return box;
-      });
-    // The count beside the circle; taps go through it to the circle.
-    const badge = L.marker([f.lat, f.lon], {
-      interactive: false,
-      keyboard: false,
+    const zooms = count > LIST_UP_TO && f.zoomTo !== null;
+    const label = this.onTap
+      ? `${count} sites here: ${zooms ? 'zoom in' : 'choose one'}`
+      : `${count} sites here`;
+    return new FlatMarker([f.lat, f.lon], {
       icon: L.divIcon({
-        className: 'site-stack-count',
-        html: `<span aria-hidden="true">${f.sites.length}</span>`,
-        iconSize: [22, 22],
-        iconAnchor: [-4, 26],
+        className: synced ? 'site-group' : 'site-group site-group-unsent',
+        html: `<span aria-hidden="true">${count}</span>`,
+        iconSize: [44, 44],
       }),
+      title: label,
+      alt: label,
+      riseOnHover: true,
+      ...this.passive,
+    }).on('click', () => {
+      if (zooms) this.map.setView([f.lat, f.lon], Math.max(f.zoomTo!, this.map.getZoom() + 1));
+      else
+        this.onTap?.({ kind: 'group', sites: f.sites, lat: f.lat, lon: f.lon, zoomTo: f.zoomTo });
     });
-    return L.layerGroup([circle, badge]);
   }
 }

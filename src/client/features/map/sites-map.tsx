@@ -1,62 +1,17 @@
 import L from 'leaflet';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useMap, useMapEvents } from 'react-leaflet';
 import { useDb } from '../../db/db-context';
 import { accuracyLevel } from '../../lib/geo';
-import { useSiteIndex, type SiteIndex } from '../../lib/site-index';
+import { useSiteIndex } from '../../lib/site-index';
 import { usePlaceAccuracyLimit, useWatchedPosition, type GpsFix } from '../../lib/use-gps';
 import { DEFAULT_CENTER } from '../../lib/geo';
 import { BaseMap } from './base-map';
 import { NearestSites } from './nearest-sites';
-import { SitesLayer } from './sites-layer';
+import { SitePreview } from './site-preview';
+import { SiteFeatures } from './site-features';
+import type { MapTap } from './sites-layer';
 import './sites-map.css';
-
-/**
- * The clusters and sites in view (a quarter of the view around it too, so a short pan draws
- * nothing new), asked of the site index worker after each move and each change of the sites.
- */
-function SiteFeatures({
-  index,
-  version,
-  onSelect,
-}: {
-  index: SiteIndex;
-  version: number;
-  onSelect: (localId: string) => void;
-}) {
-  const map = useMap();
-  const select = useRef(onSelect);
-  const refresh = useRef<(() => void) | null>(null);
-  useEffect(() => {
-    select.current = onSelect;
-  }, [onSelect]);
-  useEffect(() => {
-    const drawn = new SitesLayer(map, (id) => select.current(id));
-    let asked = 0;
-    const ask = () => {
-      const b = map.getBounds().pad(0.25);
-      const question = ++asked;
-      void index
-        .view([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], map.getZoom())
-        .then((features) => {
-          // Only the latest answer is drawn: an earlier one describes a view already left.
-          if (features && question === asked) drawn.show(features);
-        });
-    };
-    refresh.current = ask;
-    map.on('moveend', ask);
-    return () => {
-      asked = -1;
-      refresh.current = null;
-      map.off('moveend', ask);
-      drawn.remove();
-    };
-  }, [map, index]);
-  useEffect(() => {
-    refresh.current?.();
-  }, [version]);
-  return null;
-}
 
 /**
  * Frames the sites once, when they are first known (not animated: see base-map.tsx), unless the
@@ -147,8 +102,19 @@ function PositionMarker({
   return null;
 }
 
+/** Hands the map out of MapContainer, for the preview drawn beside it. */
+function MapHandle({ onMap }: { onMap: (map: L.Map | null) => void }) {
+  const map = useMap();
+  useEffect(() => {
+    onMap(map);
+    return () => onMap(null);
+  }, [map, onMap]);
+  return null;
+}
+
 /**
- * The agency's sites on a map, clustered when many are in view; tapping a site opens it, tapping a
+ * The agency's sites on a map, clustered when many are in view and grouped where markers would
+ * overlap; tapping a site or a group shows a preview over the map (SitePreview), tapping a
  * cluster zooms in. The tablet's position with "Follow me" and the nearest sites below the map.
  */
 export default function SitesMap({
@@ -166,31 +132,54 @@ export default function SitesMap({
   const position = useWatchedPosition();
   const [enough] = usePlaceAccuracyLimit();
   const [following, setFollowing] = useState(false);
+  const [tap, setTap] = useState<MapTap | null>(null);
+  const map = useRef<L.Map | null>(null);
+  const onMap = useCallback((m: L.Map | null) => {
+    map.current = m;
+  }, []);
   return (
     <>
-      <BaseMap
-        center={DEFAULT_CENTER}
-        zoom={10}
-        bounds={framedAtStart}
-        // Tiles once the view is known: the sites' frame, or none to frame.
-        tiles={summary !== null || failure !== null}
-        staged
-        label="Map of sites"
-      >
-        {summary ? (
-          <>
-            <SiteFeatures index={index} version={summary.version} onSelect={onSelect} />
-            <FitToSites bounds={summary.bounds} framed={framedAtStart !== null} />
-          </>
+      <div className="sites-map-frame">
+        <BaseMap
+          center={DEFAULT_CENTER}
+          zoom={10}
+          bounds={framedAtStart}
+          // Tiles once the view is known: the sites' frame, or none to frame.
+          tiles={summary !== null || failure !== null}
+          staged
+          label="Map of sites"
+        >
+          {summary ? (
+            <>
+              <SiteFeatures index={index} version={summary.version} onTap={setTap} />
+              <FitToSites bounds={summary.bounds} framed={framedAtStart !== null} />
+            </>
+          ) : null}
+          <PositionMarker
+            fix={position.fix}
+            following={following}
+            enough={enough}
+            onHandPan={() => setFollowing(false)}
+          />
+          <MapHandle onMap={onMap} />
+          {overlay}
+        </BaseMap>
+        {tap ? (
+          <SitePreview
+            tap={tap}
+            here={position.fix}
+            onOpen={onSelect}
+            onChoose={(site) => setTap({ kind: 'site', site })}
+            onZoom={() => {
+              const m = map.current;
+              if (m && tap.kind === 'group' && tap.zoomTo !== null)
+                m.setView([tap.lat, tap.lon], Math.max(tap.zoomTo, m.getZoom() + 1));
+              setTap(null);
+            }}
+            onClose={() => setTap(null)}
+          />
         ) : null}
-        <PositionMarker
-          fix={position.fix}
-          following={following}
-          enough={enough}
-          onHandPan={() => setFollowing(false)}
-        />
-        {overlay}
-      </BaseMap>
+      </div>
       <NearestSites
         index={index}
         version={summary?.version}

@@ -4,29 +4,56 @@ import type { SiteCreate } from '../../../shared';
 import type { SiteRow } from '../../db/database';
 import { useLookups } from '../../db/use-lookups';
 import { formatDate } from '../../lib/dates';
+import {
+  bearingDegrees,
+  compassPoint,
+  distanceMeters,
+  formatDistance,
+  type LatLon,
+} from '../../lib/geo';
+import { useWatchedPosition } from '../../lib/use-gps';
 import { useSite, useSiteCollections } from './use-sites';
+
+/** What the site page lends the map of the site (lazy-loaded by the app). */
+export type SiteSpotProps = {
+  site: LatLon & { code: string; name: string };
+  /** The tablet's position, when known. */
+  here: LatLon | null;
+};
 
 function totalOf(data: Record<string, unknown>): number {
   const rows = (data.arthropods as { num_count: number }[] | undefined) ?? [];
   return rows.reduce((sum, r) => sum + (r.num_count ?? 0), 0);
 }
 
-/** A site's details and its recent collections. */
+/**
+ * A site's details, its place on a small map with the tablet's distance and direction from it
+ * (when the tablet's position is known: location already allowed, or "Show my distance"), and
+ * its recent collections.
+ */
 export function SiteDetailScreen({
   localId,
   renderBadge,
+  renderMap,
 }: {
   localId: string;
   renderBadge?: (row: SiteRow) => ReactNode;
+  renderMap?: (props: SiteSpotProps) => ReactNode;
 }) {
   const site = useSite(localId);
   const collections = useSiteCollections(localId);
   const { lookups } = useLookups();
+  const position = useWatchedPosition();
   if (site === undefined) return <p>Loading…</p>;
   if (site === null) return <p role="alert">This site is not on this tablet.</p>;
   const data = site.data as Partial<SiteCreate>;
   const [lon, lat] = data.shape?.coordinates ?? [];
   const precision = lookups.coordinate_precision.find((p) => p.id === data.coordinate_precision);
+  const place =
+    typeof lat === 'number' && typeof lon === 'number' && Number.isFinite(lat + lon)
+      ? { lat, lon }
+      : null;
+  const here = position.fix;
   return (
     <section className="screen">
       <div className="screen-head">
@@ -40,6 +67,26 @@ export function SiteDetailScreen({
         <dd>
           {lat}, {lon} {precision ? `(${precision.name})` : null}
         </dd>
+        {place ? (
+          <>
+            <dt>From you</dt>
+            <dd data-testid="site-distance">
+              {here ? (
+                `${formatDistance(distanceMeters(here, place))} ${compassPoint(bearingDegrees(here, place))} (your position ±${Math.round(here.accuracy)} m)`
+              ) : position.failure === 'denied' ? (
+                'Location permission was refused: allow it in the browser settings to see how far you are.'
+              ) : position.failure ? (
+                'Your position is not available here yet.'
+              ) : position.watching ? (
+                'Finding your position…'
+              ) : (
+                <button type="button" className="button" onClick={position.start}>
+                  Show my distance
+                </button>
+              )}
+            </dd>
+          </>
+        ) : null}
         {data.address_1 ? (
           <>
             <dt>Address</dt>
@@ -63,6 +110,9 @@ export function SiteDetailScreen({
           </>
         ) : null}
       </dl>
+      {place && renderMap
+        ? renderMap({ site: { ...place, code: site.code, name: site.name }, here })
+        : null}
       <div className="row">
         <Link href={`/collections/new?site=${site.localId}`} className="button button-primary">
           New collection here

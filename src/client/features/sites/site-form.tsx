@@ -11,8 +11,11 @@ import { isRepositoryError } from '../../db/repository-error';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
 import {
   coordinateHint,
+  formatDistance,
+  nearestTo,
   placeQuestion,
   precisionForAccuracy,
+  precisionForMapPlace,
   roundCoord,
   wrapLongitude,
   type LatLon,
@@ -34,7 +37,8 @@ import { useGps, type GpsFix } from '../../lib/use-gps';
 /** What the site form lends the map picker: the pin and a way to move it. */
 export type LocationPickerProps = {
   position: [number, number] | null;
-  onPick: (lat: number, lon: number) => void;
+  /** The place tapped or dragged to, and how far (m) a place set by eye at that zoom may be off. */
+  onPick: (lat: number, lon: number, withinMeters?: number) => void;
 };
 
 type SiteFormProps = {
@@ -54,6 +58,9 @@ type SiteFormProps = {
   /** Where the typing is kept as a draft until saved (the screen knows the record). */
   draft?: DraftPlace;
 };
+
+/** Another site this close (m) to the place is named under the map: perhaps the same one. */
+const CLOSE_BY_M = 100;
 
 const EMPTY: Partial<SiteCreate> = {
   shape: { type: 'Point', coordinates: [undefined as never, undefined as never] },
@@ -117,6 +124,30 @@ export function SiteForm({
       shouldValidate: formState.isSubmitted,
     });
   };
+  // The precision this form set itself (from a map tap or a GPS fix): the next placement may
+  // replace it, as it may the site's saved one; a precision chosen by hand in the list stays.
+  const autoPrecision = useRef<number | null>(null);
+  const describePlace = (precision: { id: number } | null) => {
+    if (!precision) return;
+    const current = asNumber(getValues('coordinate_precision'));
+    const byHand =
+      typeof current === 'number' &&
+      !Number.isNaN(current) &&
+      current !== autoPrecision.current &&
+      current !== initial?.coordinate_precision;
+    if (byHand) return;
+    autoPrecision.current = precision.id;
+    setValue('coordinate_precision', precision.id, {
+      shouldDirty: true,
+      shouldValidate: formState.isSubmitted,
+    });
+  };
+  // A tap or a dragged pin: as precise as a place set by eye at the map's zoom.
+  const pick = (la: number, lo: number, withinMeters?: number) => {
+    place(la, lo);
+    if (withinMeters !== undefined)
+      describePlace(precisionForMapPlace(withinMeters, lookups.coordinate_precision));
+  };
   const useMyLocation = async () => {
     const before = JSON.stringify(getValues('shape.coordinates') ?? null);
     const fix = await gps.locate();
@@ -127,11 +158,29 @@ export function SiteForm({
       return;
     }
     place(fix.lat, fix.lon);
+    // The fix's own accuracy describes it, whatever was chosen before.
     const precision = precisionForAccuracy(fix.accuracy, lookups.coordinate_precision);
-    if (precision) setValue('coordinate_precision', precision.id, { shouldDirty: true });
+    if (precision) {
+      autoPrecision.current = precision.id;
+      setValue('coordinate_precision', precision.id, { shouldDirty: true });
+    }
   };
 
   const submit = submitWith(onSubmit);
+
+  // The agency's site nearest the place, when close enough to be the same one placed twice.
+  // Measured when the place changes, not at every keystroke (20,000 sites on a slow tablet).
+  const [placeLat, placeLon] = position ?? [Number.NaN, Number.NaN];
+  const closeBy = useMemo(() => {
+    if (!Number.isFinite(placeLat) || !Number.isFinite(placeLon)) return null;
+    const others = sites.flatMap((s) => {
+      if (s.deleted || s.localId === selfLocalId || s.code === ZERO_SITE_CODE) return [];
+      const at = placeOf(s);
+      return at ? [{ ...at, site: s }] : [];
+    });
+    const [nearest] = nearestTo(others, { lat: placeLat, lon: placeLon }, 1);
+    return nearest && nearest.meters <= CLOSE_BY_M ? nearest : null;
+  }, [sites, selfLocalId, placeLat, placeLon]);
 
   // A place far from all the agency's other sites (a longitude typed without its minus) or at
   // 0, 0 is asked about once before saving; the question goes when the place is changed. The
@@ -197,7 +246,13 @@ export function SiteForm({
           onLocate={useMyLocation}
         />
         {renderPicker ? (
-          <div className="picker">{renderPicker({ position, onPick: place })}</div>
+          <div className="picker">{renderPicker({ position, onPick: pick })}</div>
+        ) : null}
+        {closeBy ? (
+          <p className="field-hint" role="status" data-testid="site-close-by">
+            Site {closeBy.item.site.code} {closeBy.item.site.name} is{' '}
+            {formatDistance(closeBy.meters)} from here: check this is not the same site.
+          </p>
         ) : null}
         <CoordinateFields
           latitude={register('shape.coordinates.1', { setValueAs: asNumber })}

@@ -1,0 +1,55 @@
+import { useEffect, useRef } from 'react';
+import { useMap, useMapEvents } from 'react-leaflet';
+import type { SiteIndex } from '../../lib/site-index';
+import { SitesLayer, type MapTap } from './sites-layer';
+
+/**
+ * The clusters and sites in view (a quarter of the view around it too, so a short pan draws
+ * nothing new), asked of the site index worker after each move and each change of the sites.
+ */
+export function SiteFeatures({
+  index,
+  version,
+  onTap,
+}: {
+  index: SiteIndex;
+  version: number;
+  /** Told of taps on sites and groups, and null for a tap beside them; absent: only shown. */
+  onTap?: (tap: MapTap | null) => void;
+}) {
+  const map = useMap();
+  const tapped = useRef(onTap);
+  const passive = onTap === undefined;
+  const refresh = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    tapped.current = onTap;
+  }, [onTap]);
+  // A tap on the map away from every marker puts the preview away.
+  useMapEvents({ click: () => tapped.current?.(null) });
+  useEffect(() => {
+    const drawn = new SitesLayer(map, passive ? null : (tap) => tapped.current?.(tap));
+    let asked = 0;
+    const ask = () => {
+      const b = map.getBounds().pad(0.25);
+      const question = ++asked;
+      void index
+        .view([b.getWest(), b.getSouth(), b.getEast(), b.getNorth()], map.getZoom())
+        .then((features) => {
+          // Only the latest answer is drawn: an earlier one describes a view already left.
+          if (features && question === asked) drawn.show(features);
+        });
+    };
+    refresh.current = ask;
+    map.on('moveend', ask);
+    return () => {
+      asked = -1;
+      refresh.current = null;
+      map.off('moveend', ask);
+      drawn.remove();
+    };
+  }, [map, index, passive]);
+  useEffect(() => {
+    refresh.current?.();
+  }, [version]);
+  return null;
+}
