@@ -35,6 +35,15 @@ export function SyncStatusBar({
     const tick = setInterval(() => setTicks((n) => n + 1), CLOCK_TICK_MS);
     return () => clearInterval(tick);
   }, []);
+  // A tap on Sync now with no connection can send nothing: it says so, until the network is back.
+  const [tappedOffline, setTappedOffline] = useState(false);
+  useEffect(() => {
+    if (status.online) setTappedOffline(false);
+  }, [status.online]);
+  const syncNow = () => {
+    if (!status.online) setTappedOffline(true);
+    engine.requestSync('manual');
+  };
   // Every count below comes from syncSummary, as on Home and the Sync screen.
   const { waiting, ready, attention, held } = syncSummary(status);
   const { progress } = status;
@@ -101,6 +110,18 @@ export function SyncStatusBar({
     failure && status.online && !status.paused && !signInNeeded && !gone && !status.pulling
       ? `Office changes not received (${describeError(failure.reason)}) — trying again ${formatUntil(failure.retryAt)}`
       : null;
+  // A failed try is news only until changes go again: once this drain has had one acknowledged,
+  // or a later sync sent everything, the connection it blamed is back.
+  const failedTry = status.lastError;
+  const lastTry =
+    failedTry &&
+    ready > 0 &&
+    !status.paused &&
+    !gone &&
+    !(status.draining && (progress?.sent ?? 0) > 0) &&
+    !(status.lastSuccessAt !== null && status.lastSuccessAt >= failedTry.at)
+      ? failedTry
+      : null;
   const last =
     status.lastSuccessAt === null
       ? 'Not synced yet on this tablet'
@@ -116,6 +137,9 @@ export function SyncStatusBar({
       <div className="sync-status-main" role="status" aria-live="polite">
         <strong>{headline}</strong>
         {!status.online ? <span className="sync-offline"> (no network)</span> : null}
+        {tappedOffline && !status.online ? (
+          <span className="sync-tap-note">No connection — will send when online</span>
+        ) : null}
       </div>
       {!gone && status.draining && progress && progress.total > 0 ? (
         <progress
@@ -145,9 +169,7 @@ export function SyncStatusBar({
       )}
       <p className="sync-last">
         {last}
-        {status.lastError && ready > 0 && !status.paused && !gone
-          ? ` · last try: ${describeError(status.lastError.reason)}`
-          : ''}
+        {lastTry ? ` · last try: ${describeError(lastTry.reason)}` : ''}
       </p>
       {pullLine ? <p className="sync-pull-failed">{pullLine}</p> : null}
       {attentionLine && !gone ? <p className="sync-attention">{attentionLine}</p> : null}
@@ -167,7 +189,7 @@ export function SyncStatusBar({
           className="sync-now"
           style={{ minHeight: 48, minWidth: 48 }}
           disabled={status.paused}
-          onClick={() => engine.requestSync('manual')}
+          onClick={syncNow}
         >
           Sync now
         </button>
