@@ -134,12 +134,37 @@ export function SyncStatusBar({
       data-online={status.online}
       data-paused={status.paused}
     >
-      <div className="sync-status-main" role="status" aria-live="polite">
-        <strong>{headline}</strong>
-        {!status.online ? <span className="sync-offline"> (no network)</span> : null}
-        {tappedOffline && !status.online ? (
-          <span className="sync-tap-note">No connection — will send when online</span>
-        ) : null}
+      <div className="sync-text">
+        <div className="sync-status-main" role="status" aria-live="polite">
+          <strong>{headline}</strong>
+          {/* Said once: an offline headline already says it. */}
+          {!status.online && !headline.startsWith('Offline') ? (
+            <span className="sync-offline"> (no network)</span>
+          ) : null}
+          {tappedOffline && !status.online ? (
+            <span className="sync-tap-note">No connection — will send when online</span>
+          ) : null}
+        </div>
+        {/* Once the database is gone from this tab, its last counts are no longer the tablet's. */}
+        {gone || !status.counted ? null : (
+          <ul className="sync-counts" aria-label="Changes by state">
+            <li data-zero={pendingNow === 0}>{plural(pendingNow, 'pending', 'pending')}</li>
+            <li data-zero={sendingNow === 0}>{plural(sendingNow, 'sending', 'sending')}</li>
+            <li data-attention={status.parked > 0} data-zero={status.parked === 0}>
+              {plural(status.parked, 'needs attention', 'need attention')}
+            </li>
+            {status.conflict > 0 ? (
+              <li data-attention="true">{plural(status.conflict, 'conflict', 'conflicts')}</li>
+            ) : null}
+            {status.held > 0 ? (
+              <li>{plural(status.held, 'waiting on a fix', 'waiting on a fix')}</li>
+            ) : null}
+          </ul>
+        )}
+        <p className="sync-last">
+          {last}
+          {lastTry ? ` · last try: ${describeError(lastTry.reason)}` : ''}
+        </p>
       </div>
       {!gone && status.draining && progress && progress.total > 0 ? (
         <progress
@@ -151,26 +176,6 @@ export function SyncStatusBar({
         />
       ) : null}
       <PullProgress pulling={status.pulling} />
-      {/* Once the database is gone from this tab, its last counts are no longer the tablet's. */}
-      {gone || !status.counted ? null : (
-        <ul className="sync-counts" aria-label="Changes by state">
-          <li data-zero={pendingNow === 0}>{plural(pendingNow, 'pending', 'pending')}</li>
-          <li data-zero={sendingNow === 0}>{plural(sendingNow, 'sending', 'sending')}</li>
-          <li data-attention={status.parked > 0} data-zero={status.parked === 0}>
-            {plural(status.parked, 'needs attention', 'need attention')}
-          </li>
-          {status.conflict > 0 ? (
-            <li data-attention="true">{plural(status.conflict, 'conflict', 'conflicts')}</li>
-          ) : null}
-          {status.held > 0 ? (
-            <li>{plural(status.held, 'waiting on a fix', 'waiting on a fix')}</li>
-          ) : null}
-        </ul>
-      )}
-      <p className="sync-last">
-        {last}
-        {lastTry ? ` · last try: ${describeError(lastTry.reason)}` : ''}
-      </p>
       {pullLine ? <p className="sync-pull-failed">{pullLine}</p> : null}
       {attentionLine && !gone ? <p className="sync-attention">{attentionLine}</p> : null}
       {gone ? null : onSignIn && (status.paused || signInNeeded) ? (
