@@ -64,8 +64,11 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
       live = false;
     };
   }, []);
+  /** The browser's answer to the last "Keep data on this tablet", said until the screen is left. */
+  const [persistAnswer, setPersistAnswer] = useState<'granted' | 'refused' | null>(null);
   const askPersist = async () => {
-    await navigator.storage?.persist?.().catch(() => false);
+    const granted = (await navigator.storage?.persist?.().catch(() => false)) === true;
+    setPersistAnswer(granted ? 'granted' : 'refused');
     setStorage(await readStorage());
   };
   const refresh = async () => {
@@ -89,6 +92,19 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
           Install the app to the home screen or allow persistent storage.
         </Banner>
       ) : null}
+      <p
+        role="status"
+        className={persistAnswer === 'refused' ? 'field-hint' : undefined}
+        style={persistAnswer ? undefined : { margin: 0 }}
+      >
+        {persistAnswer === 'granted'
+          ? 'The browser will keep this tablet’s data, even when space runs low.'
+          : persistAnswer === 'refused'
+            ? 'The browser refused to keep this tablet’s data for good (it decides from how the app ' +
+              'is used). Install Trapline to the home screen, or allow storage for this site in ' +
+              'the browser’s settings, then tap again. Until then, sync often.'
+            : null}
+      </p>
       <dl className="facts">
         <dt>Persistent storage</dt>
         <dd data-testid="storage-persisted">
