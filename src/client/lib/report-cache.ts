@@ -8,7 +8,8 @@ import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tan
  * Invariants:
  * - Only queries whose key starts with REPORT_KEY are stored, and only successful ones.
  * - One entry per owner (agency and user), like the records database: a shared tablet never
- *   shows one user's reports to the next. Sign-out keeps local data, so it keeps these too.
+ *   shows one user's reports to the next. Sign-out keeps local data, so it keeps these too;
+ *   removing a user's data from the tablet removes their entry (forgetStoredReports).
  * - The newest MAX_KEPT reports are kept; older ones fall off.
  * - A restored report keeps its `dataUpdatedAt`: it is stale at once and refetched when online.
  */
@@ -63,6 +64,11 @@ async function inStore<T>(
 export async function readStoredReports(owner: string): Promise<DehydratedState | null> {
   const entry = await inStore<StoredEntry | undefined>('readonly', (s) => s.get(owner));
   return entry?.state ?? null;
+}
+
+/** Deletes `owner`'s kept reports (their data removed from the tablet). */
+export async function forgetStoredReports(owner: string): Promise<void> {
+  await inStore('readwrite', (s) => s.delete(owner));
 }
 
 async function writeStoredReports(owner: string, state: DehydratedState): Promise<void> {
