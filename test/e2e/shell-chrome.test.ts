@@ -103,4 +103,23 @@ describe('the app chrome leaves the screen to the work', () => {
     await visible(bar.getByText('All changes sent'), 30_000);
     await expect(bar.getByText('No connection — will send when online').count()).resolves.toBe(0);
   });
+
+  it('Settings removes this tablet’s data for the user once everything is sent, and signs out', async () => {
+    const page = app.page;
+    await navigate(page, 'Settings');
+    const remove = page.getByRole('button', { name: 'Remove this tablet’s data' });
+    await visible(remove);
+    await inspectScreen(page, 'shell-settings');
+    const names = () =>
+      page.evaluate(async () => (await indexedDB.databases()).map((d) => d.name ?? ''));
+    expect(await names()).toContain('trapline-a1-demo-tech');
+
+    await remove.click();
+    const ask = page.getByRole('dialog', { name: 'Remove demo-tech’s data from this tablet?' });
+    await visible(ask);
+    await inspectScreen(page, 'shell-remove-data');
+    await ask.getByRole('button', { name: 'Remove and sign out' }).click();
+    await visible(page.getByRole('form', { name: 'Sign in' }), 30_000);
+    await expect.poll(names, { timeout: 15_000 }).not.toContain('trapline-a1-demo-tech');
+  });
 });
