@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
-import { writeCompressedCopies } from './src/server/bff/compressed-copies';
+// With its extension: Vite's native config loader (its coming default) takes no bare paths.
+import { writeCompressedCopies } from './src/server/bff/compressed-copies.ts';
 
 const BFF = process.env.TRAPLINE_DEV_BFF ?? 'http://127.0.0.1:8080';
 

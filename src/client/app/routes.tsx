@@ -181,7 +181,8 @@ type RoutesProps = {
   agencyId: number;
   agencyName: string;
   username: string;
-  onSignOut: () => void;
+  /** Signs out; `removeData`: and removes this user's data from the tablet (nothing unsent). */
+  onSignOut: (options?: { removeData?: boolean }) => void;
   onRefreshLookups: () => Promise<string>;
 };
 

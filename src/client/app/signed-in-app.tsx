@@ -1,8 +1,9 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { SessionInfo } from '../../shared';
 import { openUserDb } from '../db/database';
 import { DbContext } from '../db/db-context';
 import { refreshLookups } from '../db/refresh-lookups';
+import { removeTabletData } from '../features/auth/remove-tablet-data';
 import { SyncEngineProvider } from '../features/sync-status';
 import { fetchConfig } from '../lib/app-config';
 import { actFor, onAuthRequired } from '../lib/http';
@@ -24,6 +25,9 @@ import { UpdateBanner } from './update-banner';
 const SignInSheet = lazy(() =>
   import('../features/auth/sign-in-sheet').then((m) => ({ default: m.SignInSheet })),
 );
+
+/** How long Sign out waits for this user's data to be removed before it signs out anyway. */
+const REMOVE_WAIT_MS = 10_000;
 
 const REFRESH_WORDS = {
   updated: 'Lookups updated',
@@ -68,7 +72,14 @@ export function SignedInApp({
       setEngine(null);
     };
   }, [db, agencyId, username]);
-  useEffect(() => () => db.close({ disableAutoOpen: false }), [db]);
+  /** Set once this user's data was removed from the tablet: their database stays closed for good. */
+  const removed = useRef(false);
+  useEffect(
+    () => () => {
+      if (!removed.current) db.close({ disableAutoOpen: false });
+    },
+    [db],
+  );
   // A newer app upgraded the database in another tab: this tab stops sending (its database is
   // closed) and asks for a reload; the reloaded app drains the queue.
   const superseded = useSuperseded(db);
@@ -120,6 +131,25 @@ export function SignedInApp({
     },
     [engine, db, onIdentity],
   );
+  /**
+   * Sign out; with `removeData`, this user's data is removed from the tablet first (Settings asks
+   * only when nothing is unsent), while the screens that read it are still shown but no longer
+   * syncing. A removal that has not finished in REMOVE_WAIT_MS goes on after the sign-out.
+   */
+  const signOut = useCallback(
+    async ({ removeData = false }: { removeData?: boolean } = {}) => {
+      if (removeData) {
+        removed.current = true;
+        engine?.stop();
+        const removal = removeTabletData(db, { agencyId, username }).catch((err: unknown) => {
+          console.error('Removing this tablet’s data failed', err);
+        });
+        await Promise.race([removal, new Promise((r) => setTimeout(r, REMOVE_WAIT_MS))]);
+      }
+      onSignOut();
+    },
+    [engine, db, agencyId, username, onSignOut],
+  );
   const refreshNow = useCallback(async () => REFRESH_WORDS[await refreshLookups(db)], [db]);
   if (!engine) return null;
 
@@ -144,7 +174,7 @@ export function SignedInApp({
             username={identity.user.username}
             agencyId={identity.agency.id}
             agencyName={identity.agency.name}
-            onSignOut={onSignOut}
+            onSignOut={(options) => void signOut(options)}
             onRefreshLookups={refreshNow}
           />
         </Layout>

@@ -8,7 +8,8 @@ import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tan
  * Invariants:
  * - Only queries whose key starts with REPORT_KEY are stored, and only successful ones.
  * - One entry per owner (agency and user), like the records database: a shared tablet never
- *   shows one user's reports to the next. Sign-out keeps local data, so it keeps these too.
+ *   shows one user's reports to the next. Sign-out keeps local data, so it keeps these too;
+ *   removing a user's data from the tablet removes their entry (forgetStoredReports).
  * - The newest MAX_KEPT reports are kept; older ones fall off.
  * - A restored report keeps its `dataUpdatedAt` (the screen says when it was computed) and is
  *   marked invalid: shown at once, and asked for again when the screen shows it, however recent.
@@ -80,6 +81,12 @@ export async function readLastViewed(owner: string): Promise<string | null> {
 
 export async function writeLastViewed(owner: string, search: string): Promise<void> {
   await inStore('readwrite', (s) => s.put(search, lastViewedKey(owner)));
+}
+
+/** Deletes `owner`'s kept reports (their data removed from the tablet). */
+export async function forgetStoredReports(owner: string): Promise<void> {
+  await inStore('readwrite', (s) => s.delete(owner));
+  await inStore('readwrite', (s) => s.delete(lastViewedKey(owner)));
 }
 
 async function writeStoredReports(owner: string, state: DehydratedState): Promise<void> {

@@ -72,7 +72,11 @@ const envSchema = z.object({
       return z.NEVER;
     })
     .optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Both servers' log level. `warn` by default: `npm start` runs in a person's terminal, where a
+   * JSON line per request buried the URL and the demo password; `info` adds one per request.
+   */
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 
 export type BffEnv = z.infer<typeof envSchema>;

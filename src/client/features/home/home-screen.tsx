@@ -8,6 +8,7 @@ import { refreshLookups } from '../../db/refresh-lookups';
 import { useLookups } from '../../db/use-lookups';
 import { dayOf, formatDate, localDate, timeAgo } from '../../lib/dates';
 import { syncSummary, type SyncStatus } from '../../sync';
+import { refId, type LookupsDocument } from '../../../shared';
 import { LookupsNotice } from '../../ui/lookups-notice';
 
 const REFRESH_FAILED = 'Could not download the lists: check the connection and try again.';
@@ -26,8 +27,28 @@ type CollectionItem = {
   site: SiteRow | undefined;
 };
 
-/** Collections as links to their pages: site, date, and whether they still wait to be sent. */
+/**
+ * What a row says about its catch: the trap (its count when more than one) and the total
+ * counted, or "empty" — two traps at one site on one day must not read alike.
+ */
+function catchOf(collection: CollectionRow, traps: LookupsDocument['trap']): string {
+  const data = collection.data;
+  const trapId = refId(data.trap as number);
+  const trap = traps.find((t) => t.id === trapId);
+  const trapName = trap ? (trap.name ?? trap.acronym ?? `trap ${trap.id}`) : 'trap';
+  const numTrap = typeof data.num_trap === 'number' ? data.num_trap : 1;
+  const rows = Array.isArray(data.arthropods) ? data.arthropods : [];
+  const counted = rows.reduce(
+    (sum: number, row: { num_count?: unknown }) =>
+      sum + (typeof row.num_count === 'number' ? row.num_count : 0),
+    0,
+  );
+  return `${numTrap > 1 ? `${numTrap} × ` : ''}${trapName} · ${counted > 0 ? `${counted} counted` : 'empty'}`;
+}
+
+/** Collections as links to their pages: site, date, trap and catch, and whether they still wait to be sent. */
 function CollectionList({ label, rows }: { label: string; rows: CollectionItem[] }) {
+  const { lookups } = useLookups();
   return (
     <ul className="list" aria-label={label}>
       {rows.map(({ collection, site }) => (
@@ -37,7 +58,8 @@ function CollectionList({ label, rows }: { label: string; rows: CollectionItem[]
             {formatDate(
               collection.collectionDate,
               collection.data.collection_date_date_only === true,
-            )}
+            )}{' '}
+            · {catchOf(collection, lookups.trap)}
             {collection.syncState !== 'synced' ? (
               <span className="tag">
                 {/* As the "need fixing" tile counts them: refused or in conflict. */}

@@ -69,7 +69,9 @@ export function NearestSites({
           aria-pressed={following}
           onClick={() => onFollow(!following)}
         >
-          Follow me
+          {/* In words too: in sunlight the button's colour alone did not show it was on. The
+              name still starts "Follow me", as the pressed state is read with it. */}
+          {following ? 'Follow me: on' : 'Follow me'}
         </button>
         {fix ? (
           <span data-testid="position-accuracy" className="muted">

@@ -26,7 +26,8 @@ async function readStorage(): Promise<StorageInfo> {
 type Props = {
   username: string;
   agencyName: string;
-  onSignOut: () => void;
+  /** Signs out; `removeData`: and removes this user's data from the tablet. */
+  onSignOut: (options?: { removeData?: boolean }) => void;
   onRefreshLookups: () => Promise<string>;
 };
 
@@ -54,6 +55,12 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
     if (waiting > 0) setConfirmSignOut(waiting);
     else onSignOut();
   };
+  /**
+   * "Remove this tablet's data": null while not asked; else the unsent count it was asked with.
+   * Removal is offered only when nothing is unsent: a change on this tablet alone is never deleted.
+   */
+  const [confirmRemove, setConfirmRemove] = useState<number | null>(null);
+  const askRemove = async () => setConfirmRemove(await db.outbox.count());
   const [placeAccuracy, setPlaceAccuracy] = usePlaceAccuracyLimit();
   const [storage, setStorage] = useState<StorageInfo | null>(null);
   const [refreshing, setRefreshing] = useState<string | null>(null);
@@ -64,8 +71,11 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
       live = false;
     };
   }, []);
+  /** The browser's answer to the last "Keep data on this tablet", said until the screen is left. */
+  const [persistAnswer, setPersistAnswer] = useState<'granted' | 'refused' | null>(null);
   const askPersist = async () => {
-    await navigator.storage?.persist?.().catch(() => false);
+    const granted = (await navigator.storage?.persist?.().catch(() => false)) === true;
+    setPersistAnswer(granted ? 'granted' : 'refused');
     setStorage(await readStorage());
   };
   const refresh = async () => {
@@ -89,6 +99,19 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
           Install the app to the home screen or allow persistent storage.
         </Banner>
       ) : null}
+      <p
+        role="status"
+        className={persistAnswer === 'refused' ? 'field-hint' : undefined}
+        style={persistAnswer ? undefined : { margin: 0 }}
+      >
+        {persistAnswer === 'granted'
+          ? 'The browser will keep this tablet’s data, even when space runs low.'
+          : persistAnswer === 'refused'
+            ? 'The browser refused to keep this tablet’s data for good (it decides from how the app ' +
+              'is used). Install Trapline to the home screen, or allow storage for this site in ' +
+              'the browser’s settings, then tap again. Until then, sync often.'
+            : null}
+      </p>
       <dl className="facts">
         <dt>Persistent storage</dt>
         <dd data-testid="storage-persisted">
@@ -141,9 +164,71 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
       <p>
         Signed in as <strong>{username}</strong>, {agencyName}.
       </p>
-      <button type="button" className="button button-danger" onClick={() => void signOut()}>
-        Sign out
-      </button>
+      <div className="row wrap">
+        <button type="button" className="button button-danger" onClick={() => void signOut()}>
+          Sign out
+        </button>
+        <button
+          type="button"
+          className="button button-danger"
+          aria-describedby="remove-data-hint"
+          onClick={() => void askRemove()}
+        >
+          Remove this tablet’s data
+        </button>
+      </div>
+      <p id="remove-data-hint" className="hint-neutral">
+        Signs you out and deletes your sites, collections, pools, tests and kept reports from this
+        tablet, for a tablet handed on or a shared one. Everything sent stays on the server; changes
+        not sent yet are never deleted.
+      </p>
+      <Dialog
+        open={confirmRemove !== null}
+        title={
+          confirmRemove === 0
+            ? `Remove ${username}’s data from this tablet?`
+            : 'Changes not sent: nothing removed'
+        }
+        onClose={() => setConfirmRemove(null)}
+      >
+        {confirmRemove === 0 ? (
+          <>
+            <p>
+              Your sites, collections, pools, tests and kept reports are deleted from this tablet,
+              and you are signed out. Everything is on the server: signing in again here downloads
+              it again.
+            </p>
+            <div className="row wrap">
+              <button type="button" className="button" onClick={() => setConfirmRemove(null)}>
+                Keep it
+              </button>
+              <button
+                type="button"
+                className="button button-danger"
+                onClick={() => {
+                  setConfirmRemove(null);
+                  onSignOut({ removeData: true });
+                }}
+              >
+                Remove and sign out
+              </button>
+            </div>
+          </>
+        ) : (
+          <>
+            <p>
+              {confirmRemove === 1 ? '1 change has' : `${confirmRemove ?? 0} changes have`} not been
+              sent yet, and exist only on this tablet: nothing is removed. Send them first (Sync, or
+              fix what needs your attention), then remove this tablet’s data.
+            </p>
+            <div className="row wrap">
+              <button type="button" className="button" onClick={() => setConfirmRemove(null)}>
+                Close
+              </button>
+            </div>
+          </>
+        )}
+      </Dialog>
       <Dialog
         open={confirmSignOut !== null}
         title="Sign out with unsent changes?"

@@ -35,6 +35,15 @@ export function SyncStatusBar({
     const tick = setInterval(() => setTicks((n) => n + 1), CLOCK_TICK_MS);
     return () => clearInterval(tick);
   }, []);
+  // A tap on Sync now with no connection can send nothing: it says so, until the network is back.
+  const [tappedOffline, setTappedOffline] = useState(false);
+  useEffect(() => {
+    if (status.online) setTappedOffline(false);
+  }, [status.online]);
+  const syncNow = () => {
+    if (!status.online) setTappedOffline(true);
+    engine.requestSync('manual');
+  };
   // Every count below comes from syncSummary, as on Home and the Sync screen.
   const { waiting, ready, attention, held } = syncSummary(status);
   const { progress } = status;
@@ -101,6 +110,18 @@ export function SyncStatusBar({
     failure && status.online && !status.paused && !signInNeeded && !gone && !status.pulling
       ? `Office changes not received (${describeError(failure.reason)}) — trying again ${formatUntil(failure.retryAt)}`
       : null;
+  // A failed try is news only until changes go again: once this drain has had one acknowledged,
+  // or a later sync sent everything, the connection it blamed is back.
+  const failedTry = status.lastError;
+  const lastTry =
+    failedTry &&
+    ready > 0 &&
+    !status.paused &&
+    !gone &&
+    !(status.draining && (progress?.sent ?? 0) > 0) &&
+    !(status.lastSuccessAt !== null && status.lastSuccessAt >= failedTry.at)
+      ? failedTry
+      : null;
   const last =
     status.lastSuccessAt === null
       ? 'Not synced yet on this tablet'
@@ -113,9 +134,37 @@ export function SyncStatusBar({
       data-online={status.online}
       data-paused={status.paused}
     >
-      <div className="sync-status-main" role="status" aria-live="polite">
-        <strong>{headline}</strong>
-        {!status.online ? <span className="sync-offline"> (no network)</span> : null}
+      <div className="sync-text">
+        <div className="sync-status-main" role="status" aria-live="polite">
+          <strong>{headline}</strong>
+          {/* Said once: an offline headline already says it. */}
+          {!status.online && !headline.startsWith('Offline') ? (
+            <span className="sync-offline"> (no network)</span>
+          ) : null}
+          {tappedOffline && !status.online ? (
+            <span className="sync-tap-note">No connection — will send when online</span>
+          ) : null}
+        </div>
+        {/* Once the database is gone from this tab, its last counts are no longer the tablet's. */}
+        {gone || !status.counted ? null : (
+          <ul className="sync-counts" aria-label="Changes by state">
+            <li data-zero={pendingNow === 0}>{plural(pendingNow, 'pending', 'pending')}</li>
+            <li data-zero={sendingNow === 0}>{plural(sendingNow, 'sending', 'sending')}</li>
+            <li data-attention={status.parked > 0} data-zero={status.parked === 0}>
+              {plural(status.parked, 'needs attention', 'need attention')}
+            </li>
+            {status.conflict > 0 ? (
+              <li data-attention="true">{plural(status.conflict, 'conflict', 'conflicts')}</li>
+            ) : null}
+            {status.held > 0 ? (
+              <li>{plural(status.held, 'waiting on a fix', 'waiting on a fix')}</li>
+            ) : null}
+          </ul>
+        )}
+        <p className="sync-last">
+          {last}
+          {lastTry ? ` · last try: ${describeError(lastTry.reason)}` : ''}
+        </p>
       </div>
       {!gone && status.draining && progress && progress.total > 0 ? (
         <progress
@@ -127,28 +176,6 @@ export function SyncStatusBar({
         />
       ) : null}
       <PullProgress pulling={status.pulling} />
-      {/* Once the database is gone from this tab, its last counts are no longer the tablet's. */}
-      {gone || !status.counted ? null : (
-        <ul className="sync-counts" aria-label="Changes by state">
-          <li data-zero={pendingNow === 0}>{plural(pendingNow, 'pending', 'pending')}</li>
-          <li data-zero={sendingNow === 0}>{plural(sendingNow, 'sending', 'sending')}</li>
-          <li data-attention={status.parked > 0} data-zero={status.parked === 0}>
-            {plural(status.parked, 'needs attention', 'need attention')}
-          </li>
-          {status.conflict > 0 ? (
-            <li data-attention="true">{plural(status.conflict, 'conflict', 'conflicts')}</li>
-          ) : null}
-          {status.held > 0 ? (
-            <li>{plural(status.held, 'waiting on a fix', 'waiting on a fix')}</li>
-          ) : null}
-        </ul>
-      )}
-      <p className="sync-last">
-        {last}
-        {status.lastError && ready > 0 && !status.paused && !gone
-          ? ` · last try: ${describeError(status.lastError.reason)}`
-          : ''}
-      </p>
       {pullLine ? <p className="sync-pull-failed">{pullLine}</p> : null}
       {attentionLine && !gone ? <p className="sync-attention">{attentionLine}</p> : null}
       {gone ? null : onSignIn && (status.paused || signInNeeded) ? (
@@ -167,7 +194,7 @@ export function SyncStatusBar({
           className="sync-now"
           style={{ minHeight: 48, minWidth: 48 }}
           disabled={status.paused}
-          onClick={() => engine.requestSync('manual')}
+          onClick={syncNow}
         >
           Sync now
         </button>
