@@ -61,6 +61,8 @@ export type BffOptions = {
   upstreamTimeoutMs?: number;
   /** How long a forwarding process owns an idempotency key; default: connect + response timeout + 5 s. */
   journalLeaseMs?: number;
+  /** Idempotency keys one user may hold in 24 h (default DEFAULT_ENTRIES_PER_USER). */
+  journalEntriesPerUser?: number;
   lookupTtlMs?: number;
   /** Path of a catalog file or the catalog itself; default the shipped lookup-catalog.json. */
   lookupCatalog?: string | LookupCatalog;
@@ -102,6 +104,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
       options.db,
       options.journalLeaseMs ?? connectTimeoutMs + responseTimeoutMs + 5_000,
       now,
+      options.journalEntriesPerUser,
     ),
     lookups: new LookupCache(upstream, catalog, options.lookupTtlMs ?? 300_000, now),
     loginLimits: { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits },
