@@ -58,6 +58,11 @@ const envSchema = z.object({
       return z.NEVER;
     })
     .optional(),
+  /**
+   * Open connections one client address may hold at once (0: no cap). Loopback is not counted
+   * (a reverse proxy on the same machine); raise it when many tablets share one address (NAT).
+   */
+  TRAPLINE_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(128),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
