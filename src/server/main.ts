@@ -97,6 +97,7 @@ export async function startStack(
       upstreamTimeoutMs: env.TRAPLINE_UPSTREAM_TIMEOUT_MS,
       lookupTtlMs: env.TRAPLINE_LOOKUP_TTL_S * 1000,
       lookupCatalog: env.TRAPLINE_LOOKUP_CATALOG,
+      maxConnectionsPerAddress: env.TRAPLINE_MAX_CONNECTIONS_PER_ADDRESS,
       https:
         env.TLS_CERT && env.TLS_KEY
           ? { cert: readFileSync(env.TLS_CERT), key: readFileSync(env.TLS_KEY) }

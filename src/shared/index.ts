@@ -1,4 +1,5 @@
 export * from './schemas/common';
+export * from './schemas/text';
 export * from './schemas/site';
 export * from './schemas/collection';
 export * from './schemas/lure';

@@ -193,3 +193,51 @@ describe('tolerated variations', () => {
     expect(toIsoOutput('2026-07-14T06:30:00-07:00')).toBe('2026-07-14T13:30:00.000Z');
   });
 });
+
+describe('text fields refuse a lone UTF-16 surrogate (issue 36 N5), so the form does first', () => {
+  const broken = 'x \ud800 y';
+  it.each([
+    ['site name', siteCreate, { ...validSite, name: broken }, 'name'],
+    ['site comments', siteCreate, { ...validSite, comments: broken }, 'comments'],
+    [
+      'custom land usage',
+      siteCreate,
+      { ...validSite, site_land_usage_custom: ['\udc00'] },
+      'site_land_usage_custom.0',
+    ],
+    [
+      'collection comments',
+      collectionCreate,
+      { collection_date: '2026-07-14', num_trap: 1, trap: 1, trap_nights: 1, comments: broken },
+      'comments',
+    ],
+    [
+      'identified by',
+      collectionCreate,
+      {
+        collection_date: '2026-07-14',
+        num_trap: 1,
+        trap: 1,
+        trap_nights: 1,
+        identified_by: broken,
+      },
+      'identified_by',
+    ],
+    [
+      'pool comments',
+      poolCreate,
+      { collection: 1, species: 1, sex: 1, num_count: 5, comments: broken },
+      'comments',
+    ],
+  ] as const)('%s', (_name, schema, input, field) => {
+    const result = (schema as typeof siteCreate).safeParse(input);
+    expect(messages(result, input)).toContain(
+      `${field}: This text holds a broken character (an unpaired UTF-16 surrogate); retype it`,
+    );
+  });
+
+  it('keeps emoji and other paired surrogates as typed', () => {
+    const result = siteCreate.safeParse({ ...validSite, comments: 'ditch by the 🦟 sign 𠀀' });
+    expect(result.success).toBe(true);
+  });
+});

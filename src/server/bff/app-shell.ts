@@ -57,7 +57,9 @@ export async function appShell(
     // The build's compressed copies (compressed-copies.ts) go to a browser that accepts their
     // encoding, with `Vary: Accept-Encoding`; they are not files of their own.
     preCompressed: true,
-    globIgnore: COMPRESSED_SUFFIXES.map((suffix) => `**/*${suffix}`),
+    // Source maps stay on the server (they are built to read a stack trace from the field): served,
+    // they would give anyone the app's whole source, comments and paths included.
+    globIgnore: [...COMPRESSED_SUFFIXES.map((suffix) => `**/*${suffix}`), '**/*.map'],
     index: false,
     cacheControl: false,
     dotfiles: 'ignore',

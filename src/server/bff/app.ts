@@ -18,6 +18,7 @@ import { allowedMethods } from './proxy-allow-list';
 import { methodNotAllowed, proxyRoutes } from './proxy-routes';
 import { reportsRoutes } from './reports/reports-routes';
 import { exportRoutes } from './exports/export-routes';
+import { capConnectionsPerAddress, DEFAULT_CONNECTIONS_PER_ADDRESS } from './connection-cap';
 import { serializeRequest } from '../http/request-log';
 import { serverTimeoutOptions, type ServerTimeouts } from '../http/server-timeouts';
 import { csrfGuard, rejectAmbiguousPath } from './request-guards';
@@ -63,6 +64,15 @@ export type BffOptions = {
   upstreamTimeoutMs?: number;
   /** How long a forwarding process owns an idempotency key; default: connect + response timeout + 5 s. */
   journalLeaseMs?: number;
+  /**
+   * Open connections one (non-loopback) client address may hold (default
+   * DEFAULT_CONNECTIONS_PER_ADDRESS; 0: no cap). TRAPLINE_MAX_CONNECTIONS_PER_ADDRESS.
+   */
+  maxConnectionsPerAddress?: number;
+  /** Smallest export page_size accepted (default MIN_EXPORT_PAGE_SIZE; tests of paging lower it). */
+  exportMinPageSize?: number;
+  /** Idempotency keys one user may hold in 24 h (default DEFAULT_ENTRIES_PER_USER). */
+  journalEntriesPerUser?: number;
   lookupTtlMs?: number;
   /** Path of a catalog file or the catalog itself; default the shipped lookup-catalog.json. */
   lookupCatalog?: string | LookupCatalog;
@@ -104,6 +114,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
       options.db,
       options.journalLeaseMs ?? connectTimeoutMs + responseTimeoutMs + 5_000,
       now,
+      options.journalEntriesPerUser,
     ),
     lookups: new LookupCache(upstream, catalog, options.lookupTtlMs ?? 300_000, now),
     loginLimits: { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits },
@@ -127,6 +138,11 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
     // What the router refuses before any route (a bad %-escape in the path) too.
     frameworkErrors: answerFrameworkError,
   } as FastifyServerOptions) as unknown as FastifyInstance;
+
+  capConnectionsPerAddress(
+    app.server,
+    options.maxConnectionsPerAddress ?? DEFAULT_CONNECTIONS_PER_ADDRESS,
+  );
 
   const routes: Array<{ method: string; url: string }> = [];
   app.decorate('bffRoutes', routes);
@@ -155,7 +171,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   await sessionRoutes(app, ctx);
   await lookupsRoute(app, ctx);
   await reportsRoutes(app, ctx);
-  await exportRoutes(app, ctx);
+  await exportRoutes(app, ctx, { minPageSize: options.exportMinPageSize });
   await proxyRoutes(app, ctx);
   if (ctx.tileArchive) await mapArchiveRoute(app, ctx.tileArchive);
   const shell = await appShell(app, options.staticRoot ?? null);

@@ -73,6 +73,11 @@ const envSchema = z.object({
     })
     .optional(),
   /**
+   * Open connections one client address may hold at once (0: no cap). Loopback is not counted
+   * (a reverse proxy on the same machine); raise it when many tablets share one address (NAT).
+   */
+  TRAPLINE_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(128),
+  /**
    * Both servers' log level. `warn` by default: `npm start` runs in a person's terminal, where a
    * JSON line per request buried the URL and the demo password; `info` adds one per request.
    */

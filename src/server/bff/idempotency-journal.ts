@@ -2,6 +2,15 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Database } from '../db/database';
 import { IDEMPOTENCY_WINDOW_MS } from '#shared/schemas/outbox';
 
+/**
+ * Rows for creates sent without a key are named with this prefix and a fresh UUID: no client key
+ * can take it (a key is matched whole, and a client would have to send this exact UUID).
+ */
+const KEYLESS_PREFIX = 'keyless:';
+
+/** Default of `IdempotencyJournal.entriesPerUser`. */
+export const DEFAULT_ENTRIES_PER_USER = 20_000;
+
 /** A journal row as a request sees it. */
 export type JournalEntry = {
   agencyId: number;
@@ -9,7 +18,8 @@ export type JournalEntry = {
   method: string;
   path: string;
   bodyHash: string;
-  body: string;
+  /** The canonical body while the outcome is open; null once answered (the hash matches retries). */
+  body: string | null;
   state: 'forwarded' | 'answered';
   attempt: string;
   leaseUntil: Date;
@@ -32,6 +42,8 @@ export type Claim =
 
 export type ClaimRequest = {
   agencyId: number;
+  /** Who sends it (the signed-in username, lower case): one user's keys are counted together. */
+  userKey?: string;
   key: string;
   method: string;
   path: string;
@@ -87,6 +99,12 @@ export class IdempotencyJournal {
     /** How long the forwarding process owns a key: its connect and response time, and a margin. */
     readonly leaseMs: number,
     private readonly now: () => Date,
+    /**
+     * Keys one user may hold within the retention window (24 h): a week of field work synced at
+     * once is a few thousand creates; beyond the cap a new key is refused (429), so no one user
+     * can fill the disk with keys.
+     */
+    readonly entriesPerUser: number = DEFAULT_ENTRIES_PER_USER,
   ) {}
 
   static hash(method: string, path: string, body: string): string {
@@ -101,10 +119,11 @@ export class IdempotencyJournal {
     // One statement: a new key is inserted; a key older than the retention is replaced as if absent.
     const inserted = await this.db.query(
       `insert into bff_idempotency (agency_id, idem_key, method, path, body_hash, body, state, attempt, lease_until,
-         created_at, forwarded_at)
-       values ($1, $2, $3, $4, $5, $6, 'forwarded', $7, $8, $9, $9)
+         created_at, forwarded_at, user_key)
+       values ($1, $2, $3, $4, $5, $6, 'forwarded', $7, $8, $9, $9, $11)
        on conflict (agency_id, idem_key) do update set
          method = excluded.method, path = excluded.path, body_hash = excluded.body_hash, body = excluded.body,
+         user_key = excluded.user_key,
          state = 'forwarded', attempt = excluded.attempt, lease_until = excluded.lease_until,
          status = null, content_type = null, response = null, record_id = null,
          created_at = excluded.created_at, forwarded_at = excluded.forwarded_at, answered_at = null
@@ -121,6 +140,7 @@ export class IdempotencyJournal {
         lease,
         now,
         new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS),
+        req.userKey ?? null,
       ],
     );
     if (inserted.rows.length === 1) return { kind: 'forward', attempt };
@@ -187,8 +207,9 @@ export class IdempotencyJournal {
   ): Promise<WriteOutcome> {
     try {
       const { rows } = await this.db.query(
+        // Answered: the body is no longer needed (the hash matches retries), so it is dropped.
         `update bff_idempotency set state = 'answered', status = $4, content_type = $5, response = $6,
-           answered_at = $7, record_id = $8
+           answered_at = $7, record_id = $8, body = null
          where agency_id = $1 and idem_key = $2 and attempt = $3 and state = 'forwarded'
          returning idem_key`,
         [
@@ -279,7 +300,7 @@ export class IdempotencyJournal {
       method: string;
       path: string;
       body_hash: string;
-      body: string;
+      body: string | null;
       state: 'forwarded' | 'answered';
       attempt: string;
       lease_until: Date | string;
@@ -307,6 +328,50 @@ export class IdempotencyJournal {
       contentType: r.content_type,
       response: r.response,
     };
+  }
+
+  /**
+   * Notes a record the upstream made for a create sent without a key (issue 36 N6), as a row
+   * that owns the record: reconciliation never gives it to a key whose answer was lost, since
+   * this create provably made it. Nothing of the request or the answer is kept, only the id.
+   */
+  async noteKeylessCreate(
+    agencyId: number,
+    path: string,
+    res: { status: number; body: string },
+  ): Promise<void> {
+    const recordId = createdRecordId(res);
+    if (recordId === null) return;
+    const now = this.now();
+    try {
+      await this.db.query(
+        `insert into bff_idempotency (agency_id, idem_key, method, path, body_hash, body, state,
+           attempt, lease_until, status, response, created_at, forwarded_at, answered_at, record_id)
+         values ($1, $2, 'POST', $3, '', null, 'answered', $2, $4, $5, '', $4, $4, $4, $6)`,
+        [agencyId, `${KEYLESS_PREFIX}${randomUUID()}`, path, now, res.status, recordId],
+      );
+    } catch (err) {
+      // Already another row's (an upstream that answered with an existing record): owned anyway.
+      if (!isRecordTaken(err)) throw err;
+    }
+  }
+
+  /**
+   * Whether `userKey` holds at least `limit` keys of the agency within the retention window.
+   * Counts at most `limit` rows (an index range), so the check costs the same at any size.
+   */
+  async userAtCap(
+    agencyId: number,
+    userKey: string,
+    limit = this.entriesPerUser,
+  ): Promise<boolean> {
+    const { rows } = await this.db.query<{ n: number }>(
+      `select count(*)::int as n from (
+         select 1 from bff_idempotency
+          where agency_id = $1 and user_key = $2 and created_at >= $3 limit $4) held`,
+      [agencyId, userKey, new Date(this.now().getTime() - IDEMPOTENCY_WINDOW_MS), limit],
+    );
+    return (rows[0]?.n ?? 0) >= limit;
   }
 
   async sweep(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { entityAtV1Path } from '#shared/entities';
 import { errorBody } from '#shared/schemas/error';
 import { HttpError } from '../http/http-error';
 import { reauthRequired } from './session-errors';
@@ -73,7 +74,11 @@ async function proxy(ctx: BffContext, route: ProxyRoute, req: FastifyRequest, re
   const forward = () => ctx.upstream.request({ method: route.method, path, query, headers, body });
 
   if (route.method !== 'POST' || key === undefined) {
-    return send(ctx, session, reply, await forward());
+    const res = await forward();
+    // A record made without a key is provably not a keyed create's whose answer was lost.
+    if (route.method === 'POST' && entityAtV1Path(path))
+      await ctx.journal.noteKeylessCreate(session.info.agency.id, path, res);
+    return send(ctx, session, reply, res);
   }
   return idempotentCreate(ctx, session, reply, { path, key, body: body ?? '', forward });
 }
@@ -88,9 +93,19 @@ async function idempotentCreate(
   const agencyId = session.info.agency.id;
   // Hashed in canonical form: the same record with its keys in another order is the same request.
   const canonical = canonicalJson(parseJson(req.body));
+  // Written out again, a body can grow (1e20 is 21 digits): never store more than is taken.
+  if (Buffer.byteLength(canonical) > JOURNAL_BODY_LIMIT) throw journalBodyTooLarge();
+  const userKey = session.info.user.username.toLowerCase();
+  if (
+    (await ctx.journal.userAtCap(agencyId, userKey)) &&
+    !(await ctx.journal.find(agencyId, req.key))
+  ) {
+    throw tooManyKeys();
+  }
   // Step 1: the key is recorded before anything goes upstream.
   const claim = await ctx.journal.claim({
     agencyId,
+    userKey,
     key: req.key,
     method: 'POST',
     path: req.path,
@@ -146,7 +161,8 @@ async function idempotentCreate(
   }
   ctx.upstreamKeys.learn(req.key, res);
   if (res.replayed) reply.header('idempotent-replayed', 'true');
-  if (isFinalAnswer(res)) await ctx.journal.answer(agencyId, req.key, attempt, res);
+  if (isFinalAnswer(res) && !isLargeRefusal(res))
+    await ctx.journal.answer(agencyId, req.key, attempt, res);
   else if (res.status >= 500) await ctx.journal.abandon(agencyId, req.key, attempt);
   else await ctx.journal.release(agencyId, req.key, attempt);
   return send(ctx, session, reply, res);
@@ -227,6 +243,37 @@ async function reconcile(
   const stillRunningMs = entry.forwardedAt.getTime() + ctx.journal.leaseMs - ctx.now().getTime();
   if (stillRunningMs > 0) throw inFlight(stillRunningMs);
   return 'forward';
+}
+
+/** A body the journal would store is at most what the upstream takes (contract §2). */
+const JOURNAL_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * A refusal's answer larger than this is not stored: nothing was created, so a retry may as well
+ * be judged again, and a refusal never costs the journal more than a few kB.
+ */
+const REFUSAL_KEPT_MAX = 16 * 1024;
+
+function isLargeRefusal(res: UpstreamResponse): boolean {
+  return res.status >= 400 && Buffer.byteLength(res.body) > REFUSAL_KEPT_MAX;
+}
+
+function journalBodyTooLarge(): HttpError {
+  return new HttpError(
+    413,
+    'payload_too_large',
+    'The record is over 1 MiB once read; send a smaller one',
+  );
+}
+
+function tooManyKeys(): HttpError {
+  return new HttpError(
+    429,
+    'rate_limited',
+    'Too many records sent in the last 24 hours from this account; the rest will be sent later',
+    undefined,
+    { 'retry-after': '3600' },
+  );
 }
 
 function outcomeUnknown(): HttpError {

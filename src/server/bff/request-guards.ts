@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/http-error';
+import { hasEncodedUnreserved } from '../http/encoded-unreserved';
 
 /**
  * Refuses paths that could be read differently by the BFF and the upstream, or by the router
@@ -22,10 +23,9 @@ function isAmbiguousPath(path: string): boolean {
   if (!path.startsWith('/')) return true;
   if (path.includes('\\') || path.includes('//')) return true;
   if (/%(2f|5c|2e|00)/i.test(path)) return true;
-  // An encoded letter, digit, - _ ~ (RFC 3986 unreserved, which no client encodes): the router
-  // decodes it, so `/%61pi/session` would reach /api/session past every check made on the raw
-  // path (CSRF, no-store, the app shell's /api test).
-  if (/%(3[0-9]|[46][1-9a-f]|[57][0-9a]|2d|5f|7e)/i.test(path)) return true;
+  // An encoded unreserved character: the router decodes it, so `/%61pi/session` would reach
+  // /api/session past every check made on the raw path (CSRF, no-store, the app shell's /api test).
+  if (hasEncodedUnreserved(path)) return true;
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(path)) return true;
   return path.split('/').some((seg) => seg === '.' || seg === '..');

@@ -30,6 +30,13 @@ export type RecordsOptions = {
 
 export const BODY_LIMIT = 1024 * 1024;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the records service as registered (collected through onRoute). */
+    recordsRoutes: Array<{ method: string; url: string }>;
+  }
+}
+
 /** Never log credentials: these paths are replaced by "[redacted]" in every log line. */
 export const LOG_REDACT = [
   'req.headers.authorization',
@@ -85,6 +92,12 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
       .send(
         new HttpError(404, 'not_found', `No route ${req.method} ${req.url.split('?')[0]}`).toBody(),
       );
+  });
+
+  const routes: Array<{ method: string; url: string }> = [];
+  app.decorate('recordsRoutes', routes);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) routes.push({ method, url: r.url });
   });
 
   useRouteSchemas(app);

@@ -20,6 +20,17 @@ export function validationFailed(
   return new HttpError(422, code, message ?? summarizeFields(fields), fields);
 }
 
+/** Each (path, message) once: the schema and the storage check may both refuse one text. */
+function distinct(fields: FieldError[]): FieldError[] {
+  const seen = new Set<string>();
+  return fields.filter((f) => {
+    const id = `${f.path}\n${f.message}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
 /** Parses a body with a shared schema, or throws 422 listing every failing field. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -29,7 +40,7 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infe
   // Text PostgreSQL refuses (NUL) is a 422 here, never a 500 at insert time.
   const unstorable = unstorableStrings(body);
   if (!result.success)
-    throw validationFailed([...fieldsFromZod(result.error, body), ...unstorable]);
+    throw validationFailed(distinct([...fieldsFromZod(result.error, body), ...unstorable]));
   if (unstorable.length > 0) throw validationFailed(unstorable);
   return result.data;
 }

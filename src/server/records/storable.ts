@@ -1,19 +1,24 @@
 import type { FieldError } from '#shared/schemas/error';
 import { toIsoOutput } from '#shared/schemas/common';
+import { hasLoneSurrogate, LONE_SURROGATE_MESSAGE, wellFormed } from '#shared/schemas/text';
 
 /** PostgreSQL `int` range: larger ids cannot exist, and binding them as int would fail. */
 export const MAX_INT4 = 2_147_483_647;
 export const isInt4Id = (v: number) => Number.isInteger(v) && v >= 1 && v <= MAX_INT4;
 
 /**
- * Values valid JSON and valid for the shared schemas that PostgreSQL still refuses: text with a
- * NUL character. Every failing path is listed, so the caller answers 422 rather than a 500.
+ * Values valid JSON that PostgreSQL still refuses or silently changes: text with a NUL
+ * character, and text or field names with a lone UTF-16 surrogate (jsonb refuses it; UTF-8 turns
+ * it into U+FFFD, so a keyed create's stored answer would fail where an unkeyed one succeeds).
+ * Every failing path is listed (well-formed itself, so the 422 can be stored and replayed), so
+ * the caller answers 422 rather than a 500.
  */
 export function unstorableStrings(value: unknown, path: string[] = []): FieldError[] {
+  const at = (p: string[]) => wellFormed(p.join('.')) || '(body)';
   if (typeof value === 'string') {
-    return value.includes('\u0000')
-      ? [{ path: path.join('.') || '(body)', message: 'Text may not contain a NUL character' }]
-      : [];
+    if (value.includes('\u0000'))
+      return [{ path: at(path), message: 'Text may not contain a NUL character' }];
+    return hasLoneSurrogate(value) ? [{ path: at(path), message: LONE_SURROGATE_MESSAGE }] : [];
   }
   if (value === null || typeof value !== 'object') return [];
   const entries = Array.isArray(value)
@@ -21,8 +26,10 @@ export function unstorableStrings(value: unknown, path: string[] = []): FieldErr
     : Object.entries(value);
   return entries.flatMap(([k, v]) => [
     ...(k.includes('\u0000')
-      ? [{ path: [...path, k].join('.'), message: 'Field names may not contain a NUL character' }]
-      : []),
+      ? [{ path: at([...path, k]), message: 'Field names may not contain a NUL character' }]
+      : hasLoneSurrogate(k)
+        ? [{ path: at([...path, k]), message: LONE_SURROGATE_MESSAGE }]
+        : []),
     ...unstorableStrings(v, [...path, k]),
   ]);
 }

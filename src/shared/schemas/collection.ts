@@ -10,6 +10,7 @@ import {
   locationInput,
   optionalText,
 } from './common';
+import { text } from './text';
 import { collectionLure } from './lure';
 
 /** One abundance row: how many of a species and sex a trap caught. */
@@ -60,7 +61,7 @@ const collectionOptional = {
   collection_date_date_only: z.boolean(),
   collection_num: z.number().int().positive(),
   comments: optionalText,
-  identified_by: z.string().max(200),
+  identified_by: text().max(200),
   site: id,
   location: locationInput,
   surv_year: z.number().int().min(1900).max(2200),

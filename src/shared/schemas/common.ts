@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './text';
 
 /** Internal numeric identifier: a positive integer. */
 export const id = z.number().int().positive();
@@ -59,7 +60,7 @@ export function toIsoOutput(input: string): string {
   return new Date(DATE_ONLY.test(input) ? `${input}T00:00:00.000Z` : input).toISOString();
 }
 
-export const optionalText = z.string().max(10_000);
+export const optionalText = text().max(10_000);
 
 /** Contract §3: elevation is sent as a number, returned as a numeric string; clients accept both. */
 export const numericLoose = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { wellFormed } from './text';
 
 /** Every `error.code` the records service and the BFF answer with (contract §2, ARCHITECTURE BFF). */
 export const ERROR_CODES = [
@@ -54,7 +55,8 @@ export type ErrorBody = z.infer<typeof errorBody>;
  */
 export function fieldsFromZod(error: z.ZodError, input?: unknown): FieldError[] {
   return error.issues.map((issue) => {
-    const path = issue.path.map(String).join('.') || '(body)';
+    // Well-formed: a field name may hold a lone surrogate, and the answer is stored as jsonb.
+    const path = wellFormed(issue.path.map(String).join('.')) || '(body)';
     const missing =
       issue.code === 'invalid_type' &&
       (input === undefined
@@ -62,7 +64,9 @@ export function fieldsFromZod(error: z.ZodError, input?: unknown): FieldError[] 
         : valueAt(input, issue.path) === undefined);
     let message = missing ? 'Required' : issue.message;
     if (issue.code === 'unrecognized_keys') {
-      message = `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`;
+      message = wellFormed(
+        `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`,
+      );
     }
     return { path, message };
   });

@@ -8,6 +8,7 @@ import {
   shape,
   shapeInput,
 } from './common';
+import { text } from './text';
 
 export const SITE_CODE = /^\d{6}$/;
 export const ZERO_SITE_CODE = '000000';
@@ -17,7 +18,7 @@ export const ELEVATION_RANGE = { min: -500, max: 9000 } as const;
 
 const siteFields = {
   code: z.string().regex(SITE_CODE, { message: 'Site code must be exactly 6 digits' }),
-  name: z.string().trim().min(1, { message: 'Site name is required' }).max(200),
+  name: text().trim().min(1, { message: 'Site name is required' }).max(200),
   coordinate_precision: id,
   shape: shapeInput,
   active_date: isoDateInput,
@@ -38,7 +39,7 @@ const siteFields = {
   revision_comments: optionalText,
   site_population: z.enum(SITE_POPULATIONS),
   site_land_usage: z.array(id).max(50),
-  site_land_usage_custom: z.array(z.string().trim().min(1).max(200)).max(50),
+  site_land_usage_custom: z.array(text().trim().min(1).max(200)).max(50),
   agency: id,
   user: id,
 };

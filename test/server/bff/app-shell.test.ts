@@ -51,6 +51,10 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'assets', 'index-Bx1.js'), 'console.log(1)');
   writeFileSync(join(dist, 'assets', 'index-C9.css'), 'body{}');
   writeFileSync(join(dist, 'assets', 'screen-Dx2.js'), bigScript('screen'));
+  writeFileSync(
+    join(dist, 'assets', 'screen-Dx2.js.map'),
+    JSON.stringify({ version: 3, sources: ['../../src/client/secret-path.tsx'], mappings: 'AAAA' }),
+  );
   writeFileSync(join(dist, 'sw.js'), `self.x=1;\n${bigScript('precache')}`);
   writeFileSync(join(dist, 'workbox-5a1b2c.js'), 'self.y=1');
   writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Trapline"}');
@@ -100,6 +104,17 @@ describe('the app shell', () => {
     const api = await http(`${bff.url}/api/nothing`, { headers: { 'x-csrf': '1' } });
     expect(api.status).toBe(404);
     expect(api.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it("never serves the source maps the build writes (the app's source stays on the server)", async () => {
+    for (const encoding of [undefined, CHROMIUM_ENCODINGS, 'gzip']) {
+      const res = await getBytes('/assets/screen-Dx2.js.map', encoding);
+      expect(res.status, encoding).toBe(404);
+      expect(res.body.toString('latin1')).not.toMatch(/secret-path|mappings/);
+    }
+    const head = await request(`${bff.url}/assets/screen-Dx2.js.map`, { method: 'HEAD' });
+    await head.body.dump();
+    expect(head.statusCode).toBe(404);
   });
 
   it('sends the build compressed to a browser that accepts it, the same bytes once decoded', async () => {

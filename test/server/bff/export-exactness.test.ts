@@ -149,7 +149,7 @@ const collection = (over: Record<string, unknown>) =>
   });
 
 beforeAll(async () => {
-  stack = await startBffStack({ hop: startMutatingHop });
+  stack = await startBffStack({ hop: startMutatingHop, bff: { exportMinPageSize: 1 } });
   manager = await stack.signIn('demo-manager');
   neighbor = await stack.signIn('neighbor-manager');
   managerToken = await stack.records.login('demo-manager');

@@ -12,7 +12,7 @@ let neighbor: string;
 const COLLECTIONS = 1_205;
 
 beforeAll(async () => {
-  stack = await startBffStack();
+  stack = await startBffStack({ bff: { exportMinPageSize: 1 } });
   neighbor = await stack.signIn('neighbor-manager');
   // Empty traps of agency 2 (the neighbour), written straight into the records service's tables.
   await stack.records.db.query(

@@ -133,7 +133,7 @@ const ids = {
 };
 
 beforeAll(async () => {
-  stack = await startBffStack();
+  stack = await startBffStack({ bff: { exportMinPageSize: 1 } });
   manager = await stack.signIn('demo-manager');
   neighbor = await stack.signIn('neighbor-manager');
   ids.site = (await site(manager, 'Twin Oaks')).id;

@@ -17,6 +17,7 @@ afterAll(async () => {
 
 const request = (key: string, body = '{"code":"104233"}') => ({
   agencyId: 1,
+  userKey: 'demo-tech',
   key,
   method: 'POST',
   path: '/v1/site',

@@ -6,19 +6,35 @@ import { HttpError } from '../../http/http-error';
 import type { BffContext } from '../context';
 import { requireSession, sessionOf } from '../require-session';
 import { openExport } from './export-body';
+import { ExportSlots } from './export-slots';
 import { EXPORT_TABLES, type ExportTable } from './export-tables';
 import { EXPORT_PAGE_SIZE, upstreamCount } from './upstream-pages';
 
 /** Trailer carrying the number of rows written; present only when the file was sent whole. */
 const ROWS_TRAILER = 'x-export-rows';
 
-const exportQuery = z.strictObject({
-  // Rows read per upstream page (1–1000, default 1000): smaller pages for slow upstreams and tests.
-  page_size: z.preprocess(
-    (v) => (Array.isArray(v) && v.length === 1 ? v[0] : v),
-    z.coerce.number().int().min(1).max(EXPORT_PAGE_SIZE).optional(),
-  ),
-});
+/**
+ * The smallest `page_size` taken: smaller pages make one upstream request per few rows (a page of
+ * one row made 100k requests for 100k collections) for no gain; 100 is the contract's default page.
+ */
+export const MIN_EXPORT_PAGE_SIZE = 100;
+
+/** Seconds a second export of a session is told to wait (it is refused while one runs). */
+const EXPORT_BUSY_RETRY_S = 30;
+
+const exportQuery = (minPageSize: number) =>
+  z.strictObject({
+    // Rows read per upstream page (100–1000, default 1000): smaller pages for slow upstreams.
+    page_size: z.preprocess(
+      (v) => (Array.isArray(v) && v.length === 1 ? v[0] : v),
+      z.coerce.number().int().min(minPageSize).max(EXPORT_PAGE_SIZE).optional(),
+    ),
+  });
+
+export type ExportOptions = {
+  /** Smallest page_size accepted (MIN_EXPORT_PAGE_SIZE; tests of paging lower it). */
+  minPageSize?: number;
+};
 
 /**
  * GET /api/export/{sites.csv, sites.geojson, collections.csv, pools.csv, pool-tests.csv}: the
@@ -27,12 +43,30 @@ const exportQuery = z.strictObject({
  * is sent as the trailer x-export-rows, and a failure after the first byte aborts the response.
  * GET /api/export/summary: the upstream's totals per list, before any download.
  */
-export async function exportRoutes(app: FastifyInstance, ctx: BffContext): Promise<void> {
+export async function exportRoutes(
+  app: FastifyInstance,
+  ctx: BffContext,
+  exportOptions: ExportOptions = {},
+): Promise<void> {
   const options = { preHandler: requireSession(ctx), exposeHeadRoute: false };
+  const query = exportQuery(exportOptions.minPageSize ?? MIN_EXPORT_PAGE_SIZE);
+  const slots = new ExportSlots();
   for (const table of EXPORT_TABLES) {
-    app.get(`/api/export/${table.file}`, options, (req, reply) =>
-      sendExport(ctx, table, req, reply),
-    );
+    app.get(`/api/export/${table.file}`, options, async (req, reply) => {
+      const { page_size } = strictQuery(query, req.query);
+      const session = sessionOf(req);
+      const release = slots.take(session.idHash);
+      if (!release) throw exportBusy();
+      // Released when the response ends however it ends (sent whole, aborted, client gone), or
+      // at once when the export fails before its first byte.
+      reply.raw.once('close', release);
+      try {
+        return await sendExport(ctx, table, page_size, req, reply);
+      } catch (err) {
+        release();
+        throw err;
+      }
+    });
   }
   app.get('/api/export/summary', options, async (req, reply) => {
     strictQuery(z.strictObject({}), req.query);
@@ -53,13 +87,23 @@ export async function exportRoutes(app: FastifyInstance, ctx: BffContext): Promi
   });
 }
 
+function exportBusy(): HttpError {
+  return new HttpError(
+    429,
+    'rate_limited',
+    "A download of the agency's data is already running for you; wait for it to finish",
+    undefined,
+    { 'retry-after': String(EXPORT_BUSY_RETRY_S) },
+  );
+}
+
 async function sendExport(
   ctx: BffContext,
   table: ExportTable,
+  page_size: number | undefined,
   req: FastifyRequest,
   reply: FastifyReply,
 ) {
-  const { page_size } = strictQuery(exportQuery, req.query);
   const session = sessionOf(req);
   const open = await openExport(ctx, session, table, page_size ?? EXPORT_PAGE_SIZE);
   const [base, ext] = table.file.split('.');

@@ -1,4 +1,5 @@
 import type { Cell, Report } from '#shared/reports';
+import { guardFormula } from '../csv-formula-guard';
 
 /**
  * A report as CSV (RFC 4180): the columns as the header, one line per row, CRLF line ends. Empty
@@ -19,7 +20,7 @@ export function csvCell(value: Cell | undefined): string {
   if (typeof value === 'number') {
     return Number.isFinite(value) ? String(Number(value.toPrecision(15))) : '';
   }
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const text = guardFormula(value);
   // A semicolon or tab is quoted too: a spreadsheet that also splits on them (LibreOffice offers
   // comma, semicolon and tab at once) would otherwise start a cell after it, where a formula runs.
   return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;

@@ -7,6 +7,7 @@ import { zeroSiteSchema } from './006-zero-site';
 import { oneKeyPerRecord } from './007-one-key-per-record';
 import { retiredPoolTests } from './008-retired-pool-tests';
 import { lookupVersion } from './009-lookup-version';
+import { journalKeepsHashes } from './010-journal-keeps-hashes';
 
 /** Every migration, in version order. Add a file per version; never edit an applied one. */
 export const MIGRATIONS: Migration[] = [
@@ -18,4 +19,5 @@ export const MIGRATIONS: Migration[] = [
   oneKeyPerRecord,
   retiredPoolTests,
   lookupVersion,
+  journalKeepsHashes,
 ];

@@ -11,6 +11,16 @@ export function isVersionedPath(url: string): boolean {
   return path === '/v1' || path.startsWith('/v1/');
 }
 
+/** The path of a URL as the router reads it (percent-decoded); the raw path if it cannot be. */
+function decodedPath(url: string): string {
+  const path = url.split('?', 1)[0];
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 const unauthenticated = (message: string) => new HttpError(401, 'unauthenticated', message);
 
 type TokenRow = {
@@ -69,10 +79,15 @@ export function bearerToken(req: FastifyRequest): string | null {
   return match ? match[1] : null;
 }
 
-/** onRequest hook: every `/v1` request carries a valid bearer token; sets `request.caller`. */
+/**
+ * onRequest hook: every `/v1` request carries a valid bearer token; sets `request.caller`.
+ * Decided on the path the router matched (its route pattern), never on the raw URL, which may
+ * spell the same route another way; a path no route matched is judged decoded, so an unknown
+ * `/v1/...` path is a 401 too (contract §8), never a 404 that tells what exists.
+ */
 export function authenticate(ctx: RecordsContext): onRequestHookHandler {
   return async (req) => {
-    if (!isVersionedPath(req.url)) return;
+    if (!isVersionedPath(req.routeOptions.url ?? decodedPath(req.url))) return;
     const token = bearerToken(req);
     if (!token) throw unauthenticated('Send Authorization: Bearer <token> (POST /login gives one)');
     req.caller = await callerForToken(ctx, token);

@@ -3,6 +3,7 @@ import type { RecordsContext } from '../context';
 import { authenticate } from '../auth/authenticate';
 import { requireSecureTransport } from '../transport';
 import { idempotency } from '../idempotency';
+import { refuseEncodedUnreserved } from '../encoded-path-guard';
 import loginRoutes from './login';
 import openapiRoutes from './openapi';
 import meRoutes from './v1/me';
@@ -16,13 +17,16 @@ import poolTestRoutes from './v1/arthropod/pool/test';
 
 /**
  * Registers every route of the records service on the root instance.
- * Order of hooks on a request: transport (§8) → authentication on /v1 (§7) → idempotency on
+ * Order of hooks on a request: a path spelling unreserved characters in percent-encoding is
+ * refused (400: the same path no client would send, which raw-path checks would misread) →
+ * transport (§8) → authentication on /v1 (§7) → idempotency on
  * POST with Idempotency-Key (§9) → the route.
  */
 export async function registerRecordsRoutes(
   app: FastifyInstance,
   ctx: RecordsContext,
 ): Promise<void> {
+  app.addHook('onRequest', refuseEncodedUnreserved);
   app.addHook('onRequest', requireSecureTransport(ctx));
   app.addHook('onRequest', authenticate(ctx));
   idempotency(app, ctx);
