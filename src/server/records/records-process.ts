@@ -118,7 +118,7 @@ export async function startRecordsProcess(
         if (closing) return;
         launch(again, false).then(
           (next) => {
-            report(`The records service is back at ${next.started.url}`);
+            if (!closing) report(`The records service is back at ${next.started.url}`);
             watch(next.exited);
           },
           (err: unknown) => report(`The records service did not start again: ${String(err)}`),
