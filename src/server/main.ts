@@ -2,12 +2,14 @@
  * `npm start`: builds the app if dist/ is missing, starts the records service (unless
  * UPSTREAM_URL names another one), then the BFF, and prints where to go and how to sign in.
  *
- * The records service runs on a thread of its own (records-thread.ts) so that BFF work never
- * takes the records service's capacity, as with a reverse proxy on another core. The BFF's
+ * The records service runs in a process of its own (records-process.ts): BFF work never takes its
+ * capacity (a core of its own, as behind a reverse proxy), and the two share no heap, so a BFF
+ * that runs out of memory never takes the records service down mid-request with it, and a
+ * records service that dies is reported and restarted while the BFF serves on. The BFF's
  * tables (sessions, idempotency journal) are in the BFF's database: on PostgreSQL the same
  * database as the records service, so several BFF processes share sessions and the journal; on
  * the embedded database a PGlite of its own in TRAPLINE_DATA_DIR/bff (a PGlite belongs to one
- * thread).
+ * process).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -22,7 +24,7 @@ import { parseWorkers, planWorkers, workersRefused } from './cluster/worker-plan
 import type { Database } from './db/database';
 import { openDatabase } from './db/open-database';
 import { EnvError as RecordsEnvError, parseRecordsEnv } from './records/env';
-import { startRecordsThread, type ThreadedRecords } from './records/records-thread';
+import { startRecordsProcess, type RecordsProcess } from './records/records-process';
 import { describeDemoCredentials } from './records/server';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,7 +42,7 @@ function openBffDatabase(env: BffEnv, dataDir: string): Promise<Database> {
 
 export type RunningStack = {
   bff: RunningBff;
-  records: ThreadedRecords | null;
+  records: RecordsProcess | null;
   /** Human lines to print once: URL and demo sign-in. */
   banner: string;
   close(): Promise<void>;
@@ -65,7 +67,7 @@ export async function startStack(
 ): Promise<RunningStack> {
   // Before anything writes there: the databases, the session key, the demo credentials.
   makeDataDirPrivate(env.TRAPLINE_DATA_DIR);
-  let records: ThreadedRecords | null = null;
+  let records: RecordsProcess | null = null;
   let db: Database;
   let upstreamUrl: string;
   if (env.UPSTREAM_URL) {
@@ -74,7 +76,7 @@ export async function startStack(
   } else {
     // The records service stays on loopback HTTP beside the BFF: TLS, if any, is the BFF's.
     const recordsEnv = { ...parseRecordsEnv(process.env), TLS_CERT: undefined, TLS_KEY: undefined };
-    records = await startRecordsThread(recordsEnv, { logLevel: env.LOG_LEVEL });
+    records = await startRecordsProcess(recordsEnv, { logLevel: env.LOG_LEVEL });
     upstreamUrl = records.url;
     try {
       db = await openBffDatabase(env, join(env.TRAPLINE_DATA_DIR, 'bff'));

@@ -13,6 +13,7 @@ import {
 import type { AbundanceParams, AbundanceRow, Report } from './report-params';
 import { rRound } from './r-round';
 import { reportFilters } from './report-filters';
+import { checkRowBudget } from './report-row-budget';
 
 export interface AbundanceGroup extends Group {
   count: number;
@@ -81,6 +82,12 @@ export function abundanceGroups(
       counts.set(at, (counts.get(at) ?? 0) + (a.num_count ?? 0)); // sum(na.rm = TRUE)
     }
   }
+
+  // Separated by species, every group with trap events has a row per listed species: known
+  // before any is built.
+  let withEvents = 0;
+  for (const e of events.values()) if (e.trapEvents > 0) withEvents += 1;
+  checkRowBudget(withEvents * (speciesAt < 0 ? 1 : speciesList.length), params.rowBudget);
 
   const groups: AbundanceGroup[] = [];
   const add = (group: Group, trapEvents: number) => {

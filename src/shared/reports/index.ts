@@ -35,5 +35,6 @@ export { reportCollection } from './report-collection';
 export type { ReportCollection } from './report-collection';
 export { reportPool, reportPoolTest } from './report-pool';
 export type { ReportPool, ReportPoolTest } from './report-pool';
+export { ReportRowBudgetExceeded, checkRowBudget } from './report-row-budget';
 export { INTERVALS, SEPARATE_BY, SEX_FILTERS, TARGET_DISEASES } from './report-params';
 export type * from './report-params';

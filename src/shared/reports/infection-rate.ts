@@ -13,6 +13,7 @@ import {
 } from './report-groups';
 import type { InfectionRateParams, InfectionRateRow, Report } from './report-params';
 import { reportFilters } from './report-filters';
+import { checkRowBudget } from './report-row-budget';
 
 export interface InfectionRateGroup extends Group {
   /** Per `scale` (default 1000); null where the estimator has none (every pool positive). */
@@ -69,6 +70,8 @@ export function infectionRateGroups(
     }
   }
 
+  // Before the estimates, the costly part (bc-mle iterates per group).
+  checkRowBudget(byGroup.size, params.rowBudget);
   const groups: InfectionRateGroup[] = [];
   for (const { group, x, m } of byGroup.values()) {
     const e = pooledEstimate(estimator, x, m);

@@ -25,6 +25,11 @@ export interface FilterParams {
   trap?: readonly string[]; // trap acronyms
   sex?: SexFilter; // default female (vector index: all)
   separate_by?: readonly SeparateBy[];
+  /**
+   * Trapline's, not vectorsurvR's: the most rows the report may have (report-row-budget.ts);
+   * beyond it the report throws ReportRowBudgetExceeded before building them. None: no limit.
+   */
+  rowBudget?: number;
 }
 
 export interface AbundanceParams extends FilterParams {

@@ -3,6 +3,7 @@ import { compensatedSum } from './compensated-sum';
 import { infectionRateGroups, INFECTION_RATE_FIGURES } from './infection-rate';
 import type { ReportCollection } from './report-collection';
 import type { ReportPool } from './report-pool';
+import { checkRowBudget } from './report-row-budget';
 import { compareGroups, entryOf, groupKey, toReport, type Group } from './report-groups';
 import type {
   Report,
@@ -60,6 +61,8 @@ export function vectorIndexReport(
   for (const g of infection.groups) {
     Object.assign(entry(g), { InfectionRate: g.rate, LowerCI: g.lower, UpperCI: g.upper });
   }
+  // Each side kept to the budget, their join too (it has at most both sides' rows).
+  checkRowBudget(joined.size, params.rowBudget);
   const ordered = [...joined.values()].sort(compareGroups);
   for (const r of ordered) {
     const { Abundance, InfectionRate } = r.cells;

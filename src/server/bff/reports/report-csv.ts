@@ -10,9 +10,15 @@ import { guardFormula } from '../csv-formula-guard';
  * -15.559999999999999 is written -15.56 (a negative Delta stays a number).
  */
 export function reportCsv(report: Report): string {
-  const lines = [report.columns.map(csvCell).join(',')];
-  for (const row of report.rows) lines.push(report.columns.map((c) => csvCell(row[c])).join(','));
-  return `${lines.join('\r\n')}\r\n`;
+  return [
+    csvLine(report.columns),
+    ...report.rows.map((row) => csvLine(report.columns.map((c) => row[c]))),
+  ].join('');
+}
+
+/** One CSV line of cells, with its CRLF. */
+export function csvLine(cells: readonly (Cell | undefined)[]): string {
+  return `${cells.map(csvCell).join(',')}\r\n`;
 }
 
 export function csvCell(value: Cell | undefined): string {

@@ -77,6 +77,26 @@ export type ReportLists = {
 
 type Entry = { lists: ReportLists; readAtMs: number };
 
+/** One read of an agency's lists under way, and the requests waiting for it. */
+type Read = {
+  /** The agency's generation when it started: a write since makes its lists stale. */
+  generation: number;
+  /** Id hash of the session whose token it reads with. */
+  owner: string;
+  promise: Promise<ReportLists>;
+  /** Stops the read between pages once no request waits for it. */
+  controller: AbortController;
+  waiters: number;
+};
+
+/** The read was stopped: every request that waited for it had gone. */
+export class ReadAbandoned extends Error {
+  constructor() {
+    super('Every request waiting for this read of the lists has gone');
+    this.name = 'ReadAbandoned';
+  }
+}
+
 /**
  * How long a session whose token the upstream accepted is given kept lists without asking again
  * (as long as the BFF trusts a session row read from its table, SESSION_CACHE_MS).
@@ -84,45 +104,59 @@ type Entry = { lists: ReportLists; readAtMs: number };
 const TOKEN_CONFIRMED_MS = 10_000;
 
 /**
- * The agency's collections and pools as the reports read them, one entry per agency. A write
- * for the agency (`drop`) bumps its generation: a read that started before the write neither
- * stores its lists nor is joined by requests that arrive after it. A read runs with the token of
- * the session that started it; a session that joined it and sees it fail for that token
- * (reauth_required) reads again with its own, so one person's expired sign-in never signs out
- * another.
+ * The agency's collections and pools as the reports read them, one entry per agency.
+ *
+ * Invariants (issue 36 N2: writes once started a full read per report, and none ever stopped):
+ * 1. At most one read of an agency's lists runs at a time; a request that finds it running with
+ *    the agency's current generation joins it.
+ * 2. A write for the agency (`drop`) bumps its generation: the running read neither stores its
+ *    lists nor is joined by requests that arrive after the write. Those wait for it to end (its
+ *    own waiters served, or gone) and then start, or join, the next read: lists as fresh as the
+ *    write, and still one read at a time however many writes come.
+ * 3. A read is stopped between pages as soon as no request waits for it (each waiter leaves when
+ *    its client has gone).
+ * A read runs with the token of the session that started it; a session that joined it and sees
+ * it fail for that token (reauth_required) reads again with its own, so one person's expired
+ * sign-in never signs out another.
  */
 class ReportListCache {
   private readonly byAgency = new Map<number, Entry>();
-  private readonly pending = new Map<
-    number,
-    { generation: number; owner: string; p: Promise<ReportLists> }
-  >();
+  private readonly running = new Map<number, Read>();
   private readonly generation = new Map<number, number>();
 
   constructor(private readonly ctx: BffContext) {}
 
-  async get(session: StoredSession): Promise<ReportLists> {
+  async get(session: StoredSession, left: AbortSignal): Promise<ReportLists> {
     const agencyId = session.info.agency.id;
-    const cached = this.byAgency.get(agencyId);
-    if (cached && this.ctx.now().getTime() - cached.readAtMs < REPORT_LISTS_TTL_MS) {
-      await this.confirm(session);
-      return cached.lists;
-    }
-    const running = this.pending.get(agencyId);
-    if (running && running.generation === (this.generation.get(agencyId) ?? 0)) {
-      if (running.owner === session.idHash) return running.p;
-      let lists: ReportLists;
+    for (;;) {
+      left.throwIfAborted();
+      const cached = this.byAgency.get(agencyId);
+      if (cached && this.ctx.now().getTime() - cached.readAtMs < REPORT_LISTS_TTL_MS) {
+        await this.confirm(session);
+        return cached.lists;
+      }
+      const read = this.running.get(agencyId);
+      if (!read) return this.wait(this.start(session), left);
+      if (read.generation !== this.generationOf(agencyId)) {
+        // Invariant 2: a read from before the agency's last write ends first.
+        await settled(read.promise, left);
+        continue;
+      }
+      if (read.owner === session.idHash) return this.wait(read, left);
       try {
-        lists = await running.p;
+        const lists = await this.wait(read, left);
+        await this.confirm(session);
+        return lists;
       } catch (err) {
         if (!(err instanceof HttpError && err.code === 'reauth_required')) throw err;
-        // The other session's token was refused: this session's own may be good.
-        return this.start(session);
+        // The other session's token was refused (its read is over): this session's own may be
+        // good, and the next turn starts a read with it.
       }
-      await this.confirm(session);
-      return lists;
     }
-    return this.start(session);
+  }
+
+  private generationOf(agencyId: number): number {
+    return this.generation.get(agencyId) ?? 0;
   }
 
   /** When each session's token was last accepted by the upstream (ms), by id hash. */
@@ -162,40 +196,83 @@ class ReportListCache {
     }
   }
 
-  /** A new read with this session's token, joined by the agency's requests until it settles. */
-  private start(session: StoredSession): Promise<ReportLists> {
+  /** A new read with this session's token; the agency's requests join it until it settles. */
+  private start(session: StoredSession): Read {
     const agencyId = session.info.agency.id;
-    const generation = this.generation.get(agencyId) ?? 0;
-    const p = this.read(session).then((lists) => {
+    const generation = this.generationOf(agencyId);
+    const controller = new AbortController();
+    const promise = this.read(session, controller.signal).then((lists) => {
       this.accepted(session.idHash, Date.parse(lists.readAt));
-      if ((this.generation.get(agencyId) ?? 0) === generation) {
+      if (this.generationOf(agencyId) === generation) {
         this.byAgency.set(agencyId, { lists, readAtMs: Date.parse(lists.readAt) });
       }
       return lists;
     });
-    const entry = { generation, owner: session.idHash, p };
-    this.pending.set(agencyId, entry);
+    const read: Read = { generation, owner: session.idHash, promise, controller, waiters: 0 };
+    this.running.set(agencyId, read);
     const clear = () => {
-      if (this.pending.get(agencyId) === entry) this.pending.delete(agencyId);
+      if (this.running.get(agencyId) === read) this.running.delete(agencyId);
     };
-    p.then(clear, clear);
-    return p;
+    promise.then(clear, clear);
+    return read;
   }
 
+  /**
+   * The read's lists for one request, which stops waiting when `left` aborts (its client has
+   * gone); the last waiter to leave stops the read (invariant 3).
+   */
+  private wait(read: Read, left: AbortSignal): Promise<ReportLists> {
+    left.throwIfAborted();
+    read.waiters += 1;
+    return new Promise<ReportLists>((resolve, reject) => {
+      let waiting = true;
+      const stop = () => {
+        if (!waiting) return false;
+        waiting = false;
+        read.waiters -= 1;
+        left.removeEventListener('abort', leave);
+        return true;
+      };
+      const leave = () => {
+        if (!stop()) return;
+        reject(left.reason);
+        if (read.waiters === 0) read.controller.abort(new ReadAbandoned());
+      };
+      left.addEventListener('abort', leave, { once: true });
+      read.promise.then(
+        (lists) => stop() && resolve(lists),
+        (err: unknown) => stop() && reject(err),
+      );
+    });
+  }
+
+  /** The agency's data changed: kept lists go, and a read under way is no longer joined. */
   drop(agencyId: number): void {
-    this.generation.set(agencyId, (this.generation.get(agencyId) ?? 0) + 1);
+    this.generation.set(agencyId, this.generationOf(agencyId) + 1);
     this.byAgency.delete(agencyId);
-    this.pending.delete(agencyId);
   }
 
-  private async read(session: StoredSession): Promise<ReportLists> {
+  private async read(session: StoredSession, stop: AbortSignal): Promise<ReportLists> {
     const readAt = this.ctx.now().toISOString();
     const [collections, pools] = await Promise.all([
-      readList(this.ctx, session, COLLECTION_LIST),
-      readList(this.ctx, session, POOL_LIST),
+      readList(this.ctx, session, COLLECTION_LIST, stop),
+      readList(this.ctx, session, POOL_LIST, stop),
     ]);
     return { collections, pools, readAt };
   }
+}
+
+/** Resolves once `p` has settled (either way), or rejects when `left` aborts first. */
+function settled(p: Promise<unknown>, left: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const leave = () => reject(left.reason);
+    left.addEventListener('abort', leave, { once: true });
+    const done = () => {
+      left.removeEventListener('abort', leave);
+      resolve();
+    };
+    p.then(done, done);
+  });
 }
 
 const caches = new WeakMap<BffContext, ReportListCache>();
@@ -209,10 +286,18 @@ function cacheOf(ctx: BffContext): ReportListCache {
   return cache;
 }
 
-/** The signed-in agency's collections and pools, read from the upstream with the session's token. */
-export async function reportLists(ctx: BffContext, session: StoredSession): Promise<ReportLists> {
+/**
+ * The signed-in agency's collections and pools, read from the upstream with the session's token.
+ * `left` aborts when the request's client has gone: it stops waiting, and a read nobody waits for
+ * any more stops.
+ */
+export async function reportLists(
+  ctx: BffContext,
+  session: StoredSession,
+  left: AbortSignal = new AbortController().signal,
+): Promise<ReportLists> {
   try {
-    return await cacheOf(ctx).get(session);
+    return await cacheOf(ctx).get(session, left);
   } catch (err) {
     if (err instanceof HttpError && err.code === 'reauth_required') {
       await ctx.sessions.expireToken(session.idHash, ctx.now());
@@ -249,6 +334,7 @@ async function readList<S extends z.ZodType>(
   ctx: BffContext,
   session: StoredSession,
   list: ListSpec<S>,
+  stop: AbortSignal,
 ): Promise<z.infer<S>[]> {
   const shape = [
     `pageSize=${REPORT_PAGE_SIZE}`,
@@ -258,10 +344,10 @@ async function readList<S extends z.ZodType>(
   const byKey = (afterId: number, upTo: number | null) => {
     const range = upTo === null ? '' : `&query%5Bid%5D%5B%24lte%5D=${upTo}`;
     const key = `query%5Bid%5D%5B%24gt%5D=${afterId}${range}`;
-    return readPage(ctx, session, list, `page=1&sort=id&${key}&${shape}`);
+    return readPage(ctx, session, list, `page=1&sort=id&${key}&${shape}`, stop);
   };
   const byNumber = async (n: number) =>
-    (await readPage(ctx, session, list, `page=${n}&${shape}`)) ?? refused(list.name);
+    (await readPage(ctx, session, list, `page=${n}&${shape}`, stop)) ?? refused(list.name);
   let pages = 0;
   const counted = () => {
     if ((pages += 1) > MAX_PAGES) tooManyPages(list.name);
@@ -319,7 +405,7 @@ async function readList<S extends z.ZodType>(
     keep(first);
     if (first.length < REPORT_PAGE_SIZE) return inIdOrder();
     const from = lastIdOf(first);
-    const top = await highestId(ctx, session, list);
+    const top = await highestId(ctx, session, list, stop);
     const bounds: (number | null)[] = [];
     if (top !== null && top > from + REPORT_KEY_RANGES) {
       for (let i = 1; i < REPORT_KEY_RANGES; i++)
@@ -346,12 +432,15 @@ async function highestId(
   ctx: BffContext,
   session: StoredSession,
   list: { name: string; path: string },
+  stop: AbortSignal,
 ): Promise<number | null> {
+  stop.throwIfAborted();
   const rows = await readPage(
     ctx,
     session,
     list,
     `page=1&pageSize=1&sort=-id&fields%5B%5D=id`,
+    stop,
   ).catch(() => null);
   const id = (rows?.[0] as { id?: unknown } | undefined)?.id;
   return typeof id === 'number' ? id : null;
@@ -388,14 +477,18 @@ function risesPast(rows: readonly unknown[], afterId: number, upTo: number | nul
 
 /**
  * One page of a list with the session's token: its rows, or null when the upstream refuses the
- * query (400, 422: a parameter it does not take). 401 → reauth_required.
+ * query (400, 422: a parameter it does not take). 401 → reauth_required. Not asked once `stop`
+ * has aborted (the read's every waiter has gone): an abandoned read ends at the pages already
+ * asked for.
  */
 async function readPage(
   ctx: BffContext,
   session: StoredSession,
   list: { name: string; path: string },
   query: string,
+  stop: AbortSignal,
 ): Promise<unknown[] | null> {
+  stop.throwIfAborted();
   const res = await ctx.upstream.request({
     method: 'GET',
     path: list.path,

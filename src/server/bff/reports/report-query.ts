@@ -17,9 +17,28 @@ export const REPORT_NAMES = [
 ] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 
-/** A query value as Fastify's parser gives it: one string, or an array for a repeated name. */
+/**
+ * Most values a repeated parameter may carry (after duplicates are dropped). Every name costs a
+ * look-up, and separated by species every species asked for is a row in every group: no request
+ * sets its own cost (issue 36 N1). The lookups hold 18 species and 9 traps; a hosted service's
+ * list is longer, but nobody compares more than this many names in one report.
+ */
+export const MAX_NAMES = 100;
+
+/**
+ * A query value as Fastify's parser gives it: one string, or an array for a repeated name.
+ * Repeats of one value count once (`year=2025&year=2025` is one year).
+ */
 const many = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (v === undefined ? undefined : [v].flat()), z.array(item).min(1).optional());
+  z.preprocess(
+    (v) => (v === undefined ? undefined : [...new Set([v].flat())]),
+    z
+      .array(item)
+      .min(1)
+      .max(MAX_NAMES, `At most ${MAX_NAMES} values`)
+      .transform((values) => [...new Set(values)])
+      .optional(),
+  );
 /** A name given once; repeating it is an error, not a silent pick of one value. */
 const one = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (Array.isArray(v) && v.length === 1 ? v[0] : v), item.optional());

@@ -3,13 +3,16 @@ import {
   abundanceAnomalyReport,
   abundanceReport,
   infectionRateReport,
+  ReportRowBudgetExceeded,
   vectorIndexReport,
   type Report,
 } from '#shared/reports';
+import { HttpError } from '../../http/http-error';
 import type { BffContext } from '../context';
 import { requireSession, sessionOf } from '../require-session';
-import { reportCsv } from './report-csv';
+import type { StoredSession } from '../session-store';
 import { reportLists, type ReportLists } from './report-lists';
+import { listNames, lookupNames, unknownNameFields, type KnownNames } from './report-names';
 import {
   assertReadableQuery,
   parseReportQuery,
@@ -17,12 +20,24 @@ import {
   type ReportName,
   type ReportQuery,
 } from './report-query';
+import { chunkStream, reportCsvChunks, reportJsonChunks } from './report-stream';
+
+/**
+ * Most rows one report may have (issue 36 N1). A district's busiest honest request, every date
+ * of a season separated by trap and species, is a few thousand; 50,000 rows is ~6 MB of JSON and
+ * some 25 MB of objects while it is sent, so a few at once cannot starve the BFF.
+ */
+export const REPORT_ROW_BUDGET = 50_000;
+
+/** The parameters that multiply a report's rows, named in the 422 of one over its budget. */
+const ROW_MULTIPLIERS = ['year', 'target_year', 'interval', 'separate_by', 'species', 'trap'];
 
 /**
  * GET /api/reports/{abundance | abundance-anomaly | infection-rate | vector-index}: the signed-in
  * agency's surveillance reports (spec: shared/spec/surveillance-calculations.md), computed by the
  * shared module on the lists this BFF reads from the upstream. JSON `{rows, count}` (rows' keys in
- * column order) or, with format=csv, a CSV file with the same columns.
+ * column order) or, with format=csv, a CSV file with the same columns, each streamed as the
+ * client takes it.
  */
 export async function reportsRoutes(app: FastifyInstance, ctx: BffContext): Promise<void> {
   for (const name of REPORT_NAMES) {
@@ -38,9 +53,20 @@ async function answer(ctx: BffContext, name: ReportName, req: FastifyRequest, re
   // Parameters first: a bad request is answered without reading anything upstream.
   assertReadableQuery(req.url);
   const query = parseReportQuery(name, req.query);
+  const session = sessionOf(req);
+  const left = whenClientLeaves(reply);
   // The current season when no year is asked for (the shared module has no clock).
   const season = ctx.now().getUTCFullYear();
-  const lists = await reportLists(ctx, sessionOf(req));
+  let lists: ReportLists;
+  try {
+    const known = await namesOfLookups(ctx, session, query);
+    lists = await reportLists(ctx, session, left);
+    assertKnownNames(query, known, lists);
+  } catch (err) {
+    // Nobody to answer: the read this request waited for goes on only for others.
+    if (left.aborted) return reply;
+    throw err;
+  }
   const report = compute(name, lists, query, season);
   reply.header('cache-control', 'private, no-store');
   if (query.format === 'csv') {
@@ -50,29 +76,99 @@ async function answer(ctx: BffContext, name: ReportName, req: FastifyRequest, re
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="trapline-${name}-${span}.csv"`)
-      .send(reportCsv(report));
+      .send(chunkStream(reportCsvChunks(report)));
   }
-  return reply.header('content-type', 'application/json; charset=utf-8').send({
-    rows: report.rows,
-    count: report.rows.length,
+  return reply
+    .header('content-type', 'application/json; charset=utf-8')
+    .send(chunkStream(reportJsonChunks(report)));
+}
+
+/** Aborts when the client goes before its answer was sent (the response closed unfinished). */
+function whenClientLeaves(reply: FastifyReply): AbortSignal {
+  const controller = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) controller.abort(new Error('The client has gone'));
   });
+  return controller.signal;
+}
+
+/** The lookups' names, when the request filters by species or trap (else none are needed). */
+async function namesOfLookups(
+  ctx: BffContext,
+  session: StoredSession,
+  query: ReportQuery,
+): Promise<KnownNames | null> {
+  if (!query.species && !query.trap) return null;
+  try {
+    return lookupNames(await ctx.lookups.get(session.info.agency, session.token));
+  } catch (err) {
+    if (err instanceof HttpError && err.code === 'reauth_required') {
+      await ctx.sessions.expireToken(session.idHash, ctx.now());
+    }
+    throw err;
+  }
+}
+
+/**
+ * 422 naming `species` / `trap` when a name is neither in the lookups nor in the agency's own
+ * records (issue 36 N1).
+ */
+function assertKnownNames(query: ReportQuery, lookups: KnownNames | null, lists: ReportLists) {
+  if (!lookups) return;
+  if (unknownNameFields(query, [lookups]).length === 0) return;
+  const fields = unknownNameFields(query, [lookups, listNames(lists)]);
+  if (fields.length === 0) return;
+  throw new HttpError(
+    422,
+    'validation_failed',
+    `These report parameters are not valid: ${fields.map((f) => f.path).join(', ')}`,
+    fields,
+  );
 }
 
 function compute(name: ReportName, lists: ReportLists, q: ReportQuery, season: number): Report {
+  try {
+    return computeWithin(name, lists, q, season, REPORT_ROW_BUDGET);
+  } catch (err) {
+    if (!(err instanceof ReportRowBudgetExceeded)) throw err;
+    const given = ROW_MULTIPLIERS.filter((p) => q[p as keyof ReportQuery] !== undefined);
+    const rows = err.rows.toLocaleString('en-US');
+    const budget = err.budget.toLocaleString('en-US');
+    throw new HttpError(
+      422,
+      'validation_failed',
+      `This report would have ${rows} rows; a report has at most ${budget}. Ask for fewer ` +
+        'years, species or traps, a longer interval, or separate by fewer labels.',
+      (given.length > 0 ? given : ['interval']).map((path) => ({
+        path,
+        message: `Together these make ${rows} rows, more than the ${budget} a report may have`,
+      })),
+    );
+  }
+}
+
+function computeWithin(
+  name: ReportName,
+  lists: ReportLists,
+  q: ReportQuery,
+  season: number,
+  rowBudget: number,
+): Report {
   const { format: _format, year, target_year, ...params } = q;
+  const common = { ...params, rowBudget };
   switch (name) {
     case 'abundance':
-      return abundanceReport(lists.collections, { ...params, year: year ?? [season] });
+      return abundanceReport(lists.collections, { ...common, year: year ?? [season] });
     case 'abundance-anomaly':
       return abundanceAnomalyReport(lists.collections, {
-        ...params,
+        ...common,
         target_year: target_year ?? season,
       });
     case 'infection-rate':
-      return infectionRateReport(lists.pools, { ...params, year: year ?? [season] });
+      return infectionRateReport(lists.pools, { ...common, year: year ?? [season] });
     case 'vector-index':
       return vectorIndexReport(lists.collections, lists.pools, {
-        ...params,
+        ...common,
         year: year ?? [season],
       });
   }
