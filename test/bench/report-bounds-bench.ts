@@ -59,7 +59,9 @@ function childPids(pid: number): number[] {
   }
 }
 
-async function startMain(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
+async function startMain(
+  dataDir: string,
+): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, optimisingNodeArgs('src/server/main.ts'), {
     env: {
       ...process.env,
@@ -81,7 +83,7 @@ async function startMain(dataDir: string): Promise<{ child: ChildProcess; url: s
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`npm start exited (${code}):\n${out}`)));
   });
-  return { child, url };
+  return { child, url, output: () => out };
 }
 
 export async function benchReportBounds(): Promise<BenchRow[]> {
@@ -122,9 +124,12 @@ export async function benchReportBounds(): Promise<BenchRow[]> {
     const tech = await signIn('demo-tech');
     const manager = await signIn('demo-manager');
     const get = async (path: string, cookie: string, signal?: AbortSignal): Promise<Answer> => {
+      // A connection per request: a keep-alive connection the server has just closed is not a
+      // figure of the reports.
       const res = await request(`${url}${path}`, {
         headers: { origin: url, 'x-csrf': '1', cookie },
         signal,
+        reset: true,
       });
       const text = await res.body.text();
       return { status: res.statusCode, bytes: Buffer.byteLength(text), text };
@@ -132,6 +137,7 @@ export async function benchReportBounds(): Promise<BenchRow[]> {
     const write = async () => {
       const res = await request(`${url}/api/v1/arthropod/collection`, {
         method: 'POST',
+        reset: true,
         headers: { origin: url, 'x-csrf': '1', cookie: tech, 'content-type': 'application/json' },
         body: JSON.stringify({
           collection_date: `${season}-07-15`,
@@ -237,7 +243,17 @@ export async function benchReportBounds(): Promise<BenchRow[]> {
     ];
     for (const [name, work] of cases) {
       started = performance.now();
-      const m = await measured(work);
+      let m: Awaited<ReturnType<typeof measured>>;
+      try {
+        m = await measured(work);
+      } catch (err) {
+        const how = main.exitCode ?? main.signalCode;
+        process.stderr.write(
+          `  ${name} failed (BFF process ${how === null ? 'running' : `ended: ${how}`}):\n` +
+            `${running.output().slice(-3000)}\n`,
+        );
+        throw err;
+      }
       process.stderr.write(`  ${name}: ${m.what}, ${m.ms.toFixed(0)} ms\n`);
       rows.push(
         { name: `report bounds, ${name}: time`, value: m.ms, unit: 'ms', note: m.what },
