@@ -28,5 +28,11 @@ export interface Database extends Queryable {
    * on, and the caller must listen again. `close()` ends the connection too.
    */
   listen?(channel: string, onMessage: (payload: string) => void, onEnd: () => void): Promise<void>;
+  /**
+   * PGlite only: a gzipped tarball of the whole data directory (PGlite's dumpDataDir), taken
+   * between transactions after a CHECKPOINT, so it holds every committed write and nothing
+   * half-done. What `npm run records -- backup` stores, and what `loadDataDir` starts from.
+   */
+  dumpDataDir?(): Promise<Blob>;
   close(): Promise<void>;
 }

@@ -5,6 +5,7 @@ import { lockDataDir } from './data-dir-lock';
 import { migrate } from './migrate';
 import { openPglite } from './pglite-database';
 import { openPostgres } from './postgres-database';
+import { serveSnapshots } from './snapshot-socket';
 
 export type DatabaseConfig = {
   /** PostgreSQL connection string; when unset the embedded database is used. */
@@ -56,6 +57,18 @@ export async function openDatabase(config: DatabaseConfig): Promise<Database> {
     throw config.dataDir && !config.databaseUrl
       ? fileSystemError(err, join(config.dataDir, 'pgdata'))
       : err;
+  }
+  if (config.dataDir && !config.databaseUrl) {
+    // Whoever holds the directory's database answers `npm run records -- backup` for it.
+    const stopSnapshots = await serveSnapshots(config.dataDir, db);
+    const close = db.close.bind(db);
+    db = {
+      ...db,
+      async close() {
+        await stopSnapshots();
+        await close();
+      },
+    };
   }
   return db;
 }

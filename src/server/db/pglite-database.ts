@@ -53,6 +53,12 @@ export function pgliteDatabase(pg: PGlite): Database {
           throw err;
         }
       }),
+    // In the same queue as every transaction: never between a BEGIN and its COMMIT.
+    dumpDataDir: () =>
+      exclusive(async () => {
+        await pg.exec('CHECKPOINT');
+        return pg.dumpDataDir('gzip');
+      }),
     close: () => exclusive(() => pg.close()),
   };
 }

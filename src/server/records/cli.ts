@@ -4,11 +4,22 @@ import { openDatabase } from '../db/open-database';
 import { loadRecordsEnv } from './env';
 import { describeDemoCredentials, startRecordsServer } from './server';
 import { issueAgencyToken, revokeAgencyToken } from './auth/tokens';
+import { BackupRefusedError, takeBackup } from './backup/take-backup';
+import { restoreBackup } from './backup/restore-backup';
 
 const USAGE = `Usage:
   npm run records                                     start the records service alone
   npm run records -- agency-token create --agency <id>   print a new agency token (shown once)
-  npm run records -- agency-token revoke --id <id>       revoke an agency token`;
+  npm run records -- agency-token revoke --id <id>       revoke an agency token
+  npm run records -- backup <file>                     back up the embedded databases (running or not)
+  npm run records -- restore <file>                    restore a backup into an empty TRAPLINE_DATA_DIR`;
+
+const ON_POSTGRES = `DATABASE_URL is set: Trapline's data is in that PostgreSQL database, which this command
+does not copy. Back it up with PostgreSQL's own tools, e.g.
+  pg_dump --format=custom --file=trapline.dump "$DATABASE_URL"
+and restore into a new, empty database with
+  createdb trapline_restored && pg_restore --no-owner --dbname=postgres://…/trapline_restored trapline.dump
+(README, "Backups").`;
 
 function flag(args: string[], name: string): number {
   const i = args.indexOf(`--${name}`);
@@ -76,6 +87,44 @@ async function agencyToken(args: string[]): Promise<void> {
   }
 }
 
+/** `backup FILE` / `restore FILE`: exit 0 done, 1 refused or failed (nothing written), 2 usage. */
+async function backupOrRestore(command: 'backup' | 'restore', args: string[]): Promise<void> {
+  const [file, ...extra] = args;
+  if (!file || extra.length > 0) {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const env = loadRecordsEnv();
+  if (env.DATABASE_URL) {
+    console.error(ON_POSTGRES);
+    process.exit(2);
+  }
+  try {
+    if (command === 'backup') {
+      const { parts } = await takeBackup(env.TRAPLINE_DATA_DIR, file);
+      console.log(
+        `Backed up ${describeParts(parts)} of ${resolve(env.TRAPLINE_DATA_DIR)} to ${resolve(file)}`,
+      );
+    } else {
+      const { parts } = await restoreBackup(file, env.TRAPLINE_DATA_DIR);
+      console.log(
+        `Restored ${describeParts(parts)} into ${resolve(env.TRAPLINE_DATA_DIR)}; start Trapline ` +
+          'with this TRAPLINE_DATA_DIR (everyone signs in once again)',
+      );
+    }
+  } catch (err) {
+    if (!(err instanceof BackupRefusedError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+}
+
+function describeParts(parts: string[]): string {
+  return parts.includes('bff')
+    ? "the records service's database and the BFF's (sessions, idempotency journal)"
+    : "the records service's database";
+}
+
 async function serve(): Promise<void> {
   const env = loadRecordsEnv();
   const running = await startRecordsServer(env);
@@ -93,6 +142,7 @@ const [command, ...rest] = process.argv.slice(2);
 try {
   if (command === undefined) await serve();
   else if (command === 'agency-token') await agencyToken(rest);
+  else if (command === 'backup' || command === 'restore') await backupOrRestore(command, rest);
   else {
     console.error(USAGE);
     process.exit(2);
