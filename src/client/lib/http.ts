@@ -1,5 +1,6 @@
 import { OWNER_HEADER, ownerHeaderValue } from '#shared/schemas/auth';
 import { errorBody, type ErrorBody } from '#shared/schemas/error';
+import { connection, outcomeOf } from './connection';
 
 /**
  * The one HTTP client to the BFF. Same origin, cookie session; every request carries
@@ -118,6 +119,8 @@ async function send<T>(
   // create's 201 would be taken as acknowledged with no server id.
   let res: Response;
   let text: string;
+  // Every request's outcome is the app's evidence of a connection (lib/connection).
+  const ended = connection.track();
   try {
     res = await fetch(path, {
       method: options.method ?? 'GET',
@@ -128,8 +131,11 @@ async function send<T>(
     });
     text = await res.text();
   } catch (err) {
+    // Stopped by its caller (a screen left, a query replaced): that says nothing of the network.
+    if (timeout.aborted || !options.signal?.aborted) ended('unanswered');
     throw new NetworkError(err instanceof Error ? err.message : String(err), timeout.aborted);
   }
+  ended(outcomeOf(res.status));
   if (res.ok && options.bodyAs === 'text')
     return { ok: true, status: res.status, body: text as T, headers: res.headers };
   let json: unknown;
