@@ -168,6 +168,24 @@ async function send<T>(
   };
 }
 
+/**
+ * `fetch` for the few callers that read the answer's body themselves (file downloads): its
+ * outcome is the app's evidence of a connection like any request's (an answer's headers count as
+ * an answer). Throws what fetch throws.
+ */
+export async function fetchReportingConnection(path: string, init: RequestInit): Promise<Response> {
+  const ended = connection.track();
+  let res: Response;
+  try {
+    res = await fetch(path, init);
+  } catch (err) {
+    if (!init.signal?.aborted) ended('unanswered');
+    throw err;
+  }
+  ended(outcomeOf(res.status));
+  return res;
+}
+
 /** `Retry-After` in seconds or as an HTTP date → milliseconds from now. */
 export function retryAfterMs(value: string | null, now = Date.now()): number | null {
   if (!value) return null;
