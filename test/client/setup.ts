@@ -9,7 +9,11 @@ import { connection } from '../../src/client/lib/connection';
 configure({ asyncUtilTimeout: 5_000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
-afterEach(() => cleanup());
 // One connection state per page, and the test files share their worker's modules: a test that
-// failed requests on purpose must not leave the next one offline, nor probes running.
-afterEach(() => connection.reset());
+// failed requests on purpose must not leave the next one offline, nor probes running. Reset once
+// the screens are gone (in the same hook: Vitest runs afterEach hooks last first), so no screen
+// of the ended test sends a request on the reset's news.
+afterEach(() => {
+  cleanup();
+  connection.reset();
+});

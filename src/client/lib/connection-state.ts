@@ -62,7 +62,7 @@ export function createConnectionState(options: ConnectionOptions): ConnectionSta
   let probesSent = 0;
   let probeTimer: ReturnType<typeof setTimeout> | null = null;
   let probing = false;
-  /** Bumped by reset: a probe from before it must not schedule the next one. */
+  /** Bumped by reset: a request or probe sent before it is no news of the state after it. */
   let generation = 0;
   let last = computeOnline();
 
@@ -124,7 +124,10 @@ export function createConnectionState(options: ConnectionOptions): ConnectionSta
     },
     track() {
       const answersWhenSent = answers;
+      const sentIn = generation;
       return (outcome) => {
+        // Sent before a reset: news of a state that is gone.
+        if (sentIn !== generation) return;
         if (outcome === 'answered') {
           answers += 1;
           unreachable = false;
