@@ -63,6 +63,7 @@ describe('lie-fi: the browser says online, no request gets through', () => {
     await visible(bar(page).getByText(/^Offline — changes are saved on this tablet/), 30_000);
     await visible(page.getByText('Offline: saving on this tablet'));
     expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+    await inspectScreen(page, 'home-lie-fi');
 
     await openReports(page);
     await visible(page.getByText(/You are offline\. This is the report as computed/), 30_000);
@@ -71,9 +72,7 @@ describe('lie-fi: the browser says online, no request gets through', () => {
 
     // The network comes back, with no `online` event: the app's probe gets an answer.
     await page.unroute('**/api/**');
-    await page
-      .getByText(/You are offline\./)
-      .waitFor({ state: 'hidden', timeout: 60_000 });
+    await page.getByText(/You are offline\./).waitFor({ state: 'hidden', timeout: 60_000 });
     await visible(bar(page).getByText('All changes sent'), 30_000);
     await navigate(page, 'Home');
     await visible(page.getByText('Online', { exact: true }));
