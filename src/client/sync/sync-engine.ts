@@ -427,8 +427,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         window.addEventListener('online', onOnline);
         teardown.push(() => window.removeEventListener('online', onOnline));
       }
-      // Connected again with no `online` event (a probe or any request got an answer): what
-      // waits goes now, not at its backoff's end.
+      // Connected again with no `online` event (a probe or any request got an answer): treated
+      // as the browser's `online` is, a drain and the office's changes now (entries backing off
+      // keep their wait).
       teardown.push(
         connection.subscribe(() => {
           const online = connection.online;
