@@ -2,10 +2,18 @@ import 'fake-indexeddb/auto';
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { connection } from '../../src/client/lib/connection';
 
 // findBy* and waitFor wait up to 5 s, not 1: a wait for what a user will see, on a loaded
 // machine (no test waits for something to stay absent with them).
 configure({ asyncUtilTimeout: 5_000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
-afterEach(() => cleanup());
+// One connection state per page, and the test files share their worker's modules: a test that
+// failed requests on purpose must not leave the next one offline, nor probes running. Reset once
+// the screens are gone (in the same hook: Vitest runs afterEach hooks last first), so no screen
+// of the ended test sends a request on the reset's news.
+afterEach(() => {
+  cleanup();
+  connection.reset();
+});

@@ -6,6 +6,7 @@ import { refreshLookups } from '../db/refresh-lookups';
 import { removeTabletData } from '../features/auth/remove-tablet-data';
 import { SyncEngineProvider } from '../features/sync-status';
 import { fetchConfig } from '../lib/app-config';
+import { connection } from '../lib/connection';
 import { actFor, onAuthRequired } from '../lib/http';
 import {
   announceSignedInAgain,
@@ -88,14 +89,16 @@ export function SignedInApp({
   }, [superseded, engine]);
 
   useEffect(() => {
-    // Lookups and map config on start and whenever the network comes back; offline, the cache serves.
+    // Lookups and map config on start and whenever the connection comes back (lib/connection:
+    // a request got an answer, with or without an `online` event); offline, the cache serves.
     const refresh = () => {
       void refreshLookups(db);
       void fetchConfig();
     };
     refresh();
-    window.addEventListener('online', refresh);
-    return () => window.removeEventListener('online', refresh);
+    return connection.subscribe(() => {
+      if (connection.online) refresh();
+    });
   }, [db]);
 
   useEffect(

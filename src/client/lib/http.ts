@@ -1,5 +1,6 @@
 import { OWNER_HEADER, ownerHeaderValue } from '#shared/schemas/auth';
 import { errorBody, type ErrorBody } from '#shared/schemas/error';
+import { connection, outcomeOf } from './connection';
 
 /**
  * The one HTTP client to the BFF. Same origin, cookie session; every request carries
@@ -118,6 +119,8 @@ async function send<T>(
   // create's 201 would be taken as acknowledged with no server id.
   let res: Response;
   let text: string;
+  // Every request's outcome is the app's evidence of a connection (lib/connection).
+  const ended = connection.track();
   try {
     res = await fetch(path, {
       method: options.method ?? 'GET',
@@ -128,8 +131,11 @@ async function send<T>(
     });
     text = await res.text();
   } catch (err) {
+    // Stopped by its caller (a screen left, a query replaced): that says nothing of the network.
+    if (timeout.aborted || !options.signal?.aborted) ended('unanswered');
     throw new NetworkError(err instanceof Error ? err.message : String(err), timeout.aborted);
   }
+  ended(outcomeOf(res.status));
   if (res.ok && options.bodyAs === 'text')
     return { ok: true, status: res.status, body: text as T, headers: res.headers };
   let json: unknown;
@@ -160,6 +166,24 @@ async function send<T>(
     headers: res.headers,
     retryAfterMs: retryAfterMs(res.headers.get('Retry-After')),
   };
+}
+
+/**
+ * `fetch` for the few callers that read the answer's body themselves (file downloads): its
+ * outcome is the app's evidence of a connection like any request's (an answer's headers count as
+ * an answer). Throws what fetch throws.
+ */
+export async function fetchReportingConnection(path: string, init: RequestInit): Promise<Response> {
+  const ended = connection.track();
+  let res: Response;
+  try {
+    res = await fetch(path, init);
+  } catch (err) {
+    if (!init.signal?.aborted) ended('unanswered');
+    throw err;
+  }
+  ended(outcomeOf(res.status));
+  return res;
 }
 
 /** `Retry-After` in seconds or as an HTTP date → milliseconds from now. */

@@ -1,4 +1,5 @@
-import { QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient } from '@tanstack/react-query';
+import { connection } from './connection';
 
 /**
  * Record reads come from Dexie (live queries); TanStack Query holds the few network reads
@@ -7,6 +8,12 @@ import { QueryClient } from '@tanstack/react-query';
  * retry forever, never refetch on focus.
  */
 export function makeQueryClient(): QueryClient {
+  // TanStack Query's "online" is the app's connection state, not the browser's events: a query
+  // waiting for the network resumes, and reconnect refetches run, when a request gets an answer.
+  onlineManager.setEventListener((setOnline) => {
+    setOnline(connection.online);
+    return connection.subscribe(() => setOnline(connection.online));
+  });
   return new QueryClient({
     defaultOptions: {
       queries: {

@@ -2,6 +2,7 @@ import { Dexie, type ObservabilitySet } from 'dexie';
 import type { OutboxEntry } from '../../shared';
 import { OWNER_HEADER, ownerHeaderValue } from '#shared/schemas/auth';
 import type { TraplineDb } from '../db/database';
+import { connection } from '../lib/connection';
 import { onAuthRequired } from '../lib/http';
 import { writesTo } from '../lib/storage-mutations';
 import { throttle } from '../lib/throttle';
@@ -131,7 +132,9 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   const pullOptions: PullOptions = { ...DEFAULT_PULL, ...options.pull };
   const pullRetry: BackoffOptions = { ...PULL_RETRY, ...options.pullRetry };
 
-  let status: SyncStatus = { ...INITIAL_STATUS, online: isOnline() };
+  // `online` is the app's one connection state (lib/connection), which this engine's own requests
+  // feed: a failed send or pull means no connection, an answer means connected.
+  let status: SyncStatus = { ...INITIAL_STATUS, online: connection.online };
   const listeners = new Set<(s: SyncStatus) => void>();
   let inFlight: ReadonlySet<string> = new Set();
   let sendingRecords: ReadonlySet<string> = new Set();
@@ -298,7 +301,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         );
         nextAttemptAt = result.nextAttemptAt;
       } while (again && !status.paused && !stopped);
-      if (autoPull && pullWanted && !status.paused && !stopped && isOnline() && pullDue()) {
+      if (autoPull && pullWanted && !status.paused && !stopped && mayBeOnline() && pullDue()) {
         pullWanted = false;
         await pull().then(pullSucceeded, pullFailed);
       }
@@ -355,8 +358,10 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
 
   function requestSync(reason = 'manual') {
     if (stopped || status.paused) return;
-    // Offline for sure (navigator.onLine false is reliable, true is not): the 'online' event resumes.
-    if (!isOnline()) return;
+    // Offline for sure (navigator.onLine false is reliable, true is not): the 'online' event
+    // resumes. Offline only by the app's own failed requests, it tries: its timer's retries and
+    // Sync now are how a network that came back without an event gets used at once.
+    if (!mayBeOnline()) return;
     if (PULL_REASONS.has(reason)) {
       // Asked for now (app start, back online, signed in again, Sync now): no wait left to honour.
       pullWanted = true;
@@ -403,7 +408,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     }
   }
 
-  function isOnline() {
+  /** False only when the browser says offline, which is reliable (its `true` is not). */
+  function mayBeOnline() {
     return typeof navigator === 'undefined' || navigator.onLine !== false;
   }
 
@@ -411,20 +417,27 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     db,
     start() {
       stopped = false;
-      const onOnline = () => {
-        setStatus({ online: true });
-        requestSync('online');
-      };
-      const onOffline = () => setStatus({ online: false });
+      // The browser's `online` proves no network: the requests it triggers (or the connection's
+      // probe) do, and the connection state says so.
+      const onOnline = () => requestSync('online');
       const onVisible = () => {
         if (document.visibilityState === 'visible') requestSync('visible');
       };
       if (typeof window !== 'undefined') {
         window.addEventListener('online', onOnline);
-        window.addEventListener('offline', onOffline);
         teardown.push(() => window.removeEventListener('online', onOnline));
-        teardown.push(() => window.removeEventListener('offline', onOffline));
       }
+      // Connected again with no `online` event (a probe or any request got an answer): treated
+      // as the browser's `online` is, a drain and the office's changes now (entries backing off
+      // keep their wait).
+      teardown.push(
+        connection.subscribe(() => {
+          const online = connection.online;
+          if (online === status.online) return;
+          setStatus({ online });
+          if (online) requestSync('online');
+        }),
+      );
       if (typeof document !== 'undefined') {
         document.addEventListener('visibilitychange', onVisible);
         teardown.push(() => document.removeEventListener('visibilitychange', onVisible));
@@ -473,7 +486,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         if (typeof row?.value === 'number' && (status.lastSuccessAt ?? 0) < row.value)
           setStatus({ lastSuccessAt: row.value });
       });
-      setStatus({ online: isOnline() });
+      setStatus({ online: connection.online });
       requestSync('start');
     },
     stop() {

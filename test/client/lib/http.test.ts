@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { connection } from '../../../src/client/lib/connection';
 import { NetworkError, request } from '../../../src/client/lib/http';
 
 /** The network edge: a server that answers only when told, and honours an abort as fetch does. */
@@ -89,5 +90,56 @@ describe('request', () => {
     expect(result).toMatchObject({ ok: true, status: 200, body: { id: 7 } });
     // Past the timeout: nothing is aborted after the fact (no unhandled rejection, no error).
     await new Promise((r) => setTimeout(r, 60));
+  });
+});
+
+describe('request, as evidence of a connection', () => {
+  const answering = (status: number) =>
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json({ error: { code: 'x', message: 'x' } }, { status })),
+    );
+  const failing = () =>
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => {
+        throw new TypeError('Failed to fetch');
+      }),
+    );
+
+  it('makes the app offline when a request fails though the browser says online', async () => {
+    expect(navigator.onLine).toBe(true);
+    failing();
+    await request('/api/v1/site').catch(() => undefined);
+    expect(connection.online).toBe(false);
+  });
+
+  it('makes the app offline when a request times out', async () => {
+    hangingFetch();
+    await request('/api/v1/site', { timeoutMs: 20 }).catch(() => undefined);
+    expect(connection.online).toBe(false);
+  });
+
+  it('makes the app online again on any answer from the server, an error status included', async () => {
+    failing();
+    await request('/api/v1/site').catch(() => undefined);
+    answering(503);
+    await request('/api/v1/site');
+    expect(connection.online).toBe(true);
+  });
+
+  it('takes a captive portal answer (511) as no connection', async () => {
+    answering(511);
+    await request('/api/v1/site');
+    expect(connection.online).toBe(false);
+  });
+
+  it("says nothing of the network when the request's caller stopped it", async () => {
+    hangingFetch();
+    const caller = new AbortController();
+    const pending = request('/api/v1/site', { signal: caller.signal }).catch(() => undefined);
+    caller.abort();
+    await pending;
+    expect(connection.online).toBe(true);
   });
 });

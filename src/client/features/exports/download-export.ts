@@ -1,4 +1,4 @@
-import { ownerHeaders, request } from '../../lib/http';
+import { fetchReportingConnection, ownerHeaders, request } from '../../lib/http';
 import type { ExportFile } from './export-files';
 import { rowCounter } from './row-counter';
 
@@ -27,7 +27,7 @@ export async function downloadExport(
   const path = `/api/export/${file.file}`;
   let res: Response;
   try {
-    res = await fetch(path, {
+    res = await fetchReportingConnection(path, {
       // Named like every request of the app: another user's session gets no file made (lib/http).
       headers: { 'X-CSRF': '1', ...ownerHeaders() },
       credentials: 'same-origin',

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ownerHeaders, request } from '../../lib/http';
+import { fetchReportingConnection, ownerHeaders, request } from '../../lib/http';
 import { reportPath } from './fetch-report';
 import type { ReportKind } from './report-choice';
 
@@ -31,7 +31,7 @@ export function DownloadCsv({
     setState({ busy: true, message: null });
     const path = reportPath(kind, query, true);
     try {
-      const res = await fetch(path, {
+      const res = await fetchReportingConnection(path, {
         // Named like every request of the app: another user's session gets no file (lib/http).
         headers: { 'X-CSRF': '1', Accept: 'text/csv', ...ownerHeaders() },
         credentials: 'same-origin',

@@ -76,5 +76,8 @@ export function useReport(owner: string, kind: ReportKind, query: string, restor
     // offlineFirst: with no network the request is still tried once, and fails as "offline"
     // at once instead of waiting paused; the cached result stays.
     networkMode: 'always',
+    // Back from no connection (lib/connection), the report is asked for again however fresh the
+    // copy on screen: the screen says "offline" until an answer replaces it.
+    refetchOnReconnect: 'always',
   });
 }

@@ -119,16 +119,25 @@ describe('export panel', () => {
       expect((b as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('says so when the server cannot be reached, and saves nothing', async () => {
-    // A port nothing listens on: a real refused connection.
-    vi.stubGlobal('fetch', browserFetch('http://127.0.0.1:9'));
+  it('says so when the server cannot be reached, saves nothing, and offers no more downloads', async () => {
+    vi.stubGlobal('fetch', browserFetch(base));
     stubSaving();
     render(<ExportPanel />);
     const item = screen.getByRole('heading', { name: 'Pools (CSV)' }).closest('li')!;
+    await within(item).findByText(/The server holds \d+ pools\./);
+    // The connection goes, the browser still saying online: a port nothing listens on, a real
+    // refused connection.
+    vi.stubGlobal('fetch', browserFetch('http://127.0.0.1:9'));
     await userEvent.click(within(item).getByRole('button', { name: 'Download Pools (CSV)' }));
     await waitFor(() =>
       expect(within(item).getByRole('alert').textContent).toMatch(/No connection/),
     );
     expect(saved).toHaveLength(0);
+    // The failed request is the app's evidence: the panel agrees with the rest of the app.
+    expect(screen.getByText(/Downloads need a connection/)).toBeTruthy();
+    expect(
+      within(item).getByRole<HTMLButtonElement>('button', { name: 'Download Pools (CSV)' })
+        .disabled,
+    ).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { MapAreasScreen } from '../../../../src/client/features/map-areas/map-areas-screen';
 import { countTiles } from '../../../../src/client/features/map-areas/tile-math';
 import { storePulledRows } from '../../../../src/client/sync/store-pulled-rows';
@@ -8,8 +8,15 @@ import { pulledSite, renderScreen, tabletDb } from '../helpers/records';
 // A closed loopback port: the sample tiles fail at once, and nothing reaches the internet.
 const LOCAL_TILES = 'http://127.0.0.1:9/{z}/{x}/{y}.png';
 
+/** The map config the BFF serves (GET /api/config), and the tablet's last copy of it. */
 function configure(config: object) {
   localStorage.setItem('trapline.config', JSON.stringify(config));
+  // A server that answers: with none, the screen rightly says the tablet is offline. Tiles still
+  // come from the network (the closed port).
+  const network = globalThis.fetch;
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) =>
+    String(input) === '/api/config' ? Promise.resolve(Response.json(config)) : network(input, init),
+  );
 }
 
 describe('Offline map areas screen', () => {
