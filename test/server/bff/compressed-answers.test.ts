@@ -177,6 +177,26 @@ describe('BFF → tablet', () => {
   });
 });
 
+describe('a compressed export that fails mid-way', () => {
+  it('still fails the download: no trailer, no compressed stream that ends like a whole file', async () => {
+    hold.plan(3, 'fail');
+    const res = await undiciRequest(`${stack.url}/api/export/sites.csv?page_size=50`, {
+      headers: { cookie, 'x-csrf': '1', origin: stack.url, 'accept-encoding': 'gzip' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('gzip');
+    const received: Buffer[] = [];
+    const read = (async () => {
+      for await (const chunk of res.body) received.push(chunk as Buffer);
+    })();
+    await expect(read).rejects.toThrow();
+    expect(res.trailers['x-export-rows']).toBeUndefined();
+    // What did arrive is not a complete gzip stream, so nothing can take it for the whole file.
+    expect(() => gunzipSync(Buffer.concat(received))).toThrow();
+    hold.plan(0);
+  });
+});
+
 describe('records service → BFF', () => {
   it('the BFF asks for compressed reads, and the hop carries a fraction of the JSON', async () => {
     const before = recordsBytesWritten(recordsSockets);
@@ -225,6 +245,7 @@ type PageHold = ReturnType<typeof pageHold>;
 function pageHold(target: string) {
   let pageGets = 0;
   let holdPage: number | null = null;
+  let action: 'hold' | 'fail' = 'hold';
   let corrupt: string | null = null;
   let release: () => void = () => undefined;
   let onHeld: () => void = () => undefined;
@@ -236,6 +257,10 @@ function pageHold(target: string) {
       const path = req.url?.split('?')[0];
       if (req.method === 'GET' && path === '/v1/site' && req.url?.includes('pageSize=50&')) {
         pageGets += 1;
+        if (holdPage === pageGets && action === 'fail') {
+          req.socket.destroy();
+          return;
+        }
         if (holdPage === pageGets) {
           onHeld();
           await new Promise<void>((r) => (release = r));
@@ -274,8 +299,9 @@ function pageHold(target: string) {
     get held() {
       return state.held;
     },
-    plan(page: number) {
+    plan(page: number, what: 'hold' | 'fail' = 'hold') {
       holdPage = page;
+      action = what;
       pageGets = 0;
     },
     corruptNext(path: string) {
