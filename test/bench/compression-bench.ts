@@ -37,15 +37,30 @@ const MODES: Mode[] = [
 async function startSlowLink(target: string, bitsPerS: number, latencyMs: number) {
   const { hostname, port } = new URL(target);
   const sockets = new Set<Socket>();
+  // Chunks leave in order through one queue per direction (timers with different delays may
+  // fire out of order once Node rounds them to whole milliseconds).
   const pace = (from: Socket, to: Socket) => {
     let linkFreeAt = 0;
+    const queue: Array<{ chunk: Buffer; at: number }> = [];
+    let timer: NodeJS.Timeout | null = null;
+    const pump = () => {
+      timer = null;
+      while (queue.length > 0 && queue[0].at <= performance.now()) {
+        if (!to.destroyed) to.write(queue.shift()!.chunk);
+        else queue.shift();
+      }
+      if (queue.length > 0) timer = setTimeout(pump, queue[0].at - performance.now());
+      else if (from.destroyed) to.destroy();
+    };
     from.on('data', (chunk: Buffer) => {
       const now = performance.now();
-      const start = Math.max(now, linkFreeAt);
-      linkFreeAt = start + (chunk.length * 8 * 1000) / bitsPerS;
-      setTimeout(() => to.destroyed || to.write(chunk), linkFreeAt - now + latencyMs);
+      linkFreeAt = Math.max(now, linkFreeAt) + (chunk.length * 8 * 1000) / bitsPerS;
+      queue.push({ chunk, at: linkFreeAt + latencyMs });
+      timer ??= setTimeout(pump, queue[0].at - now);
     });
-    from.on('close', () => setTimeout(() => to.destroy(), linkFreeAt - performance.now() + 200));
+    from.on('close', () => {
+      if (queue.length === 0) to.destroy();
+    });
   };
   const server = createServer((client) => {
     const upstream = connect(Number(port), hostname);
