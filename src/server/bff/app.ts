@@ -6,6 +6,8 @@ import { answerFrameworkError } from '../http/framework-errors';
 import { useErrorHandler } from '../http/error-handler';
 import type { Database } from '../db/database';
 import { appShell } from './app-shell';
+import { useCompression } from '../http/compression';
+import { bffCompressionPolicy } from './compression-policy';
 import { HttpError } from '../http/http-error';
 import type { BffContext } from './context';
 import { IdempotencyJournal } from './idempotency-journal';
@@ -166,6 +168,8 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', rejectAmbiguousPath);
   app.addHook('onRequest', csrfGuard(ctx.allowedOrigins));
   await app.register(cookie);
+  // Before any route: compression is decided per route as routes are added.
+  await useCompression(app, bffCompressionPolicy);
 
   await infoRoutes(app, ctx);
   await sessionRoutes(app, ctx);

@@ -1,5 +1,6 @@
 import { Pool, errors } from 'undici';
 import { HttpError } from '../http/http-error';
+import { decodeBody, UndecodableAnswer, UPSTREAM_ACCEPT_ENCODING } from './upstream-encoding';
 
 export type UpstreamResponse = {
   status: number;
@@ -51,6 +52,7 @@ export class UpstreamError extends HttpError {
   readonly detail: string;
 }
 
+/** Cap on an upstream answer, as received and again once decoded. */
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /**
@@ -82,11 +84,21 @@ export class UpstreamClient {
       const res = await this.pool.request({
         method: req.method,
         path,
-        headers: req.headers,
+        // Reads ask for a compressed answer (list pages are the hop's volume); writes do not:
+        // their answer is one record, and the answers that issue secrets are all writes.
+        headers:
+          req.method === 'GET'
+            ? { ...req.headers, 'accept-encoding': UPSTREAM_ACCEPT_ENCODING }
+            : req.headers,
         body: req.body,
         ...(req.timeoutMs ? { headersTimeout: req.timeoutMs, bodyTimeout: req.timeoutMs } : {}),
       });
-      const body = await res.body.text();
+      const raw = Buffer.from(await res.body.arrayBuffer());
+      const body = await decodeBody(
+        raw,
+        header(res.headers['content-encoding']),
+        MAX_RESPONSE_BYTES,
+      );
       return {
         status: res.statusCode,
         contentType: header(res.headers['content-type']),
@@ -116,6 +128,8 @@ function header(v: string | string[] | undefined): string | undefined {
 
 function classify(err: unknown): UpstreamError {
   const detail = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  // The upstream answered (so it may have acted), but what it said cannot be read.
+  if (err instanceof UndecodableAnswer) return new UpstreamError('unavailable', true, detail);
   if (err instanceof errors.ConnectTimeoutError) return new UpstreamError('timeout', false, detail);
   if (err instanceof errors.HeadersTimeoutError || err instanceof errors.BodyTimeoutError) {
     return new UpstreamError('timeout', true, detail);

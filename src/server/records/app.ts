@@ -14,6 +14,8 @@ import { useOpenApi } from './openapi/swagger';
 import { scheduleHousekeeping } from './housekeeping';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimitOptions } from '../http/login-limits';
 import { lookupCatalog } from './common/lookup-catalog';
+import { useCompression } from '../http/compression';
+import { recordsCompressionPolicy } from './compression-policy';
 
 export type RecordsOptions = {
   db: Database;
@@ -100,6 +102,8 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
     for (const method of [r.method].flat()) routes.push({ method, url: r.url });
   });
 
+  // Before any route: compression is decided per route as routes are added.
+  await useCompression(app, recordsCompressionPolicy);
   useRouteSchemas(app);
   await useOpenApi(app);
   await registerRecordsRoutes(app, ctx);

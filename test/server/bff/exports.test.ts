@@ -492,7 +492,12 @@ async function startPageGate(target: string) {
         method: req.method as 'GET',
         headers,
       });
-      res.writeHead(up.statusCode, { 'content-type': String(up.headers['content-type'] ?? '') });
+      // The body passes on as it came, so its Content-Encoding (the BFF asks for br/gzip) too.
+      const encoding = up.headers['content-encoding'];
+      res.writeHead(up.statusCode, {
+        'content-type': String(up.headers['content-type'] ?? ''),
+        ...(typeof encoding === 'string' ? { 'content-encoding': encoding } : {}),
+      });
       res.end(Buffer.from(await up.body.arrayBuffer()));
     })();
   });

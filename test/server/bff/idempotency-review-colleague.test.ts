@@ -32,6 +32,8 @@ function hop(targetUrl: string, publicLike: boolean) {
       }
       const headers = { ...req.headers };
       for (const h of ['host', 'connection', 'content-length', 'keep-alive']) delete headers[h];
+      // This hop passes bodies on as text: it asks the records service for uncompressed answers.
+      delete headers['accept-encoding'];
       void (async () => {
         const up = await request(`${targetUrl}${req.url}`, {
           method: req.method as 'GET',

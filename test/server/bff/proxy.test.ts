@@ -64,6 +64,7 @@ describe('the allow-listed proxy', () => {
         'x-forwarded-proto': 'https',
         'x-custom': 'nope',
         'user-agent': 'Tablet/1.0',
+        'accept-encoding': 'deflate',
       },
     });
     await stack.api(COLLECTIONS, {
@@ -96,6 +97,8 @@ describe('the allow-listed proxy', () => {
         'accept',
         'authorization',
         'idempotency-key',
+        // The BFF's own, on reads (the browser's Accept-Encoding never goes up).
+        'accept-encoding',
       ];
       expect(
         Object.keys(headers).filter((h) => !allowed.includes(h)),
@@ -103,6 +106,11 @@ describe('the allow-listed proxy', () => {
       ).toEqual([]);
       expect(headers.cookie).toBeUndefined();
     }
+    // Reads ask for a compressed answer the BFF decodes; writes do not.
+    expect(seen.map((s) => /accept-encoding: (.*)\r\n/i.exec(s.head)?.[1] ?? null)).toEqual([
+      'br, gzip',
+      null,
+    ]);
     const token = await upstreamToken();
     expect(seen.map((s) => bearerOf(s.head))).toEqual([token, token]);
     expect(token).not.toBe('browser-supplied');

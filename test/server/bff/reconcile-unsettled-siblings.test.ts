@@ -35,6 +35,8 @@ function hop(targetUrl: string) {
       const isList = req.method === 'GET' && req.url?.startsWith('/v1/arthropod/collection');
       const headers = { ...req.headers };
       for (const h of ['host', 'connection', 'content-length', 'keep-alive']) delete headers[h];
+      // This hop passes bodies on as text: it asks the records service for uncompressed answers.
+      delete headers['accept-encoding'];
       void (async () => {
         const up = await request(`${targetUrl}${req.url}`, {
           method: req.method as 'GET',

@@ -168,6 +168,8 @@ function keylessHop(targetUrl: string, mode: 'ignore' | 'refuse') {
       delete headers.host;
       delete headers.connection;
       delete headers['content-length'];
+      // This hop passes bodies on as text: it asks the records service for uncompressed answers.
+      delete headers['accept-encoding'];
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       const up = await request(`${targetUrl}${url.pathname}${url.search}`, {

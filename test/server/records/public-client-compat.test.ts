@@ -19,6 +19,7 @@
  *   `lures_weight`: a populated lure must be the lure type `{id, code, description, weight}`
  *   (contract §4), not the link record with the type under `lure`.
  */
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../../../src/server/db/database';
@@ -57,9 +58,13 @@ function httr2Query(params: QueryParam[]): string {
     .join('&');
 }
 
-/** One GET as httr2 sends it: bearer token, Content-Type: application/json, no body. */
-function httr2Get(path: string, params: QueryParam[]) {
-  return app.inject({
+/**
+ * One GET as httr2 sends it: bearer token, Content-Type: application/json, no body. It offers
+ * deflate and gzip, and libcurl decodes what comes back; so does this (the service compresses
+ * answers above 1 KiB).
+ */
+async function httr2Get(path: string, params: QueryParam[]) {
+  const res = await app.inject({
     method: 'GET',
     url: `${path}?${httr2Query(params)}`,
     headers: {
@@ -70,6 +75,19 @@ function httr2Get(path: string, params: QueryParam[]) {
       'user-agent': 'httr2/1.1.2 r-curl/6.2.1 libcurl/8.12.1',
     },
   });
+  const encoding = res.headers['content-encoding'];
+  expect([undefined, 'gzip', 'deflate']).toContain(encoding);
+  const body =
+    encoding === 'gzip'
+      ? gunzipSync(res.rawPayload).toString('utf8')
+      : encoding === 'deflate'
+        ? inflateSync(res.rawPayload).toString('utf8')
+        : res.body;
+  return {
+    statusCode: res.statusCode,
+    body,
+    json: <T = Record<string, unknown>>() => JSON.parse(body) as T,
+  };
 }
 
 /**
