@@ -23,6 +23,13 @@ beforeAll(async () => {
   stack = await startStack();
   app = await launchApp(stack.appUrl);
   await signIn(app.page, { username: 'demo-tech', password: stack.password });
+  // An installed tablet: the page under its service worker, so screens not yet opened (lazy
+  // chunks) still open once the test takes the network away.
+  await app.page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+  });
+  await app.page.reload();
+  await app.page.waitForFunction(() => navigator.serviceWorker.controller !== null);
   await visible(app.page.getByText('All changes sent'), 30_000);
 }, 240_000);
 
