@@ -55,6 +55,8 @@ beforeAll(async () => {
       hold = pageHold(upstreamUrl);
       return serveHop(hold.server);
     },
+    // Small pages, so an export of a few hundred sites has several to hold back.
+    bff: { exportMinPageSize: 1 },
   });
   stack.records.app.server.on('connection', (s: Socket) => recordsSockets.add(s));
   await growSites(stack.records.db, SITES);
