@@ -50,7 +50,9 @@ describe('the data dir', () => {
     } finally {
       await stack.close();
     }
-  });
+    // Two embedded databases made on disk (the dir's, then the BFF's): ~34 s on a loaded 2-core
+    // machine, past the default limit. A hang is still caught.
+  }, 120_000);
 
   it('is created 0700 when the session key is its first file', () => {
     const dataDir = join(root, 'fresh', 'nested');
