@@ -71,3 +71,31 @@ export function CollectionTitle({ number, date }: { number: number | null; date:
     </>
   );
 }
+
+/**
+ * A pool as the vial and the lab sheet name it, with the collection it came from: "Pool 82 · Cx
+ * tarsalis F-Mixed × 25", from "Collection 117 · Jul 14, 2026" (each "not yet numbered" until
+ * synced). `collection` null: the pool alone.
+ */
+export function PoolHeading({
+  pool,
+  collection,
+}: {
+  pool: { number: number | null; what: string; count: unknown };
+  collection: { number: number | null; date: string } | null;
+}) {
+  return (
+    <p className="record-title">
+      <strong>
+        <PoolTitle number={pool.number} what={pool.what} count={pool.count} />
+      </strong>
+      {collection ? (
+        <>
+          {' '}
+          <br />
+          from <CollectionTitle number={collection.number} date={collection.date} />
+        </>
+      ) : null}
+    </p>
+  );
+}

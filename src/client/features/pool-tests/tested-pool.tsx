@@ -3,7 +3,7 @@ import type { CollectionRow, PoolRow } from '../../db/database';
 import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { formatDate } from '../../lib/dates';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
-import { CollectionTitle, PoolTitle } from '../../ui/record-number';
+import { PoolHeading } from '../../ui/record-number';
 
 /**
  * Which pool a test result is for, as the vial and the lab sheet name it: "Pool 82 · Cx tarsalis
@@ -18,26 +18,22 @@ export function TestedPool({
   collection: CollectionRow | null;
   lookups: LookupsDocument;
 }) {
-  const what = speciesSexLabeller(lookups)(pool.data.species as number, pool.data.sex as number);
   return (
-    <p className="record-title">
-      <strong>
-        <PoolTitle number={poolNumberOf(pool)} what={what} count={pool.data.num_count} />
-      </strong>
-      {collection ? (
-        <>
-          {' '}
-          <br />
-          from{' '}
-          <CollectionTitle
-            number={collectionNumberOf(collection)}
-            date={formatDate(
-              collection.collectionDate,
-              collection.data.collection_date_date_only === true,
-            )}
-          />
-        </>
-      ) : null}
-    </p>
+    <PoolHeading
+      pool={{
+        number: poolNumberOf(pool),
+        what: speciesSexLabeller(lookups)(pool.data.species as number, pool.data.sex as number),
+        count: pool.data.num_count,
+      }}
+      collection={
+        collection && {
+          number: collectionNumberOf(collection),
+          date: formatDate(
+            collection.collectionDate,
+            collection.data.collection_date_date_only === true,
+          ),
+        }
+      }
+    />
   );
 }

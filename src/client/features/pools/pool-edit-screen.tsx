@@ -18,7 +18,7 @@ import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { formatDate } from '../../lib/dates';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
-import { CollectionTitle, PoolTitle } from '../../ui/record-number';
+import { PoolHeading } from '../../ui/record-number';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { CommentsField } from '../../ui/form/comments-field';
@@ -230,29 +230,22 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
     <section className="screen">
       <h1>Edit pool</h1>
       {/* The pool as saved (the form below edits it): its number is what the vial carries. */}
-      <p className="record-title">
-        <strong>
-          <PoolTitle
-            number={poolNumberOf(pool)}
-            what={speciesSexLabeller(lookups)(pool.data.species as number, pool.data.sex as number)}
-            count={pool.data.num_count}
-          />
-        </strong>
-        {collection ? (
-          <>
-            {' '}
-            <br />
-            from{' '}
-            <CollectionTitle
-              number={collectionNumberOf(collection)}
-              date={formatDate(
-                collection.collectionDate,
-                collection.data.collection_date_date_only === true,
-              )}
-            />
-          </>
-        ) : null}
-      </p>
+      <PoolHeading
+        pool={{
+          number: poolNumberOf(pool),
+          what: speciesSexLabeller(lookups)(pool.data.species as number, pool.data.sex as number),
+          count: pool.data.num_count,
+        }}
+        collection={
+          collection && {
+            number: collectionNumberOf(collection),
+            date: formatDate(
+              collection.collectionDate,
+              collection.data.collection_date_date_only === true,
+            ),
+          }
+        }
+      />
       <PoolForm
         key={pool.localId}
         initial={opened}
