@@ -32,7 +32,7 @@ import type { Problem } from '../../ui/form/problem-banner';
 import type { DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { siteFormSchema, SITE_LABELS } from './site-schema';
-import { useGps, type GpsFix } from '../../lib/use-gps';
+import { useGps } from '../../lib/use-gps';
 
 /** What the site form lends the map picker: the pin and a way to move it. */
 export type LocationPickerProps = {
@@ -104,14 +104,21 @@ export function SiteForm({
   const { register, setValue, getValues, control, formState } = form;
   const { isSubmitting } = formState;
   const gps = useGps();
-  // A fix that came while the place was set by hand is not the site's: no accuracy is shown for it.
-  const [ignoredFix, setIgnoredFix] = useState<GpsFix | null>(null);
   const [lon, lat] = useWatch({ control, name: 'shape.coordinates' }) ?? [];
   const hint = coordinateHint(asNumber(lat), asNumber(lon));
   const position: [number, number] | null =
     typeof lat === 'number' && typeof lon === 'number' && !Number.isNaN(lat) && !Number.isNaN(lon)
       ? [lat, lon]
       : null;
+
+  // A fix's accuracy describes the fix's place only: once the place was set by hand (before the
+  // fix came, or after), no accuracy is shown. Derived from the place itself, so it holds in
+  // every render, also the one between the fix arriving and the form deciding to ignore it.
+  const fixIsThePlace =
+    gps.fix !== null &&
+    position !== null &&
+    position[0] === roundCoord(gps.fix.lat) &&
+    position[1] === roundCoord(wrapLongitude(gps.fix.lon));
 
   const place = (la: number, lo: number) => {
     setValue('shape.coordinates.1', roundCoord(la), {
@@ -153,10 +160,7 @@ export function SiteForm({
     const fix = await gps.locate();
     if (!fix) return;
     // Placed by hand (map, pin or typed) while the GPS was locating: that place stays.
-    if (JSON.stringify(getValues('shape.coordinates') ?? null) !== before) {
-      setIgnoredFix(fix);
-      return;
-    }
+    if (JSON.stringify(getValues('shape.coordinates') ?? null) !== before) return;
     place(fix.lat, fix.lon);
     // The fix's own accuracy describes it, whatever was chosen before.
     const precision = precisionForAccuracy(fix.accuracy, lookups.coordinate_precision);
@@ -242,7 +246,7 @@ export function SiteForm({
       <fieldset className="fieldset">
         <legend>Location</legend>
         <LocateControl
-          gps={ignoredFix && gps.fix === ignoredFix ? { ...gps, fix: null } : gps}
+          gps={fixIsThePlace ? gps : { ...gps, fix: null }}
           onLocate={useMyLocation}
         />
         {renderPicker ? (
