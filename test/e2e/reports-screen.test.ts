@@ -124,7 +124,10 @@ function rowWith(table: { head: string[]; rows: string[][] }, ...keys: string[])
   return Object.fromEntries(table.head.map((h, i) => [h, row[i]]));
 }
 
-/** When each report stored in the tablet's report cache was computed, as the screen writes it. */
+/**
+ * Each report stored in the tablet's report cache, as "<kind> <when computed, as the screen
+ * writes it>": the kind too, since reports computed in the same minute have the same time.
+ */
 function storedComputedTimes(page: Page): Promise<string[]> {
   return page.evaluate(
     () =>
@@ -135,17 +138,21 @@ function storedComputedTimes(page: Page): Promise<string[]> {
           if (!db.objectStoreNames.contains('owners')) return resolve([]);
           const all = db.transaction('owners').objectStore('owners').getAll();
           all.onsuccess = () => {
-            type Stored = { state: { queries: { state: { data?: { computedAt: number } } }[] } };
+            type Stored = {
+              state: {
+                queries: { queryKey: unknown[]; state: { data?: { computedAt: number } } }[];
+              };
+            };
             // The store also holds each user's last viewed report (a string): skipped.
             resolve(
               (all.result as (Stored | string)[]).flatMap((e) =>
                 typeof e === 'string'
                   ? []
-                  : e.state.queries.map((q) =>
-                      new Date(q.state.data?.computedAt ?? 0).toLocaleString('en-US', {
-                        dateStyle: 'medium',
-                        timeStyle: 'short',
-                      }),
+                  : e.state.queries.map(
+                      (q) =>
+                        `${String(q.queryKey[2])} ${new Date(
+                          q.state.data?.computedAt ?? 0,
+                        ).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' })}`,
                     ),
               ),
             );
@@ -466,7 +473,7 @@ describe('Reports screen in Chromium', () => {
     // Stored on the tablet (the persister writes a moment after the answer) before going offline.
     await expect
       .poll(() => storedComputedTimes(page), { timeout: 15_000 })
-      .toContain(computedText.replace('Computed ', ''));
+      .toContain(`abundance ${computedText.replace('Computed ', '')}`);
 
     await app.context.setOffline(true);
     await navigate(page, 'Home');
