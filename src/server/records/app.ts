@@ -20,6 +20,7 @@ import { recordsCompressionPolicy } from './compression-policy';
 export type RecordsOptions = {
   db: Database;
   tokenTtlSeconds?: number;
+  renewWindowSeconds?: number;
   trustProxy?: string[];
   idempotency?: boolean;
   now?: () => Date;
@@ -29,6 +30,9 @@ export type RecordsOptions = {
   /** How long a client may take to send a request (defaults: DEFAULT_SERVER_TIMEOUTS). */
   timeouts?: Partial<ServerTimeouts>;
 };
+
+/** A week: the tablet left in a drawer over a long weekend is still signed in on Monday. */
+export const DEFAULT_RENEW_WINDOW_S = 7 * 86_400;
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -56,6 +60,7 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
   const ctx: RecordsContext = {
     db: options.db,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 3600,
+    renewWindowSeconds: options.renewWindowSeconds ?? DEFAULT_RENEW_WINDOW_S,
     trustProxy: options.trustProxy ?? [],
     idempotency: options.idempotency ?? true,
     now: options.now ?? (() => new Date()),

@@ -7,6 +7,11 @@ export type RecordsContext = {
   db: Database;
   /** Lifetime of login tokens (`TRAPLINE_TOKEN_TTL_S`, default 3600). */
   tokenTtlSeconds: number;
+  /**
+   * How long after its expiry a login token may still be exchanged, once, for a new one
+   * (`TRAPLINE_RENEW_WINDOW_S`, default a week): a tablet unused for longer asks for the password.
+   */
+  renewWindowSeconds: number;
   /** Addresses of proxies whose `X-Forwarded-Proto: https` is believed (contract §8). */
   trustProxy: string[];
   /** Honour `Idempotency-Key` (contract §9). Off only to imitate a hosted service without it. */

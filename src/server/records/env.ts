@@ -26,6 +26,15 @@ export const recordsEnvSchema = z
         .max(31 * 86_400)
         .default(3600),
     ),
+    TRAPLINE_RENEW_WINDOW_S: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number()
+        .int()
+        .min(0)
+        .max(90 * 86_400)
+        .default(7 * 86_400),
+    ),
     TRAPLINE_DEMO_PASSWORD: optional(
       z.string().min(8, { message: 'must be at least 8 characters' }),
     ),

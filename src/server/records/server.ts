@@ -51,6 +51,7 @@ export async function startRecordsServer(
     app = await buildRecords({
       db,
       tokenTtlSeconds: cfg.TRAPLINE_TOKEN_TTL_S,
+      renewWindowSeconds: cfg.TRAPLINE_RENEW_WINDOW_S,
       trustProxy: cfg.TRUST_PROXY,
       https,
       logger: options.logger ?? true,

@@ -12,16 +12,21 @@ export function hashToken(token: string): string {
 
 export type IssuedToken = { id: number; token: string };
 
-/** Issues a login token for a user, valid until `expiresAt`. */
+/**
+ * Issues a login token for a user, valid until `expiresAt`; `family` is the first token of the
+ * sign-in when this one renews it (null for a sign-in with the password).
+ */
 export async function issueLoginToken(
   db: Queryable,
   user: { id: number; agency: number },
   expiresAt: Date,
+  family: number | null = null,
 ): Promise<IssuedToken> {
   const token = generateToken();
   const { rows } = await db.query<{ id: number }>(
-    `insert into api_token (agency, user_id, kind, token_hash, expires_at) values ($1, $2, 'login', $3, $4) returning id`,
-    [user.agency, user.id, hashToken(token), expiresAt.toISOString()],
+    `insert into api_token (agency, user_id, kind, token_hash, expires_at, family)
+     values ($1, $2, 'login', $3, $4, $5) returning id`,
+    [user.agency, user.id, hashToken(token), expiresAt.toISOString(), family],
   );
   return { id: rows[0].id, token };
 }

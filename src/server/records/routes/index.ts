@@ -5,6 +5,7 @@ import { requireSecureTransport } from '../transport';
 import { idempotency } from '../idempotency';
 import { refuseEncodedUnreserved } from '../encoded-path-guard';
 import loginRoutes from './login';
+import loginRenewRoutes from './login-renew';
 import openapiRoutes from './openapi';
 import meRoutes from './v1/me';
 import meTokenRoutes from './v1/me/token';
@@ -32,6 +33,7 @@ export async function registerRecordsRoutes(
   idempotency(app, ctx);
 
   await loginRoutes(app, ctx);
+  await loginRenewRoutes(app, ctx);
   await openapiRoutes(app, ctx);
   await meRoutes(app, ctx);
   await meTokenRoutes(app, ctx);

@@ -1,0 +1,16 @@
+import type { Migration } from '../migrate';
+
+/**
+ * Login tokens can be exchanged once for a new one (POST /login/renew, issue 35): `renewed_at`
+ * marks a token already exchanged, `family` ties every token of one sign-in to its first
+ * (null on the first itself), so a token exchanged twice ends the whole sign-in.
+ */
+export const tokenRenewal: Migration = {
+  version: 13,
+  name: 'token-renewal',
+  sql: `
+alter table api_token add column renewed_at timestamptz;
+alter table api_token add column family int;
+create index api_token_family on api_token (family) where family is not null;
+`,
+};
