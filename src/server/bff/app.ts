@@ -76,6 +76,11 @@ export type BffOptions = {
   /** Idempotency keys one user may hold in 24 h (default DEFAULT_ENTRIES_PER_USER). */
   journalEntriesPerUser?: number;
   lookupTtlMs?: number;
+  /**
+   * How long a session outlives its upstream token (TRAPLINE_RENEW_WINDOW_S): the window in which
+   * it is renewed on the tablet's next request (default DEFAULT_SESSION_IDLE_MS, a week).
+   */
+  sessionIdleMs?: number;
   /** Path of a catalog file or the catalog itself; default the shipped lookup-catalog.json. */
   lookupCatalog?: string | LookupCatalog;
   loginLimits?: Partial<LoginLimitOptions>;
@@ -111,7 +116,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
     db: options.db,
     upstream,
     upstreamKeys: new UpstreamKeys(upstream, now),
-    sessions: new SessionStore(options.db, sessionCipher(options)),
+    sessions: new SessionStore(options.db, sessionCipher(options), options.sessionIdleMs),
     journal: new IdempotencyJournal(
       options.db,
       options.journalLeaseMs ?? connectTimeoutMs + responseTimeoutMs + 5_000,
@@ -216,7 +221,7 @@ export async function startBff(
 ): Promise<RunningBff> {
   const app = await buildBff(options);
   const now = options.now ?? (() => new Date());
-  const sessions = new SessionStore(options.db, sessionCipher(options));
+  const sessions = new SessionStore(options.db, sessionCipher(options), options.sessionIdleMs);
   const journal = new IdempotencyJournal(options.db, 0, now);
   const sweep = () =>
     Promise.all([sessions.sweep(now()), journal.sweep()]).catch((err) =>

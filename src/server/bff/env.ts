@@ -52,6 +52,13 @@ const envSchema = z.object({
   TRAPLINE_UPSTREAM_TIMEOUT_MS: positiveMs.default(30_000),
   TRAPLINE_LOOKUP_TTL_S: z.coerce.number().int().positive().default(300),
   TRAPLINE_TOKEN_TTL_S: z.coerce.number().int().positive().default(3600),
+  /** How long after its expiry a sign-in is still renewed on the tablet's next request. */
+  TRAPLINE_RENEW_WINDOW_S: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(90 * 86_400)
+    .default(7 * 86_400),
   TLS_CERT: z.string().min(1).optional(),
   TLS_KEY: z.string().min(1).optional(),
   /**

@@ -3,6 +3,7 @@ import { OWNER_HEADER, ownerHeaderValue } from '#shared/schemas/auth';
 import { otherUserSignedIn, reauthRequired, unauthenticated } from './session-errors';
 import type { BffContext } from './context';
 import { SESSION_COOKIE, type StoredSession } from './session-store';
+import { withLiveToken } from './session-renewal';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,17 +14,19 @@ declare module 'fastify' {
 
 /**
  * preHandler for every /api route that acts for a user: no cookie or an unknown / ended session →
- * 401 unauthenticated; a known session whose upstream token has expired → 401 reauth_required
+ * 401 unauthenticated; a session whose upstream token is due is renewed first (session-renewal);
+ * a known session whose upstream token has expired and could not be renewed → 401 reauth_required
  * (the app keeps its queue and asks for the password again); a request naming another user than
  * the session's (OWNER_HEADER) → 401 reauth_required too. A request without the header (a
  * script, an older app) acts for the session's user.
  */
 export function requireSession(ctx: BffContext) {
   return async (req: FastifyRequest) => {
-    const session = await currentSession(ctx, req);
-    if (!session) throw unauthenticated();
+    const found = await currentSession(ctx, req);
+    if (!found) throw unauthenticated();
+    if (!ownedBy(found, req)) throw otherUserSignedIn();
+    const session = await withLiveToken(ctx, found, req.log);
     if (session.tokenExpiresAt.getTime() <= ctx.now().getTime()) throw reauthRequired();
-    if (!ownedBy(session, req)) throw otherUserSignedIn();
     req.bffSession = session;
   };
 }

@@ -11,6 +11,8 @@ export type StoredSession = {
   idHash: string;
   token: string;
   tokenExpiresAt: Date;
+  /** False once the upstream refused to renew the token, or cannot (session-renewal.ts). */
+  renewable: boolean;
   info: SessionInfo;
 };
 
@@ -33,6 +35,7 @@ type SessionRow = {
   role: string | null;
   agency_id: number;
   agency_name: string;
+  renew_refused: boolean;
 };
 
 /** Sessions kept in memory at most (least recently used go first). */
@@ -59,6 +62,9 @@ type CachedSession = { session: StoredSession; endsAt: number; readAt: number };
  * bound to the row), never in clear: a copy of the database gives no token. A row whose token
  * does not open (another key, tampered) reads as no session: signed out, never an error.
  */
+/** A week, as the records service's renew window (TRAPLINE_RENEW_WINDOW_S). */
+export const DEFAULT_SESSION_IDLE_MS = 7 * 86_400_000;
+
 export class SessionStore {
   /**
    * Sessions read recently, by id hash: a proxied request then costs no query and no unsealing
@@ -82,8 +88,12 @@ export class SessionStore {
   constructor(
     private readonly db: Database,
     private readonly cipher: TokenCipher = new TokenCipher(processSessionKey()),
-    /** How long a row outlives its token, so an expired sign-in says reauth_required, not unknown. */
-    private readonly graceMs = 12 * 3600_000,
+    /**
+     * How long a row outlives its token: the window in which the token can still be renewed
+     * (session-renewal.ts), and after it, or where the upstream cannot renew, an expired sign-in
+     * says reauth_required, not unknown.
+     */
+    private readonly graceMs = DEFAULT_SESSION_IDLE_MS,
   ) {
     this.hearsDrops = !db.listen;
   }
@@ -154,7 +164,16 @@ export class SessionStore {
   }
 
   async find(id: string, now: Date): Promise<StoredSession | null> {
-    const idHash = hashSessionId(id);
+    return this.findByHash(hashSessionId(id), now);
+  }
+
+  /** The session as its row holds it now, never from memory (another process may have renewed it). */
+  async reread(idHash: string, now: Date): Promise<StoredSession | null> {
+    this.recent.delete(idHash);
+    return this.findByHash(idHash, now);
+  }
+
+  private async findByHash(idHash: string, now: Date): Promise<StoredSession | null> {
     const at = now.getTime();
     if (!this.hearsDrops) await this.listenForDrops();
     const trusted = this.hearsDrops;
@@ -198,6 +217,7 @@ export class SessionStore {
       idHash: row.id_hash,
       token,
       tokenExpiresAt,
+      renewable: !row.renew_refused,
       info: {
         user: {
           id: row.user_id,
@@ -221,11 +241,41 @@ export class SessionStore {
     );
   }
 
-  /** The upstream refused the token before its stated expiry (revoked, clock skew): stop using it. */
+  /**
+   * The upstream exchanged the session's token for `token` (POST /login/renew): stored sealed,
+   * and the row lives on for the renew window past the new expiry.
+   */
+  async renewed(idHash: string, token: string, expiresAt: Date): Promise<void> {
+    await this.dropAround(idHash, () =>
+      this.db.query(
+        `update bff_session set upstream_token = $2, token_expires_at = $3,
+           ends_at = greatest(ends_at, $4) where id_hash = $1`,
+        [
+          idHash,
+          this.cipher.seal(token, idHash),
+          expiresAt,
+          new Date(expiresAt.getTime() + this.graceMs),
+        ],
+      ),
+    );
+  }
+
+  /** The upstream has no way to renew tokens (the public service): the token runs its course. */
+  async cannotRenew(idHash: string): Promise<void> {
+    await this.dropAround(idHash, () =>
+      this.db.query('update bff_session set renew_refused = true where id_hash = $1', [idHash]),
+    );
+  }
+
+  /**
+   * The upstream refused the token (revoked, user deactivated, clock skew) or will not renew it:
+   * stop using it, and do not ask to renew it again. The session then says reauth_required.
+   */
   async expireToken(idHash: string, now: Date): Promise<void> {
     await this.dropAround(idHash, () =>
       this.db.query(
-        'update bff_session set token_expires_at = least(token_expires_at, $2) where id_hash = $1',
+        `update bff_session set token_expires_at = least(token_expires_at, $2), renew_refused = true
+          where id_hash = $1`,
         [idHash, now],
       ),
     );

@@ -6,6 +6,7 @@ export const ERROR_CODES = [
   'bad_request',
   'unauthenticated',
   'token_expired',
+  'token_renewed',
   'invalid_credentials',
   'https_required',
   'forbidden',

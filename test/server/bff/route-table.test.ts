@@ -32,7 +32,7 @@ describe('every /api route once the upstream token has expired', () => {
   it('answers 401 reauth_required on every route but the listed exceptions', async () => {
     const cookie = await stack.signIn();
     await stack.records.db.query(
-      "update bff_session set token_expires_at = now() - interval '1 second' where id_hash = $1",
+      "update bff_session set token_expires_at = now() - interval '1 second', renew_refused = true where id_hash = $1",
       [hashSessionId(cookie.split('=')[1])],
     );
     const routes = apiRoutes();

@@ -156,7 +156,8 @@ describe('GET and DELETE /api/session', () => {
 describe('an expired upstream token', () => {
   let short: BffStack;
   beforeAll(async () => {
-    short = await startBffStack({ records: { tokenTtlSeconds: 2 } });
+    // No renew window: the expired token cannot be renewed (session-renewal.test.ts renews it).
+    short = await startBffStack({ records: { tokenTtlSeconds: 2, renewWindowSeconds: 0 } });
   });
   afterAll(async () => {
     await short?.close();

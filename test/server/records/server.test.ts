@@ -73,6 +73,7 @@ describe('parseRecordsEnv', () => {
       HOST: '127.0.0.1',
       TRAPLINE_DATA_DIR: './.trapline',
       TRAPLINE_TOKEN_TTL_S: 3600,
+      TRAPLINE_RENEW_WINDOW_S: 604800,
       TRUST_PROXY: [],
     });
     expect(
