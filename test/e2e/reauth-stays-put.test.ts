@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
 import { launchApp, type AppBrowser } from './harness/browser';
 import { navigate, signIn, syncNow, visible } from './harness/field-actions';
-import { startStack, type Stack } from './harness/stack';
+import { SIGN_IN_RUNS_OUT_MS, startStack, type Stack } from './harness/stack';
 
 // Tablet trial: the "Sign in again" sheet focused the read-only Username, so the on-screen
 // keyboard did not open, and after signing in the app showed Settings instead of the screen
@@ -39,8 +39,8 @@ describe('sign in again: the password has the keyboard and the technician stays 
     const sitePath = new URL(page.url()).pathname;
     const siteHeading = await page.getByRole('heading', { level: 1 }).innerText();
 
-    // The token runs out (the servers' clock passes its expiry); the next sync asks for it.
-    stack.clock.jumpTo(expiresAt + 1_000);
+    // The sign-in runs out (the servers' clock passes the renew window); the next sync asks for it.
+    stack.clock.jumpTo(expiresAt + SIGN_IN_RUNS_OUT_MS);
     await syncNow(page);
     const sheet = page.getByRole('dialog', { name: 'Sign in again' });
     await visible(sheet, 30_000);

@@ -11,7 +11,7 @@ import {
   visible,
 } from './harness/field-actions';
 import { recordsApi } from './harness/records-api';
-import { startStack, type Stack } from './harness/stack';
+import { SIGN_IN_RUNS_OUT_MS, startStack, type Stack } from './harness/stack';
 import { outbox, outboxEmpties, PATHS, postsTo, refId } from './harness/sync-checks';
 
 // The upstream token runs out while changes wait: the queue stops, the app asks for the
@@ -65,8 +65,8 @@ describe('sync: the upstream token expires while changes wait', () => {
       'Half done',
     );
 
-    // The token runs out: the servers' clock passes its expiry.
-    stack.clock.jumpTo(expiresAt + 1_000);
+    // The sign-in runs out: the servers' clock passes its token's renew window.
+    stack.clock.jumpTo(expiresAt + SIGN_IN_RUNS_OUT_MS);
     const sentBefore = stack.records.requests.length;
 
     await app.context.setOffline(false);
@@ -121,7 +121,7 @@ describe('sync: the upstream token expires while changes wait', () => {
     await second.waitForLoadState('networkidle');
 
     expect(expiresAt).toBeGreaterThan(stack.clock.now().getTime());
-    stack.clock.jumpTo(expiresAt + 1_000);
+    stack.clock.jumpTo(expiresAt + SIGN_IN_RUNS_OUT_MS);
     // This tab asks for the password (Sync now reaches the server, which wants it)…
     await bar.getByRole('button', { name: 'Sync now' }).click();
     const sheet = page.getByRole('dialog', { name: 'Sign in again' });

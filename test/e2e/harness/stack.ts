@@ -42,6 +42,13 @@ function offsetClock(): StackClock {
   };
 }
 
+/**
+ * How far past its token's expiry a sign-in has run out: the BFF renews a token on the tablet's
+ * next request for a week after its expiry (TRAPLINE_RENEW_WINDOW_S), so "the token ran out" is a
+ * tablet left unused past that week.
+ */
+export const SIGN_IN_RUNS_OUT_MS = 7 * 86_400_000 + 60_000;
+
 export type StackOptions = {
   /** Put a fault-injecting TCP proxy between the BFF and the records service. */
   faultProxy?: boolean;
