@@ -92,7 +92,7 @@ export function AddPersonForm({ onAdded }: { onAdded: () => void }) {
           </select>
         </Field>
       </div>
-      <div className="form-actions">
+      <div className="office-actions">
         <button type="submit" className="button button-primary" disabled={busy}>
           {busy ? 'Adding…' : 'Add person'}
         </button>

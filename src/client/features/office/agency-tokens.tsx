@@ -93,7 +93,7 @@ export function AgencyTokens() {
           ))}
         </ul>
       )}
-      <div className="form-actions">
+      <div className="office-actions">
         <button type="button" className="button" disabled={busy} onClick={() => void create()}>
           Create agency token
         </button>

@@ -31,7 +31,7 @@ export function ShownOnce({
         {secret}
       </p>
       <p>{note} It is shown only now.</p>
-      <div className="form-actions">
+      <div className="office-actions">
         <button type="button" className="button button-primary" onClick={() => void copy()}>
           Copy
         </button>
