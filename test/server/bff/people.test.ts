@@ -180,14 +180,35 @@ describe('deactivation', () => {
     });
     expect(off.status, off.text).toBe(200);
 
-    const next = await stack.api('/api/v1/arthropod/collection', { cookie });
-    expect(next.status).toBe(401);
-    expect(next.json()).toMatchObject({ error: { code: 'reauth_required' } });
-    const session = await stack.api('/api/session', { cookie });
-    expect(session.status).toBe(401);
+    // Whatever the next request is, even one the BFF answers from what it holds.
+    for (const path of ['/api/session', '/api/lookups', '/api/v1/arthropod/collection']) {
+      const next = await stack.api(path, { cookie });
+      expect(next.status, path).toBe(401);
+      expect(next.json()).toMatchObject({ error: { code: 'reauth_required' } });
+    }
     const again = await signIn(person.username, 'tablet-password-1');
     expect(again.status).toBe(401);
     expect(again.json()).toMatchObject({ error: { code: 'invalid_credentials' } });
+  });
+
+  it('a password reset ends the person’s BFF sessions at once too', async () => {
+    const person = await addTechnician();
+    const cookie = cookieFrom(
+      await choose(person.username, person.temporary, 'tablet-password-2'),
+    )!;
+    const warm = await stack.api('/api/lookups', { cookie });
+    expect(warm.status, warm.text).toBe(200);
+    const reset = await stack.api(`/api/v1/user/${person.id}/password`, {
+      method: 'POST',
+      cookie: manager,
+      body: {},
+    });
+    expect(reset.status, reset.text).toBe(200);
+    const next = await stack.api('/api/lookups', { cookie });
+    expect(next.status).toBe(401);
+    expect(next.json()).toMatchObject({ error: { code: 'reauth_required' } });
+    // The manager's own session goes on.
+    expect((await stack.api('/api/lookups', { cookie: manager })).status).toBe(200);
   });
 
   it('a manager cannot deactivate themselves through the BFF either (422 own_account)', async () => {
