@@ -3,6 +3,7 @@ import { ensureAppBuilt } from './harness/build-app';
 import { launchApp, LANDSCAPE, PORTRAIT, type AppBrowser } from './harness/browser';
 import { createCollectionAtSite, createSiteByMap, signIn, visible } from './harness/field-actions';
 import { localRows, userDbName } from './harness/local-db';
+import { inspectScreen } from './harness/inspect-screen';
 import { screenScreenshot } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
 
@@ -63,10 +64,7 @@ describe('Office: people', () => {
     expect(temporary).toMatch(/^[a-z2-9]{4}(-[a-z2-9]{4}){3}$/);
     const people = manager.getByRole('list', { name: 'People' });
     await visible(people.getByText('River Okoye'));
-    await screenScreenshot(manager, '1280x800', 'office');
-    await manager.setViewportSize(PORTRAIT);
-    await screenScreenshot(manager, '800x1280', 'office');
-    await manager.setViewportSize(LANDSCAPE);
+    await inspectScreen(manager, 'office');
 
     // The second tablet: the temporary password leads to "Choose your password".
     const page = tablet.page;
@@ -148,10 +146,7 @@ describe('Office: people', () => {
     await shown.getByRole('button', { name: 'Done' }).click();
     await shown.waitFor({ state: 'detached' });
     expect(await manager.getByText(token).count()).toBe(0);
-    await screenScreenshot(manager, '1280x800', 'office-tokens');
-    await manager.setViewportSize(PORTRAIT);
-    await screenScreenshot(manager, '800x1280', 'office-tokens');
-    await manager.setViewportSize(LANDSCAPE);
+    await inspectScreen(manager, 'office-tokens');
     await tokens.getByRole('button', { name: /^Revoke token \d+$/ }).click();
     await visible(manager.getByText('No agency tokens.'));
     expect(office.pageErrors).toEqual([]);
