@@ -12,3 +12,4 @@ export * from './schemas/auth';
 export * from './schemas/outbox';
 export * from './schemas/entity-bodies';
 export * from './rules';
+export * from './schemas/people';

@@ -44,8 +44,11 @@ export function Layout({
   banner,
   onSignIn,
   signInNeeded,
+  isManager = false,
   children,
 }: {
+  /** Managers see the Office in the navigation; a technician never does. */
+  isManager?: boolean;
   banner?: ReactNode;
   /** Opens the sign-in sheet from the sync bar. */
   onSignIn?: () => void;
@@ -70,6 +73,7 @@ export function Layout({
         <NavLink href="/collections/new">New collection</NavLink>
         <NavLink href="/sync">Sync</NavLink>
         <NavLink href="/reports">Reports</NavLink>
+        {isManager ? <NavLink href="/office">Office</NavLink> : null}
         <NavLink href="/settings">Settings</NavLink>
       </nav>
     </div>

@@ -36,10 +36,20 @@
  * /map-areas                heading "Offline map areas" (link "Offline map areas" under the Sites
  *                           map): form "Download an area", list "Saved map areas"
  * /settings                 "Persistent storage", "Refresh lookups", "Sign out"
+ * /office                   managers only (others: "The Office is for managers only."): heading
+ *                           "Office", links "Import sites" (/office/import) and "Changes"
+ *                           (/office/history); form "Add a person" ("Username", "Full name",
+ *                           "Role", "Add person"); list "People" with per person "Make manager:
+ *                           <username>" / "Make technician: …", "Reset password: …",
+ *                           "Deactivate: …" / "Reactivate: …"; a secret shown once in region
+ *                           "Temporary password for <username>" / "New agency token" with "Copy";
+ *                           list "Agency tokens" with "Revoke token <id>", "Create agency token"
  * Sign-in screen:           "Username", "Password", button "Sign in"; sheet dialog "Sign in again"
- *                           with "Signed in as <user>", "Password" (focused), "Sign in", "Later"
+ *                           with "Signed in as <user>", "Password" (focused), "Sign in", "Later";
+ *                           after a temporary password, form "Choose your password" with "New
+ *                           password", "New password again", "Set password and sign in", "Back"
  * Navigation:               nav "Main" with links "Home", "Sites", "New collection", "Sync", "Reports",
- *                           "Settings";
+ *                           "Office" (managers only), "Settings";
  *                           leaving a dirty form asks dialog "Discard the changes you typed?" with
  *                           "Keep editing" (focused) and "Discard changes"
  * A screen that fails:      alert with heading "Something went wrong showing this screen" (or "This
@@ -123,6 +133,11 @@ const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((m) => ({ default: m.SettingsScreen })),
 );
 
+// The Office (managers): its own chunk, loaded on first use.
+const OfficeScreen = lazy(() =>
+  import('../features/office/office-screen').then((m) => ({ default: m.OfficeScreen })),
+);
+
 // Offline map areas: their own chunk, opened from under the Sites map.
 const MapAreasScreen = lazy(() =>
   import('../features/map-areas/map-areas-screen').then((m) => ({ default: m.MapAreasScreen })),
@@ -181,6 +196,9 @@ type RoutesProps = {
   agencyId: number;
   agencyName: string;
   username: string;
+  /** The signed-in user's id (null for an agency token) and whether they are a manager. */
+  userId: number | null;
+  isManager: boolean;
   /** Signs out; `removeData`: and removes this user's data from the tablet (nothing unsent). */
   onSignOut: (options?: { removeData?: boolean }) => void;
   onRefreshLookups: () => Promise<string>;
@@ -191,6 +209,8 @@ export function AppRoutes({
   agencyId,
   agencyName,
   username,
+  userId,
+  isManager,
   onSignOut,
   onRefreshLookups,
 }: RoutesProps) {
@@ -296,6 +316,9 @@ export function AppRoutes({
           </Route>
           <Route path="/map-areas">
             <MapAreasScreen />
+          </Route>
+          <Route path="/office">
+            <OfficeScreen isManager={isManager} currentUserId={userId} />
           </Route>
           <Route path="/settings">
             <SettingsScreen

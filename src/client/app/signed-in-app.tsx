@@ -171,10 +171,13 @@ export function SignedInApp({
           }
           onSignIn={openSheet}
           signInNeeded={signInNeeded}
+          isManager={identity.user.role === 'manager'}
         >
           <AppRoutes
             userName={identity.user.name ?? identity.user.username}
             username={identity.user.username}
+            userId={identity.user.id}
+            isManager={identity.user.role === 'manager'}
             agencyId={identity.agency.id}
             agencyName={identity.agency.name}
             onSignOut={(options) => void signOut(options)}

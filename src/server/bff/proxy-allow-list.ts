@@ -3,7 +3,15 @@ import { LOOKUP_LISTS } from '#shared/schemas/lookups';
 import { isPathId } from '../http/path-id';
 
 export type ProxyMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-export type ProxyRoute = { method: ProxyMethod; path: string };
+export type ProxyRoute = {
+  method: ProxyMethod;
+  path: string;
+  /**
+   * The answer holds a secret shown once (a temporary password, an agency token): the BFF never
+   * journals it, so an Idempotency-Key on such a request is not used (neither kept nor sent).
+   */
+  secretAnswer?: true;
+};
 
 /** Record resources the app may read, create and update: every entity of the registry. */
 const RECORD_RESOURCES = ENTITIES.map(v1Path);
@@ -24,6 +32,16 @@ export const PROXY_ALLOW_LIST: ProxyRoute[] = [
   // them for technicians), for the entities the upstream can delete.
   ...DELETABLE_RESOURCES.map((base): ProxyRoute => ({ method: 'DELETE', path: `${base}/:id` })),
   ...Object.values(LOOKUP_LISTS).map((l): ProxyRoute => ({ method: 'GET', path: l.path })),
+  // The Office area (contract §10, §7): the upstream answers these for managers only.
+  { method: 'GET', path: '/v1/user' },
+  { method: 'POST', path: '/v1/user', secretAnswer: true },
+  { method: 'PUT', path: '/v1/user/:id' },
+  { method: 'POST', path: '/v1/user/:id/password', secretAnswer: true },
+  { method: 'GET', path: '/v1/agency/token' },
+  { method: 'POST', path: '/v1/agency/token', secretAnswer: true },
+  { method: 'DELETE', path: '/v1/agency/token/:id' },
+  // Anyone signed in, for themselves.
+  { method: 'POST', path: '/v1/me/password', secretAnswer: true },
 ];
 
 /** Methods allowed on a /v1 path, for a 405's Allow header; empty when the path is not listed. */

@@ -57,7 +57,8 @@ async function proxy(ctx: BffContext, route: ProxyRoute, req: FastifyRequest, re
     throw new HttpError(400, 'bad_request', 'Send the record as a JSON body');
   }
   const body = hasBody ? JSON.stringify(req.body) : undefined;
-  const key = headerValue(req.headers['idempotency-key']);
+  // A secret shown once is never journaled: such a request goes up without its key.
+  const key = route.secretAnswer ? undefined : headerValue(req.headers['idempotency-key']);
   if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
     throw new HttpError(
       400,
@@ -75,12 +76,31 @@ async function proxy(ctx: BffContext, route: ProxyRoute, req: FastifyRequest, re
 
   if (route.method !== 'POST' || key === undefined) {
     const res = await forward();
+    if (endsSignIns(route, req.body, res))
+      await ctx.sessions.expireTokensOfUser(session.info.agency.id, Number(params.id), ctx.now());
     // A record made without a key is provably not a keyed create's whose answer was lost.
     if (route.method === 'POST' && entityAtV1Path(path))
       await ctx.journal.noteKeylessCreate(session.info.agency.id, path, res);
     return send(ctx, session, reply, res);
   }
   return idempotentCreate(ctx, session, reply, { path, key, body: body ?? '', forward });
+}
+
+/**
+ * A person's deactivation or password reset answered 2xx upstream (so the person is of the
+ * session's agency): their sessions here end at once, not at their next upstream refusal, so
+ * that no answer the BFF serves from what it holds (lookups, a session check) reaches them.
+ */
+function endsSignIns(route: ProxyRoute, body: unknown, res: UpstreamResponse): boolean {
+  if (res.status < 200 || res.status >= 300) return false;
+  if (route.method === 'POST' && route.path === '/v1/user/:id/password') return true;
+  return (
+    route.method === 'PUT' &&
+    route.path === '/v1/user/:id' &&
+    typeof body === 'object' &&
+    body !== null &&
+    (body as { active?: unknown }).active === false
+  );
 }
 
 /** Step numbers follow the journal protocol in idempotency-journal.ts. */

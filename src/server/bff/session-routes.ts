@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loginRequest, loginResponse, whoAmI, type SessionInfo } from '#shared/schemas/auth';
-import { fieldsFromZod, summarizeFields } from '#shared/schemas/error';
+import { z } from 'zod';
+import { errorBody, fieldsFromZod, summarizeFields } from '#shared/schemas/error';
+import { newPasswordProblem } from '#shared/schemas/people';
 import { HttpError } from '../http/http-error';
 import { parseJson } from './parse-json';
 import type { BffContext } from './context';
@@ -24,13 +26,11 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
   // The same limits as the records service's /login (contract §7), in front of the upstream's.
   const limits = new LoginLimits(ctx.loginLimits);
 
-  app.post('/api/session', async (req, reply) => {
-    const parsed = loginRequest.safeParse(req.body ?? {});
-    if (!parsed.success) {
-      const fields = fieldsFromZod(parsed.error);
-      throw new HttpError(422, 'validation_failed', summarizeFields(fields), fields);
-    }
-    const { username, password } = parsed.data;
+  /**
+   * Signs in upstream with the limits of contract §7: the granted login, or the contract's error
+   * (a wrong password 401 invalid_credentials; an expired temporary one says so).
+   */
+  async function upstreamLogin(req: FastifyRequest, username: string, password: string) {
     const now = ctx.now().getTime();
     limits.attempt(req.ip, now);
     // Counted as a failure while the upstream checks the password: a burst of attempts for one
@@ -47,6 +47,7 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
       if (login.status !== 200 && login.status !== 201) {
         if (login.status === 429) throw rateLimited(Number(login.retryAfter) || 60);
         if (login.status >= 500) throw upstreamFailed();
+        if (upstreamCode(login.body) === 'temporary_password_expired') throw temporaryExpired();
         attempt.failed(now);
         throw new HttpError(401, 'invalid_credentials', 'Wrong username or password');
       }
@@ -56,15 +57,77 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
     const granted = loginResponse.safeParse(parseJson(login.body));
     if (!granted.success)
       throw upstreamFailed('The records service answered the sign-in with something unexpected');
-    const info = await identify(ctx, username, granted.data);
+    return granted.data;
+  }
 
-    // A sign-in always makes a new session id (no fixation); the previous one of this browser
-    // ends, and with it its upstream token.
+  /** A new session for a granted login: always a new id (no fixation); the previous one ends. */
+  async function startSession(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    username: string,
+    granted: { token: string; expires_at?: string; agencies?: Array<{ id: number; name: string }> },
+  ): Promise<SessionInfo> {
+    const info = await identify(ctx, username, granted);
     const previous = await currentSession(ctx, req);
     if (previous) await endSession(ctx, req, previous);
-    const id = await ctx.sessions.create(granted.data.token, info);
+    const id = await ctx.sessions.create(granted.token, info);
     reply.setCookie(SESSION_COOKIE, id, COOKIE_OPTIONS);
     return info;
+  }
+
+  app.post('/api/session', async (req, reply) => {
+    const { username, password } = readBody(loginRequest, req.body);
+    const granted = await upstreamLogin(req, username, password);
+    if (granted.password_change_required) {
+      // No session for a temporary password: nothing of the tablet's (its queue) is sent or read
+      // until the person has chosen their own, with POST /api/session/password.
+      await revokeToken(ctx, req, granted.token);
+      throw new HttpError(
+        403,
+        'password_change_required',
+        'You signed in with a temporary password: choose your own password to go on',
+      );
+    }
+    return startSession(req, reply, username, granted);
+  });
+
+  /**
+   * The "choose your password" step of a first sign-in (or after a reset): signs in with the
+   * temporary password, sets the new one upstream (POST /v1/me/password, which judges it: 422
+   * with the field), and starts the session with that same token, usable in full from then on.
+   * Works for any password, temporary or not. The BFF keeps neither password.
+   */
+  app.post('/api/session/password', async (req, reply) => {
+    const { username, password, new_password } = readBody(choosePasswordRequest, req.body);
+    const problem = newPasswordProblem(new_password, username);
+    if (problem) {
+      throw new HttpError(422, 'validation_failed', `new_password: ${problem}`, [
+        { path: 'new_password', message: problem },
+      ]);
+    }
+    const granted = await upstreamLogin(req, username, password);
+    const changed = await ctx.upstream.request({
+      method: 'POST',
+      path: '/v1/me/password',
+      headers: {
+        authorization: `Bearer ${granted.token}`,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      },
+      body: JSON.stringify({ current_password: password, new_password }),
+    });
+    if (changed.status !== 200) {
+      await revokeToken(ctx, req, granted.token);
+      const refused = errorBody.safeParse(parseJson(changed.body));
+      if (changed.status === 422 && refused.success) {
+        const fields = (refused.data.error.fields ?? []).map((f) =>
+          f.path === 'current_password' ? { ...f, path: 'password' } : f,
+        );
+        throw new HttpError(422, 'validation_failed', refused.data.error.message, fields);
+      }
+      throw upstreamFailed('The records service could not set your password right now; try again');
+    }
+    return startSession(req, reply, username, granted);
   });
 
   app.get('/api/session', { preHandler: requireSession(ctx) }, async (req) => sessionOf(req).info);
@@ -78,6 +141,46 @@ export async function sessionRoutes(app: FastifyInstance, ctx: BffContext): Prom
     reply.clearCookie(SESSION_COOKIE, COOKIE_OPTIONS);
     return reply.status(204).send();
   });
+}
+
+/** A body read with `schema`, or the contract's 422 listing every failing field. */
+function readBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) {
+    const fields = fieldsFromZod(parsed.error);
+    throw new HttpError(422, 'validation_failed', summarizeFields(fields), fields);
+  }
+  return parsed.data;
+}
+
+const choosePasswordRequest = loginRequest.extend({
+  new_password: z.string().max(1000, { message: 'Use at most 1000 characters' }),
+});
+
+const upstreamCode = (body: string) => {
+  const parsed = errorBody.safeParse(parseJson(body));
+  return parsed.success ? parsed.data.error.code : undefined;
+};
+
+const temporaryExpired = () =>
+  new HttpError(
+    401,
+    'temporary_password_expired',
+    'This temporary password has expired (they last 7 days): ask a manager for a new one',
+  );
+
+/** Best effort: a token the BFF will not keep ends now rather than at its expiry. */
+async function revokeToken(ctx: BffContext, req: FastifyRequest, token: string): Promise<void> {
+  try {
+    await ctx.upstream.request({
+      method: 'DELETE',
+      path: '/v1/me/token',
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      timeoutMs: REVOKE_TIMEOUT_MS,
+    });
+  } catch (err) {
+    req.log.warn({ err }, 'revoking an unused upstream token failed');
+  }
 }
 
 /** How long a sign-out waits for the upstream to revoke its token before it answers anyway. */

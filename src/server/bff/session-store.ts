@@ -281,6 +281,18 @@ export class SessionStore {
     );
   }
 
+  /**
+   * A manager deactivated this person or reset their password upstream: every session of theirs
+   * stops using its token now (reauth_required), in every BFF process, whatever it asks next.
+   */
+  async expireTokensOfUser(agencyId: number, userId: number, now: Date): Promise<void> {
+    const { rows } = await this.db.query<{ id_hash: string }>(
+      'select id_hash from bff_session where agency_id = $1 and user_id = $2 and token_expires_at > $3',
+      [agencyId, userId, now],
+    );
+    for (const { id_hash } of rows) await this.expireToken(id_hash, now);
+  }
+
   /** Forgets a session around a change to its row: no read overlapping the change is kept. */
   private async dropAround(idHash: string, change: () => Promise<unknown>): Promise<void> {
     this.drops++;

@@ -12,6 +12,11 @@ export const loginResponse = z.object({
   token: z.string(),
   expires_at: z.string().optional(),
   agencies: z.array(z.object({ id, name: z.string() })).optional(),
+  /**
+   * The password was a temporary one (contract §10): this token only serves POST /v1/me/password,
+   * GET /v1/me and DELETE /v1/me/token until a new password is chosen.
+   */
+  password_change_required: z.boolean().optional(),
 });
 export type LoginResponse = z.infer<typeof loginResponse>;
 

@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'site_code_taken',
   'collection_num_taken',
   'pool_num_taken',
+  'username_taken',
   'idempotency_in_flight',
   'idempotency_key_reused',
   // The BFF cannot prove whether a create whose answer was lost reached the upstream (409).
@@ -27,6 +28,12 @@ export const ERROR_CODES = [
   'mixed_condition_conflict',
   'pool_count_exceeds_abundance',
   'test_before_collection',
+  // People (contract §10): a manager's own account, the agency's last active manager.
+  'own_account',
+  'last_manager',
+  // A temporary password: changed at the first sign-in, refused once expired (README, People).
+  'password_change_required',
+  'temporary_password_expired',
   'rate_limited',
   'reauth_required',
   'upstream_unavailable',

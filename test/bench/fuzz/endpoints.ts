@@ -5,6 +5,7 @@ import { COLLECTION_LIST } from '../../../src/server/records/collections/list-co
 import { POOL_LIST } from '../../../src/server/records/pools/list-pools';
 import { POOL_TEST_LIST } from '../../../src/server/records/pool-tests/list-pool-tests';
 import { SITE_LIST } from '../../../src/server/records/sites/site-list-spec';
+import { USER_LIST as PEOPLE_LIST_SPEC } from '../../../src/server/records/people/user-rows';
 import { SESSION_COOKIE } from '../../../src/server/bff/session-store';
 import type { Actor, FuzzWorld, Resource } from './fuzz-world';
 import { hostileValue, setOwn, toJsonText, HOSTILE_NAMES } from './hostile-values';
@@ -104,6 +105,7 @@ export function nextRequest(rng: SeededRandom, world: FuzzWorld, baseHost: strin
         ),
     ],
     [6, () => authOp(rng, world, hostile)],
+    [5, () => peopleRequest(rng, world, hostile, baseHost)],
     [10, () => bffOwnRoute(rng, world, hostile, baseHost)],
     [4, () => unrouted(rng, world, hostile, baseHost)],
   ])();
@@ -569,6 +571,7 @@ function bffOwnRoute(
     [2, 'config'],
     [4, 'reports'],
     [6, 'exports'],
+    [2, 'choose-password'],
   ] as const);
   // Only spare sessions (made by the fuzz's own sign-ins) are ever signed out or replaced.
   const spare = world.spareCookies.length > 0 ? rng.pick(world.spareCookies) : undefined;
@@ -593,6 +596,25 @@ function bffOwnRoute(
         method: 'POST',
         path: '/api/session',
         lesson: { kind: 'spare-session' },
+      };
+      if (wire.text !== undefined) req.body = wire.text;
+      if (wire.contentType !== null) req.headers['content-type'] = wire.contentType;
+      return req;
+    }
+    case 'choose-password': {
+      // Never an actor's right password: the fuzz's own accounts must keep theirs.
+      const body: Record<string, unknown> = {
+        username: rng.pick(['demo-tech', `nobody-${rng.int(1, 1e6)}`]),
+        password: `wrong-${rng.int(1, 1e6)}`,
+        new_password: rng.pick(['short', 'a-long-enough-new-password', 'demo-tech']),
+      };
+      if (hostile) mutateFields(rng, body);
+      const wire = toWire(rng, body, hostile);
+      const req: FuzzRequest = {
+        ...base,
+        route: 'POST /api/session/password',
+        method: 'POST',
+        path: '/api/session/password',
       };
       if (wire.text !== undefined) req.body = wire.text;
       if (wire.contentType !== null) req.headers['content-type'] = wire.contentType;
@@ -745,4 +767,125 @@ function unrouted(
     req.headers['content-type'] = 'application/json';
   }
   return req;
+}
+
+/** The people routes (contract §10) and the agency token list, each in turn, straight and via the BFF. */
+const PEOPLE_KINDS = [
+  'list',
+  'create',
+  'update',
+  'reset',
+  'own-password',
+  'token-list',
+  'token-create',
+  'token-revoke',
+] as const;
+let peopleTurn = 0;
+
+/**
+ * A request to the Office's routes. The fuzz's actors (users 1-3) must go on working: they are
+ * only ever renamed, never deactivated, demoted or reset (that would end their sign-ins), and an
+ * own-password change always carries a wrong current password. Everything else goes to the
+ * accounts the fuzz creates (ids from 4), or to ids that name nobody.
+ */
+function peopleRequest(
+  rng: SeededRandom,
+  world: FuzzWorld,
+  hostile: boolean,
+  baseHost: string,
+): FuzzRequest {
+  const turn = peopleTurn++;
+  const kind = PEOPLE_KINDS[turn % PEOPLE_KINDS.length];
+  const via: Via = Math.floor(turn / PEOPLE_KINDS.length) % 2 === 0 ? 'records' : 'bff';
+  const actor = pickActor(rng, world, via);
+  const anyId = () =>
+    hostile ? rng.pick(['0', 'abc', '-1', '2147483648', '01']) : String(rng.int(4, 40));
+  const body = (value: Record<string, unknown>): WireBody => {
+    if (hostile) mutateFields(rng, value);
+    return toWire(rng, value, hostile);
+  };
+  const op: Op = (() => {
+    switch (kind) {
+      case 'list':
+        return {
+          method: 'GET',
+          pattern: '/v1/user',
+          path: `/v1/user${listQuery(rng, PEOPLE_LIST_SPEC, hostile)}`,
+          expect: 'list',
+        };
+      case 'create':
+        return {
+          method: 'POST',
+          pattern: '/v1/user',
+          path: '/v1/user',
+          expect: 'record',
+          idempotent: true,
+          wire: body({
+            username: rng.pick([`fuzz-${rng.int(1, 1e9)}`, 'DEMO-TECH', 'a b', 'x']),
+            full_name: 'Fuzz Person',
+            role: rng.pick(['user', 'manager']),
+          }),
+        };
+      case 'update': {
+        const actorId = rng.chance(0.3);
+        const id = actorId ? String(rng.int(1, 3)) : anyId();
+        // An actor's account: a rename only, whatever the damage to its text.
+        const value: Record<string, unknown> = actorId
+          ? { full_name: hostile ? hostileValue(rng) : 'Renamed by the fuzz' }
+          : {
+              full_name: 'Fuzz Person',
+              role: rng.pick(['user', 'manager']),
+              active: rng.chance(0.5),
+            };
+        return {
+          method: 'PUT',
+          pattern: '/v1/user/:id',
+          path: `/v1/user/${id}`,
+          expect: 'record',
+          wire: actorId ? toWire(rng, value, hostile) : body(value),
+        };
+      }
+      case 'reset':
+        return {
+          method: 'POST',
+          pattern: '/v1/user/:id/password',
+          path: `/v1/user/${anyId()}/password`,
+          expect: 'any',
+          idempotent: true,
+          ...(rng.chance(0.5) ? { wire: toWire(rng, {}, hostile) } : {}),
+        };
+      case 'own-password':
+        return {
+          method: 'POST',
+          pattern: '/v1/me/password',
+          path: '/v1/me/password',
+          expect: 'any',
+          wire: body({
+            current_password: `wrong-${rng.int(1, 1e6)}`,
+            new_password: rng.pick(['short', 'a-long-enough-new-password']),
+          }),
+        };
+      case 'token-list':
+        return {
+          method: 'GET',
+          pattern: '/v1/agency/token',
+          path: '/v1/agency/token',
+          expect: 'any',
+        };
+      case 'token-create':
+        return {
+          method: 'POST',
+          pattern: '/v1/agency/token',
+          path: '/v1/agency/token',
+          expect: 'any',
+          lesson: { kind: 'agency-token', agency: actor.agency },
+          wire: toWire(rng, {}, hostile),
+        };
+      case 'token-revoke':
+        return tokenDelete(rng, world, actor, hostile);
+    }
+  })();
+  return via === 'records'
+    ? toRecords(rng, world, op, hostile, actor)
+    : toBff(rng, world, actor, op, hostile, baseHost);
 }

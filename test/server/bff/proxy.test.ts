@@ -188,7 +188,8 @@ describe('paths and methods outside the allow-list', () => {
   it('answers 404 for paths not on the list and 405 for listed paths with another method', async () => {
     const before = stack.proxy.seen.length;
     const cases: Array<[string, string, number]> = [
-      ['GET', '/api/v1/agency/token', 404],
+      ['PUT', '/api/v1/agency/token', 405],
+      ['DELETE', '/api/v1/user/1', 405],
       ['GET', '/api/v1/me', 404],
       ['GET', '/api/v1/arthropod/collection/abc', 404],
       ['GET', '/api/v1/arthropod/collection/0', 404],

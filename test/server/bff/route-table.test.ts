@@ -24,6 +24,8 @@ const NO_SESSION_NEEDED: Record<string, string> = {
   'HEAD /api/health': 'the same for monitors that probe with HEAD',
   'POST /api/session': 'signing in is how a reauth_required is answered',
   'DELETE /api/session': 'signing out must work whatever state the token is in',
+  'POST /api/session/password':
+    'choosing a password at a first sign-in (temporary password) is how that session starts',
 };
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);

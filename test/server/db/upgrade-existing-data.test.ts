@@ -159,6 +159,8 @@ async function snapshot(db: Database): Promise<Record<string, string[]>> {
     // Migration 4 copies the collection's date onto its pools; 8 retires a deleted pool's tests.
     pool: ['collection_date'],
     pool_test: ['deactive_date', 'updated'],
+    // Migration 11 adds the people columns (compared in people-migration.test.ts).
+    app_user: ['add_date', 'updated', 'last_login', 'password_expires_at'],
   };
   const out: Record<string, string[]> = {};
   for (const { t } of tables) {

@@ -3,10 +3,29 @@ import { NetworkError, request } from '../../lib/http';
 
 export type SignInResult =
   | { ok: true; session: SessionInfo }
-  | { ok: false; message: string; field?: 'username' | 'password' };
+  | { ok: false; message: string; field?: 'username' | 'password' }
+  /** The password was a temporary one: the person chooses their own before the session starts. */
+  | { ok: false; choosePassword: true };
+
+/** What choosing a password answers: the session, or what to say and beside which fields. */
+export type ChoosePasswordResult =
+  | { ok: true; session: SessionInfo }
+  | { ok: false; message: string; fields: Array<{ path: string; message: string }> };
 
 /** Sign-in errors in words: what happened and what to do. */
-function messageFor(status: number, code: string, retryAfterMs: number | null): SignInResult {
+function messageFor(
+  status: number,
+  code: string,
+  retryAfterMs: number | null,
+): Exclude<SignInResult, { ok: true }> {
+  if (code === 'password_change_required') return { ok: false, choosePassword: true };
+  if (code === 'temporary_password_expired')
+    return {
+      ok: false,
+      message:
+        'This temporary password has expired (they last 7 days). Ask a manager for a new one.',
+      field: 'password',
+    };
   if (code === 'invalid_credentials')
     return {
       ok: false,
@@ -44,6 +63,46 @@ export async function signIn(credentials: LoginRequest): Promise<SignInResult> {
         ok: false,
         message:
           'No connection: signing in needs the network. Your saved work stays on this tablet.',
+      };
+    throw e;
+  }
+}
+
+/**
+ * POST /api/session/password: the "choose your password" step of a first sign-in. The BFF signs
+ * in with the temporary password, sets the new one and starts the session.
+ */
+export async function choosePassword(body: {
+  username: string;
+  password: string;
+  new_password: string;
+}): Promise<ChoosePasswordResult> {
+  try {
+    const res = await request<unknown>('/api/session/password', { method: 'POST', body });
+    if (!res.ok) {
+      if (res.status === 422)
+        return { ok: false, message: res.error.message, fields: res.error.fields ?? [] };
+      const said = messageFor(res.status, res.error.code, res.retryAfterMs);
+      return {
+        ok: false,
+        message: 'message' in said ? said.message : res.error.message,
+        fields: [],
+      };
+    }
+    const parsed = sessionInfo.safeParse(res.body);
+    if (!parsed.success)
+      return {
+        ok: false,
+        message: 'The server answered in an unexpected way. Try again.',
+        fields: [],
+      };
+    return { ok: true, session: parsed.data };
+  } catch (e) {
+    if (e instanceof NetworkError)
+      return {
+        ok: false,
+        message: 'No connection: choosing a password needs the network. Try again when online.',
+        fields: [],
       };
     throw e;
   }

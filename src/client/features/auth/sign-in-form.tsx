@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { loginRequest, type LoginRequest, type SessionInfo } from '../../../shared';
 import { Banner } from '../../ui/banner';
 import { Field } from '../../ui/form/field';
+import { ChoosePasswordForm } from './choose-password-form';
 import { signIn } from './session-api';
 
 type Props = {
@@ -19,10 +20,25 @@ export function SignInForm({ username, onSignedIn }: Props) {
     defaultValues: { username: username ?? '', password: '' },
   });
   const [failure, setFailure] = useState<string | null>(null);
+  /** Set after a sign-in with a temporary password: the "choose your password" step shows. */
+  const [temporary, setTemporary] = useState<LoginRequest | null>(null);
+  const checkedUser = async (session: SessionInfo) => {
+    if (username && session.user.username.toLowerCase() !== username.toLowerCase()) {
+      setFailure(
+        `Signed in as ${session.user.username}, but this tablet session belongs to ${username}. Sign out first to switch users.`,
+      );
+      return;
+    }
+    await onSignedIn(session);
+  };
   const submit = handleSubmit(async (values) => {
     setFailure(null);
     const result = await signIn(values);
     if (!result.ok) {
+      if ('choosePassword' in result) {
+        setTemporary(values);
+        return;
+      }
       setFailure(result.message);
       if (result.field === 'password') {
         resetField('password');
@@ -30,14 +46,24 @@ export function SignInForm({ username, onSignedIn }: Props) {
       }
       return;
     }
-    if (username && result.session.user.username.toLowerCase() !== username.toLowerCase()) {
-      setFailure(
-        `Signed in as ${result.session.user.username}, but this tablet session belongs to ${username}. Sign out first to switch users.`,
-      );
-      return;
-    }
-    await onSignedIn(result.session);
+    await checkedUser(result.session);
   });
+  if (temporary) {
+    return (
+      <>
+        {failure ? <Banner tone="error">{failure}</Banner> : null}
+        <ChoosePasswordForm
+          username={temporary.username}
+          temporaryPassword={temporary.password}
+          onSignedIn={checkedUser}
+          onBack={() => {
+            setTemporary(null);
+            setFailure(null);
+          }}
+        />
+      </>
+    );
+  }
   return (
     <form className="form" onSubmit={submit} noValidate aria-label="Sign in">
       {failure ? <Banner tone="error">{failure}</Banner> : null}

@@ -8,6 +8,7 @@ import { oneKeyPerRecord } from './007-one-key-per-record';
 import { retiredPoolTests } from './008-retired-pool-tests';
 import { lookupVersion } from './009-lookup-version';
 import { journalKeepsHashes } from './010-journal-keeps-hashes';
+import { people } from './011-people';
 import { tokenRenewal } from './013-token-renewal';
 
 /** Every migration, in version order. Add a file per version; never edit an applied one. */
@@ -21,5 +22,6 @@ export const MIGRATIONS: Migration[] = [
   retiredPoolTests,
   lookupVersion,
   journalKeepsHashes,
+  people,
   tokenRenewal,
 ];

@@ -33,6 +33,7 @@ type TokenRow = {
   revoked: boolean;
   role: Role | null;
   user_active: boolean | null;
+  must_change: boolean | null;
 };
 
 /** Finds who a bearer token acts for, or throws the contract's 401. */
@@ -41,7 +42,8 @@ export async function callerForToken(ctx: RecordsContext, token: string): Promis
   // Dates on every request (a /v1 request's first statement, issue 13).
   const { rows } = await ctx.db.query<TokenRow>(
     `select t.id, t.agency, t.user_id, t.kind, t.expires_at <= $2 as expired,
-            t.revoked_at is not null as revoked, u.role, u.active as user_active
+            t.revoked_at is not null as revoked, u.role, u.active as user_active,
+            u.password_expires_at is not null as must_change
        from api_token t left join app_user u on u.id = t.user_id
       where t.token_hash = $1`,
     [hashToken(token), ctx.now()],
@@ -60,6 +62,7 @@ export async function callerForToken(ctx: RecordsContext, token: string): Promis
       role: row.role ?? 'technician',
       tokenKind: 'login',
       tokenId: row.id,
+      passwordChangeRequired: row.must_change === true,
     };
   }
   // Agency tokens act for the agency with manager rights, not as the user who made them.
@@ -69,8 +72,30 @@ export async function callerForToken(ctx: RecordsContext, token: string): Promis
     role: 'manager',
     tokenKind: 'agency',
     tokenId: row.id,
+    passwordChangeRequired: false,
   };
 }
+
+/**
+ * What a token made with a temporary password may do (contract §10): choose the password, say
+ * who it is, sign out. Judged on the matched route pattern, like authentication itself.
+ */
+const TEMPORARY_SIGN_IN_ROUTES = new Set([
+  'POST /v1/me/password',
+  'GET /v1/me',
+  'DELETE /v1/me/token',
+]);
+
+function servesTemporarySignIn(req: FastifyRequest): boolean {
+  return TEMPORARY_SIGN_IN_ROUTES.has(`${req.method} ${req.routeOptions.url ?? ''}`);
+}
+
+const passwordChangeRequired = () =>
+  new HttpError(
+    403,
+    'password_change_required',
+    'You signed in with a temporary password: choose your own with POST /v1/me/password first',
+  );
 
 export function bearerToken(req: FastifyRequest): string | null {
   const header = req.headers.authorization;
@@ -91,5 +116,7 @@ export function authenticate(ctx: RecordsContext): onRequestHookHandler {
     const token = bearerToken(req);
     if (!token) throw unauthenticated('Send Authorization: Bearer <token> (POST /login gives one)');
     req.caller = await callerForToken(ctx, token);
+    if (req.caller.passwordChangeRequired && !servesTemporarySignIn(req))
+      throw passwordChangeRequired();
   };
 }

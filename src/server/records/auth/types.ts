@@ -9,6 +9,11 @@ export type Caller = {
   role: Role;
   tokenKind: 'login' | 'agency';
   tokenId: number;
+  /**
+   * The person signed in with a temporary password and has not chosen their own yet: only
+   * POST /v1/me/password, GET /v1/me and DELETE /v1/me/token serve them (403 otherwise).
+   */
+  passwordChangeRequired: boolean;
 };
 
 declare module 'fastify' {

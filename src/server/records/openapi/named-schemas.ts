@@ -14,6 +14,15 @@ import {
   type LookupName,
 } from '../../../shared';
 import { ENTITIES, ENTITY, type Entity } from '#shared/entities';
+import {
+  agencyTokenRecord,
+  createdUser,
+  passwordChange,
+  temporaryPassword,
+  userCreate,
+  userRecord,
+  userUpdate,
+} from '#shared/schemas/people';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -41,6 +50,12 @@ export const LOOKUP_LIST_RESPONSES = new Map<LookupName, z.ZodType>(
 export const issuedAgencyToken = z.object({ id: z.number().int(), token: z.string() });
 export const revokedAgencyToken = z.object({ id: z.number().int(), revoked: z.literal(true) });
 export const revokedOwnToken = z.object({ revoked: z.literal(true) });
+export const userList = z.object({ rows: z.array(userRecord), count: z.number().int() });
+export const agencyTokenList = z.object({
+  rows: z.array(agencyTokenRecord),
+  count: z.number().int(),
+});
+export const passwordChanged = z.object({ changed: z.literal(true) });
 
 /**
  * Every schema the OpenAPI document names, under its component name. A route's body or answer
@@ -63,6 +78,16 @@ name(whoAmI, 'WhoAmI');
 name(issuedAgencyToken, 'AgencyToken');
 name(revokedAgencyToken, 'AgencyTokenRevoked');
 name(revokedOwnToken, 'TokenRevoked');
+name(userRecord, 'User');
+name(userList, 'UserList');
+name(userCreate, 'UserCreate', 'input');
+name(userUpdate, 'UserUpdate', 'input');
+name(createdUser, 'UserCreated');
+name(temporaryPassword, 'TemporaryPassword');
+name(passwordChange, 'PasswordChange', 'input');
+name(passwordChanged, 'PasswordChanged');
+name(agencyTokenRecord, 'AgencyTokenListed');
+name(agencyTokenList, 'AgencyTokenList');
 for (const entity of ENTITIES) {
   const { name: recordName } = ENTITY[entity].openapi;
   const { create, update } = ENTITY_BODIES[entity];

@@ -9,9 +9,13 @@ import { ENTITY_LISTS, ENTITY_RECORDS } from './named-schemas';
 const ERROR_STATUSES = {
   '400': 'Malformed JSON or query string (bad_request)',
   '401': 'No, unknown, revoked (unauthenticated) or expired (token_expired) token',
-  '403': 'Not allowed (forbidden), or plain HTTP from another machine (https_required)',
+  '403':
+    'Not allowed (forbidden), a temporary password not yet changed (password_change_required), ' +
+    'or plain HTTP from another machine (https_required)',
   '404': 'Unknown id or a record of another agency (not_found)',
-  '409': 'Conflict: site_code_taken, collection_num_taken, pool_num_taken, idempotency_in_flight',
+  '409':
+    'Conflict: site_code_taken, collection_num_taken, pool_num_taken, username_taken, ' +
+    'idempotency_in_flight',
   '413': 'Body over 1 MiB (payload_too_large)',
   '415': 'Body not application/json (unsupported_media_type)',
   '422': 'Validation failed; `fields` lists every failing field',

@@ -9,6 +9,8 @@ import loginRenewRoutes from './login-renew';
 import openapiRoutes from './openapi';
 import meRoutes from './v1/me';
 import meTokenRoutes from './v1/me/token';
+import mePasswordRoutes from './v1/me/password';
+import userRoutes from './v1/user';
 import siteRoutes from './v1/site';
 import lookupRoutes from './v1/lookups';
 import agencyTokenRoutes from './v1/agency/token';
@@ -37,6 +39,8 @@ export async function registerRecordsRoutes(
   await openapiRoutes(app, ctx);
   await meRoutes(app, ctx);
   await meTokenRoutes(app, ctx);
+  await mePasswordRoutes(app, ctx);
+  await userRoutes(app, ctx);
   await siteRoutes(app, ctx);
   await lookupRoutes(app, ctx);
   await agencyTokenRoutes(app, ctx);

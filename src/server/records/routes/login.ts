@@ -11,7 +11,14 @@ import { dummyPasswordHash, verifyPassword } from '../auth/password';
 import { issueLoginToken } from '../auth/tokens';
 import { LoginLimits, type LoginAttempt } from '../../http/login-limits';
 
-type UserRow = { id: number; agency: number; password_hash: string; agency_name: string };
+type UserRow = {
+  id: number;
+  agency: number;
+  password_hash: string;
+  agency_name: string;
+  /** Set while the password is a temporary one (contract §10). */
+  password_expires_at: Date | string | null;
+};
 
 /** The interface allows credentials as query parameters when there is no JSON body. */
 function credentialsInQuery(url: string): unknown {
@@ -77,7 +84,7 @@ export default async function loginRoutes(
     reply: FastifyReply,
   ) {
     const { rows } = await ctx.db.query<UserRow>(
-      `select u.id, u.agency, u.password_hash, a.name as agency_name
+      `select u.id, u.agency, u.password_hash, a.name as agency_name, u.password_expires_at
          from app_user u join agency a on a.id = u.agency
         where lower(u.username) = lower($1) and u.active
         order by (u.username = $1) desc, u.id
@@ -91,12 +98,27 @@ export default async function loginRoutes(
       attempt.failed(now.getTime());
       throw new HttpError(401, 'invalid_credentials', 'Wrong username or password');
     }
+    const temporary = user.password_expires_at !== null;
+    // Told only to whoever typed the right temporary password: the manager must hand out a new one.
+    if (temporary && new Date(user.password_expires_at!).getTime() <= now.getTime()) {
+      throw new HttpError(
+        401,
+        'temporary_password_expired',
+        'This temporary password has expired (they last 7 days): ask a manager for a new one',
+      );
+    }
     const expiresAt = new Date(now.getTime() + ctx.tokenTtlSeconds * 1000);
     const { token } = await issueLoginToken(ctx.db, user, expiresAt);
+    await ctx.db.query('update app_user set last_login = $2 where id = $1', [
+      user.id,
+      now.toISOString(),
+    ]);
     return reply.status(200).send({
       token,
       expires_at: expiresAt.toISOString(),
       agencies: [{ id: user.agency, name: user.agency_name }],
+      // Only when true: the public service's answer has no such field.
+      ...(temporary ? { password_change_required: true } : {}),
     });
   }
 }

@@ -5,7 +5,12 @@ import { forbidden, notFound, validationFailed } from '../../../errors';
 import { issueAgencyToken, revokeAgencyToken } from '../../../auth/tokens';
 import type { Caller } from '../../../auth/types';
 import { recordIdParams } from '../../../../http/path-id';
-import { issuedAgencyToken, revokedAgencyToken } from '../../../openapi/named-schemas';
+import {
+  agencyTokenList,
+  issuedAgencyToken,
+  revokedAgencyToken,
+} from '../../../openapi/named-schemas';
+import { listAgencyTokens } from '../../../auth/list-agency-tokens';
 import { answer, errorAnswers } from '../../../openapi/route-schemas';
 
 const ISSUE = {
@@ -14,6 +19,11 @@ const ISSUE = {
     201: answer('{id, token}: the token is shown once', issuedAgencyToken),
     ...errorAnswers('401', '403', '422'),
   },
+};
+const LIST = {
+  tags: ['auth'],
+  description: 'The agency’s live agency tokens: who made each and when; never a token or its hash',
+  response: { 200: answer('Live agency tokens', agencyTokenList), ...errorAnswers('401', '403') },
 };
 const REVOKE = {
   tags: ['auth'],
@@ -28,6 +38,7 @@ function requireManager(caller: Caller): void {
 
 /**
  * POST /v1/agency/token → 201 {id, token} (the token is shown this once; only its hash is kept);
+ * GET /v1/agency/token lists the live ones (never a token or its hash);
  * DELETE /v1/agency/token/{id} revokes it. Managers (and agency tokens) only (contract §7).
  */
 export default async function agencyTokenRoutes(
@@ -54,6 +65,10 @@ export default async function agencyTokenRoutes(
       const issued = await issueAgencyToken(ctx.db, req.caller.agencyId, req.caller.userId);
       return reply.status(201).send({ id: issued.id, token: issued.token });
     },
+  );
+
+  app.get('/v1/agency/token', { schema: LIST, preValidation: managersOnly }, async (req) =>
+    listAgencyTokens(ctx.db, req.caller.agencyId),
   );
 
   app.delete(
