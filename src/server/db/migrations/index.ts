@@ -8,6 +8,7 @@ import { oneKeyPerRecord } from './007-one-key-per-record';
 import { retiredPoolTests } from './008-retired-pool-tests';
 import { lookupVersion } from './009-lookup-version';
 import { journalKeepsHashes } from './010-journal-keeps-hashes';
+import { historySchema } from './012-history';
 
 /** Every migration, in version order. Add a file per version; never edit an applied one. */
 export const MIGRATIONS: Migration[] = [
@@ -20,4 +21,6 @@ export const MIGRATIONS: Migration[] = [
   retiredPoolTests,
   lookupVersion,
   journalKeepsHashes,
+  // 011 (people) comes from another branch; the lead orders the two when merging.
+  historySchema,
 ];
