@@ -24,6 +24,9 @@ export const PROXY_ALLOW_LIST: ProxyRoute[] = [
   // them for technicians), for the entities the upstream can delete.
   ...DELETABLE_RESOURCES.map((base): ProxyRoute => ({ method: 'DELETE', path: `${base}/:id` })),
   ...Object.values(LOOKUP_LISTS).map((l): ProxyRoute => ({ method: 'GET', path: l.path })),
+  // A record's history (History panel) and the agency's changes since a date (the Office's
+  // list): the upstream applies the record's agency rules and refuses `since` to technicians.
+  { method: 'GET', path: '/v1/history' },
 ];
 
 /** Methods allowed on a /v1 path, for a 405's Allow header; empty when the path is not listed. */

@@ -9,6 +9,7 @@ import { isInt4Id } from '../storable';
 import { storableDate } from '../storable';
 import { HISTORY_ENTITIES, HISTORY_TABLE, type HistoryEntity } from './history-entity';
 import { HISTORY_LIST } from './history-list-spec';
+import { normalized } from './read-snapshots';
 
 type StoredRow = {
   id: number | string;
@@ -93,6 +94,13 @@ export async function readHistory(db: Database, caller: Caller, url: string): Pr
   return { rows: applyFields(rows.map(historyRowOf), q.fields) as HistoryRow[], count };
 }
 
+/** Dates as the contract writes them (§3): a create's row keeps them as the database wrote them. */
+function utcDates(changes: HistoryRow['changes']): HistoryRow['changes'] {
+  return Object.fromEntries(
+    Object.entries(changes).map(([k, [was, is]]) => [k, [normalized(was), normalized(is)]]),
+  );
+}
+
 const capitalized = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 function historyRowOf(r: StoredRow): HistoryRow {
@@ -106,6 +114,6 @@ function historyRowOf(r: StoredRow): HistoryRow {
     action: r.action,
     entity: r.entity,
     record: r.record_id,
-    changes: typeof r.changes === 'string' ? JSON.parse(r.changes) : r.changes,
+    changes: utcDates(typeof r.changes === 'string' ? JSON.parse(r.changes) : r.changes),
   };
 }

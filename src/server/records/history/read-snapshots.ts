@@ -24,7 +24,7 @@ const PLACE = (alias: string) => `(select jsonb_build_object('longitude', l.lon,
  * active set as `{species, sex, num_count}` sorted by species then sex, `lures` the sorted lure
  * type ids, so equal sets compare equal however they were written.
  */
-const SNAPSHOT_SQL: Record<HistoryEntity, string> = {
+export const SNAPSHOT_SQL: Record<HistoryEntity, string> = {
   site: `select s.id, (to_jsonb(s) - ${BOOKKEEPING} - '{lon,lat}'::text[])
            || jsonb_build_object('longitude', s.lon, 'latitude', s.lat) as snap
            from site s where s.id = any($1::int[])`,
@@ -49,7 +49,7 @@ const SNAPSHOT_SQL: Record<HistoryEntity, string> = {
 const PG_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?([+-]\d\d(:\d\d)?|Z)$/;
 
 /** … becomes the contract's UTC form (§3), so a record read on any server compares equal. */
-function normalized(value: unknown): unknown {
+export function normalized(value: unknown): unknown {
   if (typeof value === 'string' && PG_TIMESTAMP.test(value)) {
     return new Date(value).toISOString();
   }

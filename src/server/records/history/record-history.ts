@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/database';
 import type { Caller } from '../auth/types';
 import { changesBetween } from './changes-between';
 import type { HistoryAction, HistoryEntity } from './history-entity';
-import { readSnapshots } from './read-snapshots';
+import { readSnapshots, SNAPSHOT_SQL } from './read-snapshots';
 
 /**
  * The history of one write (contract §11), kept on the write's own transaction `tx`:
@@ -49,7 +49,11 @@ export async function beginHistory(
   };
 }
 
-/** The history of a create: the new records' every field, from nothing. */
+/**
+ * The history of a create: every field it set, from nothing (as changesBetween(null, after)).
+ * One statement, reading the new record's snapshot and inserting its row: a create is the
+ * write a tablet's sync sends most, and each statement is a round trip on PostgreSQL.
+ */
 export async function historyOfCreate(
   tx: Queryable,
   caller: Caller,
@@ -57,7 +61,15 @@ export async function historyOfCreate(
   entity: HistoryEntity,
   id: number,
 ): Promise<void> {
-  await (await beginHistory(tx, caller, at, entity, 'create')).finish([id]);
+  await tx.query(
+    `insert into record_history (agency, entity, record_id, action, user_id, at, changes)
+     select $2, $3, s.id, 'create', $4, $5,
+            coalesce((select jsonb_object_agg(e.key, jsonb_build_array(null, e.value))
+                        from jsonb_each(s.snap) e
+                       where e.value not in ('null'::jsonb, '[]'::jsonb)), '{}'::jsonb)
+       from (${SNAPSHOT_SQL[entity]}) s`,
+    [[id], caller.agencyId, entity, caller.userId, at],
+  );
 }
 
 type Written = {
