@@ -84,9 +84,12 @@ function lureName(lookups: LookupsDocument, id: number): string {
 export function CollectionDetailScreen({
   localId,
   renderBadge,
+  renderHistory,
 }: {
   localId: string;
   renderBadge?: (row: AnyRow) => ReactNode;
+  /** The record's History panel (composed in app/), given its server id (null: not sent yet). */
+  renderHistory?: (serverId: number | null) => ReactNode;
 }) {
   const db = useDb();
   const [, navigate] = useLocation();
@@ -316,6 +319,7 @@ export function CollectionDetailScreen({
       ) : (
         <p className="muted">No pools yet.</p>
       )}
+      {renderHistory?.(collection.serverId)}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useLocation } from 'wouter';
 import type { PoolTestData } from '../../db/create-pool-test';
@@ -30,10 +31,13 @@ export function PoolTestEditScreen({
   localId,
   ownAgencyId,
   onSaved,
+  renderHistory,
 }: {
   localId: string;
   ownAgencyId: number | null;
   onSaved?: () => void;
+  /** The record's History panel (composed in app/), given its server id (null: not sent yet). */
+  renderHistory?: (serverId: number | null) => ReactNode;
 }) {
   const db = useDb();
   const [, navigate] = useLocation();
@@ -89,6 +93,7 @@ export function PoolTestEditScreen({
         onCancel={() => history.back()}
         draft={place}
       />
+      {renderHistory?.(test.serverId)}
     </section>
   );
 }
