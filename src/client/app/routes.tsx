@@ -160,11 +160,11 @@ const ChangesSinceScreen = lazy(() =>
 
 /** The History panel under a record screen: a part that fails leaves the screen in place. */
 const historyOf = (entity: HistoryEntity) =>
-  function RecordHistory(serverId: number | null) {
+  function RecordHistory(serverId: number | null, serverUpdated: string | null) {
     return (
       <PartErrorBoundary what="history">
         <Suspense fallback={null}>
-          <HistoryPanel entity={entity} serverId={serverId} />
+          <HistoryPanel entity={entity} serverId={serverId} serverUpdated={serverUpdated} />
         </Suspense>
       </PartErrorBoundary>
     );

@@ -10,6 +10,11 @@ type Props = {
   entity: HistoryEntity;
   /** The record's server id; null while it has not reached the server. */
   serverId: number | null;
+  /**
+   * The server's `updated` of the record as the tablet last saw it: when a save of this tablet
+   * is acknowledged, or a pull brings someone else's, it moves and the history is read again.
+   */
+  serverUpdated: string | null;
 };
 
 /**
@@ -17,10 +22,10 @@ type Props = {
  * server (the tablet keeps no history). Offline it says it needs a connection; a record not yet
  * sent has no history on the server yet.
  */
-export function HistoryPanel({ entity, serverId }: Props) {
+export function HistoryPanel({ entity, serverId, serverUpdated }: Props) {
   const online = useOnline();
   const { lookups } = useLookups();
-  const history = useRecordHistory(entity, serverId, online);
+  const history = useRecordHistory(entity, serverId, serverUpdated, online);
   return (
     <section className="card history" aria-labelledby="history-heading">
       <h2 id="history-heading">History</h2>

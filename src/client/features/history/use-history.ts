@@ -5,7 +5,8 @@ import { fetchHistory, type HistoryError } from './fetch-history';
 /** Query keys of the history: one record's, or a page of the agency's changes since a date. */
 export const historyQueries = {
   all: ['history'] as const,
-  record: (entity: HistoryEntity, id: number) => ['history', 'record', entity, id] as const,
+  record: (entity: HistoryEntity, id: number, version: string | null) =>
+    ['history', 'record', entity, id, version] as const,
   since: (since: string, page: number) => ['history', 'since', since, page] as const,
 };
 
@@ -17,12 +18,21 @@ const common = {
   networkMode: 'always' as const,
 };
 
-/** One record's history, oldest first; `id` null (not on the server yet) asks nothing. */
-export function useRecordHistory(entity: HistoryEntity, id: number | null, enabled: boolean) {
+/**
+ * One record's history, oldest first; `id` null (not on the server yet) asks nothing. `version`
+ * (the record's server `updated`) is in the key: a newer record is a new question.
+ */
+export function useRecordHistory(
+  entity: HistoryEntity,
+  id: number | null,
+  version: string | null,
+  enabled: boolean,
+) {
   return useQuery<HistoryList, HistoryError>({
-    queryKey: historyQueries.record(entity, id ?? 0),
+    queryKey: historyQueries.record(entity, id ?? 0, version),
     queryFn: ({ signal }) => fetchHistory(`entity=${entity}&id=${id}&pageSize=1000`, signal),
     enabled: enabled && id !== null,
+    placeholderData: keepPreviousData,
     ...common,
   });
 }

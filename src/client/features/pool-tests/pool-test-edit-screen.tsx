@@ -36,8 +36,11 @@ export function PoolTestEditScreen({
   localId: string;
   ownAgencyId: number | null;
   onSaved?: () => void;
-  /** The record's History panel (composed in app/), given its server id (null: not sent yet). */
-  renderHistory?: (serverId: number | null) => ReactNode;
+  /**
+   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
+   * the server's `updated` it last saw (the panel reads again when that moves).
+   */
+  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
 }) {
   const db = useDb();
   const [, navigate] = useLocation();
@@ -93,7 +96,7 @@ export function PoolTestEditScreen({
         onCancel={() => history.back()}
         draft={place}
       />
-      {renderHistory?.(test.serverId)}
+      {renderHistory?.(test.serverId, test.baseUpdated)}
     </section>
   );
 }

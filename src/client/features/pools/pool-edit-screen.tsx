@@ -176,8 +176,11 @@ export function PoolEditScreen({
 }: {
   localId: string;
   onSaved?: () => void;
-  /** The record's History panel (composed in app/), given its server id (null: not sent yet). */
-  renderHistory?: (serverId: number | null) => ReactNode;
+  /**
+   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
+   * the server's `updated` it last saw (the panel reads again when that moves).
+   */
+  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
 }) {
   const db = useDb();
   const [, navigate] = useLocation();
@@ -267,7 +270,7 @@ export function PoolEditScreen({
         removable={pool.serverId === null || mayDeleteSynced()}
         draft={place}
       />
-      {renderHistory?.(pool.serverId)}
+      {renderHistory?.(pool.serverId, pool.baseUpdated)}
     </section>
   );
 }

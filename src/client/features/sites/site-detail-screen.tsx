@@ -40,8 +40,11 @@ export function SiteDetailScreen({
   localId: string;
   renderBadge?: (row: SiteRow) => ReactNode;
   renderMap?: (props: SiteSpotProps) => ReactNode;
-  /** The record's History panel (composed in app/), given its server id (null: not sent yet). */
-  renderHistory?: (serverId: number | null) => ReactNode;
+  /**
+   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
+   * the server's `updated` it last saw (the panel reads again when that moves).
+   */
+  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
 }) {
   const site = useSite(localId);
   const collections = useSiteCollections(localId);
@@ -141,7 +144,7 @@ export function SiteDetailScreen({
       ) : (
         <p className="muted">No collections at this site on this tablet.</p>
       )}
-      {renderHistory?.(site.serverId)}
+      {renderHistory?.(site.serverId, site.baseUpdated)}
     </section>
   );
 }
