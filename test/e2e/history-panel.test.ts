@@ -96,7 +96,7 @@ describe('the History panel and the changes since', () => {
       await visible(p.getByRole('heading', { name: 'Changes since' }));
       const list = p.getByRole('list', { name: 'Changes' });
       await visible(list.getByText('Count of Cx tarsalis F-Mixed 41 → 14'), 30_000);
-      await visible(list.getByText(/^Site \d+: Created/));
+      await visible(list.getByText(/^Site \(record \d+\): Created/));
       await inspectScreen(p, 'office-history');
 
       const [download] = await Promise.all([

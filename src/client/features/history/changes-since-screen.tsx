@@ -5,6 +5,7 @@ import { useLookups } from '../../db/use-lookups';
 import { formatDate, localDate } from '../../lib/dates';
 import { useOnline } from '../../lib/use-online';
 import { ACTION_WORDS, describeChanges } from './describe-changes';
+import { Sentences } from './sentences';
 import { fetchHistory, HistoryError } from './fetch-history';
 import { historyCsv, RECORD_WORDS } from './history-csv';
 import { SINCE_PAGE_SIZE, useChangesSince } from './use-history';
@@ -119,16 +120,12 @@ export function ChangesSinceScreen() {
               <li key={row.id} className="history-row">
                 <p className="history-head">
                   <strong>
-                    {RECORD_WORDS[row.entity]} {row.record}: {ACTION_WORDS[row.action]}
+                    {RECORD_WORDS[row.entity]} (record {row.record}): {ACTION_WORDS[row.action]}
                   </strong>{' '}
                   by {row.user.full_name ?? 'someone'} ·{' '}
                   <time dateTime={row.at}>{formatDate(row.at)}</time>
                 </p>
-                <ul className="history-changes">
-                  {describe(row).map((sentence, i) => (
-                    <li key={i}>{sentence}</li>
-                  ))}
-                </ul>
+                <Sentences lines={describe(row)} />
               </li>
             ))}
           </ol>

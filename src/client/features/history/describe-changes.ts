@@ -128,8 +128,8 @@ function lureChanges(before: unknown, after: unknown, l: Lookups): string[] {
 }
 
 /**
- * What one history row changed, in words, one sentence a change. A create says what it was
- * created with only for the counts (the record screen shows the rest); a delete says so.
+ * What one history row changed, in words, one sentence a change. A create lists only the counts
+ * and lures it was created with (the record screen shows the rest); a delete says so.
  */
 export function describeChanges(row: HistoryRow, lookups: Lookups): string[] {
   if (row.action === 'delete') return ['Deleted'];
@@ -146,7 +146,8 @@ export function describeChanges(row: HistoryRow, lookups: Lookups): string[] {
       out.push(`${label} ${show(before)} → ${show(after)}`);
     }
   }
-  if (row.action === 'create') return ['Created', ...out];
+  // The row's heading says "Created"; the counts it was created with are what a reader checks.
+  if (row.action === 'create') return out;
   return out.length > 0 ? out : ['Saved with no change shown here'];
 }
 

@@ -29,7 +29,7 @@ export function historyCsv(rows: HistoryRow[], describe: (row: HistoryRow) => st
       r.action,
       RECORD_WORDS[r.entity],
       String(r.record),
-      describe(r).join('; '),
+      [r.action === 'create' ? 'Created' : null, ...describe(r)].filter(Boolean).join('; '),
       JSON.stringify(r.changes),
     ]
       .map(cell)

@@ -4,6 +4,7 @@ import { useLookups } from '../../db/use-lookups';
 import { formatDate } from '../../lib/dates';
 import { useOnline } from '../../lib/use-online';
 import { ACTION_WORDS, describeChanges } from './describe-changes';
+import { Sentences } from './sentences';
 import { useRecordHistory } from './use-history';
 
 type Props = {
@@ -51,11 +52,7 @@ export function HistoryPanel({ entity, serverId, serverUpdated }: Props) {
                 {' · '}
                 <time dateTime={row.at}>{formatDate(row.at)}</time>
               </p>
-              <ul className="history-changes">
-                {describeChanges(row, lookups).map((sentence, i) => (
-                  <li key={i}>{sentence}</li>
-                ))}
-              </ul>
+              <Sentences lines={describeChanges(row, lookups)} />
             </li>
           ))}
         </ol>

@@ -63,7 +63,7 @@ describe('a history row in words', () => {
         }),
         LOOKUPS,
       ),
-    ).toEqual(['Created', 'Added Cx tarsalis F-Mixed: 41']);
+    ).toEqual(['Added Cx tarsalis F-Mixed: 41']);
     expect(
       describeChanges(row({ action: 'delete', changes: { deactive_date: [null, 'x'] } }), LOOKUPS),
     ).toEqual(['Deleted']);
