@@ -1,4 +1,8 @@
+import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { createOnce } from '../../../../src/server/records/create-once';
+import { createCollection } from '../../../../src/server/records/collections/create-collection';
+import { lookupCatalog } from '../../../../src/server/records/common/lookup-catalog';
 import { historyList, type HistoryRow } from '../../../../src/shared/schemas/history';
 import { historyOfCreate } from '../../../../src/server/records/history/record-history';
 import {
@@ -233,6 +237,26 @@ describe('GET /v1/history: one row per write, in the write’s transaction', () 
         throw new Error('crash after the history row');
       }),
     ).rejects.toThrow('crash after the history row');
+    expect(await historyRowCount()).toBe(before);
+  });
+
+  it('rolls the history row back with a create whose idempotency claim was taken over', async () => {
+    // The history row is written before the answer is stored with the claim (create-once.ts):
+    // the claim lost, the 409 rolls back the record and its history row together.
+    await file.t.db.query(
+      `insert into idempotency_key (agency, key, request_hash, method, path, created_at, claim_id)
+       values (1, 'history-taken-over', 'h', 'POST', '/v1/arthropod/collection', now(), 'new-owner')`,
+    );
+    const before = await historyRowCount();
+    const req = {
+      idempotencyClaim: { agency: 1, key: 'history-taken-over', claimId: 'old', settled: false },
+    } as unknown as FastifyRequest;
+    const caller = { agencyId: 1, userId: null, role: 'technician' } as never;
+    await expect(
+      createOnce(file.t.db, req, (db) =>
+        createCollection(db, lookupCatalog(), caller, makeCollection() as never, new Date()),
+      ),
+    ).rejects.toMatchObject({ status: 409, code: 'idempotency_in_flight' });
     expect(await historyRowCount()).toBe(before);
   });
 
