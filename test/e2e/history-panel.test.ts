@@ -7,6 +7,8 @@ import {
   createCollectionAtSite,
   createSiteByCoordinates,
   launchSignedIn,
+  makePools,
+  recordPoolTest,
   signIn,
   visible,
 } from './harness/field-actions';
@@ -67,6 +69,33 @@ describe('the History panel and the changes since', () => {
     await expect.poll(() => changes.nth(1).textContent()).toMatch(/^Changed by .+ · /);
     await panel.scrollIntoViewIfNeeded();
     await inspectScreen(page, 'collection-history');
+  });
+
+  it('has the panel on the site, pool and pool-test screens too', async () => {
+    await makePools(page);
+    await recordPoolTest(page, 'Negative', 36.5);
+    await outboxEmpties(page);
+    await page
+      .getByRole('link', { name: /^Edit pool/ })
+      .first()
+      .click();
+    await visible(page.getByRole('heading', { name: 'Edit pool' }));
+    await visible(historyPanel(page).getByText(/^Created by/), 30_000);
+    await historyPanel(page).scrollIntoViewIfNeeded();
+    await inspectScreen(page, 'pool-history');
+
+    await page.goto(collectionUrl);
+    await page
+      .getByRole('link', { name: /^Edit test result/ })
+      .first()
+      .click();
+    await visible(page.getByRole('heading', { name: 'Edit test result' }));
+    await visible(historyPanel(page).getByText(/^Created by/), 30_000);
+
+    await page.goto(collectionUrl);
+    await page.getByRole('link', { name: '746411 Yolo Bypass E' }).click();
+    await visible(page.getByRole('heading', { name: '746411 Yolo Bypass E' }));
+    await visible(historyPanel(page).getByText(/^Created by/), 30_000);
   });
 
   it('says the history needs a connection when the tablet is offline', async () => {
