@@ -5,8 +5,7 @@ import type { FieldError } from '#shared/schemas/error';
 import type { Caller } from '../auth/types';
 import { forbidden, notFound, validationFailed } from '../errors';
 import { applyFields, parseListQuery, runList } from '../list';
-import { isInt4Id } from '../storable';
-import { storableDate } from '../storable';
+import { isInt4Id, storableDate } from '../storable';
 import { HISTORY_ENTITIES, HISTORY_TABLE, type HistoryEntity } from './history-entity';
 import { HISTORY_LIST } from './history-list-spec';
 import { normalized } from './read-snapshots';
@@ -38,8 +37,9 @@ const AGENCY_TOKEN_NAME = 'Agency token';
  * Either form, never both; the shared list parameters (§4) page and filter both.
  */
 export async function readHistory(db: Database, caller: Caller, url: string): Promise<HistoryList> {
-  const q = parseListQuery(url, HISTORY_LIST, { firstParam: 3 });
-  const { entity, id, since } = q.extra;
+  // Read once for the form asked (and every parameter's 422), then with the placeholders of
+  // that form: both bind every value.
+  const { entity, id, since } = parseListQuery(url, HISTORY_LIST).extra;
   const problems: FieldError[] = [];
   const forRecord = entity !== undefined || id !== undefined;
   if (forRecord && since !== undefined) {
@@ -51,7 +51,7 @@ export async function readHistory(db: Database, caller: Caller, url: string): Pr
     });
   }
   let where: string;
-  let value: unknown;
+  let params: unknown[];
   if (forRecord) {
     if (!HISTORY_ENTITIES.includes(entity as HistoryEntity)) {
       problems.push({
@@ -71,8 +71,8 @@ export async function readHistory(db: Database, caller: Caller, url: string): Pr
     ]);
     if (rows.length === 0)
       throw notFound(entity === 'test' ? 'Pool test' : capitalized(entity as string));
-    where = `h.agency = $1 and h.entity = '${entity as HistoryEntity}' and h.record_id = $2`;
-    value = recordId;
+    where = 'h.agency = $1 and h.entity = $2 and h.record_id = $3';
+    params = [caller.agencyId, entity, recordId];
   } else {
     if (caller.role !== 'manager') {
       throw forbidden("Only a manager can list the agency's changes");
@@ -84,11 +84,12 @@ export async function readHistory(db: Database, caller: Caller, url: string): Pr
     }
     if (problems.length > 0) throw validationFailed(problems);
     where = 'h.agency = $1 and h.at >= $2::timestamptz';
-    value = from;
+    params = [caller.agencyId, from];
   }
+  const q = parseListQuery(url, HISTORY_LIST, { firstParam: params.length + 1 });
   const { rows, count } = await runList<StoredRow>(
     db,
-    { select: SELECT, from: FROM, where, params: [caller.agencyId, value] },
+    { select: SELECT, from: FROM, where, params },
     q,
   );
   return { rows: applyFields(rows.map(historyRowOf), q.fields) as HistoryRow[], count };
