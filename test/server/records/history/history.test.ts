@@ -145,6 +145,32 @@ describe('GET /v1/history: one row per write, in the write’s transaction', () 
     expect(new Set([poolRows[2], testRows[2], collectionRows[1]].map((r) => r.at)).size).toBe(1);
   });
 
+  it('records the pools a collection edit changes (they carry its date), and only those', async () => {
+    const collection = await created(
+      '/v1/arthropod/collection',
+      makeCollection({ arthropods: [tarsalis(SEX_ID.fMixed, 30)] }),
+    );
+    const pool = await created('/v1/arthropod/pool', {
+      collection,
+      species: SPECIES_ID.cxTarsalis,
+      sex: SEX_ID.fMixed,
+      num_count: 30,
+    });
+    const comments = await file.http.put(`/v1/arthropod/collection/${collection}`, file.token, {
+      comments: 'Trap knocked over',
+    });
+    expect(comments.statusCode, comments.body).toBe(200);
+    expect(await historyOf('pool', pool)).toHaveLength(1);
+    const moved = await file.http.put(`/v1/arthropod/collection/${collection}`, file.token, {
+      collection_date: '2026-07-13',
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const [, update] = await historyOf('pool', pool);
+    expect(update.changes).toEqual({
+      collection_date: ['2026-07-14T00:00:00.000Z', '2026-07-13T00:00:00.000Z'],
+    });
+  });
+
   it('deletes a pool on its own, retiring its tests, each with a history row', async () => {
     const manager = await file.t.login('demo-manager');
     const collection = await created(
