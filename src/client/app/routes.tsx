@@ -35,6 +35,13 @@
  *                           "Download the agency's data" (exports)
  * /map-areas                heading "Offline map areas" (link "Offline map areas" under the Sites
  *                           map): form "Download an area", list "Saved map areas"
+ * History panel              on /sites/:id, /collections/:id, /pools/:id/edit, /pool-tests/:id/edit:
+ *                           region "History" with list "Changes" (one item a change: "<Created |
+ *                           Changed | Deleted> by <user> · <when>", then sentences such as
+ *                           "Count of Cx tarsalis F-Mixed 41 → 14"); offline a status "The history
+ *                           needs a connection…"
+ * /office/history           managers only: heading "Changes since", date "Since", button
+ *                           "Download CSV", list "Changes", "Previous page" / "Next page"
  * /settings                 "Persistent storage", "Refresh lookups", "Sign out"
  * /office                   managers only (others: "The Office is for managers only."): heading
  *                           "Office", links "Import sites" (/office/import) and "Changes"
@@ -66,6 +73,7 @@ import type { SiteSpotProps } from '../features/sites/site-detail-screen';
 import { StoredRecordSyncBadge, useSyncEngine, useSyncStatus } from '../features/sync-status';
 import { LeaveGuard } from '../ui/form/leave-guard';
 import { useOnline } from '../lib/use-online';
+import type { HistoryEntity } from '#shared/schemas/history';
 import { PartErrorBoundary } from './error-boundaries';
 
 // Only Home is in the first load: every other screen is its own chunk, loaded on first use (the
@@ -137,6 +145,63 @@ const SettingsScreen = lazy(() =>
 const OfficeScreen = lazy(() =>
   import('../features/office/office-screen').then((m) => ({ default: m.OfficeScreen })),
 );
+
+// The History panel of a record and the manager's changes since (/office/history): read from
+// the server through TanStack Query, so their chunk brings the query provider, as Reports does.
+const HistoryPanel = lazy(() =>
+  Promise.all([import('../features/history/history-panel'), import('./query-provider')]).then(
+    ([panel, query]) => ({
+      default: (props: ComponentProps<typeof panel.HistoryPanel>) => (
+        <query.QueryProvider>
+          <panel.HistoryPanel {...props} />
+        </query.QueryProvider>
+      ),
+    }),
+  ),
+);
+const ChangesSinceScreen = lazy(() =>
+  Promise.all([
+    import('../features/history/changes-since-screen'),
+    import('./query-provider'),
+  ]).then(([screen, query]) => ({
+    default: () => (
+      <query.QueryProvider>
+        <screen.ChangesSinceScreen />
+      </query.QueryProvider>
+    ),
+  })),
+);
+
+/** The History panel under a record screen: a part that fails leaves the screen in place. */
+const historyOf = (entity: HistoryEntity) =>
+  function RecordHistory(serverId: number | null, serverUpdated: string | null) {
+    return (
+      <PartErrorBoundary what="history">
+        <Suspense fallback={null}>
+          <HistoryPanel entity={entity} serverId={serverId} serverUpdated={serverUpdated} />
+        </Suspense>
+      </PartErrorBoundary>
+    );
+  };
+const HISTORY = {
+  site: historyOf('site'),
+  collection: historyOf('collection'),
+  pool: historyOf('pool'),
+  test: historyOf('test'),
+};
+
+/** Managers only: a technician never loads the screen's code (contract §11: 403 anyway). */
+function OfficeHistoryRoute({ isManager }: { isManager: boolean }) {
+  if (!isManager) {
+    return (
+      <section className="screen">
+        <h1>Not found</h1>
+        <p>This page does not exist.</p>
+      </section>
+    );
+  }
+  return <ChangesSinceScreen />;
+}
 
 // Offline map areas: their own chunk, opened from under the Sites map.
 const MapAreasScreen = lazy(() =>
@@ -277,7 +342,14 @@ export function AppRoutes({
             {(p) => <SiteFormScreen localId={p.id} onSaved={saved} renderPicker={picker} />}
           </Route>
           <Route path="/sites/:id">
-            {(p) => <SiteDetailScreen localId={p.id} renderBadge={badge} renderMap={spot} />}
+            {(p) => (
+              <SiteDetailScreen
+                localId={p.id}
+                renderBadge={badge}
+                renderMap={spot}
+                renderHistory={HISTORY.site}
+              />
+            )}
           </Route>
           <Route path="/collections/new">
             <CollectionFormScreen onSaved={saved} />
@@ -289,16 +361,29 @@ export function AppRoutes({
             {(p) => <MakePoolsScreen collectionLocalId={p.id} onSaved={saved} />}
           </Route>
           <Route path="/collections/:id">
-            {(p) => <CollectionDetailScreen localId={p.id} renderBadge={badge} />}
+            {(p) => (
+              <CollectionDetailScreen
+                localId={p.id}
+                renderBadge={badge}
+                renderHistory={HISTORY.collection}
+              />
+            )}
           </Route>
           <Route path="/pools/:id/tests/new">
             {(p) => <PoolTestScreen poolLocalId={p.id} ownAgencyId={agencyId} onSaved={saved} />}
           </Route>
           <Route path="/pools/:id/edit">
-            {(p) => <PoolEditScreen localId={p.id} onSaved={saved} />}
+            {(p) => <PoolEditScreen localId={p.id} onSaved={saved} renderHistory={HISTORY.pool} />}
           </Route>
           <Route path="/pool-tests/:id/edit">
-            {(p) => <PoolTestEditScreen localId={p.id} ownAgencyId={agencyId} onSaved={saved} />}
+            {(p) => (
+              <PoolTestEditScreen
+                localId={p.id}
+                ownAgencyId={agencyId}
+                onSaved={saved}
+                renderHistory={HISTORY.test}
+              />
+            )}
           </Route>
           <Route path="/sync">
             <SyncScreen />
@@ -316,6 +401,9 @@ export function AppRoutes({
           </Route>
           <Route path="/map-areas">
             <MapAreasScreen />
+          </Route>
+          <Route path="/office/history">
+            <OfficeHistoryRoute isManager={isManager} />
           </Route>
           <Route path="/office">
             <OfficeScreen isManager={isManager} currentUserId={userId} />

@@ -42,6 +42,9 @@ export const PROXY_ALLOW_LIST: ProxyRoute[] = [
   { method: 'DELETE', path: '/v1/agency/token/:id' },
   // Anyone signed in, for themselves.
   { method: 'POST', path: '/v1/me/password', secretAnswer: true },
+  // A record's history (History panel) and the agency's changes since a date (the Office's
+  // list): the upstream applies the record's agency rules and refuses `since` to technicians.
+  { method: 'GET', path: '/v1/history' },
 ];
 
 /** Methods allowed on a /v1 path, for a 405's Allow header; empty when the path is not listed. */

@@ -6,6 +6,7 @@ import { POOL_LIST } from '../../../src/server/records/pools/list-pools';
 import { POOL_TEST_LIST } from '../../../src/server/records/pool-tests/list-pool-tests';
 import { SITE_LIST } from '../../../src/server/records/sites/site-list-spec';
 import { USER_LIST as PEOPLE_LIST_SPEC } from '../../../src/server/records/people/user-rows';
+import { HISTORY_LIST } from '../../../src/server/records/history/history-list-spec';
 import { SESSION_COOKIE } from '../../../src/server/bff/session-store';
 import type { Actor, FuzzWorld, Resource } from './fuzz-world';
 import { hostileValue, setOwn, toJsonText, HOSTILE_NAMES } from './hostile-values';
@@ -103,6 +104,20 @@ export function nextRequest(rng: SeededRandom, world: FuzzWorld, baseHost: strin
           hostile,
           baseHost,
         ),
+    ],
+    [
+      3,
+      () => {
+        const actor = pickActor(rng, world, 'records');
+        return toRecords(rng, world, historyOp(rng, world, actor, hostile), hostile, actor);
+      },
+    ],
+    [
+      3,
+      () => {
+        const actor = pickActor(rng, world, 'bff');
+        return toBff(rng, world, actor, historyOp(rng, world, actor, hostile), hostile, baseHost);
+      },
     ],
     [6, () => authOp(rng, world, hostile)],
     [5, () => peopleRequest(rng, world, hostile, baseHost)],
@@ -264,6 +279,40 @@ function recordOp(
       };
     }
   }
+}
+
+const HISTORY_ENTITY_OF: Record<Resource, string> = {
+  site: 'site',
+  collection: 'collection',
+  pool: 'pool',
+  test: 'test',
+};
+
+/**
+ * GET /v1/history (contract §11): a record's history (mostly the actor's own record, some of
+ * another agency's, some ids that cannot exist) or the agency's changes since a date (which a
+ * technician is refused), with the shared list parameters, damaged when hostile.
+ */
+function historyOp(rng: SeededRandom, world: FuzzWorld, actor: Actor, hostile: boolean): Op {
+  const paging = rng.chance(0.5) ? listQuery(rng, HISTORY_LIST, hostile).replace(/^\?/, '&') : '';
+  let q: string;
+  if (rng.chance(0.6)) {
+    const resource = rng.pick(['site', 'collection', 'pool', 'test'] as const);
+    const entity =
+      hostile && rng.chance(0.3) ? rng.pick(HOSTILE_NAMES) : HISTORY_ENTITY_OF[resource];
+    q = `entity=${encodeURIComponent(entity)}&id=${encodeURIComponent(world.pathId(rng, actor.agency, resource))}`;
+  } else {
+    const since = hostile
+      ? rng.pick(['yesterday', '2026-13-45', '', '0000-01-01', '2026-07-14T25:00:00Z', '%00'])
+      : rng.pick(['2020-01-01', '2026-07-14T06:30:00-07:00', '2100-01-01']);
+    q = `since=${since === '%00' ? since : encodeURIComponent(since)}`;
+  }
+  return {
+    method: 'GET',
+    pattern: '/v1/history',
+    path: `/v1/history?${q}${paging}`,
+    expect: 'list',
+  };
 }
 
 const LOOKUP_PATHS = Object.values(LOOKUP_LISTS).map((l) => l.path);

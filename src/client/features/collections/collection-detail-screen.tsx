@@ -84,9 +84,15 @@ function lureName(lookups: LookupsDocument, id: number): string {
 export function CollectionDetailScreen({
   localId,
   renderBadge,
+  renderHistory,
 }: {
   localId: string;
   renderBadge?: (row: AnyRow) => ReactNode;
+  /**
+   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
+   * the server's `updated` it last saw (the panel reads again when that moves).
+   */
+  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
 }) {
   const db = useDb();
   const [, navigate] = useLocation();
@@ -316,6 +322,7 @@ export function CollectionDetailScreen({
       ) : (
         <p className="muted">No pools yet.</p>
       )}
+      {renderHistory?.(collection.serverId, collection.baseUpdated)}
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useLocation } from 'wouter';
 import type { PoolTestData } from '../../db/create-pool-test';
@@ -30,10 +31,16 @@ export function PoolTestEditScreen({
   localId,
   ownAgencyId,
   onSaved,
+  renderHistory,
 }: {
   localId: string;
   ownAgencyId: number | null;
   onSaved?: () => void;
+  /**
+   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
+   * the server's `updated` it last saw (the panel reads again when that moves).
+   */
+  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
 }) {
   const db = useDb();
   const [, navigate] = useLocation();
@@ -89,6 +96,7 @@ export function PoolTestEditScreen({
         onCancel={() => history.back()}
         draft={place}
       />
+      {renderHistory?.(test.serverId, test.baseUpdated)}
     </section>
   );
 }

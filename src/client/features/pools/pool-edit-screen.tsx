@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
 import {
@@ -169,7 +169,19 @@ function PoolForm({
  * Edit (or remove) one pool: the way to fix a pool the server refused, with its message beside
  * the field. Returns to the pool's collection.
  */
-export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?: () => void }) {
+export function PoolEditScreen({
+  localId,
+  onSaved,
+  renderHistory,
+}: {
+  localId: string;
+  onSaved?: () => void;
+  /**
+   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
+   * the server's `updated` it last saw (the panel reads again when that moves).
+   */
+  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
+}) {
   const db = useDb();
   const [, navigate] = useLocation();
   const { lookups } = useLookups();
@@ -258,6 +270,7 @@ export function PoolEditScreen({ localId, onSaved }: { localId: string; onSaved?
         removable={pool.serverId === null || mayDeleteSynced()}
         draft={place}
       />
+      {renderHistory?.(pool.serverId, pool.baseUpdated)}
     </section>
   );
 }

@@ -35,10 +35,16 @@ export function SiteDetailScreen({
   localId,
   renderBadge,
   renderMap,
+  renderHistory,
 }: {
   localId: string;
   renderBadge?: (row: SiteRow) => ReactNode;
   renderMap?: (props: SiteSpotProps) => ReactNode;
+  /**
+   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
+   * the server's `updated` it last saw (the panel reads again when that moves).
+   */
+  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
 }) {
   const site = useSite(localId);
   const collections = useSiteCollections(localId);
@@ -138,6 +144,7 @@ export function SiteDetailScreen({
       ) : (
         <p className="muted">No collections at this site on this tablet.</p>
       )}
+      {renderHistory?.(site.serverId, site.baseUpdated)}
     </section>
   );
 }

@@ -9,6 +9,7 @@ import { retiredPoolTests } from './008-retired-pool-tests';
 import { lookupVersion } from './009-lookup-version';
 import { journalKeepsHashes } from './010-journal-keeps-hashes';
 import { people } from './011-people';
+import { historySchema } from './012-history';
 import { tokenRenewal } from './013-token-renewal';
 
 /** Every migration, in version order. Add a file per version; never edit an applied one. */
@@ -23,5 +24,6 @@ export const MIGRATIONS: Migration[] = [
   lookupVersion,
   journalKeepsHashes,
   people,
+  historySchema,
   tokenRenewal,
 ];

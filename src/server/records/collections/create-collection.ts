@@ -27,6 +27,7 @@ import {
   luresWritten,
 } from './write-abundance';
 import { storedDate } from '../stored-date';
+import { historyOfCreate } from '../history/record-history';
 
 export const collectionNumTaken = (num: number, year: number) =>
   new HttpError(
@@ -174,6 +175,7 @@ export async function createCollection(
         ]),
     );
     const { id } = row;
+    await historyOfCreate(tx, caller, now, 'collection', id);
     return collectionRecord(
       {
         ...written,

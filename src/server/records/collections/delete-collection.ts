@@ -4,6 +4,7 @@ import { notFound } from '../errors';
 import { assertManager } from '../common/permissions';
 import { collectionRecords } from './collection-records';
 import { retireTestsOfPools } from '../pool-tests/retire-tests';
+import { beginHistory } from '../history/record-history';
 
 /**
  * DELETE /v1/arthropod/collection/{id}: retires the collection, its active pools and their test
@@ -22,6 +23,20 @@ export async function deleteCollection(
     );
     if (rows.length === 0) throw notFound('Collection');
     assertManager(caller, 'collection');
+    const history = await beginHistory(tx, caller, now, 'collection', 'delete', [id]);
+    const poolHistory = await beginHistory(
+      tx,
+      caller,
+      now,
+      'pool',
+      'delete',
+      (
+        await tx.query<{ id: number }>(
+          'select id from pool where collection = $1 and deactive_date is null',
+          [id],
+        )
+      ).rows.map((p) => p.id),
+    );
     // Deleting twice keeps the first date: a retried delete changes nothing.
     const retired = await tx.query(
       `update collection set deactive_date = $2, updated = $2 where id = $1 and deactive_date is null
@@ -38,10 +53,13 @@ export async function deleteCollection(
       );
       await retireTestsOfPools(
         tx,
+        caller,
         pools.rows.map((p) => p.id),
         now,
       );
     }
+    await history.finish();
+    await poolHistory.finish();
     const [record] = await collectionRecords(tx, caller.agencyId, [id]);
     return record;
   });

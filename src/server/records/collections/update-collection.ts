@@ -22,6 +22,7 @@ import {
 import { assertCanUpdate, assertOwnAgency } from '../common/permissions';
 import { writeAbundance, writeLures } from './write-abundance';
 import { storedDate } from '../stored-date';
+import { beginHistory } from '../history/record-history';
 import { assertTestsNotBefore, earliestCollectionDay } from '../pool-tests/test-date-rule';
 
 /** Plain columns a PUT may set, with the body field each comes from. */
@@ -71,6 +72,22 @@ export async function updateCollection(
     const current = rows[0];
     if (!current) throw notFound('Collection');
     assertCanUpdate(caller, current.user_id as number | null, 'collection');
+    // Its pools carry its date, site, place, trap and year, so an edit here may change them too:
+    // each pool that changes gets its own history row, from the same transaction.
+    const history = await beginHistory(tx, caller, now, 'collection', 'update', [id]);
+    const poolHistory = await beginHistory(
+      tx,
+      caller,
+      now,
+      'pool',
+      'update',
+      (
+        await tx.query<{ id: number }>(
+          'select id from pool where collection = $1 and deactive_date is null',
+          [id],
+        )
+      ).rows.map((p) => p.id),
+    );
 
     const errors: FieldError[] = await lookupErrors(tx, collectionRefs(body));
     // The site it already has is no change (a GET sent back), even if that site was deleted since.
@@ -174,6 +191,8 @@ export async function updateCollection(
       if (overflow) throw overflowError(overflow, 'arthropods');
     }
     if (body.lures !== undefined) await writeLures(tx, id, caller.agencyId, body.lures ?? [], now);
+    await history.finish();
+    await poolHistory.finish();
     const [record] = await collectionRecords(tx, caller.agencyId, [id]);
     return record;
   });

@@ -10,6 +10,7 @@ import { poolTestRecords } from './pool-test-records';
 import { assertTestNotBeforeCollection, earliestCollectionDay } from './test-date-rule';
 import { storedDate } from '../stored-date';
 import { poolTestValueErrors } from './pool-test-values';
+import { beginHistory, historyOfCreate } from '../history/record-history';
 
 function poolTestRefs(body: Partial<PoolTestCreate>): LookupRef[] {
   const refs: LookupRef[] = [];
@@ -125,6 +126,7 @@ export async function createPoolTest(
         now,
       ],
     );
+    await historyOfCreate(tx, caller, now, 'test', rows[0].id);
     const [record] = await poolTestRecords(tx, caller.agencyId, [rows[0].id]);
     return record;
   });
@@ -166,6 +168,7 @@ export async function updatePoolTest(
       return body.pool != null || rows[0].pool === seen.rows[0].pool ? (rows[0] as Row) : MOVED;
     });
     assertCanUpdate(caller, current.user_id as number | null, 'pool test');
+    const history = await beginHistory(tx, caller, now, 'test', 'update', [id]);
     const pool = body.pool ?? (current.pool as number);
     const collectionDay = await validate(
       tx,
@@ -190,6 +193,7 @@ export async function updatePoolTest(
       sets.push(`${c} = $${params.length}`);
     }
     await tx.query(`update pool_test set ${sets.join(', ')} where id = $1`, params);
+    await history.finish();
     const [record] = await poolTestRecords(tx, caller.agencyId, [id]);
     return record;
   });

@@ -20,6 +20,7 @@ import {
 import { assertOwnAgency } from '../common/permissions';
 import { poolRecords } from './pool-records';
 import { storedDate } from '../stored-date';
+import { historyOfCreate } from '../history/record-history';
 
 export type LockedCollection = {
   id: number;
@@ -182,6 +183,7 @@ export async function createPool(
     if (standaloneLocation) {
       await tx.query('update location set record_id = $1 where id = $2', [id, standaloneLocation]);
     }
+    await historyOfCreate(tx, caller, now, 'pool', id);
     const [record] = await poolRecords(tx, caller.agencyId, [id]);
     return record;
   });

@@ -19,6 +19,7 @@ import { survYearOf } from '#shared/rules';
 import { assertCanUpdate, assertOwnAgency } from '../common/permissions';
 import { poolRecords } from './pool-records';
 import { storedDate } from '../stored-date';
+import { beginHistory } from '../history/record-history';
 import {
   assertTestsNotBefore,
   earliestCollectionDay,
@@ -70,6 +71,7 @@ export async function updatePool(
       return { targetId: target, locked: collections, current: rows[0] as Row };
     });
     assertCanUpdate(caller, current.user_id as number | null, 'pool');
+    const history = await beginHistory(tx, caller, now, 'pool', 'update', [id]);
 
     const errors = await lookupErrors(tx, poolRefs(body));
     const collection = targetId != null ? (locked.get(targetId) ?? null) : null;
@@ -187,6 +189,7 @@ export async function updatePool(
         now,
       ],
     );
+    await history.finish();
     const [record] = await poolRecords(tx, caller.agencyId, [id]);
     return record;
   });

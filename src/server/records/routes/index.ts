@@ -17,6 +17,7 @@ import agencyTokenRoutes from './v1/agency/token';
 import collectionRoutes from './v1/arthropod/collection';
 import poolRoutes from './v1/arthropod/pool';
 import poolTestRoutes from './v1/arthropod/pool/test';
+import historyRoutes from './v1/history';
 
 /**
  * Registers every route of the records service on the root instance.
@@ -47,4 +48,5 @@ export async function registerRecordsRoutes(
   await collectionRoutes(app, ctx);
   await poolRoutes(app, ctx);
   await poolTestRoutes(app, ctx);
+  await historyRoutes(app, ctx);
 }

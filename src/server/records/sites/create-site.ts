@@ -12,6 +12,7 @@ import {
 } from './site-rules';
 import { insertSite, lockSiteCode } from './site-store';
 import type { SiteRow } from './site-row';
+import { historyOfCreate } from '../history/record-history';
 
 /** A site body may name only the caller's own agency (contract §6: else 403). */
 export function assertOwnAgency(caller: Caller, agency: number | null | undefined): void {
@@ -41,6 +42,8 @@ export async function createSite(
     // A site without an active_date starts being used now.
     const activeFrom = (columns.active_date as string | null | undefined) ?? now.toISOString();
     await assertCodeFree(tx, caller.agencyId, body.code, activeFrom, null);
-    return insertSite(tx, caller.agencyId, caller.userId, columns, now);
+    const row = await insertSite(tx, caller.agencyId, caller.userId, columns, now);
+    await historyOfCreate(tx, caller, now, 'site', row.id);
+    return row;
   });
 }

@@ -4,6 +4,7 @@ import type { Caller } from '../auth/types';
 import { forbidden, notFound, validationFailed } from '../errors';
 import { lockSite, markSiteDeleted } from './site-store';
 import type { SiteRow } from './site-row';
+import { beginHistory } from '../history/record-history';
 
 /** Managers retire a site by setting delete_date; the Zero Site is never deleted (contract §6). */
 export async function deleteSite(
@@ -23,6 +24,9 @@ export async function deleteSite(
         'The Zero Site cannot be deleted',
       );
     }
-    return markSiteDeleted(tx, caller.agencyId, id, now);
+    const history = await beginHistory(tx, caller, now, 'site', 'delete', [id]);
+    const row = await markSiteDeleted(tx, caller.agencyId, id, now);
+    await history.finish();
+    return row;
   });
 }

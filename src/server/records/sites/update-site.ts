@@ -14,6 +14,7 @@ import {
 } from './site-rules';
 import { lockSite, lockSiteCode, updateSite } from './site-store';
 import type { SiteRow } from './site-row';
+import { beginHistory } from '../history/record-history';
 
 /**
  * Partial update (contract §6): unsent fields keep their values, null clears an optional field,
@@ -65,6 +66,9 @@ export async function updateSiteRecord(
         (deactiveDate as string | null) ?? null,
       );
     }
-    return updateSite(tx, caller.agencyId, id, columns, now);
+    const history = await beginHistory(tx, caller, now, 'site', 'update', [id]);
+    const row = await updateSite(tx, caller.agencyId, id, columns, now);
+    await history.finish();
+    return row;
   });
 }

@@ -69,7 +69,7 @@ afterAll(async () => {
 });
 
 describe('a collection create, in statements', () => {
-  it('reads the caller, then every referenced row with the numbering lock, and writes every row in one: three statements', async () => {
+  it('reads the caller, then every referenced row with the numbering lock, writes every row in one, and its history row: four statements', async () => {
     const post = () =>
       app.inject({
         method: 'POST',
@@ -81,7 +81,7 @@ describe('a collection create, in statements', () => {
     const first = statements.length;
     expect((await post()).statusCode).toBe(201);
     const firstMade = statements.slice(first);
-    expect(firstMade, firstMade.join('\n')).toHaveLength(4);
+    expect(firstMade, firstMade.join('\n')).toHaveLength(5);
     expect(firstMade.filter((s) => s.includes('from lookup_version'))).toHaveLength(1);
 
     const before = statements.length;
@@ -91,8 +91,9 @@ describe('a collection create, in statements', () => {
     const made = statements.slice(before);
     // The caller's token (1); then, in the transaction: the site and the lookup version (at which
     // the lookups held in memory stand), with the numbering lock, in one read (1); the location,
-    // the collection with its number, its abundance rows and its lures in one insert (1).
-    expect(made, made.join('\n')).toHaveLength(3);
+    // the collection with its number, its abundance rows and its lures in one insert (1); its
+    // history row, read from what was written, in the same transaction (1, contract §11).
+    expect(made, made.join('\n')).toHaveLength(4);
     // Every row the answer names was written, with the ids the answer gives.
     const answer = res.json() as {
       arthropods: { id: number; species: number; sex: number; num_count: number }[];
@@ -112,7 +113,7 @@ describe('a collection create, in statements', () => {
     expect(lures).toEqual(answer.lures.map(({ id, lure }) => ({ id, lure })));
   });
 
-  it('a pool of that collection: the caller, its lookups, the collection locked, the pooled counts, the numbering lock, the insert with its number, and the record read back with its latest test: eight', async () => {
+  it('a pool of that collection: the caller, its lookups, the collection locked, the pooled counts, the numbering lock, the insert with its number, the record read back with its latest test, and its history row: nine', async () => {
     const before = statements.length;
     const res = await app.inject({
       method: 'POST',
@@ -122,6 +123,7 @@ describe('a collection create, in statements', () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     const made = statements.slice(before);
-    expect(made, made.join('\n')).toHaveLength(8);
+    // …and its history row (contract §11), in the same transaction: nine.
+    expect(made, made.join('\n')).toHaveLength(9);
   });
 });

@@ -1,0 +1,2 @@
+export { HistoryPanel } from './history-panel';
+export { ChangesSinceScreen } from './changes-since-screen';
