@@ -494,8 +494,10 @@ function authOp(rng: SeededRandom, world: FuzzWorld, hostile: boolean): FuzzRequ
     'sign-out',
     'token-post',
     'token-delete',
+    'renew',
   ] as const);
   if (kind === 'sign-out') return signOut(rng, world, hostile);
+  if (kind === 'renew') return renewToken(rng, world, hostile);
   if (kind === 'login') {
     const creds = credentials(rng, hostile, 'demo-manager', 0.05);
     const asQuery = rng.chance(0.2);
@@ -563,6 +565,32 @@ function signOut(rng: SeededRandom, world: FuzzWorld, hostile: boolean): FuzzReq
     headers,
     expect: 'any',
     hostile,
+  };
+}
+
+/**
+ * POST /login/renew exchanges the token it is sent with: only ever a spare token (whose successor
+ * becomes a spare in turn), an agency token (refused), or a bad one; never an actor's.
+ */
+function renewToken(rng: SeededRandom, world: FuzzWorld, hostile: boolean): FuzzRequest {
+  const spare = world.spareTokens.length > 0 ? world.spareTokens.shift() : undefined;
+  const token = rng.weighted<() => string | undefined>([
+    [6, () => spare],
+    [2, () => world.actor('agency-token').token],
+    [hostile ? 2 : 0, () => rng.pick(['garbage', '', 'x'.repeat(300)])],
+    [hostile ? 1 : 0, () => undefined],
+  ])();
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (token !== undefined) headers.authorization = `Bearer ${token}`;
+  return {
+    via: 'records',
+    route: 'POST /login/renew',
+    method: 'POST',
+    path: '/login/renew',
+    headers,
+    expect: 'any',
+    hostile,
+    lesson: { kind: 'spare-token' },
   };
 }
 
