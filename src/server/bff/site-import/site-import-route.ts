@@ -40,6 +40,13 @@ const tooManyRows = (rows: number) =>
     `The file has ${rows.toLocaleString('en-US')} sites; at most ${MAX_IMPORT_ROWS.toLocaleString('en-US')} can be imported at once: split it into smaller files`,
   );
 
+const unsupportedType = (type: string | undefined) =>
+  new HttpError(
+    415,
+    'unsupported_media_type',
+    `Send the file as ${IMPORT_MEDIA_TYPES.csv} or ${IMPORT_MEDIA_TYPES.geojson} (got ${type ?? 'none'})`,
+  );
+
 const importQuery = z.strictObject({
   dry_run: z.enum(['true', 'false']).optional(),
 });
@@ -63,17 +70,9 @@ export async function siteImportRoutes(app: FastifyInstance, ctx: BffContext): P
         (_req, body, done) => done(null, body),
       );
     }
-    scope.addContentTypeParser('*', (req, _payload, done) => {
-      const type = String(req.headers['content-type'] ?? 'none');
-      done(
-        new HttpError(
-          415,
-          'unsupported_media_type',
-          `Send the file as ${IMPORT_MEDIA_TYPES.csv} or ${IMPORT_MEDIA_TYPES.geojson} (got ${type})`,
-        ),
-        undefined,
-      );
-    });
+    scope.addContentTypeParser('*', (req, _payload, done) =>
+      done(unsupportedType(req.headers['content-type']), undefined),
+    );
     scope.setErrorHandler((err, req, reply) => {
       const code = (err as { code?: string }).code;
       const e =
@@ -134,9 +133,10 @@ async function runImport(
   session: StoredSession,
   dryRun: boolean,
 ) {
-  const body = req.body;
   const kind = mediaKind(req.headers['content-type']);
-  if (!(body instanceof Buffer) || !kind) throw new HttpError(400, 'bad_request', 'Send a file');
+  // application/json reaches here through the BFF's JSON parser: not a file this route takes.
+  if (!kind) throw unsupportedType(req.headers['content-type']);
+  const body = req.body instanceof Buffer ? req.body : Buffer.alloc(0);
   // What the rows are checked against, read while the file is parsed.
   const precisions = ctx.lookups
     .get(session.info.agency, session.token)
