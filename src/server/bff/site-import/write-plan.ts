@@ -134,7 +134,12 @@ async function createSite(
     path: `/v1/site/${id}`,
     headers: auth,
   });
-  return still.status === 404 ? post(`after-deleted-${id}`) : res;
+  // The records service still shows a deleted site by id, with its delete_date.
+  const deleted =
+    still.status === 404 ||
+    (still.status === 200 &&
+      (parseJson(still.body) as { delete_date?: unknown } | undefined)?.delete_date != null);
+  return deleted ? post(`after-deleted-${id}`) : res;
 }
 
 /** Retries what may pass on a second try; the same request each time (creates keep their key). */
