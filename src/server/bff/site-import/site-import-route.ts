@@ -159,6 +159,8 @@ async function runImport(
       error: {
         code: 'validation_failed',
         message: `Nothing was imported: ${n} row${n === 1 ? ' has' : 's have'} a problem. Fix ${n === 1 ? 'it' : 'them'} and import the file again`,
+        // The contract's 422 names every failing field: here `rows.<row>.<column>`.
+        fields: plan.errors.map((e) => ({ path: `rows.${e.row}.${e.field}`, message: e.message })),
       },
     });
   }
