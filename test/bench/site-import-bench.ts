@@ -110,7 +110,7 @@ export async function benchSiteImport(): Promise<BenchRow[]> {
       password: PASSWORD,
     });
     if (!cookie) throw new Error('no session cookie');
-    const file = csv(100_000, ROWS);
+    const file = csv(500_000, ROWS);
 
     const dry = await importFile(url, cookie, file, true);
     const real = await importFile(url, cookie, file);
@@ -132,7 +132,7 @@ export async function benchSiteImport(): Promise<BenchRow[]> {
     const token = (
       await signIn(recordsUrl, '/login', { username: 'demo-manager', password: PASSWORD })
     ).json.token!;
-    const straight = await straightCreates(recordsUrl, token, 200_000, ROWS);
+    const straight = await straightCreates(recordsUrl, token, 600_000, ROWS);
     rows.push(
       { name: `straight creates to the records service, ${ROWS}`, value: straight, unit: 's' },
       { name: 'site import / straight creates', value: real.s / straight, unit: '×' },

@@ -108,6 +108,7 @@ export async function siteImportRoutes(app: FastifyInstance, ctx: BffContext): P
             { 'retry-after': '10' },
           );
         }
+        keepSocketWhileWorking(req, reply);
         if (!dryRun) running.add(agency);
         try {
           return await runImport(ctx, req, reply, session, dryRun);
@@ -116,6 +117,21 @@ export async function siteImportRoutes(app: FastifyInstance, ctx: BffContext): P
         }
       },
     );
+  });
+}
+
+/**
+ * The server drops a socket silent for its idle time (120 s: connectionTimeout), and nothing
+ * passes on the browser's socket while the import writes 20,000 sites on a loaded machine. The
+ * file is already in: until this answer is sent, the socket waits for it; then the server's
+ * idle time applies again (keep-alive).
+ */
+function keepSocketWhileWorking(req: FastifyRequest, reply: FastifyReply): void {
+  const socket = req.raw.socket;
+  const idle = socket.timeout;
+  socket.setTimeout(0);
+  reply.raw.once('close', () => {
+    if (!socket.destroyed) socket.setTimeout(idle ?? 0);
   });
 }
 
