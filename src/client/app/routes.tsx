@@ -36,6 +36,11 @@
  * /map-areas                heading "Offline map areas" (link "Offline map areas" under the Sites
  *                           map): form "Download an area", list "Saved map areas"
  * /settings                 "Persistent storage", "Refresh lookups", "Sign out"
+ * /office/import            managers only (others: "Only managers can import sites"): heading
+ *                           "Import sites", file input "Choose a CSV or GeoJSON file", region
+ *                           "Check of <file>" (Rows, To create, To update, Unchanged; table
+ *                           "Problems in the file"), button "Import N sites", region
+ *                           "Import of <file>"
  * Sign-in screen:           "Username", "Password", button "Sign in"; sheet dialog "Sign in again"
  *                           with "Signed in as <user>", "Password" (focused), "Sign in", "Later"
  * Navigation:               nav "Main" with links "Home", "Sites", "New collection", "Sync", "Reports",
@@ -48,7 +53,7 @@
  */
 import { lazy, Suspense, useCallback, type ComponentProps, type ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
-import type { Entity } from '../../shared';
+import type { Entity, Role } from '../../shared';
 import type { LocalRecord } from '../db/database';
 import { HomeScreen } from '../features/home/home-screen';
 import type { LocationPickerProps } from '../features/sites/site-form';
@@ -123,6 +128,13 @@ const SettingsScreen = lazy(() =>
   import('../features/settings/settings-screen').then((m) => ({ default: m.SettingsScreen })),
 );
 
+// The Office's site import: managers only, its own chunk (technicians never load it).
+const SiteImportScreen = lazy(() =>
+  import('../features/site-import/site-import-screen').then((m) => ({
+    default: m.SiteImportScreen,
+  })),
+);
+
 // Offline map areas: their own chunk, opened from under the Sites map.
 const MapAreasScreen = lazy(() =>
   import('../features/map-areas/map-areas-screen').then((m) => ({ default: m.MapAreasScreen })),
@@ -181,6 +193,8 @@ type RoutesProps = {
   agencyId: number;
   agencyName: string;
   username: string;
+  /** The signed-in user's role, where the server said it (the Office screens are for managers). */
+  role?: Role;
   /** Signs out; `removeData`: and removes this user's data from the tablet (nothing unsent). */
   onSignOut: (options?: { removeData?: boolean }) => void;
   onRefreshLookups: () => Promise<string>;
@@ -191,6 +205,7 @@ export function AppRoutes({
   agencyId,
   agencyName,
   username,
+  role,
   onSignOut,
   onRefreshLookups,
 }: RoutesProps) {
@@ -293,6 +308,16 @@ export function AppRoutes({
           </Route>
           <Route path="/reports">
             <ReportsScreen exports={<ExportPanel />} />
+          </Route>
+          <Route path="/office/import">
+            {role === 'manager' ? (
+              <SiteImportScreen onImported={() => engine.requestSync()} />
+            ) : (
+              <section className="screen">
+                <h1>Import sites</h1>
+                <p>Only managers can import sites.</p>
+              </section>
+            )}
           </Route>
           <Route path="/map-areas">
             <MapAreasScreen />

@@ -175,6 +175,7 @@ export function SignedInApp({
           <AppRoutes
             userName={identity.user.name ?? identity.user.username}
             username={identity.user.username}
+            role={identity.user.role}
             agencyId={identity.agency.id}
             agencyName={identity.agency.name}
             onSignOut={(options) => void signOut(options)}
