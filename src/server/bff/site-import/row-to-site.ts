@@ -137,6 +137,11 @@ function messageOf(
     return `Site code "${code}" has fewer than 6 digits: spreadsheets drop leading zeros, so format the column as text (e.g. ${code.padStart(6, '0')})`;
   }
   if (field === 'code') return `Site code "${code}" must be exactly 6 digits`;
+  // The schema words it for an API body ([longitude, latitude]); a file has two columns.
+  const c = (body.shape as { coordinates: [number, number] }).coordinates;
+  if (/swapped/.test(issue.message)) {
+    return `Latitude ${c[1]} is outside -90..90: the latitude and longitude columns look swapped (latitude ${c[0]}, longitude ${c[1]}?)`;
+  }
   return issue.message;
 }
 
