@@ -11,6 +11,8 @@ let manager: string;
 /** While set, the hop answers 503 to every site create after this many have passed. */
 let failCreatesAfter: number | null = null;
 let createsPassed = 0;
+/** What the hop answers the creates it fails. */
+let failStatus = 503;
 
 const HEADER = 'code,name,latitude,longitude,coordinate_precision';
 const file = (from: number, n: number, name = 'Site') =>
@@ -42,8 +44,9 @@ beforeAll(async () => {
           for await (const c of req) chunks.push(c as Buffer);
           const isCreate = req.method === 'POST' && req.url === '/v1/site';
           if (isCreate && failCreatesAfter !== null && createsPassed >= failCreatesAfter) {
-            res.writeHead(503, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ error: { code: 'internal', message: 'Down for a moment' } }));
+            res.writeHead(failStatus, { 'content-type': 'application/json' });
+            const code = failStatus === 401 ? 'token_expired' : 'internal';
+            res.end(JSON.stringify({ error: { code, message: 'Down for a moment' } }));
             return;
           }
           if (isCreate) createsPassed += 1;
@@ -129,5 +132,21 @@ describe('site import when the upstream fails midway', () => {
     const again = await importFile(csv);
     expect(again.body).toMatchObject({ created: 1, unchanged: 1 });
     expect((await codes()).filter((c) => c === '330000')).toHaveLength(1);
+  });
+
+  it('answers 401 reauth_required when the sign-in ends midway, saying what was written', async () => {
+    failStatus = 401;
+    failCreatesAfter = 3;
+    createsPassed = 0;
+    const csv = file(350_000, 10);
+    const first = await importFile(csv);
+    expect(first.status).toBe(401);
+    expect(first.body.error?.code).toBe('reauth_required');
+    expect(first.body.created).toBe(3);
+    expect(first.body.errors[0].message).toMatch(/sign-in has expired.*3 sites were written/);
+
+    failCreatesAfter = null;
+    manager = await stack.signIn('demo-manager');
+    expect((await importFile(csv)).body).toMatchObject({ created: 7, unchanged: 3 });
   });
 });

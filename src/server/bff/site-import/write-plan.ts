@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImportError } from '#shared/schemas/site-import';
 import type { BffContext } from '../context';
 import { parseJson } from '../parse-json';
-import { reauthRequired } from '../session-errors';
 import type { StoredSession } from '../session-store';
 import { UpstreamError, type UpstreamResponse } from '../upstream-client';
 import { importKey } from './import-key';
@@ -82,6 +81,12 @@ export async function writePlan(
         throw res;
       } else if ((res as UpstreamResponse).status === 401) {
         refused = true;
+        outcome.failure ??= {
+          status: 401,
+          code: 'reauth_required',
+          row: write.row,
+          why: 'your sign-in has expired (sign in again, then import the file again)',
+        };
       } else if ((res as UpstreamResponse).status >= 300) {
         const r = res as UpstreamResponse;
         const status = r.status >= 500 ? 502 : r.status;
@@ -99,10 +104,9 @@ export async function writePlan(
     }
   };
   await Promise.all(Array.from({ length: IMPORT_CONCURRENCY }, worker));
-  if (refused) {
-    await ctx.sessions.expireToken(session.idHash, ctx.now());
-    throw reauthRequired();
-  }
+  // The app asks for the password again (401 reauth_required), and the answer still says what
+  // was written.
+  if (refused) await ctx.sessions.expireToken(session.idHash, ctx.now());
   return outcome;
 }
 
