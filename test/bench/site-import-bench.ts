@@ -14,7 +14,7 @@
 import { request } from 'undici';
 import { spawnMain, killSpawned } from '../helpers/spawned-main';
 import { migratedDataDir } from '../helpers/migrated-data-dir';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { IMPORT_CONCURRENCY } from '../../src/server/bff/site-import/write-plan';
 import type { BenchRow } from './run';
@@ -113,7 +113,10 @@ export async function benchSiteImport(): Promise<BenchRow[]> {
     const file = csv(500_000, ROWS);
 
     const dry = await importFile(url, cookie, file, true);
+    const bffPid = main.child.pid!;
+    const cpuBefore = processCpu(bffPid);
     const real = await importFile(url, cookie, file);
+    const cpuAfter = processCpu(bffPid);
     if (real.report.created !== ROWS) throw new Error(`created ${real.report.created} of ${ROWS}`);
     const again = await importFile(url, cookie, file);
     if (again.report.unchanged !== ROWS) throw new Error(`unchanged ${again.report.unchanged}`);
@@ -124,11 +127,28 @@ export async function benchSiteImport(): Promise<BenchRow[]> {
         name: `site import through the BFF, ${ROWS} rows`,
         value: real.s,
         unit: 's',
-        goal: { atMost: GOAL_S },
+        // The issue's goal is for 20,000 rows; a run of another size carries none.
+        ...(ROWS === 20_000 ? { goal: { atMost: GOAL_S } } : {}),
         note: `${Math.round(ROWS / real.s)} sites/s, ${IMPORT_CONCURRENCY} writes in flight`,
       },
       { name: `site import again (all unchanged)`, value: again.s, unit: 's' },
     ];
+    if (cpuBefore && cpuAfter) {
+      const bff = cpuAfter.self - cpuBefore.self;
+      const records = cpuAfter.children - cpuBefore.children;
+      rows.push(
+        { name: 'site import CPU: BFF process', value: bff, unit: 's' },
+        { name: 'site import CPU: records service process', value: records, unit: 's' },
+        {
+          name: 'site import on an idle 2-core machine (estimate)',
+          value: Math.max(bff, records),
+          unit: 's',
+          note:
+            'the busier process’s CPU: the two run on their own cores and overlap, so an idle ' +
+            'machine takes about this long; a loaded one (see load average) takes the wall time above',
+        },
+      );
+    }
     const token = (
       await signIn(recordsUrl, '/login', { username: 'demo-manager', password: PASSWORD })
     ).json.token!;
@@ -153,4 +173,32 @@ function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/** CPU seconds of a process and of its child processes (the records service), from /proc. */
+function processCpu(pid: number): { self: number; children: number } | null {
+  const stat = (p: string) => {
+    const fields = readFileSync(`/proc/${p}/stat`, 'latin1').split(')').at(-1)!.trim().split(' ');
+    return {
+      ppid: Number(fields[1]),
+      cpu: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND,
+    };
+  };
+  try {
+    const self = stat(String(pid)).cpu;
+    let children = 0;
+    for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      try {
+        const s = stat(p);
+        if (s.ppid === pid) children += s.cpu;
+      } catch {
+        // ended while read
+      }
+    }
+    return { self, children };
+  } catch {
+    return null;
+  }
 }
