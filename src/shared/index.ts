@@ -1,6 +1,7 @@
 export * from './schemas/common';
 export * from './schemas/text';
 export * from './schemas/site';
+export * from './schemas/site-import';
 export * from './schemas/collection';
 export * from './schemas/lure';
 export * from './schemas/pool';

@@ -51,6 +51,11 @@
  *                           "Deactivate: …" / "Reactivate: …"; a secret shown once in region
  *                           "Temporary password for <username>" / "New agency token" with "Copy";
  *                           list "Agency tokens" with "Revoke token <id>", "Create agency token"
+ * /office/import            managers only (others: "Only managers can import sites"): heading
+ *                           "Import sites", file input "Choose a CSV or GeoJSON file", region
+ *                           "Check of <file>" (Rows, To create, To update, Unchanged; table
+ *                           "Problems in the file"), button "Import N sites", region
+ *                           "Import of <file>"
  * Sign-in screen:           "Username", "Password", button "Sign in"; sheet dialog "Sign in again"
  *                           with "Signed in as <user>", "Password" (focused), "Sign in", "Later";
  *                           after a temporary password, form "Choose your password" with "New
@@ -202,6 +207,13 @@ function OfficeHistoryRoute({ isManager }: { isManager: boolean }) {
   }
   return <ChangesSinceScreen />;
 }
+
+// The Office's site import: managers only, its own chunk (technicians never load it).
+const SiteImportScreen = lazy(() =>
+  import('../features/site-import/site-import-screen').then((m) => ({
+    default: m.SiteImportScreen,
+  })),
+);
 
 // Offline map areas: their own chunk, opened from under the Sites map.
 const MapAreasScreen = lazy(() =>
@@ -398,6 +410,16 @@ export function AppRoutes({
           </Route>
           <Route path="/reports">
             <ReportsScreen exports={<ExportPanel />} />
+          </Route>
+          <Route path="/office/import">
+            {isManager ? (
+              <SiteImportScreen onImported={() => engine.requestSync()} />
+            ) : (
+              <section className="screen">
+                <h1>Import sites</h1>
+                <p>Only managers can import sites.</p>
+              </section>
+            )}
           </Route>
           <Route path="/map-areas">
             <MapAreasScreen />

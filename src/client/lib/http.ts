@@ -14,6 +14,8 @@ export type HttpResult<T = unknown> =
       error: ErrorBody['error'];
       headers: Headers;
       retryAfterMs: number | null;
+      /** The whole error answer as parsed (a site import's report rides beside its error). */
+      details?: unknown;
     };
 
 /** Raised when the request never got an HTTP answer (offline, DNS, reset, aborted by timeout). */
@@ -71,6 +73,8 @@ export function ownerHeaders(): Record<string, string> {
 export type RequestOptions = {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
+  /** A body sent as it is (a file) with its media type, instead of `body` as JSON. */
+  rawBody?: { contentType: string; data: Blob | string };
   headers?: Record<string, string>;
   /** Abort after this many ms (default 30 s): a hung request must not stall the queue. */
   timeoutMs?: number;
@@ -114,6 +118,7 @@ async function send<T>(
     ...options.headers,
   };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+  if (options.rawBody) headers['Content-Type'] = options.rawBody.contentType;
   // The answer counts only once its body has arrived whole: a connection dropped (or the timeout
   // fired) after the headers is a network failure like one before them. Read as empty, a
   // create's 201 would be taken as acknowledged with no server id.
@@ -125,7 +130,11 @@ async function send<T>(
     res = await fetch(path, {
       method: options.method ?? 'GET',
       headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      body: options.rawBody
+        ? options.rawBody.data
+        : options.body === undefined
+          ? undefined
+          : JSON.stringify(options.body),
       credentials: 'same-origin',
       signal,
     });
@@ -165,6 +174,7 @@ async function send<T>(
     error,
     headers: res.headers,
     retryAfterMs: retryAfterMs(res.headers.get('Retry-After')),
+    details: json,
   };
 }
 

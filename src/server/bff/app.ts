@@ -20,6 +20,7 @@ import { allowedMethods } from './proxy-allow-list';
 import { methodNotAllowed, proxyRoutes } from './proxy-routes';
 import { reportsRoutes } from './reports/reports-routes';
 import { exportRoutes } from './exports/export-routes';
+import { siteImportRoutes } from './site-import/site-import-route';
 import { capConnectionsPerAddress, DEFAULT_CONNECTIONS_PER_ADDRESS } from './connection-cap';
 import { serializeRequest } from '../http/request-log';
 import { serverTimeoutOptions, type ServerTimeouts } from '../http/server-timeouts';
@@ -181,6 +182,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   await lookupsRoute(app, ctx);
   await reportsRoutes(app, ctx);
   await exportRoutes(app, ctx, { minPageSize: options.exportMinPageSize });
+  await siteImportRoutes(app, ctx);
   await proxyRoutes(app, ctx);
   if (ctx.tileArchive) await mapArchiveRoute(app, ctx.tileArchive);
   const shell = await appShell(app, options.staticRoot ?? null);

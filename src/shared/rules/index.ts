@@ -5,3 +5,4 @@ export * from './pool-test-values';
 export * from './pooled-within-counted';
 export * from './surv-year-of';
 export * from './test-not-before-collection';
+export * from './site-dates-in-order';

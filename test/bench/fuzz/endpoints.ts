@@ -14,6 +14,7 @@ import { listQuery } from './list-query';
 import { mutateFields, toWire, type WireBody } from './mutate-body';
 import { validCreate, validUpdate } from './record-bodies';
 import type { SeededRandom } from './seeded-random';
+import { siteImportRequest } from './site-import-body';
 
 export type Via = 'records' | 'bff';
 
@@ -649,6 +650,7 @@ function bffOwnRoute(
     [4, 'reports'],
     [6, 'exports'],
     [2, 'choose-password'],
+    [3, 'site-import'],
   ] as const);
   // Only spare sessions (made by the fuzz's own sign-ins) are ever signed out or replaced.
   const spare = world.spareCookies.length > 0 ? rng.pick(world.spareCookies) : undefined;
@@ -718,7 +720,8 @@ function bffOwnRoute(
     case 'config':
       return { ...base, route: 'GET /api/config', method: 'GET', path: '/api/config' };
     case 'reports': {
-      const report = rng.pick(REPORTS);
+      // In turn, as the exports: a route more on the BFF shifted the draws and left one unreached.
+      const report = REPORTS[reportTurn++ % REPORTS.length];
       return {
         ...base,
         route: `GET /api/reports/${report}`,
@@ -736,10 +739,22 @@ function bffOwnRoute(
         path: `/api/export/${file}${exportQuery(rng, hostile, file)}`,
       };
     }
+    case 'site-import': {
+      const file = siteImportRequest(rng, hostile);
+      return {
+        ...base,
+        headers: { ...headers, 'content-type': file.contentType },
+        route: 'POST /api/import/sites',
+        method: 'POST',
+        path: `/api/import/sites${file.query}`,
+        body: file.body,
+      };
+    }
   }
 }
 
 let exportTurn = 0;
+let reportTurn = 0;
 const EXPORTS = [
   'sites.csv',
   'sites.geojson',

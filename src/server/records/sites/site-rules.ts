@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/database';
 import type { FieldError } from '#shared/schemas/error';
 import { ZERO_SITE_CODE, type SiteCreate } from '#shared/schemas/site';
+import { SITE_DATES_MESSAGE, siteDatesInOrder } from '#shared/rules/site-dates-in-order';
 import { HttpError } from '../../http/http-error';
 import { validationFailed } from '../errors';
 import { unknownLookupIds } from '../populate';
@@ -34,10 +35,8 @@ export async function checkSiteLookups(db: Queryable, input: Partial<SiteCreate>
 /** A site stops being used after it started: deactive_date on or after active_date. */
 export function checkSiteDates(activeDate: unknown, deactiveDate: unknown): void {
   if (typeof activeDate !== 'string' || typeof deactiveDate !== 'string') return;
-  if (Date.parse(deactiveDate) < Date.parse(activeDate)) {
-    throw validationFailed([
-      { path: 'deactive_date', message: 'The deactive date is before the active date' },
-    ]);
+  if (!siteDatesInOrder(activeDate, deactiveDate)) {
+    throw validationFailed([{ path: 'deactive_date', message: SITE_DATES_MESSAGE }]);
   }
 }
 

@@ -1,0 +1,197 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ImportError } from '#shared/schemas/site-import';
+import type { BffContext } from '../context';
+import { parseJson } from '../parse-json';
+import type { StoredSession } from '../session-store';
+import { UpstreamError, type UpstreamResponse } from '../upstream-client';
+import { importKey } from './import-key';
+import type { ImportPlan } from './plan-import';
+import type { CheckedRow } from './row-to-site';
+
+/**
+ * Writes in flight at once. The records service on PGlite runs one query at a time, so more
+ * only queue there; a few keep it busy while the BFF reads answers and sends the next.
+ */
+export const IMPORT_CONCURRENCY = 8;
+/** Tries of one write before the import stops: network failures, 5xx, 429, key in flight. */
+const TRIES = 4;
+
+export type WriteOutcome = {
+  created: number;
+  updated: number;
+  /** Set when a write failed for good: nothing more was started after it. */
+  failure?: { status: number; code: string; row: number; why: string };
+};
+
+type Write = { row: number; send: () => Promise<UpstreamResponse>; kind: 'create' | 'update' };
+
+/**
+ * Carries out a checked plan (no errors) through the upstream's own routes: POST /v1/site with an
+ * Idempotency-Key per create (import-key.ts), PUT /v1/site/{id} with the changed fields only.
+ *
+ * Guarantees, since the upstream has no transaction spanning requests: every row was checked
+ * before the first write, so a write fails only when something changed meanwhile (a colleague
+ * took a code, the upstream went away, the sign-in expired). Then no new write is started, the
+ * ones in flight finish, and the answer says how many sites were written. Importing the same
+ * file again completes the job: written rows now match and count as unchanged, a create whose
+ * answer was lost is replayed by its key (or, on an upstream without keys, its code is found by
+ * the new read), and nothing is ever created twice.
+ */
+export async function writePlan(
+  ctx: BffContext,
+  session: StoredSession,
+  plan: ImportPlan,
+): Promise<WriteOutcome> {
+  const auth = { authorization: `Bearer ${session.token}`, accept: 'application/json' };
+  const json = { ...auth, 'content-type': 'application/json' };
+  const agencyId = session.info.agency.id;
+  const writes: Write[] = [
+    ...plan.creates.map((site): Write => ({
+      row: site.row,
+      kind: 'create',
+      send: () => createSite(ctx, json, auth, agencyId, site),
+    })),
+    ...plan.updates.map((u): Write => ({
+      row: u.row,
+      kind: 'update',
+      send: () =>
+        ctx.upstream.request({
+          method: 'PUT',
+          path: `/v1/site/${u.id}`,
+          headers: json,
+          body: JSON.stringify(u.changes),
+        }),
+    })),
+  ];
+  const outcome: WriteOutcome = { created: 0, updated: 0 };
+  let next = 0;
+  let refused = false;
+  const worker = async () => {
+    while (!outcome.failure && !refused && next < writes.length) {
+      const write = writes[next++];
+      const res = await withRetries(write.send).catch((err: unknown) => err);
+      if (res instanceof UpstreamError) {
+        outcome.failure ??= {
+          status: res.status,
+          code: res.code,
+          row: write.row,
+          why: res.message,
+        };
+      } else if (res instanceof Error) {
+        throw res;
+      } else if ((res as UpstreamResponse).status === 401) {
+        refused = true;
+        outcome.failure ??= {
+          status: 401,
+          code: 'reauth_required',
+          row: write.row,
+          why: 'your sign-in has expired (sign in again, then import the file again)',
+        };
+      } else if ((res as UpstreamResponse).status >= 300) {
+        const r = res as UpstreamResponse;
+        const status = r.status >= 500 ? 502 : r.status;
+        outcome.failure ??= {
+          status,
+          code: status >= 500 ? 'upstream_unavailable' : (errorCode(r) ?? 'validation_failed'),
+          row: write.row,
+          why: upstreamMessage(r),
+        };
+      } else if (write.kind === 'create') {
+        outcome.created += 1;
+      } else {
+        outcome.updated += 1;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: IMPORT_CONCURRENCY }, worker));
+  // The app asks for the password again (401 reauth_required), and the answer still says what
+  // was written.
+  if (refused) await ctx.sessions.expireToken(session.idHash, ctx.now());
+  return outcome;
+}
+
+/**
+ * POST one site. A replayed answer (the same file within the upstream's 24 h key window) may
+ * name a site deleted since: then the create is made afresh under a key of its own, never
+ * reported as created while nothing is there.
+ */
+async function createSite(
+  ctx: BffContext,
+  json: Record<string, string>,
+  auth: Record<string, string>,
+  agencyId: number,
+  site: CheckedRow,
+): Promise<UpstreamResponse> {
+  const post = (salt?: string) =>
+    ctx.upstream.request({
+      method: 'POST',
+      path: '/v1/site',
+      headers: { ...json, 'idempotency-key': importKey(agencyId, site.body, salt) },
+      body: JSON.stringify(site.body),
+    });
+  const res = await post();
+  if (!res.replayed || res.status >= 300) return res;
+  const id = (parseJson(res.body) as { id?: unknown } | undefined)?.id;
+  if (typeof id !== 'number') return res;
+  const still = await ctx.upstream.request({
+    method: 'GET',
+    path: `/v1/site/${id}`,
+    headers: auth,
+  });
+  // The records service still shows a deleted site by id, with its delete_date.
+  const deleted =
+    still.status === 404 ||
+    (still.status === 200 &&
+      (parseJson(still.body) as { delete_date?: unknown } | undefined)?.delete_date != null);
+  return deleted ? post(`after-deleted-${id}`) : res;
+}
+
+/** Retries what may pass on a second try; the same request each time (creates keep their key). */
+async function withRetries(send: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await send();
+      const again =
+        res.status >= 500 ||
+        res.status === 429 ||
+        (res.status === 409 && errorCode(res) === 'idempotency_in_flight');
+      if (!again || attempt >= TRIES) return res;
+      const after = Number(res.retryAfter);
+      await sleep(
+        Number.isFinite(after) && after > 0 ? Math.min(after, 5) * 1000 : backoff(attempt),
+      );
+    } catch (err) {
+      if (!(err instanceof UpstreamError) || attempt >= TRIES) throw err;
+      await sleep(backoff(attempt));
+    }
+  }
+}
+
+const backoff = (attempt: number) => 200 * 2 ** (attempt - 1) * (0.5 + Math.random());
+
+function errorCode(res: UpstreamResponse): string | undefined {
+  const body = parseJson(res.body) as { error?: { code?: unknown } } | undefined;
+  return typeof body?.error?.code === 'string' ? body.error.code : undefined;
+}
+
+function upstreamMessage(res: UpstreamResponse): string {
+  const body = parseJson(res.body) as { error?: { message?: unknown } } | undefined;
+  const m = body?.error?.message;
+  return typeof m === 'string' && m ? m : `HTTP ${res.status}`;
+}
+
+/** The row whose write failed, in words, once every write in flight has ended. */
+export function writeFailure(outcome: WriteOutcome): ImportError | null {
+  const f = outcome.failure;
+  if (!f) return null;
+  const written = outcome.created + outcome.updated;
+  return {
+    row: f.row,
+    field: '(row)',
+    code: 'write_failed',
+    message:
+      `The records service refused row ${f.row}: ${f.why}. ${written} site${written === 1 ? ' was' : 's were'} ` +
+      'written before the import stopped; import the same file again to finish ' +
+      '(rows already written then count as unchanged)',
+  };
+}

@@ -1,0 +1,60 @@
+import { createServer } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { serveHop, startBffStack, type BffStack } from './helpers/bff-stack';
+
+let stack: BffStack;
+const IDLE_MS = 2_000;
+// One create alone is silent for longer than the idle time: no batching of rows can hide it.
+const CREATE_DELAY_MS = 4_500;
+
+beforeAll(async () => {
+  stack = await startBffStack({
+    // A BFF that drops a socket silent for IDLE_MS (the production default is 120 s), in front of
+    // an upstream whose creates each take CREATE_DELAY_MS: the import outlasts the idle time.
+    bff: { timeouts: { idleMs: IDLE_MS } },
+    hop: (upstream) =>
+      serveHop(
+        createServer(async (req, res) => {
+          const chunks: Buffer[] = [];
+          for await (const c of req) chunks.push(c as Buffer);
+          if (req.method === 'POST' && req.url === '/v1/site') await sleep(CREATE_DELAY_MS);
+          const headers = { ...req.headers };
+          delete headers.host;
+          delete headers.connection;
+          const up = await request(`${upstream}${req.url}`, {
+            method: req.method as 'GET',
+            headers,
+            body: chunks.length ? Buffer.concat(chunks) : undefined,
+          }).catch(() => null);
+          if (!up) return void res.destroy();
+          const out: Record<string, string | string[]> = {};
+          for (const [k, v] of Object.entries(up.headers)) {
+            if (v !== undefined && k !== 'transfer-encoding' && k !== 'connection') out[k] = v;
+          }
+          res.writeHead(up.statusCode, out);
+          res.end(Buffer.from(await up.body.arrayBuffer()));
+        }),
+      ),
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+it('answers an import that takes longer than the idle timeout of a silent socket', async () => {
+  const manager = await stack.signIn('demo-manager');
+  const rows = Array.from({ length: 8 }, (_, i) => `${340000 + i},Long ${i},38.5,-121.5,1`);
+  const started = Date.now();
+  const res = await request(`${stack.url}/api/import/sites`, {
+    method: 'POST',
+    headers: { origin: stack.url, 'x-csrf': '1', cookie: manager, 'content-type': 'text/csv' },
+    body: ['code,name,latitude,longitude,coordinate_precision', ...rows].join('\n'),
+  });
+  const body = (await res.body.json()) as { created: number };
+  expect(Date.now() - started).toBeGreaterThan(IDLE_MS);
+  expect(res.statusCode).toBe(200);
+  expect(body.created).toBe(8);
+});
