@@ -9,7 +9,7 @@ import {
 } from '../../src/shared/entities';
 import { LOOKUP_LISTS } from '../../src/shared/schemas/lookups';
 import { TraplineDb } from '../../src/client/db/database';
-import { PROXY_ALLOW_LIST } from '../../src/server/bff/proxy-allow-list';
+import { PROXY_RECORD_ROUTES } from '../../src/server/bff/proxy-allow-list';
 
 const sorted = (values: Iterable<string>) => [...values].sort();
 
@@ -67,7 +67,7 @@ describe('entity registry', () => {
 
   it('the BFF forwards exactly the entities (and lookups), deletes only where the service takes them', () => {
     const lookupPaths = new Set<string>(Object.values(LOOKUP_LISTS).map((l) => l.path));
-    const records = PROXY_ALLOW_LIST.filter((r) => !lookupPaths.has(r.path));
+    const records = PROXY_RECORD_ROUTES.filter((r) => !lookupPaths.has(r.path));
     const bases = new Set(records.map((r) => r.path.replace(/\/:id$/, '')));
     expect(sorted(bases)).toEqual(sorted(ENTITIES.map(v1Path)));
     for (const entity of ENTITIES) {

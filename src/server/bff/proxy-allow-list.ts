@@ -17,11 +17,8 @@ export type ProxyRoute = {
 const RECORD_RESOURCES = ENTITIES.map(v1Path);
 const DELETABLE_RESOURCES = ENTITIES.filter((e) => ENTITY[e].deletable).map(v1Path);
 
-/**
- * Exactly what the browser may reach upstream, as `/v1/...` route patterns (the BFF serves each
- * under `/api`). Anything else under /api/v1 is 404 (405 for a listed path with another method).
- */
-export const PROXY_ALLOW_LIST: ProxyRoute[] = [
+/** The records and lookups the app reads and writes: every entity of the registry. */
+export const PROXY_RECORD_ROUTES: ProxyRoute[] = [
   ...RECORD_RESOURCES.flatMap((base): ProxyRoute[] => [
     { method: 'GET', path: base },
     { method: 'POST', path: base },
@@ -32,6 +29,10 @@ export const PROXY_ALLOW_LIST: ProxyRoute[] = [
   // them for technicians), for the entities the upstream can delete.
   ...DELETABLE_RESOURCES.map((base): ProxyRoute => ({ method: 'DELETE', path: `${base}/:id` })),
   ...Object.values(LOOKUP_LISTS).map((l): ProxyRoute => ({ method: 'GET', path: l.path })),
+];
+
+/** The extensions' routes the app reaches that are not records: people, tokens, history. */
+export const PROXY_EXTENSION_ROUTES: ProxyRoute[] = [
   // The Office area (contract §10, §7): the upstream answers these for managers only.
   { method: 'GET', path: '/v1/user' },
   { method: 'POST', path: '/v1/user', secretAnswer: true },
@@ -46,6 +47,12 @@ export const PROXY_ALLOW_LIST: ProxyRoute[] = [
   // list): the upstream applies the record's agency rules and refuses `since` to technicians.
   { method: 'GET', path: '/v1/history' },
 ];
+
+/**
+ * Exactly what the browser may reach upstream, as `/v1/...` route patterns (the BFF serves each
+ * under `/api`). Anything else under /api/v1 is 404 (405 for a listed path with another method).
+ */
+export const PROXY_ALLOW_LIST: ProxyRoute[] = [...PROXY_RECORD_ROUTES, ...PROXY_EXTENSION_ROUTES];
 
 /** Methods allowed on a /v1 path, for a 405's Allow header; empty when the path is not listed. */
 export function allowedMethods(v1Path: string): ProxyMethod[] {
