@@ -5,7 +5,9 @@
  * service in its child process. While each request runs, a colleague of another role lists the
  * sites every 100 ms (`GET /api/v1/site`, as the issue measured); the BFF process's RSS is
  * sampled every 25 ms from /proc. Prints, per request: its answer, its time, the BFF's peak RSS
- * (goal < 1 GB) and the colleague's slowest wait (goal ≤ 1 s).
+ * (goal < 1 GB) and the colleague's slowest wait (goal ≤ 1 s), with beside it the slowest wait of
+ * each hop alone (a BFF request that asks the upstream nothing, and the same site list asked of
+ * the records service directly), so the figure says where the wait is spent.
  *
  * Requests, each on lists not yet read (a write first drops them, so each pays the full read):
  * - the issue's: CollectionDate, separated by species and trap, all 13 years, 100 made-up
