@@ -19,7 +19,10 @@ const REPORT_PAGE_SIZE = 1000;
  * Reaching it is an error, never a report on part of the records.
  */
 const MAX_PAGES = 500;
-/** Id ranges read side by side once a list has more than a page (as many as pages once were). */
+/**
+ * Id ranges read side by side once a list has more than a page (as many as pages once were);
+ * their pages take turns in the process's page slots (REPORT_PAGES_AT_ONCE).
+ */
 const REPORT_KEY_RANGES = 3;
 /**
  * List pages the reports of this BFF process ask the upstream for at once, all reads of all
