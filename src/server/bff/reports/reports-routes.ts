@@ -58,16 +58,20 @@ async function answer(ctx: BffContext, name: ReportName, req: FastifyRequest, re
   // The current season when no year is asked for (the shared module has no clock).
   const season = ctx.now().getUTCFullYear();
   let lists: ReportLists;
+  let report: Report;
+  const backstop = liftIdleBackstop(req);
   try {
     const known = await namesOfLookups(ctx, session, query);
     lists = await reportLists(ctx, session, left);
     assertKnownNames(query, known, lists);
+    report = compute(name, lists, query, season);
   } catch (err) {
     // Nobody to answer: the read this request waited for goes on only for others.
     if (left.aborted) return reply;
     throw err;
+  } finally {
+    backstop.restore();
   }
-  const report = compute(name, lists, query, season);
   reply.header('cache-control', 'private, no-store');
   if (query.format === 'csv') {
     const years =
@@ -81,6 +85,23 @@ async function answer(ctx: BffContext, name: ReportName, req: FastifyRequest, re
   return reply
     .header('content-type', 'application/json; charset=utf-8')
     .send(chunkStream(reportJsonChunks(report)));
+}
+
+/**
+ * The connection's idle backstop (DEFAULT_SERVER_TIMEOUTS.idleMs: a socket with no traffic for
+ * 120 s is destroyed) is lifted while this request's lists are read and its report computed, and
+ * put back before the answer is sent. A district's history (100,000 collections: a couple of
+ * hundred pages, one at a time) takes minutes to read on a loaded machine with nothing to send
+ * meanwhile, and the backstop cut such reports off as a reset connection. The request is signed
+ * in and whole by then; what bounds its wait is the read's own (each page's upstream timeout,
+ * MAX_PAGES, the read stopped once every waiting client has gone), and an answer a client stops
+ * taking is idle again under the backstop.
+ */
+function liftIdleBackstop(req: FastifyRequest): { restore(): void } {
+  const socket = req.raw.socket;
+  const idleMs = req.server.server.timeout;
+  socket.setTimeout(0);
+  return { restore: () => socket.setTimeout(idleMs) };
 }
 
 /** Aborts when the client goes before its answer was sent (the response closed unfinished). */

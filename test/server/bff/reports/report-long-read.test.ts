@@ -1,0 +1,89 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serveHop, startBffStack, type BffStack } from '../helpers/bff-stack';
+
+/**
+ * A report on a district of 100,000 collections reads a couple of hundred list pages before it
+ * can say a word: minutes on a loaded office machine, during which its client's connection
+ * carries nothing. The BFF's idle backstop (DEFAULT_SERVER_TIMEOUTS.idleMs, 120 s) destroys a
+ * socket with no traffic for that long, so such a report ended as a reset connection ("other
+ * side closed") instead of an answer. Here the backstop is one second and every list page takes
+ * 0.8 s to arrive, so the read outlasts the backstop.
+ */
+const IDLE_MS = 1_000;
+const PAGE_DELAY_MS = 800;
+const LISTS = new Set(['/v1/arthropod/collection', '/v1/arthropod/pool']);
+
+/** Forwards everything; list pages (not the one-row reads) are answered PAGE_DELAY_MS late. */
+function slowListHop(target: string) {
+  return createServer((req: IncomingMessage, res: ServerResponse) => {
+    void (async () => {
+      try {
+        const headers = { ...req.headers };
+        for (const h of ['host', 'connection', 'content-length', 'keep-alive']) delete headers[h];
+        const chunks: Buffer[] = [];
+        for await (const c of req) chunks.push(c as Buffer);
+        const up = await request(`${target}${req.url}`, {
+          method: req.method as 'GET',
+          headers,
+          body: chunks.length ? Buffer.concat(chunks) : undefined,
+        });
+        const body = Buffer.from(await up.body.arrayBuffer());
+        const out: Record<string, string> = {};
+        for (const h of ['content-type', 'content-encoding', 'vary', 'date', 'idempotency-key']) {
+          const v = up.headers[h];
+          if (typeof v === 'string') out[h] = v;
+        }
+        const page = req.method === 'GET' && LISTS.has(req.url?.split('?')[0] ?? '');
+        if (page && req.url?.includes('pageSize=1000')) {
+          await new Promise((r) => setTimeout(r, PAGE_DELAY_MS));
+        }
+        res.writeHead(up.statusCode, out);
+        res.end(body);
+      } catch {
+        res.destroy();
+      }
+    })();
+  });
+}
+
+let stack: BffStack;
+let manager: string;
+
+beforeAll(async () => {
+  stack = await startBffStack({
+    hop: (url) => serveHop(slowListHop(url)),
+    bff: { timeouts: { idleMs: IDLE_MS } },
+  });
+  manager = await stack.signIn('demo-manager');
+}, 60_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('a report whose lists take longer to read than the idle backstop', () => {
+  it('is answered, not cut off', async () => {
+    // A fresh session's first report: its agency's lists are read now, page by page, with its
+    // client waiting in silence (two lists of a page each, one page at a time: 1.6 s at least).
+    const at = Date.now();
+    const res = await stack.api('/api/reports/vector-index?year=2025', { cookie: manager });
+    expect(Date.now() - at).toBeGreaterThan(IDLE_MS);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json<{ count: number }>().count).toBeGreaterThanOrEqual(0);
+  }, 60_000);
+
+  it('still closes a connection that sends nothing', async () => {
+    // The backstop stays for a client that opened a connection and went quiet.
+    const { connect } = await import('node:net');
+    const { port } = new URL(stack.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    const closed = await new Promise<number>((resolve) => {
+      const at = Date.now();
+      socket.once('close', () => resolve(Date.now() - at));
+      socket.on('error', () => undefined);
+    });
+    // Node's header deadline or the idle backstop closes it: within seconds, not never.
+    expect(closed).toBeLessThan(15_000);
+  }, 30_000);
+});
