@@ -17,13 +17,14 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBff, type RunningBff } from './bff/app';
 import { makeDataDirPrivate } from './bff/data-dir';
-import { EnvError, parseEnv, type BffEnv } from './bff/env';
+import { parseEnv, type BffEnv } from './bff/env';
 import { loadSessionKey } from './bff/session-key';
 import { startWorkers, WORKER_INDEX_ENV, type WorkerMessage } from './cluster/start-workers';
 import { parseWorkers, planWorkers, workersRefused } from './cluster/worker-plan';
 import type { Database } from './db/database';
 import { openDatabase } from './db/open-database';
-import { EnvError as RecordsEnvError, parseRecordsEnv } from './records/env';
+import { EnvError } from './env-error';
+import { parseRecordsEnv } from './records/env';
 import { startRecordsProcess, type RecordsProcess } from './records/records-process';
 import { describeDemoCredentials } from './records/server';
 
@@ -172,12 +173,12 @@ export function loadEnvOrExit(): BffEnv {
     try {
       parseRecordsEnv(process.env);
     } catch (err) {
-      if (!(err instanceof RecordsEnvError)) throw err;
+      if (!(err instanceof EnvError)) throw err;
       problems.push(...err.problems.filter((p) => !problems.includes(p)));
     }
   }
   if (!env || problems.length > 0) {
-    console.error(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    console.error(new EnvError(problems).message);
     process.exit(1);
   }
   return env;

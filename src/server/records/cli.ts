@@ -6,6 +6,7 @@ import { describeDemoCredentials, startRecordsServer } from './server';
 import { issueAgencyToken, revokeAgencyToken } from './auth/tokens';
 import { BackupRefusedError, takeBackup } from './backup/take-backup';
 import { restoreBackup } from './backup/restore-backup';
+import { isInt4Id } from './storable';
 
 const USAGE = `Usage:
   npm run records                                     start the records service alone
@@ -24,7 +25,7 @@ and restore into a new, empty database with
 function flag(args: string[], name: string): number {
   const i = args.indexOf(`--${name}`);
   const raw = i >= 0 ? args[i + 1] : undefined;
-  if (!raw || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_147_483_647) {
+  if (!raw || !/^\d+$/.test(raw) || !isInt4Id(Number(raw))) {
     console.error(`--${name} <positive integer> is required\n\n${USAGE}`);
     process.exit(2);
   }

@@ -341,7 +341,10 @@ describe('creating a collection', () => {
   it('refuses a body naming another agency with 403', async () => {
     const res = await http.post(URL, manager, makeCollection({ agency: 2 }));
     expect(res.statusCode).toBe(403);
-    expect(errorOf(res).code).toBe('forbidden');
+    expect(errorOf(res)).toMatchObject({
+      code: 'forbidden',
+      message: 'A collection can only be written for your own agency',
+    });
   });
 });
 
