@@ -13,7 +13,7 @@ import {
   tableCounts,
   zeroSiteOf,
   type Api,
-} from './arthropod-fixtures';
+} from '../helpers/arthropod-fixtures';
 
 const URL = '/v1/arthropod/collection';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
