@@ -86,6 +86,26 @@ export default tseslint.config(
   },
 
   {
+    // Type-aware: a promise nobody awaits or handles in the sync core or a server is a write
+    // that may not have happened, or an error that becomes an unhandled rejection (a crash).
+    files: ['src/client/sync/**/*.{ts,tsx}', 'src/server/**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        // The probe files of test/architecture.test.ts exist only in the linter's memory.
+        projectService: {
+          allowDefaultProject: ['src/client/sync/probe.ts', 'src/server/*/probe.ts'],
+          defaultProject: 'tsconfig.json',
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+
+  {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     settings: {

@@ -44,6 +44,8 @@ describe('the architecture as lint rules', () => {
   // The first lint loads every plugin and resolver: seconds on a busy machine, so not in a test.
   beforeAll(async () => {
     await eslint.lintText("import './dates';", { filePath: 'src/client/lib/probe.ts' });
+    // The first file of the type-aware zones builds the TypeScript program (tens of seconds).
+    await eslint.lintText("import './sync-engine';", { filePath: 'src/client/sync/probe.ts' });
   }, 120_000);
 
   it.each(CROSSINGS)('%s: refuses %s (%s)', async (file, code) => {
@@ -65,4 +67,36 @@ describe('the architecture as lint rules', () => {
     ).toEqual([]);
     expect(await ruleErrors('src/server/bff/probe.ts', "import '../http/json-depth';")).toEqual([]);
   });
+});
+
+/**
+ * Type-aware rules on the sync core and the servers: a promise nobody awaits or handles is a
+ * write that may not have happened, or a rejection nobody handles (a crash in Node).
+ */
+describe('promises in the sync core and the servers', () => {
+  async function promiseErrors(filePath: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath });
+    return result.messages
+      .filter((m) => m.ruleId?.endsWith('-promises') || m.fatal)
+      .map((m) => `${m.ruleId}: ${m.message}`);
+  }
+  const save = 'async function save(): Promise<void> {}\n';
+
+  it.each(['src/client/sync/probe.ts', 'src/server/records/probe.ts', 'src/server/bff/probe.ts'])(
+    '%s: refuses a forgotten await and an async callback where nothing waits for it',
+    async (file) => {
+      expect(await promiseErrors(file, `${save}export function go() { save(); }\n`)).toEqual([
+        expect.stringMatching(/^@typescript-eslint\/no-floating-promises:/),
+      ]);
+      expect(
+        await promiseErrors(file, `${save}export function go() { setInterval(save, 1000); }\n`),
+      ).toEqual([expect.stringMatching(/^@typescript-eslint\/no-misused-promises:/)]);
+      expect(
+        await promiseErrors(
+          file,
+          `${save}export async function go() { await save(); setInterval(() => void save(), 1000); }\n`,
+        ),
+      ).toEqual([]);
+    },
+  );
 });

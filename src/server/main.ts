@@ -23,6 +23,7 @@ import { startWorkers, WORKER_INDEX_ENV, type WorkerMessage } from './cluster/st
 import { parseWorkers, planWorkers, workersRefused } from './cluster/worker-plan';
 import type { Database } from './db/database';
 import { openDatabase } from './db/open-database';
+import { closeOnSignals } from './close-on-signals';
 import { EnvError } from './env-error';
 import { parseRecordsEnv } from './records/env';
 import { startRecordsProcess, type RecordsProcess } from './records/records-process';
@@ -138,25 +139,6 @@ export async function startStack(
       return closed;
     },
   };
-}
-
-/** Stops on SIGTERM/SIGINT: in-flight requests finish, then the database closes. A second signal exits at once. */
-export function closeOnSignals(close: () => Promise<void>): void {
-  let closing = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (closing) process.exit(1);
-    closing = true;
-    console.log(`${signal}: shutting down …`);
-    close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        console.error(err);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
 }
 
 /** Parses both environments, printing every problem and exiting 1 when anything is wrong. */

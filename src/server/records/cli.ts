@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { closeOnSignals } from '../close-on-signals';
 import { openDatabase } from '../db/open-database';
 import { loadRecordsEnv } from './env';
 import { describeDemoCredentials, startRecordsServer } from './server';
@@ -131,12 +132,7 @@ async function serve(): Promise<void> {
   const running = await startRecordsServer(env);
   console.log(`Records service listening on ${running.url}`);
   if (running.demoCredentials) console.log(describeDemoCredentials(running.demoCredentials));
-  const stop = async () => {
-    await running.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignals(running.close);
 }
 
 const [command, ...rest] = process.argv.slice(2);
