@@ -8,12 +8,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
  */
 const eslint = new ESLint();
 
-async function ruleErrors(filePath: string, code: string): Promise<string[]> {
+/** The messages of the rules `rule` matches (and any fatal parse error) for `code` at `filePath`. */
+async function lintMessages(filePath: string, code: string, rule: RegExp): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return result.messages
-    .filter((m) => m.ruleId === 'import-x/no-restricted-paths')
-    .map((m) => m.message);
+    .filter((m) => m.fatal || (m.ruleId !== null && rule.test(m.ruleId)))
+    .map((m) => `${m.ruleId}: ${m.message}`);
 }
+
+const ruleErrors = (filePath: string, code: string) =>
+  lintMessages(filePath, code, /^import-x\/no-restricted-paths$/);
 
 const CROSSINGS: Array<[string, string, string]> = [
   ['src/shared/probe.ts', "import '../client/lib/dates';", 'shared → client'],
@@ -74,12 +78,8 @@ describe('the architecture as lint rules', () => {
  * write that may not have happened, or a rejection nobody handles (a crash in Node).
  */
 describe('promises in the sync core and the servers', () => {
-  async function promiseErrors(filePath: string, code: string): Promise<string[]> {
-    const [result] = await eslint.lintText(code, { filePath });
-    return result.messages
-      .filter((m) => m.ruleId?.endsWith('-promises') || m.fatal)
-      .map((m) => `${m.ruleId}: ${m.message}`);
-  }
+  const promiseErrors = (filePath: string, code: string) =>
+    lintMessages(filePath, code, /-promises$/);
   const save = 'async function save(): Promise<void> {}\n';
 
   it.each(['src/client/sync/probe.ts', 'src/server/records/probe.ts', 'src/server/bff/probe.ts'])(
@@ -99,4 +99,34 @@ describe('promises in the sync core and the servers', () => {
       ).toEqual([]);
     },
   );
+});
+
+describe('the shared layer by its alias', () => {
+  const climbErrors = (filePath: string, code: string) =>
+    lintMessages(filePath, code, /^no-restricted-imports$/);
+
+  it.each([
+    ['src/client/db/probe.ts', "import { ENTITIES } from '../../shared';"],
+    [
+      'src/client/features/sites/probe.ts',
+      "import type { Site } from '../../../shared/schemas/site';",
+    ],
+    ['src/server/records/probe.ts', "export { id } from '../../shared/schemas/common';"],
+  ])('%s: refuses %s', async (file, code) => {
+    expect(await climbErrors(file, code)).toEqual([
+      expect.stringContaining("Import the shared layer as '#shared' or '#shared/…'."),
+    ]);
+  });
+
+  it('lets #shared, #shared/… and the shared layer’s own relative imports pass', async () => {
+    expect(
+      await climbErrors('src/client/db/probe.ts', "import { ENTITIES } from '#shared';"),
+    ).toEqual([]);
+    expect(
+      await climbErrors('src/server/bff/probe.ts', "import { id } from '#shared/schemas/common';"),
+    ).toEqual([]);
+    expect(
+      await climbErrors('src/shared/reports/probe.ts', "import { id } from '../schemas/common';"),
+    ).toEqual([]);
+  });
 });

@@ -15,7 +15,7 @@ export { INITIAL_STATUS, heldBehind, syncSummary, type SyncStatus } from './sync
 export { SyncError, classify } from './sync-error';
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 export { DependentsNotConfirmedError } from './sync-error';
-export { isOutcomeUnknown } from '../../shared';
+export { isOutcomeUnknown } from '#shared';
 export { describeEntry } from './describe-entry';
 export { readWholeOutbox } from './outbox-reader';
 export { recordTable, type AnyRecordRow } from './record-tables';

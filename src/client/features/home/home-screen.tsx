@@ -8,7 +8,7 @@ import { refreshLookups } from '../../db/refresh-lookups';
 import { useLookups } from '../../db/use-lookups';
 import { dayOf, formatDate, localDate, saySince } from '../../lib/dates';
 import { syncSummary, type SyncStatus } from '../../sync';
-import { refId, type LookupsDocument } from '../../../shared';
+import { refId, type LookupsDocument } from '#shared';
 import { LookupsNotice } from '../../ui/lookups-notice';
 
 const REFRESH_FAILED = 'Could not download the lists: check the connection and try again.';

@@ -3,7 +3,7 @@ import { Fragment, useMemo, useState } from 'react';
 import { useFieldArray } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
-import { poolCreate, type AbundanceInput, type LookupsDocument } from '../../../shared';
+import { poolCreate, type AbundanceInput, type LookupsDocument } from '#shared';
 import { createPools } from '../../db/create-pools';
 import { useDb } from '../../db/db-context';
 import { collectionNumberOf } from '../../db/record-numbers';

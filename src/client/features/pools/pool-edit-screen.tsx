@@ -2,12 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
-import {
-  optionalText,
-  poolCreate,
-  type AbundanceInput,
-  type LookupsDocument,
-} from '../../../shared';
+import { optionalText, poolCreate, type AbundanceInput, type LookupsDocument } from '#shared';
 import type { PoolRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deletePool } from '../../db/delete-pool';

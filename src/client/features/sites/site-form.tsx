@@ -1,11 +1,6 @@
 import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
-import {
-  SITE_POPULATIONS,
-  ZERO_SITE_CODE,
-  type LookupsDocument,
-  type SiteCreate,
-} from '../../../shared';
+import { SITE_POPULATIONS, ZERO_SITE_CODE, type LookupsDocument, type SiteCreate } from '#shared';
 import { placeOf, type SiteCheck } from '../../lib/site-index';
 import { isRepositoryError } from '../../db/repository-error';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
