@@ -93,9 +93,14 @@ function compressedCopies(): Plugin {
 }
 
 export default defineConfig({
-  // `#shared/x` is src/shared/x everywhere (tsconfig.json paths, eslint.config.js resolver).
+  // `#shared/x` is src/shared/x and `#shared` src/shared/index.ts everywhere (tsconfig.json
+  // paths, eslint.config.js resolver).
   resolve: {
     alias: [
+      {
+        find: /^#shared$/,
+        replacement: fileURLToPath(new URL('./src/shared/index.ts', import.meta.url)),
+      },
       { find: /^#shared\//, replacement: fileURLToPath(new URL('./src/shared/', import.meta.url)) },
     ],
   },

@@ -8,12 +8,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
  */
 const eslint = new ESLint();
 
-async function ruleErrors(filePath: string, code: string): Promise<string[]> {
+/** The messages of the rules `rule` matches (and any fatal parse error) for `code` at `filePath`. */
+async function lintMessages(filePath: string, code: string, rule: RegExp): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath });
   return result.messages
-    .filter((m) => m.ruleId === 'import-x/no-restricted-paths')
-    .map((m) => m.message);
+    .filter((m) => m.fatal || (m.ruleId !== null && rule.test(m.ruleId)))
+    .map((m) => `${m.ruleId}: ${m.message}`);
 }
+
+const ruleErrors = (filePath: string, code: string) =>
+  lintMessages(filePath, code, /^import-x\/no-restricted-paths$/);
 
 const CROSSINGS: Array<[string, string, string]> = [
   ['src/shared/probe.ts', "import '../client/lib/dates';", 'shared → client'],
@@ -44,6 +48,8 @@ describe('the architecture as lint rules', () => {
   // The first lint loads every plugin and resolver: seconds on a busy machine, so not in a test.
   beforeAll(async () => {
     await eslint.lintText("import './dates';", { filePath: 'src/client/lib/probe.ts' });
+    // The first file of the type-aware zones builds the TypeScript program (tens of seconds).
+    await eslint.lintText("import './sync-engine';", { filePath: 'src/client/sync/probe.ts' });
   }, 120_000);
 
   it.each(CROSSINGS)('%s: refuses %s (%s)', async (file, code) => {
@@ -64,5 +70,63 @@ describe('the architecture as lint rules', () => {
       await ruleErrors('src/client/app/probe.ts', "import '../features/home/home-screen';"),
     ).toEqual([]);
     expect(await ruleErrors('src/server/bff/probe.ts', "import '../http/json-depth';")).toEqual([]);
+  });
+});
+
+/**
+ * Type-aware rules on the sync core and the servers: a promise nobody awaits or handles is a
+ * write that may not have happened, or a rejection nobody handles (a crash in Node).
+ */
+describe('promises in the sync core and the servers', () => {
+  const promiseErrors = (filePath: string, code: string) =>
+    lintMessages(filePath, code, /-promises$/);
+  const save = 'async function save(): Promise<void> {}\n';
+
+  it.each(['src/client/sync/probe.ts', 'src/server/records/probe.ts', 'src/server/bff/probe.ts'])(
+    '%s: refuses a forgotten await and an async callback where nothing waits for it',
+    async (file) => {
+      expect(await promiseErrors(file, `${save}export function go() { save(); }\n`)).toEqual([
+        expect.stringMatching(/^@typescript-eslint\/no-floating-promises:/),
+      ]);
+      expect(
+        await promiseErrors(file, `${save}export function go() { setInterval(save, 1000); }\n`),
+      ).toEqual([expect.stringMatching(/^@typescript-eslint\/no-misused-promises:/)]);
+      expect(
+        await promiseErrors(
+          file,
+          `${save}export async function go() { await save(); setInterval(() => void save(), 1000); }\n`,
+        ),
+      ).toEqual([]);
+    },
+  );
+});
+
+describe('the shared layer by its alias', () => {
+  const climbErrors = (filePath: string, code: string) =>
+    lintMessages(filePath, code, /^no-restricted-imports$/);
+
+  it.each([
+    ['src/client/db/probe.ts', "import { ENTITIES } from '../../shared';"],
+    [
+      'src/client/features/sites/probe.ts',
+      "import type { Site } from '../../../shared/schemas/site';",
+    ],
+    ['src/server/records/probe.ts', "export { id } from '../../shared/schemas/common';"],
+  ])('%s: refuses %s', async (file, code) => {
+    expect(await climbErrors(file, code)).toEqual([
+      expect.stringContaining("Import the shared layer as '#shared' or '#shared/…'."),
+    ]);
+  });
+
+  it('lets #shared, #shared/… and the shared layer’s own relative imports pass', async () => {
+    expect(
+      await climbErrors('src/client/db/probe.ts', "import { ENTITIES } from '#shared';"),
+    ).toEqual([]);
+    expect(
+      await climbErrors('src/server/bff/probe.ts', "import { id } from '#shared/schemas/common';"),
+    ).toEqual([]);
+    expect(
+      await climbErrors('src/shared/reports/probe.ts', "import { id } from '../schemas/common';"),
+    ).toEqual([]);
   });
 });

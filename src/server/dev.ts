@@ -4,7 +4,8 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { closeOnSignals, loadEnvOrExit, ROOT, startStack } from './main';
+import { closeOnSignals } from './close-on-signals';
+import { loadEnvOrExit, ROOT, startStack } from './main';
 
 async function dev(): Promise<void> {
   const env = loadEnvOrExit();
@@ -20,7 +21,7 @@ async function dev(): Promise<void> {
     await stack.close();
   };
   vite.on('exit', (code) => {
-    stack.close().finally(() => process.exit(code ?? 0));
+    void stack.close().finally(() => process.exit(code ?? 0));
   });
   closeOnSignals(stopAll);
   console.log(

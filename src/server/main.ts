@@ -17,13 +17,15 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startBff, type RunningBff } from './bff/app';
 import { makeDataDirPrivate } from './bff/data-dir';
-import { EnvError, parseEnv, type BffEnv } from './bff/env';
+import { parseEnv, type BffEnv } from './bff/env';
 import { loadSessionKey } from './bff/session-key';
 import { startWorkers, WORKER_INDEX_ENV, type WorkerMessage } from './cluster/start-workers';
 import { parseWorkers, planWorkers, workersRefused } from './cluster/worker-plan';
 import type { Database } from './db/database';
 import { openDatabase } from './db/open-database';
-import { EnvError as RecordsEnvError, parseRecordsEnv } from './records/env';
+import { closeOnSignals } from './close-on-signals';
+import { EnvError } from './env-error';
+import { parseRecordsEnv } from './records/env';
 import { startRecordsProcess, type RecordsProcess } from './records/records-process';
 import { describeDemoCredentials } from './records/server';
 
@@ -140,25 +142,6 @@ export async function startStack(
   };
 }
 
-/** Stops on SIGTERM/SIGINT: in-flight requests finish, then the database closes. A second signal exits at once. */
-export function closeOnSignals(close: () => Promise<void>): void {
-  let closing = false;
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (closing) process.exit(1);
-    closing = true;
-    console.log(`${signal}: shutting down …`);
-    close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        console.error(err);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', onSignal);
-  process.on('SIGINT', onSignal);
-}
-
 /** Parses both environments, printing every problem and exiting 1 when anything is wrong. */
 export function loadEnvOrExit(): BffEnv {
   const problems: string[] = [];
@@ -173,12 +156,12 @@ export function loadEnvOrExit(): BffEnv {
     try {
       parseRecordsEnv(process.env);
     } catch (err) {
-      if (!(err instanceof RecordsEnvError)) throw err;
+      if (!(err instanceof EnvError)) throw err;
       problems.push(...err.problems.filter((p) => !problems.includes(p)));
     }
   }
   if (!env || problems.length > 0) {
-    console.error(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    console.error(new EnvError(problems).message);
     process.exit(1);
   }
   return env;

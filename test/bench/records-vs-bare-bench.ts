@@ -17,7 +17,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { load, type Run } from './bff-proxy-bench';
-import { collectionAtSite } from '../server/records/arthropod/arthropod-fixtures';
+import { collectionAtSite } from '../server/records/helpers/arthropod-fixtures';
 import { optimisingNodeArgs } from '../helpers/node-process';
 import type { BenchRow } from './run';
 

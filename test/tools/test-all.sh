@@ -16,8 +16,8 @@ wait "$check"
 checked=$?
 if [ "$checked" -ne 0 ]; then
   cat "$log"
-  echo "Type-check or lint failed (npm run check): see above."
+  echo "Type-check, lint or knip failed (npm run check): see above."
   exit 1
 fi
-echo "Type-check and lint: clean."
+echo "Type-check, lint and knip: clean."
 exit "$tests"

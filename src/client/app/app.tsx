@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useState } from 'react';
-import type { SessionInfo } from '../../shared';
+import type { SessionInfo } from '#shared';
 import { signOut } from '../features/auth/session-api';
 import { clearIdentity, loadIdentity, saveIdentity } from '../lib/identity';
 import { SignedInApp } from './signed-in-app';

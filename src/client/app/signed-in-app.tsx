@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import type { SessionInfo } from '../../shared';
+import type { SessionInfo } from '#shared';
 import { openUserDb } from '../db/database';
 import { DbContext } from '../db/db-context';
 import { refreshLookups } from '../db/refresh-lookups';

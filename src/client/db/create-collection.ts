@@ -1,4 +1,4 @@
-import type { CollectionCreate } from '../../shared';
+import type { CollectionCreate } from '#shared';
 import type { TraplineDb } from './database';
 import { createRecords } from './create-records';
 

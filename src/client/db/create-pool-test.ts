@@ -1,4 +1,4 @@
-import type { PoolTestCreate } from '../../shared';
+import type { PoolTestCreate } from '#shared';
 import type { TraplineDb } from './database';
 import { createRecords } from './create-records';
 

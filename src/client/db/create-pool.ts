@@ -1,4 +1,4 @@
-import type { PoolCreate } from '../../shared';
+import type { PoolCreate } from '#shared';
 import type { TraplineDb } from './database';
 import { createRecords } from './create-records';
 

@@ -1,4 +1,4 @@
-import type { Entity } from '../../shared';
+import type { Entity } from '#shared';
 import { newId } from '../lib/ids';
 import { PARENT_FIELD, type TraplineDb } from './database';
 import { entryTime } from './entry-time';

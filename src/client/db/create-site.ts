@@ -1,4 +1,4 @@
-import type { SiteCreate } from '../../shared';
+import type { SiteCreate } from '#shared';
 import type { TraplineDb } from './database';
 import { createRecords } from './create-records';
 

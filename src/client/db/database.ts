@@ -8,7 +8,7 @@ import type {
   PoolTest,
   Site,
   SyncState,
-} from '../../shared';
+} from '#shared';
 
 /**
  * A record as the tablet holds it.

@@ -1,4 +1,4 @@
-import type { Entity, OutboxEntry } from '../../shared';
+import type { Entity, OutboxEntry } from '#shared';
 import type { TraplineDb } from './database';
 import { CHILD_ENTITY } from '#shared/entities';
 import { loadIdentity } from '../lib/identity';

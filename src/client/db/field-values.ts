@@ -1,5 +1,5 @@
 import { PARENT_FIELD } from './database';
-import { lureTypeIds, type Entity, type LureRecord } from '../../shared';
+import { lureTypeIds, type Entity, type LureRecord } from '#shared';
 
 /** Fields the service sets itself: never part of a record's editable data. */
 const SERVER_ONLY = new Set([

@@ -1,4 +1,4 @@
-import { ZERO_SITE_CODE, type OutboxEntry } from '../../shared';
+import { ZERO_SITE_CODE, type OutboxEntry } from '#shared';
 import type { LocalRef } from '#shared/schemas/outbox';
 import type { TraplineDb } from './database';
 import { newEntry } from './new-entry';

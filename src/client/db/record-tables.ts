@@ -1,5 +1,5 @@
 import type { Table } from 'dexie';
-import type { Entity, OutboxEntry } from '../../shared';
+import type { Entity, OutboxEntry } from '#shared';
 import { ENTITY_TABLE, type LocalRecord, type TraplineDb } from './database';
 
 export type AnyRow = LocalRecord<Record<string, unknown>, unknown> & Record<string, unknown>;

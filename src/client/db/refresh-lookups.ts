@@ -1,4 +1,4 @@
-import { lookupsDocument, type LookupsDocument } from '../../shared';
+import { lookupsDocument, type LookupsDocument } from '#shared';
 import { request } from '../lib/http';
 import type { LookupsRow, TraplineDb } from './database';
 

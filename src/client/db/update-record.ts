@@ -1,4 +1,4 @@
-import { isOutcomeUnknown, type Entity, type OutboxEntry } from '../../shared';
+import { isOutcomeUnknown, type Entity, type OutboxEntry } from '#shared';
 import { newId } from '../lib/ids';
 import { sameValue } from './field-values';
 import type { TraplineDb } from './database';

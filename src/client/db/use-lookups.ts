@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import type { LookupsDocument } from '../../shared';
+import type { LookupsDocument } from '#shared';
 import { useDb } from './db-context';
 import { EMPTY_LOOKUPS, readLookups } from './refresh-lookups';
 

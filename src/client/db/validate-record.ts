@@ -1,4 +1,4 @@
-import { ENTITY_BODIES, fieldsFromZod, summarizeFields, type Entity } from '../../shared';
+import { ENTITY_BODIES, fieldsFromZod, summarizeFields, type Entity } from '#shared';
 import { PARENT_FIELD } from './database';
 import { RepositoryError } from './repository-error';
 

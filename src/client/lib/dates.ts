@@ -59,16 +59,35 @@ export function dayOf(iso: string | null | undefined, dateOnly = false): string 
   return Number.isNaN(d.getTime()) ? iso.slice(0, 10) : localDate(d);
 }
 
-/** "just now", "5 minutes ago", "3 hours ago", "2 days ago". */
-export function timeAgo(ms: number, now: number = Date.now()): string {
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return 'just now';
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} minute${m === 1 ? '' : 's'} ago`;
-  const h = Math.round(m / 60);
-  if (h < 48) return `${h} hour${h === 1 ? '' : 's'} ago`;
-  const d = Math.round(h / 24);
-  return `${d} day${d === 1 ? '' : 's'} ago`;
+/** A time this far after now was stamped before the tablet's clock was set back. */
+const FUTURE_SLACK_MS = 45_000;
+
+/**
+ * "just now", "4 min ago", "2 h ago", else the date and time: how long ago `at` was (the last
+ * sync, the lists' download). Null for a time in the future (stamped while the clock ran ahead,
+ * since corrected): how long ago it was cannot be told, and it must never read as "just now".
+ * A few seconds ahead is only clocks differing, and reads "just now".
+ */
+function formatSince(at: number, now = Date.now()): string | null {
+  if (at - now > FUTURE_SLACK_MS) return null;
+  const seconds = Math.max(0, Math.round((now - at) / 1000));
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/**
+ * `what` followed by how long ago `at` was: "Last synced 4 min ago", or, when that cannot be
+ * told (see `formatSince`), "Last synced: time unknown (the tablet’s clock was changed)".
+ */
+export function saySince(what: string, at: number, now = Date.now()): string {
+  const since = formatSince(at, now);
+  return since === null
+    ? `${what}: time unknown (the tablet’s clock was changed)`
+    : `${what} ${since}`;
 }
 
 /**

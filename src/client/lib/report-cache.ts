@@ -1,4 +1,5 @@
 import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
+import type { Owner } from './identity';
 
 /**
  * The report queries of the TanStack Query cache, kept in IndexedDB so the last reports a user
@@ -18,6 +19,11 @@ import { dehydrate, hydrate, type DehydratedState, type QueryClient } from '@tan
  *   search), so Reports reopens on it, offline too, instead of on the default.
  */
 export const REPORT_KEY = 'report';
+
+/** The key a user's reports are kept under: `<agency id>:<username>` as signed in. */
+export function reportOwner(owner: Owner): string {
+  return `${owner.agencyId}:${owner.username}`;
+}
 const DB_NAME = 'trapline-report-cache';
 const STORE = 'owners';
 const MAX_KEPT = 20;

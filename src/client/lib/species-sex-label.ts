@@ -1,4 +1,4 @@
-import type { LookupsDocument } from '../../shared';
+import type { LookupsDocument } from '#shared';
 
 /**
  * How a technician reads a species and sex in a message or a pool's title ("Cx tarsalis

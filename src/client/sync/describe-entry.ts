@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../../shared';
+import type { OutboxEntry } from '#shared';
 import { ENTITY } from '#shared/entities';
 import { dayOf } from '../lib/dates';
 

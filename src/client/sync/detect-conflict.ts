@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../../shared';
+import type { OutboxEntry } from '#shared';
 import { sameValue } from '../db/field-values';
 
 /**

@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../../shared';
+import type { OutboxEntry } from '#shared';
 import { serverFieldValue } from '../db/field-values';
 import { dependentsIn } from './outbox-graph';
 import { allSyncTables, recordTable } from './record-tables';

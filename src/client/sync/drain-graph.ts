@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../../shared';
+import type { OutboxEntry } from '#shared';
 import { MinHeap } from './min-heap';
 import { isStuck, older, recordKey } from './outbox-graph';
 

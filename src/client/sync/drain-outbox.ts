@@ -1,5 +1,5 @@
 import Dexie, { type IntervalTree, type ObservabilitySet } from 'dexie';
-import type { Entity, OutboxEntry } from '../../shared';
+import type { Entity, OutboxEntry } from '#shared';
 import { nextTask } from '../lib/next-task';
 import { tablePart } from '../lib/storage-mutations';
 import {

@@ -1,5 +1,5 @@
 import type { Table, UpdateSpec } from 'dexie';
-import type { Entity, OutboxEntry, SyncState } from '../../shared';
+import type { Entity, OutboxEntry, SyncState } from '#shared';
 import { backoffDelay } from './backoff';
 import { normalizeValue } from '../db/field-values';
 import { indexFields } from '../db/record-tables';

@@ -11,18 +11,11 @@
  * and give it to <SyncEngineProvider engine={engine}> (features/sync-status).
  */
 export { createSyncEngine, type SyncEngine, type SyncEngineOptions } from './sync-engine';
-export {
-  INITIAL_STATUS,
-  heldBehind,
-  syncSummary,
-  type SyncStatus,
-  type SyncSummary,
-} from './sync-status';
-export { SyncError, classify, type SyncErrorReason, type SyncErrorAction } from './sync-error';
+export { INITIAL_STATUS, heldBehind, syncSummary, type SyncStatus } from './sync-status';
+export { SyncError, classify } from './sync-error';
 export { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 export { DependentsNotConfirmedError } from './sync-error';
-export { isOutcomeUnknown } from '../../shared';
-export type { ConflictChoices } from './resolve-conflict';
+export { isOutcomeUnknown } from '#shared';
 export { describeEntry } from './describe-entry';
 export { readWholeOutbox } from './outbox-reader';
 export { recordTable, type AnyRecordRow } from './record-tables';

@@ -1,4 +1,4 @@
-import { listedRows } from '../../shared';
+import { listedRows } from '#shared';
 import type { PulledRow } from './store-pulled-rows';
 
 /**

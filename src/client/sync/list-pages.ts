@@ -1,4 +1,4 @@
-import { ENTITY_PATHS, type Entity } from '../../shared';
+import { ENTITY_PATHS, type Entity } from '#shared';
 import { request } from '../lib/http';
 import { nextTask } from '../lib/next-task';
 import { readListBody } from './list-body';

@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../../shared';
+import type { OutboxEntry } from '#shared';
 
 /**
  * Outbox order: oldest first, ties by id (as IndexedDB orders the createdAt index), except that

@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../../shared';
+import type { OutboxEntry } from '#shared';
 import type { TraplineDb } from '../db/database';
 import { older } from './outbox-graph';
 

@@ -1,4 +1,4 @@
-import { refId, type Entity } from '../../shared';
+import { refId, type Entity } from '#shared';
 import { eachPage } from './list-pages';
 import { POOL_TYPES, speciesTypes } from './pool-types';
 import { listRowsFor, storePulled, type ListedRow } from './pull-writer';

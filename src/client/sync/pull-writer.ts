@@ -1,4 +1,4 @@
-import type { Entity } from '../../shared';
+import type { Entity } from '#shared';
 import type { TraplineDb } from '../db/database';
 import { nextTask } from '../lib/next-task';
 import { readPageHere, type PageReader } from './list-pages';

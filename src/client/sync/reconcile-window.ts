@@ -1,4 +1,4 @@
-import { refId } from '../../shared';
+import { refId } from '#shared';
 import { activeIds } from './list-pages';
 import { POOL_TYPES, speciesTypes } from './pool-types';
 import type { PullOptions } from './pull-options';

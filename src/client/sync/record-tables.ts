@@ -1,5 +1,5 @@
 import { ENTITY_TABLE, type TraplineDb } from '../db/database';
-import type { Entity, SyncState } from '../../shared';
+import type { Entity, SyncState } from '#shared';
 import type { Table } from 'dexie';
 
 /** A record row as the engine handles it, whatever its entity. */

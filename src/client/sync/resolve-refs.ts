@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../../shared';
+import type { OutboxEntry } from '#shared';
 import { recordKey } from './outbox-graph';
 import { recordTable } from './record-tables';
 import type { SyncContext } from './sync-context';

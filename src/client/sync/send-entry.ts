@@ -1,4 +1,4 @@
-import { ENTITY_PATHS, type OutboxEntry } from '../../shared';
+import { ENTITY_PATHS, type OutboxEntry } from '#shared';
 import { request, type HttpResult } from '../lib/http';
 import { conflictingFields } from './detect-conflict';
 import { keyMayBeForgotten, markSending } from './entry-outcomes';

@@ -1,4 +1,4 @@
-import type { Entity } from '../../shared';
+import type { Entity } from '#shared';
 import { eachPage } from './list-pages';
 import { storePulled } from './pull-writer';
 import { recordTable } from './record-tables';

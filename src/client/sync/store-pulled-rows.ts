@@ -1,4 +1,4 @@
-import { refId, type Entity } from '../../shared';
+import { refId, type Entity } from '#shared';
 import { PARENT_FIELD, type TraplineDb } from '../db/database';
 import { serverToData } from '../db/field-values';
 import { recordTable, type AnyRecordRow } from './record-tables';

@@ -1,5 +1,5 @@
 import { Dexie, type ObservabilitySet } from 'dexie';
-import type { OutboxEntry } from '../../shared';
+import type { OutboxEntry } from '#shared';
 import { OWNER_HEADER, ownerHeaderValue } from '#shared/schemas/auth';
 import type { TraplineDb } from '../db/database';
 import { connection } from '../lib/connection';

@@ -1,4 +1,4 @@
-import { isOutcomeUnknown, type ErrorCode, type OutboxEntry, type OutboxError } from '../../shared';
+import { isOutcomeUnknown, type ErrorCode, type OutboxEntry, type OutboxError } from '#shared';
 import { NetworkError, type HttpResult } from '../lib/http';
 
 export type SyncErrorReason = OutboxError['reason'];

@@ -1,4 +1,4 @@
-import type { OutboxEntry, OutboxError } from '../../shared';
+import type { OutboxEntry, OutboxError } from '#shared';
 import type { DrainTally } from './drain-graph';
 import { dependentsIn, heldIds } from './outbox-graph';
 import type { PullProgress } from './pull-records';

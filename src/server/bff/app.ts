@@ -229,7 +229,7 @@ export async function startBff(
     Promise.all([sessions.sweep(now()), journal.sweep()]).catch((err) =>
       app.log.warn({ err }, 'sweep failed'),
     );
-  const timer = setInterval(sweep, 10 * 60_000);
+  const timer = setInterval(() => void sweep(), 10 * 60_000);
   timer.unref();
   const address = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   return {

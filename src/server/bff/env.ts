@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { EnvError } from '../env-error';
 import { parseSessionKey } from './session-key';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -93,13 +94,6 @@ const envSchema = z.object({
 
 export type BffEnv = z.infer<typeof envSchema>;
 
-/** Thrown with every problem listed, one per line, so a bad start-up says all that is wrong. */
-export class EnvError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
-
 /** Parses the environment once at start-up; empty strings count as unset. */
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): BffEnv {
   const cleaned = Object.fromEntries(
@@ -107,9 +101,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): BffEnv {
   );
   const result = envSchema.safeParse(cleaned);
   if (!result.success) {
-    throw new EnvError(
-      result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`),
-    );
+    throw EnvError.of(result.error);
   }
   if (Boolean(result.data.TLS_CERT) !== Boolean(result.data.TLS_KEY)) {
     throw new EnvError(['TLS_CERT and TLS_KEY must be set together']);

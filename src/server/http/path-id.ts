@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_STORED_INT } from '#shared/schemas/common';
 import { HttpError } from './http-error';
 
 /**
@@ -6,9 +7,6 @@ import { HttpError } from './http-error';
  * record), at most 16 digits (any JavaScript-safe integer an upstream might use).
  */
 const PATH_ID = /^[1-9]\d{0,15}$/;
-
-/** The records service stores ids as PostgreSQL `integer`. */
-const MAX_STORED_ID = 2_147_483_647;
 
 /** Whether a path segment can name a record (the BFF forwards only such ids). */
 export function isPathId(text: string): boolean {
@@ -29,7 +27,8 @@ export function recordIdParams(what: string) {
       .string()
       .regex(PATH_ID)
       .transform(Number)
-      .pipe(z.number().max(MAX_STORED_ID))
+      // The records service stores ids as PostgreSQL `integer`.
+      .pipe(z.number().max(MAX_STORED_INT))
       .meta({ description: `The ${what.toLowerCase()}'s id` }),
   });
   NAMED_BY.set(params, what);

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { closeOnSignals } from '../close-on-signals';
 import { openDatabase } from '../db/open-database';
 import { loadRecordsEnv } from './env';
 import { describeDemoCredentials, startRecordsServer } from './server';
 import { issueAgencyToken, revokeAgencyToken } from './auth/tokens';
 import { BackupRefusedError, takeBackup } from './backup/take-backup';
 import { restoreBackup } from './backup/restore-backup';
+import { isInt4Id } from './storable';
 
 const USAGE = `Usage:
   npm run records                                     start the records service alone
@@ -24,7 +26,7 @@ and restore into a new, empty database with
 function flag(args: string[], name: string): number {
   const i = args.indexOf(`--${name}`);
   const raw = i >= 0 ? args[i + 1] : undefined;
-  if (!raw || !/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 2_147_483_647) {
+  if (!raw || !/^\d+$/.test(raw) || !isInt4Id(Number(raw))) {
     console.error(`--${name} <positive integer> is required\n\n${USAGE}`);
     process.exit(2);
   }
@@ -130,12 +132,7 @@ async function serve(): Promise<void> {
   const running = await startRecordsServer(env);
   console.log(`Records service listening on ${running.url}`);
   if (running.demoCredentials) console.log(describeDemoCredentials(running.demoCredentials));
-  const stop = async () => {
-    await running.close();
-    process.exit(0);
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  closeOnSignals(running.close);
 }
 
 const [command, ...rest] = process.argv.slice(2);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EnvError } from '../env-error';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optional = <T extends z.ZodType>(s: T) => z.preprocess(emptyToUndefined, s.optional());
@@ -61,21 +62,13 @@ export const recordsEnvSchema = z
   });
 export type RecordsEnv = z.infer<typeof recordsEnvSchema>;
 
-export class EnvError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid environment:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  }
-}
-
 /** Parses an environment; throws EnvError listing every problem. */
 export function parseRecordsEnv(
   source: Record<string, string | undefined> = process.env,
 ): RecordsEnv {
   const result = recordsEnvSchema.safeParse(source);
   if (!result.success) {
-    throw new EnvError(
-      result.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`),
-    );
+    throw EnvError.of(result.error);
   }
   return result.data;
 }

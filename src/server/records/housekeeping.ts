@@ -58,7 +58,7 @@ export function scheduleHousekeeping(app: FastifyInstance, ctx: RecordsContext):
   const pglite = ctx.db.kind === 'pglite';
   app.addHook('onReady', async () => {
     await run();
-    timers.push(setInterval(run, EVERY_MS));
+    timers.push(setInterval(() => void run(), EVERY_MS));
     if (pglite) {
       statistics();
       timers.push(setInterval(() => statistics(), STATISTICS_EVERY_MS));

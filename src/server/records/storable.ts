@@ -1,10 +1,9 @@
 import type { FieldError } from '#shared/schemas/error';
-import { toIsoOutput } from '#shared/schemas/common';
+import { MAX_STORED_INT, toIsoOutput } from '#shared/schemas/common';
 import { hasLoneSurrogate, LONE_SURROGATE_MESSAGE, wellFormed } from '#shared/schemas/text';
 
 /** PostgreSQL `int` range: larger ids cannot exist, and binding them as int would fail. */
-export const MAX_INT4 = 2_147_483_647;
-export const isInt4Id = (v: number) => Number.isInteger(v) && v >= 1 && v <= MAX_INT4;
+export const isInt4Id = (v: number) => Number.isInteger(v) && v >= 1 && v <= MAX_STORED_INT;
 
 /**
  * Values valid JSON that PostgreSQL still refuses or silently changes: text with a NUL

@@ -21,20 +21,19 @@
  *   infectionRateReport(pools, { year: [2026], target_disease: 'WNV', pt_estimate: 'bc-mle' })
  *   vectorIndexReport(collections, pools, { year: [2026], separate_by: ['species'] })
  */
-export { abundanceReport, abundanceGroups, ABUNDANCE_FIGURES } from './abundance';
+export { abundanceReport } from './abundance';
 export { abundanceAnomalyReport } from './abundance-anomaly';
-export { infectionRateReport, infectionRateGroups, INFECTION_RATE_FIGURES } from './infection-rate';
+export { infectionRateReport } from './infection-rate';
 export { vectorIndexReport } from './vector-index';
-export { bcMle, mir, mle, pooledEstimate, PT_ESTIMATES, Z_95 } from './pooled-estimate';
-export type { PooledEstimate, PtEstimate } from './pooled-estimate';
+export { bcMle, mir, mle, PT_ESTIMATES, Z_95 } from './pooled-estimate';
+export type { PtEstimate } from './pooled-estimate';
 export { mmwrWeek } from './mmwr-week';
 export { intervalOf } from './interval-of';
 export { rRound } from './r-round';
-export { exactMean } from './exact-mean';
 export { reportCollection } from './report-collection';
 export type { ReportCollection } from './report-collection';
-export { reportPool, reportPoolTest } from './report-pool';
-export type { ReportPool, ReportPoolTest } from './report-pool';
-export { ReportRowBudgetExceeded, checkRowBudget } from './report-row-budget';
+export { reportPool } from './report-pool';
+export type { ReportPool } from './report-pool';
+export { ReportRowBudgetExceeded } from './report-row-budget';
 export { INTERVALS, SEPARATE_BY, SEX_FILTERS, TARGET_DISEASES } from './report-params';
 export type * from './report-params';

@@ -5,7 +5,7 @@ import { pool } from '../schemas/pool';
 import { poolTest } from '../schemas/pool-test';
 
 /** One test as a pool embeds it with `populate[]=test&populate[]=status` (contract §4). */
-export const reportPoolTest = poolTest
+const reportPoolTest = poolTest
   .pick({ id: true, test_date: true, value: true })
   .extend({
     method: z.union([testMethod, id]),
@@ -14,7 +14,6 @@ export const reportPoolTest = poolTest
     agency: idOrRecord.nullable().optional(),
   })
   .loose();
-export type ReportPoolTest = z.infer<typeof reportPoolTest>;
 
 /**
  * A pool as the records service lists it with `populate[]=test&populate[]=status&

@@ -177,11 +177,6 @@ export function deepNesting(rng: SeededRandom): RawJson {
     : new RawJson(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
 }
 
-/** A date, sometimes odd but real, for fields the rule-checking code should see. */
-export function anyDate(rng: SeededRandom): unknown {
-  return rng.chance(0.6) ? plausibleDate(rng) : rng.pick(DATES);
-}
-
 export function plausibleDate(rng: SeededRandom): string {
   const y = rng.pick([2025, 2026, 2026, 2026, 2027]);
   const m = String(rng.int(1, 12)).padStart(2, '0');

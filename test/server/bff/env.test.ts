@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EnvError, parseEnv } from '../../../src/server/bff/env';
+import { parseEnv } from '../../../src/server/bff/env';
+import { EnvError } from '../../../src/server/env-error';
 
 describe('parseEnv', () => {
   it('gives the documented defaults for an empty environment', () => {

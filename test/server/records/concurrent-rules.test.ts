@@ -9,7 +9,7 @@ import {
   errorOf,
   makeCollection,
   type Api,
-} from './arthropod/arthropod-fixtures';
+} from './helpers/arthropod-fixtures';
 import { makeSite } from './factories/make-site';
 
 /**

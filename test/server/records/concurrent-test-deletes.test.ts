@@ -2,7 +2,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../helpers/records-app';
 import { lockRace, type LockRace } from './helpers/lock-race';
-import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from './arthropod/arthropod-fixtures';
+import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from './helpers/arthropod-fixtures';
 
 /**
  * A pool test edited while a manager deletes its pool or collection (PostgreSQL, READ COMMITTED):

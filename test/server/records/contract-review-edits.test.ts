@@ -8,7 +8,7 @@ import {
   api,
   makeCollection,
   type Api,
-} from './arthropod/arthropod-fixtures';
+} from './helpers/arthropod-fixtures';
 
 /**
  * Contract review (§6): edits that a technician or manager makes to records already filed, with

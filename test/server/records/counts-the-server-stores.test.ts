@@ -9,7 +9,7 @@ import {
   makeCollection,
   tableCounts,
   type Api,
-} from './arthropod/arthropod-fixtures';
+} from './helpers/arthropod-fixtures';
 
 /**
  * The service's side of test/client/db/counts-the-server-stores.test.ts: a count larger than

@@ -28,7 +28,7 @@ import { seedIfEmpty } from '../../../src/server/records/seed';
 import { LURES, TRAP_ID } from '../../../src/server/records/seed/lookup-data';
 import { collection, LOOKUP_LISTS, lureTypeIds } from '../../../src/shared';
 import { openTestDatabase } from '../helpers/test-database';
-import { makeCollection, SEX_ID, SPECIES_ID } from './arthropod/arthropod-fixtures';
+import { makeCollection, SEX_ID, SPECIES_ID } from './helpers/arthropod-fixtures';
 
 const PASSWORD = 'public-client-password';
 const DEMO_AGENCY = 1;

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordsServer, type RunningRecords } from '../../../src/server/records/server';
-import { EnvError, parseRecordsEnv } from '../../../src/server/records/env';
+import { EnvError } from '../../../src/server/env-error';
+import { parseRecordsEnv } from '../../../src/server/records/env';
 
 const lines: string[] = [];
 const capture = new Writable({

@@ -9,7 +9,7 @@ import {
   STATISTICS_EVERY_WRITES,
   STATISTICS_QUIET_MS,
 } from '../../../src/server/records/housekeeping';
-import { makeCollection, signedInRecords } from './arthropod/arthropod-fixtures';
+import { makeCollection, signedInRecords } from './helpers/arthropod-fixtures';
 
 const records = signedInRecords();
 

@@ -1,15 +1,7 @@
 import Dexie from 'dexie';
 import type { TraplineDb } from '../../db/database';
 import type { Owner } from '../../lib/identity';
-import { forgetStoredReports } from '../../lib/report-cache';
-
-/**
- * The key of `owner`'s kept reports: the Reports screen keeps them under `<agency id>:<username>`
- * as signed in (reports-screen.tsx).
- */
-function reportOwner(owner: Owner): string {
-  return `${owner.agencyId}:${owner.username}`;
-}
+import { forgetStoredReports, reportOwner } from '../../lib/report-cache';
 
 /**
  * Removes `owner`'s data from this tablet: `db`, their records database (sites, collections,

@@ -1,4 +1,4 @@
-import { sessionInfo, type LoginRequest, type SessionInfo } from '../../../shared';
+import { sessionInfo, type LoginRequest, type SessionInfo } from '#shared';
 import { NetworkError, request } from '../../lib/http';
 
 export type SignInResult =

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { loginRequest, type LoginRequest, type SessionInfo } from '../../../shared';
+import { loginRequest, type LoginRequest, type SessionInfo } from '#shared';
 import { Banner } from '../../ui/banner';
 import { Field } from '../../ui/form/field';
 import { ChoosePasswordForm } from './choose-password-form';

@@ -1,4 +1,4 @@
-import type { SessionInfo } from '../../../shared';
+import type { SessionInfo } from '#shared';
 import { SignInForm } from './sign-in-form';
 
 /** First screen on a tablet nobody is signed in to. */

@@ -1,4 +1,4 @@
-import type { SessionInfo } from '../../../shared';
+import type { SessionInfo } from '#shared';
 import { Dialog } from '../../ui/dialog';
 import { SignInForm } from './sign-in-form';
 

@@ -7,7 +7,7 @@ import {
   type UseFormRegister,
   type UseFormSetFocus,
 } from 'react-hook-form';
-import type { LookupsDocument, Species } from '../../../shared';
+import type { LookupsDocument, Species } from '#shared';
 import { asNumber } from '../../ui/form/form-errors';
 import { errorAt } from '../../ui/form/error-at';
 import { listKey } from '../../ui/form/list-key';

@@ -6,7 +6,7 @@ import {
   type CollectionCreate,
   type CollectionLure,
   type LookupsDocument,
-} from '../../../shared';
+} from '#shared';
 import type { CollectionRow, PoolRow, PoolTestRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deleteCollection } from '../../db/delete-collection';

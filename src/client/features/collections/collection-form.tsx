@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
-import { ZERO_SITE_CODE, type LookupsDocument } from '../../../shared';
+import { ZERO_SITE_CODE, type LookupsDocument } from '#shared';
 import type { CollectionData } from '../../db/create-collection';
 import type { SiteCheck } from '../../lib/site-index';
 import { isRepositoryError } from '../../db/repository-error';

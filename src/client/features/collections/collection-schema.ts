@@ -9,7 +9,7 @@ import {
   testBeforeCollection,
   testDateMessages,
   type Sex,
-} from '../../../shared';
+} from '#shared';
 import { formatDate, toIsoWithOffset } from '../../lib/dates';
 
 export const COLLECTION_LABELS: Record<string, string> = {

@@ -1,4 +1,4 @@
-import type { Species } from '../../../shared';
+import type { Species } from '#shared';
 
 const DEFAULT_COMMON = ['Cx tarsalis', 'Cx pipiens', 'Cx quinquefasciatus'];
 

@@ -1,4 +1,4 @@
-import { refId } from '../../../shared';
+import { refId } from '#shared';
 import type { CollectionRow } from '../../db/database';
 import { loadIdentity } from '../../lib/identity';
 

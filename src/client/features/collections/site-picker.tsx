@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { ZERO_SITE_CODE } from '../../../shared';
+import { ZERO_SITE_CODE } from '#shared';
 import type { SiteCheck } from '../../lib/site-index';
 import { distanceMeters } from '../../lib/geo';
 import { smallest } from '../../lib/smallest';

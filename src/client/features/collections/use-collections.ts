@@ -3,6 +3,7 @@ import type { CollectionRow, PoolRow, PoolTestRow, SiteRow } from '../../db/data
 import { byCreation } from '../../db/creation-order';
 import { useDb } from '../../db/db-context';
 import { mayDeleteSynced, neverSent } from '../../db/delete-record';
+import { readPoolsOf } from '../../db/read-pools-of';
 import { entriesOf } from '../../db/record-tables';
 
 export function useCollection(localId: string): CollectionRow | null | undefined {
@@ -36,9 +37,7 @@ export function usePoolsOf(
 ): { pool: PoolRow; tests: PoolTestRow[] }[] | undefined {
   const db = useDb();
   return useLiveQuery(async () => {
-    const pools = (
-      await db.pools.where('parentLocalId').equals(collectionLocalId).toArray()
-    ).filter((p) => !p.deleted);
+    const pools = await readPoolsOf(db, collectionLocalId);
     const tests = pools.length
       ? await db.poolTests
           .where('parentLocalId')

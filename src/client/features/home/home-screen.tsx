@@ -6,9 +6,9 @@ import { useDb } from '../../db/db-context';
 import { useDbGone } from '../../db/use-db-gone';
 import { refreshLookups } from '../../db/refresh-lookups';
 import { useLookups } from '../../db/use-lookups';
-import { dayOf, formatDate, localDate, timeAgo } from '../../lib/dates';
+import { dayOf, formatDate, localDate, saySince } from '../../lib/dates';
 import { syncSummary, type SyncStatus } from '../../sync';
-import { refId, type LookupsDocument } from '../../../shared';
+import { refId, type LookupsDocument } from '#shared';
 import { LookupsNotice } from '../../ui/lookups-notice';
 
 const REFRESH_FAILED = 'Could not download the lists: check the connection and try again.';
@@ -160,7 +160,7 @@ export function HomeScreen({ userName, status, online }: Props) {
             <span>{online ? 'Online' : 'Offline: saving on this tablet'}</span>
             {storedAt !== null ? (
               <span className="muted" data-testid="home-lookups-age">
-                Lists updated {timeAgo(storedAt)}
+                {saySince('Lists updated', storedAt)}
               </span>
             ) : null}
           </div>

@@ -5,6 +5,7 @@ import type { PoolTestData } from '../../db/create-pool-test';
 import { useDb } from '../../db/db-context';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
+import { readPoolTestLineage } from '../../db/read-pool-lineage';
 import { dayOf } from '../../lib/dates';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { draftKey } from '../../ui/form/use-form-draft';
@@ -45,14 +46,7 @@ export function PoolTestEditScreen({
   const db = useDb();
   const [, navigate] = useLocation();
   const { lookups } = useLookups();
-  const loaded = useLiveQuery(async () => {
-    const test = await db.poolTests.get(localId);
-    const pool = test?.parentLocalId ? await db.pools.get(test.parentLocalId) : undefined;
-    const collection = pool?.parentLocalId
-      ? await db.collections.get(pool.parentLocalId)
-      : undefined;
-    return { test: test ?? null, pool: pool ?? null, collection: collection ?? null };
-  }, [db, localId]);
+  const loaded = useLiveQuery(() => readPoolTestLineage(db, localId), [db, localId]);
   const { opened, place, savedAgainst } = useRecordDraft({
     store: db.meta,
     form: 'pool-test',

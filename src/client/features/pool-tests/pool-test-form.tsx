@@ -9,7 +9,7 @@ import {
   testDateTooLate,
   writtenDay,
   type LookupsDocument,
-} from '../../../shared';
+} from '#shared';
 import type { PoolTestData } from '../../db/create-pool-test';
 import { isRepositoryError } from '../../db/repository-error';
 import { formatDate, localDate } from '../../lib/dates';

@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { createPoolTest, type PoolTestData } from '../../db/create-pool-test';
 import { useDb } from '../../db/db-context';
 import { useLookups } from '../../db/use-lookups';
+import { readPoolLineage } from '../../db/read-pool-lineage';
 import { LookupsNotice } from '../../ui/lookups-notice';
 import { draftKey, useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
 import { dayOf } from '../../lib/dates';
@@ -22,13 +23,7 @@ export function PoolTestScreen({
   const db = useDb();
   const [, navigate] = useLocation();
   const { lookups, loaded: listsRead, storedAt } = useLookups();
-  const loaded = useLiveQuery(async () => {
-    const pool = await db.pools.get(poolLocalId);
-    const collection = pool?.parentLocalId
-      ? await db.collections.get(pool.parentLocalId)
-      : undefined;
-    return { pool: pool ?? null, collection: collection ?? null };
-  }, [db, poolLocalId]);
+  const loaded = useLiveQuery(() => readPoolLineage(db, poolLocalId), [db, poolLocalId]);
   const poolGone = loaded !== undefined && (!loaded.pool || loaded.pool.deleted === true);
   useDropDraftsWhenGone(poolGone, db.meta, 'pool-test', null, poolLocalId);
   if (loaded === undefined) return <p>Loading…</p>;

@@ -1,4 +1,4 @@
-import type { LookupsDocument } from '../../../shared';
+import type { LookupsDocument } from '#shared';
 import type { CollectionRow, PoolRow } from '../../db/database';
 import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { formatDate } from '../../lib/dates';

@@ -3,12 +3,13 @@ import { Fragment, useMemo, useState } from 'react';
 import { useFieldArray } from 'react-hook-form';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
-import { poolCreate, type AbundanceInput, type LookupsDocument } from '../../../shared';
+import { poolCreate, type AbundanceInput, type LookupsDocument } from '#shared';
 import { createPools } from '../../db/create-pools';
 import { useDb } from '../../db/db-context';
 import { collectionNumberOf } from '../../db/record-numbers';
 import { isRepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
+import { readPoolsOf } from '../../db/read-pools-of';
 import { asNumber } from '../../ui/form/form-errors';
 import { enterMovesOn } from '../../ui/form/enter-moves-on';
 import { formatDate } from '../../lib/dates';
@@ -191,11 +192,8 @@ export function MakePoolsScreen({
   const [, navigate] = useLocation();
   const { lookups } = useLookups();
   const loaded = useLiveQuery(async () => {
-    const collection = await db.collections.get(collectionLocalId);
-    const pools = (
-      await db.pools.where('parentLocalId').equals(collectionLocalId).toArray()
-    ).filter((p) => !p.deleted);
-    return { collection: collection ?? null, pools };
+    const collection = (await db.collections.get(collectionLocalId)) ?? null;
+    return { collection, pools: await readPoolsOf(db, collectionLocalId) };
   }, [db, collectionLocalId]);
   const collectionGone =
     loaded !== undefined && (!loaded.collection || loaded.collection.deleted === true);

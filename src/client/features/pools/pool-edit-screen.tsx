@@ -2,12 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
-import {
-  optionalText,
-  poolCreate,
-  type AbundanceInput,
-  type LookupsDocument,
-} from '../../../shared';
+import { optionalText, poolCreate, type AbundanceInput, type LookupsDocument } from '#shared';
 import type { PoolRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deletePool } from '../../db/delete-pool';
@@ -16,6 +11,8 @@ import { isRepositoryError } from '../../db/repository-error';
 import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
+import { readPoolLineage } from '../../db/read-pool-lineage';
+import { readPoolsOf } from '../../db/read-pools-of';
 import { formatDate } from '../../lib/dates';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { PoolHeading } from '../../ui/record-number';
@@ -186,18 +183,9 @@ export function PoolEditScreen({
   const [, navigate] = useLocation();
   const { lookups } = useLookups();
   const loaded = useLiveQuery(async () => {
-    const pool = await db.pools.get(localId);
-    const collection = pool?.parentLocalId
-      ? await db.collections.get(pool.parentLocalId)
-      : undefined;
-    const siblings = pool?.parentLocalId
-      ? await db.pools.where('parentLocalId').equals(pool.parentLocalId).toArray()
-      : [];
-    return {
-      pool: pool ?? null,
-      collection: collection ?? null,
-      others: siblings.filter((p) => p.localId !== localId && !p.deleted),
-    };
+    const { pool, collection } = await readPoolLineage(db, localId);
+    const siblings = pool?.parentLocalId ? await readPoolsOf(db, pool.parentLocalId) : [];
+    return { pool, collection, others: siblings.filter((p) => p.localId !== localId) };
   }, [db, localId]);
   // Stable across live-query refreshes so the form's resolver is not rebuilt on every change.
   const rows = useMemo(

@@ -3,7 +3,8 @@ import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 're
 import { Link, useSearchParams } from 'wouter';
 import { TARGET_DISEASES, type TargetDisease } from '#shared/reports';
 import { useLookups } from '../../db/use-lookups';
-import { loadIdentity } from '../../lib/identity';
+import { loadIdentity, ownerOf } from '../../lib/identity';
+import { reportOwner } from '../../lib/report-cache';
 import { useOnline } from '../../lib/use-online';
 import { Banner } from '../../ui/banner';
 import { anomalyNote } from './anomaly-note';
@@ -100,7 +101,7 @@ function KeptReports({ owner, season, open }: { owner: string; season: number; o
 export function ReportsScreen({ exports }: Props) {
   const [owner] = useState(() => {
     const who = loadIdentity();
-    return who ? `${who.agency.id}:${who.user.username}` : 'nobody';
+    return who ? reportOwner(ownerOf(who)) : 'nobody';
   });
   const season = new Date().getFullYear();
   const { restored, lastViewed: storedLastViewed } = useReportCacheRestored(owner);

@@ -2,7 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { useDb } from '../../db/db-context';
 import { useLookups } from '../../db/use-lookups';
-import { timeAgo } from '../../lib/dates';
+import { saySince } from '../../lib/dates';
 import { usePlaceAccuracyLimit } from '../../lib/use-gps';
 import { Banner } from '../../ui/banner';
 import { Dialog } from '../../ui/dialog';
@@ -129,7 +129,7 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
         </dd>
         <dt>Lookups</dt>
         <dd data-testid="lookups-age">
-          {storedAt ? `updated ${timeAgo(storedAt)}` : 'not downloaded yet'}
+          {storedAt ? saySince('updated', storedAt) : 'not downloaded yet'}
         </dd>
       </dl>
       <div className="row">

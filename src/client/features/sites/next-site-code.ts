@@ -1,4 +1,4 @@
-import { SITE_CODE, ZERO_SITE_CODE } from '../../../shared';
+import { SITE_CODE, ZERO_SITE_CODE } from '#shared';
 
 /** The highest site code there is: codes are exactly 6 digits. */
 const LAST_CODE = 999_999;

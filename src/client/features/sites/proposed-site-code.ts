@@ -1,4 +1,4 @@
-import { SITE_CODE } from '../../../shared';
+import { SITE_CODE } from '#shared';
 import type { TraplineDb } from '../../db/database';
 import { nextSiteCode } from './next-site-code';
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import type { SiteCreate } from '../../../shared';
+import type { SiteCreate } from '#shared';
 import type { SiteRow } from '../../db/database';
 import { useLookups } from '../../db/use-lookups';
 import { formatDate } from '../../lib/dates';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
-import { siteCreate, type SiteCreate } from '../../../shared';
+import { siteCreate, type SiteCreate } from '#shared';
 import { createSite } from '../../db/create-site';
 import type { TraplineDb } from '../../db/database';
 import { useDb } from '../../db/db-context';

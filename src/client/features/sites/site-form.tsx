@@ -1,11 +1,6 @@
 import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
-import {
-  SITE_POPULATIONS,
-  ZERO_SITE_CODE,
-  type LookupsDocument,
-  type SiteCreate,
-} from '../../../shared';
+import { SITE_POPULATIONS, ZERO_SITE_CODE, type LookupsDocument, type SiteCreate } from '#shared';
 import { placeOf, type SiteCheck } from '../../lib/site-index';
 import { isRepositoryError } from '../../db/repository-error';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
@@ -245,10 +240,7 @@ export function SiteForm({
 
       <fieldset className="fieldset">
         <legend>Location</legend>
-        <LocateControl
-          gps={fixIsThePlace ? gps : { ...gps, fix: null }}
-          onLocate={useMyLocation}
-        />
+        <LocateControl gps={fixIsThePlace ? gps : { ...gps, fix: null }} onLocate={useMyLocation} />
         {renderPicker ? (
           <div className="picker">{renderPicker({ position, onPick: pick })}</div>
         ) : null}

@@ -1,4 +1,4 @@
-import { siteCreate, ZERO_SITE_CODE } from '../../../shared';
+import { siteCreate, ZERO_SITE_CODE } from '#shared';
 import type { SiteCheck } from '../../lib/site-index';
 
 /** Field labels, also used to word zod's generic messages. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Entity, OutboxEntry } from '../../../shared';
+import type { Entity, OutboxEntry } from '#shared';
 import { sendParkedAgain } from '../../db/update-record';
 import { Dialog } from '../../ui/dialog';
 import {

@@ -1,4 +1,4 @@
-import { MAX_PAGE_SIZE, type Entity } from '../../../shared';
+import { MAX_PAGE_SIZE, type Entity } from '#shared';
 import type { SyncStatus } from '../../sync';
 
 const LIST_NAME: Record<Entity, string> = {

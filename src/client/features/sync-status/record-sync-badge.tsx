@@ -1,4 +1,4 @@
-import type { SyncState } from '../../../shared';
+import type { SyncState } from '#shared';
 import { useSyncStatus } from './sync-engine-context';
 
 /** Words first (colour is only a second cue); every pair has a contrast ratio above 7:1. */

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useDbGone } from '../../db/use-db-gone';
 import { syncSummary } from '../../sync';
-import { formatSince, formatUntil } from './format-time';
+import { saySince } from '../../lib/dates';
+import { formatUntil } from './format-time';
 import { PullProgress } from './pull-progress';
 import './sync-status.css';
 import { useSyncEngine, useSyncStatus } from './sync-engine-context';
@@ -100,9 +101,6 @@ export function SyncStatusBar({
       : heldLine
         ? `${needs}; ${heldLine}`
         : `${needs} before ${it ? 'it' : 'they'} can be sent.`;
-  // The time of the last sync that sent everything; while something waits it is a past one.
-  // A time stamped while the clock ran ahead says nothing precise until the next complete sync.
-  const since = status.lastSuccessAt === null ? null : formatSince(status.lastSuccessAt);
   // The headline is about the tablet's changes; this is about the office's. Offline or paused,
   // the headline says why they have not come; while a pull runs, the next try is under way.
   const failure = status.pullFailure;
@@ -122,10 +120,15 @@ export function SyncStatusBar({
     !(status.lastSuccessAt !== null && status.lastSuccessAt >= failedTry.at)
       ? failedTry
       : null;
+  // The time of the last sync that sent everything; while something waits it is a past one.
+  // A time stamped while the clock ran ahead says nothing precise until the next complete sync.
   const last =
     status.lastSuccessAt === null
       ? 'Not synced yet on this tablet'
-      : `${waiting === 0 && status.counted && !gone ? 'Last synced' : 'Last fully synced'}${since === null ? ': time unknown (the tablet’s clock was changed)' : ` ${since}`}`;
+      : saySince(
+          waiting === 0 && status.counted && !gone ? 'Last synced' : 'Last fully synced',
+          status.lastSuccessAt,
+        );
 
   return (
     <section

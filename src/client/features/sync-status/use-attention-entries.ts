@@ -1,4 +1,4 @@
-import type { OutboxEntry } from '../../../shared';
+import type { OutboxEntry } from '#shared';
 import type { TraplineDb } from '../../db/database';
 import { useThrottledLiveQuery } from '../../db/use-throttled-live-query';
 import {

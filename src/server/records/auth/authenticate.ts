@@ -1,4 +1,4 @@
-import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import type { RecordsContext } from '../context';
 import { HttpError } from '../../http/http-error';
 import type { Role } from '#shared/schemas/auth';
@@ -110,7 +110,7 @@ export function bearerToken(req: FastifyRequest): string | null {
  * spell the same route another way; a path no route matched is judged decoded, so an unknown
  * `/v1/...` path is a 401 too (contract §8), never a 404 that tells what exists.
  */
-export function authenticate(ctx: RecordsContext): onRequestHookHandler {
+export function authenticate(ctx: RecordsContext): onRequestAsyncHookHandler {
   return async (req) => {
     if (!isVersionedPath(req.routeOptions.url ?? decodedPath(req.url))) return;
     const token = bearerToken(req);

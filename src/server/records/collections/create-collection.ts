@@ -79,7 +79,7 @@ export async function createCollection(
   body: CollectionCreate,
   now: Date,
 ): Promise<Row> {
-  assertOwnAgency(caller, body.agency);
+  assertOwnAgency(caller, body.agency, 'collection');
   assertPlausibleNumber('collection', body.collection_num);
   const collectionDate = storedDate(body.collection_date, 'collection_date');
   const survYear = body.surv_year ?? survYearOf(body.collection_date);

@@ -1,8 +1,8 @@
 import type { Database } from '../../db/database';
 import type { List } from '#shared/schemas/list';
 import type { Caller } from '../auth/types';
-import { applyFields, parseListQuery, runList, type ListSpec } from '../list';
-import { liveCount } from '../list/run-list';
+import { parseListQuery, type ListSpec } from '../list';
+import { listActiveRecords } from '../list/list-active-records';
 import { collectionRecords } from './collection-records';
 import { COLLECTION_POPULATE, populateCollections } from './populate-collections';
 
@@ -46,22 +46,10 @@ export async function listCollections(
   url: string,
 ): Promise<List<unknown>> {
   const q = parseListQuery(url, COLLECTION_LIST, { firstParam: 2 });
-  const { rows, count } = await runList<{ id: number }>(
-    db,
-    {
-      select: 'c.id',
-      from: 'collection c',
-      where: 'c.agency = $1 and c.deactive_date is null',
-      params: [caller.agencyId],
-      unfilteredCount: liveCount('collection', caller.agencyId),
-    },
-    q,
-  );
-  const records = await collectionRecords(
-    db,
-    caller.agencyId,
-    rows.map((r) => r.id),
-  );
-  await populateCollections(db, caller.agencyId, records, q.populate);
-  return { rows: applyFields(records as { id: unknown }[], q.fields), count };
+  return listActiveRecords(db, caller, q, {
+    table: 'collection',
+    alias: 'c',
+    records: collectionRecords,
+    populate: populateCollections,
+  });
 }

@@ -60,7 +60,7 @@ export async function updateCollection(
   body: CollectionUpdate,
   now: Date,
 ): Promise<Row> {
-  assertOwnAgency(caller, body.agency);
+  assertOwnAgency(caller, body.agency, 'collection');
   assertPlausibleNumber('collection', body.collection_num);
   const collectionDate =
     body.collection_date != null ? storedDate(body.collection_date, 'collection_date') : null;

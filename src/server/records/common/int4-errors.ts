@@ -2,9 +2,6 @@ import type { FieldError } from '#shared/schemas/error';
 import { MAX_STORED_INT, STORED_INT_MESSAGE } from '#shared/schemas/common';
 import { validationFailed } from '../errors';
 
-/** Largest value of a PostgreSQL `int`: IDs, counts and numbers are stored as such. */
-export const INT4_MAX = MAX_STORED_INT;
-
 /**
  * The shared schemas accept any safe integer; the tables hold 32-bit ones. A larger integer
  * anywhere in a body (except the float fields named in `floatFields`) is a 422 naming the
@@ -14,7 +11,11 @@ export function assertInt4(body: unknown, floatFields: readonly string[] = []): 
   const errors: FieldError[] = [];
   const walk = (v: unknown, path: string[]) => {
     if (typeof v === 'number') {
-      if (Number.isInteger(v) && Math.abs(v) > INT4_MAX && !floatFields.includes(path.join('.'))) {
+      if (
+        Number.isInteger(v) &&
+        Math.abs(v) > MAX_STORED_INT &&
+        !floatFields.includes(path.join('.'))
+      ) {
         errors.push({ path: path.join('.') || '(body)', message: STORED_INT_MESSAGE });
       }
     } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, String(i)]));

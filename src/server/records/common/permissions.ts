@@ -1,5 +1,4 @@
 import { canUpdate, type Caller } from '../auth/types';
-import { HttpError } from '../../http/http-error';
 import { forbidden } from '../errors';
 
 /** Contract §7: non-managers update only the records they created; managers any of the agency. */
@@ -14,9 +13,16 @@ export function assertManager(caller: Caller, what: string): void {
   if (caller.role !== 'manager') throw forbidden(`Only a manager can delete a ${what}`);
 }
 
-/** `agency` and `user` come from the token; a body naming another agency is refused (403). */
-export function assertOwnAgency(caller: Caller, bodyAgency: number | null | undefined): void {
+/**
+ * `agency` and `user` come from the token; a body naming another agency is refused (403,
+ * contract §6), on create and on update alike.
+ */
+export function assertOwnAgency(
+  caller: Caller,
+  bodyAgency: number | null | undefined,
+  what: string,
+): void {
   if (bodyAgency != null && bodyAgency !== caller.agencyId) {
-    throw new HttpError(403, 'forbidden', 'Records can only be created in your own agency');
+    throw forbidden(`A ${what} can only be written for your own agency`);
   }
 }

@@ -46,13 +46,8 @@
  *     → whereSql `s.code = any($2::text[]) and s.active_date >= $3::timestamptz`,
  *       params ['100001'] as an array and '2026-01-01T00:00:00.000Z', orderBy `s.name desc, s.id asc`.
  */
-export { parseListQuery, LIST_OPERATORS } from './parse-list-query';
-export {
-  parseQueryString,
-  valuesOf,
-  type QueryObject,
-  type QueryValue,
-} from './parse-query-string';
-export { runList, type ListSql } from './run-list';
+export { parseListQuery } from './parse-list-query';
+export { parseQueryString } from './parse-query-string';
+export { runList } from './run-list';
 export { applyFields, withIdFirst } from './apply-fields';
-export type { ListField, ListFieldType, ListQuery, ListSpec } from './list-spec';
+export type { ListFieldType, ListSpec } from './list-spec';

@@ -12,7 +12,7 @@ import {
   site,
   whoAmI,
   type LookupName,
-} from '../../../shared';
+} from '#shared';
 import { ENTITIES, ENTITY, type Entity } from '#shared/entities';
 import {
   agencyTokenRecord,

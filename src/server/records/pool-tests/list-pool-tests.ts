@@ -1,8 +1,8 @@
 import type { Database } from '../../db/database';
 import type { List } from '#shared/schemas/list';
 import type { Caller } from '../auth/types';
-import { applyFields, parseListQuery, runList, type ListSpec } from '../list';
-import { liveCount } from '../list/run-list';
+import { parseListQuery, type ListSpec } from '../list';
+import { listActiveRecords } from '../list/list-active-records';
 import { POOL_TEST_POPULATE, populatePoolTests } from './populate-pool-tests';
 import { poolTestRecords } from './pool-test-records';
 
@@ -36,22 +36,10 @@ export async function listPoolTests(
   url: string,
 ): Promise<List<unknown>> {
   const q = parseListQuery(url, POOL_TEST_LIST, { firstParam: 2 });
-  const { rows, count } = await runList<{ id: number }>(
-    db,
-    {
-      select: 't.id',
-      from: 'pool_test t',
-      where: 't.agency = $1 and t.deactive_date is null',
-      params: [caller.agencyId],
-      unfilteredCount: liveCount('pool_test', caller.agencyId),
-    },
-    q,
-  );
-  const records = await poolTestRecords(
-    db,
-    caller.agencyId,
-    rows.map((r) => r.id),
-  );
-  await populatePoolTests(db, caller.agencyId, records, q.populate);
-  return { rows: applyFields(records as { id: unknown }[], q.fields), count };
+  return listActiveRecords(db, caller, q, {
+    table: 'pool_test',
+    alias: 't',
+    records: poolTestRecords,
+    populate: populatePoolTests,
+  });
 }

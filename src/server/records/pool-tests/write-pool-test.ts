@@ -95,7 +95,7 @@ export async function createPoolTest(
   body: PoolTestCreate,
   now: Date,
 ): Promise<Row> {
-  assertOwnAgency(caller, body.agency);
+  assertOwnAgency(caller, body.agency, 'pool test');
   // A date the database cannot store is refused first: it is also "in the future", and the
   // year is what to fix.
   const testDate = storedDate(body.test_date, 'test_date');
@@ -142,7 +142,7 @@ export async function updatePoolTest(
   body: PoolTestUpdate,
   now: Date,
 ): Promise<Row> {
-  assertOwnAgency(caller, body.agency);
+  assertOwnAgency(caller, body.agency, 'pool test');
   // As on create: an unstorable date is named for its year before anything else.
   const sentDate = body.test_date != null ? storedDate(body.test_date, 'test_date') : null;
   return db.transaction(async (tx) => {

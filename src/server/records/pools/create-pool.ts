@@ -89,7 +89,7 @@ export async function createPool(
   body: PoolCreate,
   now: Date,
 ): Promise<Row> {
-  assertOwnAgency(caller, body.agency);
+  assertOwnAgency(caller, body.agency, 'pool');
   assertPlausibleNumber('pool', body.pool_num);
   const collectionDate =
     body.collection_date != null ? storedDate(body.collection_date, 'collection_date') : null;

@@ -3,8 +3,8 @@ import type { List } from '#shared/schemas/list';
 import { SPECIES_TYPES } from '#shared/schemas/lookups';
 import type { Caller } from '../auth/types';
 import { validationFailed } from '../errors';
-import { applyFields, parseListQuery, runList, type ListSpec } from '../list';
-import { liveCount } from '../list/run-list';
+import { parseListQuery, type ListSpec } from '../list';
+import { listActiveRecords } from '../list/list-active-records';
 import { POOL_POPULATE, populatePools } from './populate-pools';
 import { poolRecords } from './pool-records';
 
@@ -56,22 +56,15 @@ export async function listPools(db: Database, caller: Caller, url: string): Prom
     'select id from species where type = $1 order by id',
     [type],
   );
-  const { rows, count } = await runList<{ id: number }>(
+  return listActiveRecords(
     db,
-    {
-      select: 'p.id',
-      from: 'pool p',
-      where: 'p.agency = $1 and p.deactive_date is null and p.species = any($2::int[])',
-      params: [caller.agencyId, species.map((s) => s.id)],
-      unfilteredCount: liveCount('pool', caller.agencyId, type),
-    },
+    caller,
     q,
+    { table: 'pool', alias: 'p', records: poolRecords, populate: populatePools },
+    {
+      where: 'p.species = any($2::int[])',
+      params: [species.map((s) => s.id)],
+      speciesType: type,
+    },
   );
-  const records = await poolRecords(
-    db,
-    caller.agencyId,
-    rows.map((r) => r.id),
-  );
-  await populatePools(db, caller.agencyId, records, q.populate);
-  return { rows: applyFields(records as { id: unknown }[], q.fields), count };
 }

@@ -39,7 +39,7 @@ export async function updatePool(
   body: PoolUpdate,
   now: Date,
 ): Promise<Row> {
-  assertOwnAgency(caller, body.agency);
+  assertOwnAgency(caller, body.agency, 'pool');
   assertPlausibleNumber('pool', body.pool_num);
   const collectionDate =
     body.collection_date != null ? storedDate(body.collection_date, 'collection_date') : null;

@@ -23,12 +23,10 @@
 export { listLookup, type LookupExpansion } from './list-lookup';
 export { populateLureTypes } from './populate-lure-types';
 export {
-  SHAPES,
   loadShapes,
   populateRefs,
   unknownLookupIds,
   unknownLookupIdsByKind,
   unknownAmong,
-  type Shape,
   type ShapeKind,
 } from './lookup-shapes';

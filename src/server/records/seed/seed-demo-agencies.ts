@@ -34,7 +34,6 @@ export const DEMO_USERS = [
   { id: 2, agency: 1, username: 'demo-tech', name: 'Sam Okafor', role: 'technician' },
   { id: 3, agency: 2, username: 'neighbor-manager', name: 'Lee Navarro', role: 'manager' },
 ] as const;
-export type DemoUsername = (typeof DEMO_USERS)[number]['username'];
 
 /** Where each agency's Zero Site sits: its county's centroid. */
 const ZERO_SITE_POINT: Record<number, [number, number]> = {

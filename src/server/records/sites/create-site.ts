@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database';
 import type { SiteCreate } from '#shared/schemas/site';
 import type { Caller } from '../auth/types';
-import { forbidden } from '../errors';
+import { assertOwnAgency } from '../common/permissions';
 import { siteColumns } from './site-columns';
 import {
   agencyRegion,
@@ -14,13 +14,6 @@ import { insertSite, lockSiteCode } from './site-store';
 import type { SiteRow } from './site-row';
 import { historyOfCreate } from '../history/record-history';
 
-/** A site body may name only the caller's own agency (contract §6: else 403). */
-export function assertOwnAgency(caller: Caller, agency: number | null | undefined): void {
-  if (agency != null && agency !== caller.agencyId) {
-    throw forbidden('A site can only be written for your own agency');
-  }
-}
-
 /**
  * Creates a site in one transaction: lookups checked, region defaulted to the agency's, then the
  * code-in-use rule checked and the row inserted while holding the (agency, code) lock.
@@ -31,7 +24,7 @@ export async function createSite(
   body: SiteCreate,
   now: Date,
 ): Promise<SiteRow> {
-  assertOwnAgency(caller, body.agency);
+  assertOwnAgency(caller, body.agency, 'site');
   assertCodeNotReserved(body.code);
   return db.transaction(async (tx) => {
     await checkSiteLookups(tx, body);

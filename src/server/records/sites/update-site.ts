@@ -2,7 +2,7 @@ import type { Database } from '../../db/database';
 import { ZERO_SITE_CODE, type SiteUpdate } from '#shared/schemas/site';
 import { canUpdate, type Caller } from '../auth/types';
 import { forbidden, notFound, validationFailed } from '../errors';
-import { assertOwnAgency } from './create-site';
+import { assertOwnAgency } from '../common/permissions';
 import { isoOrNull } from './serialize-site';
 import { siteColumns } from './site-columns';
 import {
@@ -29,7 +29,7 @@ export async function updateSiteRecord(
   now: Date,
 ): Promise<SiteRow> {
   const { id: _id, add_date: _a, updated: _u, delete_date: _d, ...body } = parsed;
-  assertOwnAgency(caller, body.agency);
+  assertOwnAgency(caller, body.agency, 'site');
   return db.transaction(async (tx) => {
     const existing = await lockSite(tx, caller.agencyId, id);
     if (!existing || existing.delete_date !== null) throw notFound('Site');

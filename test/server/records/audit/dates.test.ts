@@ -10,7 +10,7 @@ import {
   makeCollection,
   tableCounts,
   type Api,
-} from '../arthropod/arthropod-fixtures';
+} from '../helpers/arthropod-fixtures';
 
 /** Issue 2 gaps 4 and 7: dates the database cannot store, and the test-date rule across zones. */
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '#shared/schemas/error';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { makeCollection } from '../arthropod/arthropod-fixtures';
+import { makeCollection } from '../helpers/arthropod-fixtures';
 
 /** Issue 2 gap 3: bodies nested so deep that a recursive walk would overflow the stack. */
 

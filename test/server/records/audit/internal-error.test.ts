@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { makeCollection } from '../arthropod/arthropod-fixtures';
+import { makeCollection } from '../helpers/arthropod-fixtures';
 
 /** Issue 2 gap 8, contract §2: anything unexpected is a 500 `internal`, without stack or SQL. */
 

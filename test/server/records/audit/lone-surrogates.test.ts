@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '#shared/schemas/error';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { makeCollection, tableCounts } from '../arthropod/arthropod-fixtures';
+import { makeCollection, tableCounts } from '../helpers/arthropod-fixtures';
 import { makeSite } from '../factories/make-site';
 
 /**

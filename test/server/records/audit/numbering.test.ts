@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 import { MAX_SERIES_NUMBER } from '../../../../src/server/records/common/next-number';
-import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from '../arthropod/arthropod-fixtures';
+import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from '../helpers/arthropod-fixtures';
 
 /** Issue 2 gaps 5, 6 and 16: collection and pool numbering at the edges. */
 
@@ -45,7 +45,7 @@ async function poolOf(collection: number, over: Record<string, unknown> = {}) {
 }
 
 // Explicit numbers stop at MAX_SERIES_NUMBER (issue 9, D2; beyond it → 422, see
-// arthropod/next-number.test.ts); taking the top one must not stop defaulted numbering.
+// common/next-number.test.ts); taking the top one must not stop defaulted numbering.
 describe('numbering after an explicit number at the top of the range', () => {
   it('gives the next defaulted collection the lowest free number of its year', async () => {
     await collect({ collection_date: '2031-05-01' });

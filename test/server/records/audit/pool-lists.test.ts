@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from '../arthropod/arthropod-fixtures';
+import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from '../helpers/arthropod-fixtures';
 
 /** Issue 2 gaps 14 and 16: pool and pool-test lists, and deleting a collection with pools. */
 

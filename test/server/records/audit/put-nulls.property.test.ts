@@ -7,7 +7,7 @@ import { poolTestCreate } from '#shared/schemas/pool-test';
 import { siteCreate } from '#shared/schemas/site';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 import { makeSite } from '../factories/make-site';
-import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from '../arthropod/arthropod-fixtures';
+import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from '../helpers/arthropod-fixtures';
 
 /**
  * Property (contract §6, issue 2 gap 1): a PUT that sends null for any set of a record's fields

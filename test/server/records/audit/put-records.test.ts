@@ -10,7 +10,7 @@ import {
   insertSite,
   makeCollection,
   type Api,
-} from '../arthropod/arthropod-fixtures';
+} from '../helpers/arthropod-fixtures';
 
 /** Issue 2, gaps 1 and 2: PUT with nulls, and PUT of a record exactly as GET returned it. */
 

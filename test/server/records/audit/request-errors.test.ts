@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '#shared/schemas/error';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 import { makeSite } from '../factories/make-site';
-import { api, errorOf, type Api } from '../arthropod/arthropod-fixtures';
+import { api, errorOf, type Api } from '../helpers/arthropod-fixtures';
 
 /** Issue 2 gaps 9-12: request errors answered the contract's way (§2, §4). */
 

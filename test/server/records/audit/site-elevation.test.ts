@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
 import { makeSite } from '../factories/make-site';
-import { api, errorOf, type Api } from '../arthropod/arthropod-fixtures';
+import { api, errorOf, type Api } from '../helpers/arthropod-fixtures';
 
 /** Issue 2 gap 13: elevation is plain decimal text out, and a sane number of metres in. */
 

@@ -10,7 +10,7 @@ import {
   errorOf,
   makeCollection,
   type Api,
-} from '../arthropod/arthropod-fixtures';
+} from '../helpers/arthropod-fixtures';
 
 /**
  * Issue 9, D2: one create with `collection_num: 2147483647` (or pool_num) made every later

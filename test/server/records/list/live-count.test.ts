@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { api, makeCollection, SEX_ID, SPECIES_ID, type Api } from '../arthropod/arthropod-fixtures';
+import { api, makeCollection, SEX_ID, SPECIES_ID, type Api } from '../helpers/arthropod-fixtures';
 import { openEmptyPglite } from '../../helpers/test-database';
 import { migrate } from '../../../../src/server/db/migrate';
 import { MIGRATIONS } from '../../../../src/server/db/migrations';

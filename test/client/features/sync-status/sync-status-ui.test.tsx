@@ -7,10 +7,10 @@ import {
   RecordSyncBadge,
   SyncEngineProvider,
   SyncStatusBar,
-} from '../../../src/client/features/sync-status';
-import { ConflictResolver } from '../../../src/client/features/sync-status/conflict-resolver';
-import { ParkedEntries } from '../../../src/client/features/sync-status/parked-entries';
-import type { SyncEngine } from '../../../src/client/sync';
+} from '../../../../src/client/features/sync-status';
+import { ConflictResolver } from '../../../../src/client/features/sync-status/conflict-resolver';
+import { ParkedEntries } from '../../../../src/client/features/sync-status/parked-entries';
+import type { SyncEngine } from '../../../../src/client/sync';
 import {
   collection,
   pool,
@@ -18,13 +18,13 @@ import {
   queueUpdate,
   site,
   storeSynced,
-} from './helpers/outbox-factory';
+} from '../../sync/helpers/outbox-factory';
 import {
   queueRefusedWithDependents,
   REFUSED_WITH_DEPENDENTS,
   untilStatus,
-} from './helpers/adversarial-queues';
-import { drain, setupEngine } from './helpers/setup-engine';
+} from '../../sync/helpers/adversarial-queues';
+import { drain, setupEngine } from '../../sync/helpers/setup-engine';
 
 afterEach(() => cleanup());
 

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { SEX_ID, SPECIES_ID, TRAP_ID, api, makeCollection, type Api } from './arthropod-fixtures';
+import {
+  SEX_ID,
+  SPECIES_ID,
+  TRAP_ID,
+  api,
+  makeCollection,
+  type Api,
+} from '../helpers/arthropod-fixtures';
 
 /**
  * A pool carries its collection's date, site, place, trap and year (contract §6), so a collection

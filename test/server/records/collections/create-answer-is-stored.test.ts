@@ -15,7 +15,7 @@ import {
   makeCollection,
   signedInRecords,
   zeroSiteOf,
-} from './arthropod-fixtures';
+} from '../helpers/arthropod-fixtures';
 
 const URL = '/v1/arthropod/collection';
 

@@ -8,7 +8,7 @@ import {
   makeCollection,
   tableCounts,
   type Api,
-} from './arthropod-fixtures';
+} from '../helpers/arthropod-fixtures';
 
 // Issue 35 (6): "Ct −5 and a test date 7 months ahead on a Confirmed WNV result, both synced".
 const TESTS = '/v1/arthropod/pool/test';

@@ -1,14 +1,14 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TraplineDb } from '../../../src/client/db/database';
+import type { TraplineDb } from '../../../../src/client/db/database';
 import {
   StoredRecordSyncBadge,
   SyncEngineProvider,
-} from '../../../src/client/features/sync-status';
-import type { SyncEngine } from '../../../src/client/sync';
-import { queueCreate, site } from './helpers/outbox-factory';
-import { setupEngine } from './helpers/setup-engine';
+} from '../../../../src/client/features/sync-status';
+import type { SyncEngine } from '../../../../src/client/sync';
+import { queueCreate, site } from '../../sync/helpers/outbox-factory';
+import { setupEngine } from '../../sync/helpers/setup-engine';
 
 afterEach(() => cleanup());
 

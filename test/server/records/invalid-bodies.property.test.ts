@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBody } from '#shared/schemas/error';
-import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
+import { buildTestRecords, type TestRecords } from '../helpers/records-app';
 import {
   PRECISION_ID,
   SACRAMENTO,
@@ -10,7 +10,7 @@ import {
   errorOf,
   makeCollection,
   tableCounts,
-} from './arthropod-fixtures';
+} from './helpers/arthropod-fixtures';
 
 /**
  * Property: whatever invalid body a create endpoint receives, it answers 4xx with the contract's

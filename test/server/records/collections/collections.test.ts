@@ -13,7 +13,7 @@ import {
   tableCounts,
   zeroSiteOf,
   type Api,
-} from './arthropod-fixtures';
+} from '../helpers/arthropod-fixtures';
 
 const URL = '/v1/arthropod/collection';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -341,7 +341,10 @@ describe('creating a collection', () => {
   it('refuses a body naming another agency with 403', async () => {
     const res = await http.post(URL, manager, makeCollection({ agency: 2 }));
     expect(res.statusCode).toBe(403);
-    expect(errorOf(res).code).toBe('forbidden');
+    expect(errorOf(res)).toMatchObject({
+      code: 'forbidden',
+      message: 'A collection can only be written for your own agency',
+    });
   });
 });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../../../src/server/db/migrate';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from './arthropod-fixtures';
+import { SEX_ID, SPECIES_ID, api, makeCollection, type Api } from '../helpers/arthropod-fixtures';
 
 /**
  * A pool a manager deletes takes its test results with it, as a deleted collection takes its

@@ -4,7 +4,7 @@ import type { Database, Queryable } from '../../../../src/server/db/database';
 import { buildRecords } from '../../../../src/server/records/app';
 import { openTestDatabase } from '../../helpers/test-database';
 import { TEST_PASSWORD } from '../../helpers/records-app';
-import { SEX_ID, SPECIES_ID, collectionAtSite } from './arthropod-fixtures';
+import { SEX_ID, SPECIES_ID, collectionAtSite } from '../helpers/arthropod-fixtures';
 import { seedTestAccounts } from '../../../helpers/seed-test-accounts';
 
 /**

@@ -9,7 +9,7 @@ import {
   insertSite,
   makeCollection,
   type Api,
-} from './arthropod-fixtures';
+} from '../helpers/arthropod-fixtures';
 
 /**
  * Contract §6: a pool test may not be dated before its pool's collection (422

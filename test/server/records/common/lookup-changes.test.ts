@@ -12,7 +12,7 @@ import {
   errorOf,
   makeCollection,
   signedInRecords,
-} from './arthropod-fixtures';
+} from '../helpers/arthropod-fixtures';
 
 const URL = '/v1/arthropod/collection';
 

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { SEX_ID, SPECIES_ID, TRAP_ID, api, insertSite, type Api } from './arthropod-fixtures';
+import {
+  SEX_ID,
+  SPECIES_ID,
+  TRAP_ID,
+  api,
+  insertSite,
+  type Api,
+} from '../helpers/arthropod-fixtures';
 
 /**
  * A pool that names no collection takes its survey year from its own collection_date (as on

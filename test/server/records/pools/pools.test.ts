@@ -10,7 +10,7 @@ import {
   makeCollection,
   tableCounts,
   type Api,
-} from './arthropod-fixtures';
+} from '../helpers/arthropod-fixtures';
 
 const POOLS = '/v1/arthropod/pool';
 const COLLECTIONS = '/v1/arthropod/collection';

@@ -1,8 +1,8 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SyncEngineProvider, SyncStatusBar } from '../../../src/client/features/sync-status';
-import { site } from './helpers/outbox-factory';
-import { setupEngine } from './helpers/setup-engine';
+import { SyncEngineProvider, SyncStatusBar } from '../../../../src/client/features/sync-status';
+import { site } from '../../sync/helpers/outbox-factory';
+import { setupEngine } from '../../sync/helpers/setup-engine';
 
 afterEach(() => cleanup());
 

@@ -9,7 +9,7 @@ import {
   makeCollection,
   tableCounts,
   type Api,
-} from './arthropod-fixtures';
+} from '../helpers/arthropod-fixtures';
 
 const TESTS = '/v1/arthropod/pool/test';
 const METHOD = { rtPcr: 1, ramp: 2, vecTest: 3 };

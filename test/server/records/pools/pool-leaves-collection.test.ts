@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../../helpers/records-app';
-import { SEX_ID, SPECIES_ID, api, errorOf, makeCollection, type Api } from './arthropod-fixtures';
+import {
+  SEX_ID,
+  SPECIES_ID,
+  api,
+  errorOf,
+  makeCollection,
+  type Api,
+} from '../helpers/arthropod-fixtures';
 
 /**
  * Contract §6: a pool names a collection, or stands alone with `site, collection_date, trap`. A
