@@ -70,7 +70,7 @@
  */
 import { lazy, Suspense, useCallback, type ComponentProps, type ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
-import type { Entity } from '../../shared';
+import type { Entity } from '#shared';
 import type { LocalRecord } from '../db/database';
 import { HomeScreen } from '../features/home/home-screen';
 import type { LocationPickerProps } from '../features/sites/site-form';

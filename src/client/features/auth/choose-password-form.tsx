@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { MIN_PASSWORD_LENGTH, newPasswordProblem, type SessionInfo } from '../../../shared';
+import { MIN_PASSWORD_LENGTH, newPasswordProblem, type SessionInfo } from '#shared';
 import { Banner } from '../../ui/banner';
 import { Field } from '../../ui/form/field';
 import { choosePassword } from './session-api';

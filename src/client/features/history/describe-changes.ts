@@ -1,4 +1,4 @@
-import type { LookupsDocument } from '../../../shared';
+import type { LookupsDocument } from '#shared';
 import type { HistoryAbundance, HistoryRow } from '#shared/schemas/history';
 import { formatDate } from '../../lib/dates';
 import { speciesSexLabeller } from '../../lib/species-sex-label';

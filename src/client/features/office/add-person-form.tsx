@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { userCreate, type UserRole } from '../../../shared';
+import { userCreate, type UserRole } from '#shared';
 import { Banner } from '../../ui/banner';
 import { Field } from '../../ui/form/field';
 import { addPerson } from './office-api';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import type { AgencyTokenRecord } from '../../../shared';
+import type { AgencyTokenRecord } from '#shared';
 import { Banner } from '../../ui/banner';
 import { createAgencyToken, listAgencyTokens, revokeAgencyToken } from './office-api';
 import { ShownOnce } from './shown-once';

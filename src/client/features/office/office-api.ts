@@ -1,10 +1,4 @@
-import type {
-  AgencyTokenRecord,
-  CreatedUser,
-  UserCreate,
-  UserRecord,
-  UserUpdate,
-} from '../../../shared';
+import type { AgencyTokenRecord, CreatedUser, UserCreate, UserRecord, UserUpdate } from '#shared';
 import { NetworkError, request, type HttpResult } from '../../lib/http';
 
 /** An Office call's outcome: the answer, or what to say and beside which fields. */

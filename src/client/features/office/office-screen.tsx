@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import type { UserRecord } from '../../../shared';
+import type { UserRecord } from '#shared';
 import { Banner } from '../../ui/banner';
 import { AddPersonForm } from './add-person-form';
 import { AgencyTokens } from './agency-tokens';

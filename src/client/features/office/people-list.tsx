@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { UserRecord, UserUpdate } from '../../../shared';
+import type { UserRecord, UserUpdate } from '#shared';
 import { Banner } from '../../ui/banner';
 import { resetPassword, updatePerson } from './office-api';
 import { ShownOnce } from './shown-once';

@@ -12,7 +12,7 @@ import {
   STATUS_ID,
   TARGET_ID,
 } from '../../../../src/server/records/seed/lookup-data';
-import { errorOf, makeCollection, signedInRecords } from '../arthropod/arthropod-fixtures';
+import { errorOf, makeCollection, signedInRecords } from '../helpers/arthropod-fixtures';
 import { makeSite } from '../factories/make-site';
 
 const LAB = 3;

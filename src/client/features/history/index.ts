@@ -1,2 +1,0 @@
-export { HistoryPanel } from './history-panel';
-export { ChangesSinceScreen } from './changes-since-screen';
