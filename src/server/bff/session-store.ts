@@ -243,13 +243,15 @@ export class SessionStore {
 
   /**
    * The upstream exchanged the session's token for `token` (POST /login/renew): stored sealed,
-   * and the row lives on for the renew window past the new expiry.
+   * and the row lives on for the renew window past the new expiry. Not over a token refused
+   * meanwhile (expireToken: a deactivation or password reset through the Office while the
+   * renewal was at the upstream): that session stays ended.
    */
   async renewed(idHash: string, token: string, expiresAt: Date): Promise<void> {
     await this.dropAround(idHash, () =>
       this.db.query(
         `update bff_session set upstream_token = $2, token_expires_at = $3,
-           ends_at = greatest(ends_at, $4) where id_hash = $1`,
+           ends_at = greatest(ends_at, $4) where id_hash = $1 and not renew_refused`,
         [
           idHash,
           this.cipher.seal(token, idHash),

@@ -129,3 +129,20 @@ describe('the session store in front of the session table', () => {
     expect(await sessions.find(id, at(1_600))).toBeNull();
   });
 });
+
+describe('a renewal that finishes after the token was refused', () => {
+  it('does not bring the session back (a deactivation through the Office meanwhile)', async () => {
+    const sessions = store();
+    const id = await sessions.create('token-old', info('tech-renewing'));
+    const idHash = hashSessionId(id);
+    // The manager deactivates the person while their renewal is at the upstream: every
+    // session of theirs stops using its token (expireTokensOfUser)...
+    await sessions.expireToken(idHash, at(1_000));
+    // ...and the renewal's answer, granted just before, arrives after.
+    await sessions.renewed(idHash, 'token-new', at(3_600_000));
+    const found = await sessions.find(id, at(2_000));
+    expect(found?.token).toBe('token-old');
+    expect(found?.tokenExpiresAt.getTime()).toBeLessThanOrEqual(at(1_000).getTime());
+    expect(found?.renewable).toBe(false);
+  });
+});
