@@ -188,3 +188,23 @@ describe('POST /login/renew with a window longer than a week', () => {
     }
   });
 });
+
+describe('DELETE /v1/me/token (sign-out) and renewal', () => {
+  it('signing out with the token just exchanged ends the new one too: the sign-in ends', async () => {
+    const token = await signIn();
+    clock += 58 * 60_000;
+    const renewed = await renew(token);
+    expect(renewed.statusCode).toBe(200);
+    // A sign-out that read the session just before the renewal was stored sends the old token,
+    // still answering for its minute.
+    const out = await t.app.inject({
+      method: 'DELETE',
+      url: '/v1/me/token',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(out.statusCode).toBe(200);
+    const next = renewed.json().token as string;
+    expect((await sites(next)).statusCode).toBe(401);
+    expect((await renew(next)).statusCode).toBe(401);
+  });
+});

@@ -117,7 +117,7 @@ export default async function loginRenewRoutes(
         if (since > RENEWED_TOKEN_OVERLAP_MS) {
           await tx.query(
             `update api_token set revoked_at = $2
-              where coalesce(family, id) = $1 and revoked_at is null`,
+              where (id = $1 or family = $1) and revoked_at is null`,
             [row.family, now],
           );
         }
