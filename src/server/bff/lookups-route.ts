@@ -12,7 +12,7 @@ export async function lookupsRoute(app: FastifyInstance, ctx: BffContext): Promi
       doc = await ctx.lookups.get(session.info.agency, session.token);
     } catch (err) {
       if (err instanceof HttpError && err.code === 'reauth_required') {
-        await ctx.sessions.expireToken(session.idHash, ctx.now());
+        await ctx.sessions.expireToken(session, ctx.now());
       }
       throw err;
     }

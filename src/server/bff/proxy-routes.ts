@@ -216,7 +216,7 @@ async function settleFromUpstream(
     await ctx.journal.abandon(agencyId, req.key, attempt);
     // An upstream 401 here means what it means in send(): stop using this token.
     if (err instanceof HttpError && err.code === 'reauth_required') {
-      await ctx.sessions.expireToken(session.idHash, ctx.now());
+      await ctx.sessions.expireToken(session, ctx.now());
     }
     throw err;
   }
@@ -333,7 +333,7 @@ async function send(
   res: UpstreamResponse,
 ) {
   if (res.status === 401) {
-    await ctx.sessions.expireToken(session.idHash, ctx.now());
+    await ctx.sessions.expireToken(session, ctx.now());
     throw reauthRequired();
   }
   if (res.status >= 500 || res.status < 200 || (res.status >= 300 && res.status < 400)) {

@@ -80,7 +80,7 @@ async function renew(
   if (res.status === 401 || res.status === 403) {
     // Refused for good (revoked, deactivated, past the window): the password is asked.
     const now = ctx.now();
-    await ctx.sessions.expireToken(session.idHash, now);
+    await ctx.sessions.expireToken(session, now);
     const tokenExpiresAt = session.tokenExpiresAt < now ? session.tokenExpiresAt : now;
     return { ...session, renewable: false, tokenExpiresAt };
   }

@@ -9,6 +9,7 @@ import type { BffContext } from './context';
 import { LoginLimits, rateLimited } from '../http/login-limits';
 import { currentSession, ownedBy, requireSession, sessionOf } from './require-session';
 import { SESSION_COOKIE, type StoredSession } from './session-store';
+import { withLiveToken } from './session-renewal';
 
 /** Contract §7 gives login tokens one hour; used when the upstream states no expiry. */
 const DEFAULT_TOKEN_LIFETIME_MS = 3600_000;
@@ -199,12 +200,18 @@ async function endSession(
   session: StoredSession,
 ): Promise<void> {
   await ctx.sessions.deleteByHash(session.idHash);
-  if (session.tokenExpiresAt.getTime() <= ctx.now().getTime()) return;
+  // An expired token is not dead: the upstream still exchanges it within the renew window
+  // (POST /login/renew), and DELETE /v1/me/token takes only a live one. Exchanged here once more
+  // (the exchanged token is never exchanged again), the new one is revoked below: a copy of
+  // either then renews nothing. Unrenewable (the public service, refused): it stays expired.
+  const expired = (s: StoredSession) => s.tokenExpiresAt.getTime() <= ctx.now().getTime();
+  const ending = expired(session) ? await withLiveToken(ctx, session, req.log) : session;
+  if (expired(ending)) return;
   try {
     const res = await ctx.upstream.request({
       method: 'DELETE',
       path: '/v1/me/token',
-      headers: { authorization: `Bearer ${session.token}`, accept: 'application/json' },
+      headers: { authorization: `Bearer ${ending.token}`, accept: 'application/json' },
       timeoutMs: REVOKE_TIMEOUT_MS,
     });
     if (res.status >= 300) {

@@ -243,13 +243,15 @@ export class SessionStore {
 
   /**
    * The upstream exchanged the session's token for `token` (POST /login/renew): stored sealed,
-   * and the row lives on for the renew window past the new expiry.
+   * and the row lives on for the renew window past the new expiry. Not over a token refused
+   * meanwhile (expireToken: a deactivation or password reset through the Office while the
+   * renewal was at the upstream): that session stays ended.
    */
   async renewed(idHash: string, token: string, expiresAt: Date): Promise<void> {
     await this.dropAround(idHash, () =>
       this.db.query(
         `update bff_session set upstream_token = $2, token_expires_at = $3,
-           ends_at = greatest(ends_at, $4) where id_hash = $1`,
+           ends_at = greatest(ends_at, $4) where id_hash = $1 and not renew_refused`,
         [
           idHash,
           this.cipher.seal(token, idHash),
@@ -268,10 +270,27 @@ export class SessionStore {
   }
 
   /**
-   * The upstream refused the token (revoked, user deactivated, clock skew) or will not renew it:
-   * stop using it, and do not ask to renew it again. The session then says reauth_required.
+   * The upstream refused the token of `refused` (revoked, user deactivated, clock skew) or will
+   * not renew it: stop using it, and do not ask to renew it again. The session then says
+   * reauth_required. Only while the row still holds that token (the same expiry): a request
+   * that ran across a renewal (a long import or export, still sending the exchanged token past
+   * its minute) must not end the session the renewal just extended.
    */
-  async expireToken(idHash: string, now: Date): Promise<void> {
+  async expireToken(
+    refused: Pick<StoredSession, 'idHash' | 'tokenExpiresAt'>,
+    now: Date,
+  ): Promise<void> {
+    await this.dropAround(refused.idHash, () =>
+      this.db.query(
+        `update bff_session set token_expires_at = least(token_expires_at, $2), renew_refused = true
+          where id_hash = $1 and token_expires_at = $3`,
+        [refused.idHash, now, refused.tokenExpiresAt],
+      ),
+    );
+  }
+
+  /** Stops using the session's token, whichever it holds (see expireTokensOfUser). */
+  private async expireAnyToken(idHash: string, now: Date): Promise<void> {
     await this.dropAround(idHash, () =>
       this.db.query(
         `update bff_session set token_expires_at = least(token_expires_at, $2), renew_refused = true
@@ -290,7 +309,7 @@ export class SessionStore {
       'select id_hash from bff_session where agency_id = $1 and user_id = $2 and token_expires_at > $3',
       [agencyId, userId, now],
     );
-    for (const { id_hash } of rows) await this.expireToken(id_hash, now);
+    for (const { id_hash } of rows) await this.expireAnyToken(id_hash, now);
   }
 
   /** Forgets a session around a change to its row: no read overlapping the change is kept. */

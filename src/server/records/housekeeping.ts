@@ -4,8 +4,20 @@ import { refreshStatistics } from '../db/refresh-statistics';
 import type { RecordsContext } from './context';
 import { IDEMPOTENCY_WINDOW_MS } from '#shared/schemas/outbox';
 
-/** Expired login tokens are kept a week so a late request still gets token_expired, not unauthenticated. */
+/**
+ * Expired login tokens are kept a week so a late request still gets token_expired, not
+ * unauthenticated; longer when the renew window is longer (`keptExpiredLoginTokensMs`).
+ */
 export const EXPIRED_TOKEN_GRACE_MS = 7 * 86_400_000;
+
+/**
+ * How long expired login tokens are kept: at least the renew window (POST /login/renew), or a
+ * token still renewable would be deleted first and its tablet asked for the password
+ * (TRAPLINE_RENEW_WINDOW_S of two weeks, a tablet restarted after ten days).
+ */
+export function keptExpiredLoginTokensMs(ctx: Pick<RecordsContext, 'renewWindowSeconds'>): number {
+  return Math.max(EXPIRED_TOKEN_GRACE_MS, ctx.renewWindowSeconds * 1000);
+}
 const EVERY_MS = 3600_000;
 /**
  * Statistics rounds (PGlite only): once a minute, and early after this many writes, at the first
@@ -15,14 +27,18 @@ export const STATISTICS_EVERY_MS = 60_000;
 export const STATISTICS_EVERY_WRITES = 500;
 export const STATISTICS_QUIET_MS = 1000;
 
-/** Deletes login tokens expired over a week ago and idempotency keys past their 24 hours. */
+/**
+ * Deletes login tokens expired over `keptTokensMs` ago (a week by default) and idempotency keys
+ * past their 24 hours.
+ */
 export async function purgeExpired(
   db: Queryable,
   now: Date,
+  keptTokensMs = EXPIRED_TOKEN_GRACE_MS,
 ): Promise<{ tokens: number; keys: number }> {
   const tokens = await db.query(
     `delete from api_token where kind = 'login' and expires_at < $1 returning id`,
-    [new Date(now.getTime() - EXPIRED_TOKEN_GRACE_MS).toISOString()],
+    [new Date(now.getTime() - keptTokensMs).toISOString()],
   );
   // Keys still in flight (no answer) are kept: their request may still be running.
   const keys = await db.query(
@@ -44,7 +60,9 @@ export function scheduleHousekeeping(app: FastifyInstance, ctx: RecordsContext):
   let closed = false;
   let refreshing: Promise<void> | null = null;
   const run = () =>
-    purgeExpired(ctx.db, ctx.now()).catch((err) => app.log.warn({ err }, 'housekeeping failed'));
+    purgeExpired(ctx.db, ctx.now(), keptExpiredLoginTokensMs(ctx)).catch((err) =>
+      app.log.warn({ err }, 'housekeeping failed'),
+    );
   // One round at a time, none after close; close waits for the running one (the database closes next).
   const statistics = (options: { grownOnly?: boolean } = {}) => {
     if (closed) return;

@@ -86,10 +86,9 @@ describe('the session store in front of the session table', () => {
   it('stops using a refused token at once', async () => {
     const sessions = store();
     const id = await sessions.create('token-c', info('tech-c'));
-    expect((await sessions.find(id, at(0)))?.tokenExpiresAt.getTime()).toBe(
-      at(3_600_000).getTime(),
-    );
-    await sessions.expireToken(hashSessionId(id), at(5));
+    const found = await sessions.find(id, at(0));
+    expect(found?.tokenExpiresAt.getTime()).toBe(at(3_600_000).getTime());
+    await sessions.expireToken(found!, at(5));
     expect((await sessions.find(id, at(6)))?.tokenExpiresAt.getTime()).toBe(at(5).getTime());
   });
 
@@ -127,5 +126,41 @@ describe('the session store in front of the session table', () => {
     expect(await sessions.find(id, at(0))).not.toBeNull();
     // ends_at = token expiry (500 ms) + grace (1 s): gone at 1.5 s, inside SESSION_CACHE_MS.
     expect(await sessions.find(id, at(1_600))).toBeNull();
+  });
+});
+
+describe('a renewal that finishes after the token was refused', () => {
+  it('does not bring the session back (a deactivation through the Office meanwhile)', async () => {
+    const sessions = store();
+    const id = await sessions.create('token-old', info('tech-renewing'));
+    const idHash = hashSessionId(id);
+    const before = await sessions.find(id, at(0));
+    // The manager deactivates the person while their renewal is at the upstream: every
+    // session of theirs stops using its token (expireTokensOfUser)...
+    await sessions.expireToken(before!, at(1_000));
+    // ...and the renewal's answer, granted just before, arrives after.
+    await sessions.renewed(idHash, 'token-new', at(3_600_000));
+    const found = await sessions.find(id, at(2_000));
+    expect(found?.token).toBe('token-old');
+    expect(found?.tokenExpiresAt.getTime()).toBeLessThanOrEqual(at(1_000).getTime());
+    expect(found?.renewable).toBe(false);
+  });
+});
+
+describe('a request that ran across a renewal', () => {
+  it('does not end the renewed session when the upstream refuses the exchanged token', async () => {
+    const sessions = store();
+    const id = await sessions.create('token-exchanged', info('tech-long-import'));
+    // A long site import starts with the session as it is...
+    const atStart = await sessions.find(id, at(0));
+    // ...another request renews its token meanwhile...
+    await sessions.renewed(hashSessionId(id), 'token-fresh', at(2 * 3_600_000));
+    // ...and the import's last writes, sent with the exchanged token past its minute, are
+    // refused (401): the session goes on with the fresh token.
+    await sessions.expireToken(atStart!, at(120_000));
+    const after = await sessions.find(id, at(121_000));
+    expect(after?.token).toBe('token-fresh');
+    expect(after?.tokenExpiresAt.getTime()).toBe(at(2 * 3_600_000).getTime());
+    expect(after?.renewable).toBe(true);
   });
 });

@@ -111,3 +111,37 @@ describe('a sign-in through the BFF', () => {
     expect((await stack.api('/api/v1/site', { cookie })).status).toBe(200);
   });
 });
+
+describe('signing out through the BFF', () => {
+  /** The upstream token the BFF sent last (a copy someone could have taken before sign-out). */
+  function lastUpstreamToken(): string {
+    const head = stack.proxy.seen.at(-1)?.head ?? '';
+    const match = /^authorization: Bearer (\S+)\r?$/im.exec(head);
+    if (!match) throw new Error(`no bearer token in ${head}`);
+    return match[1];
+  }
+  const renewUpstream = (token: string) =>
+    fetch(`${stack.recordsUrl}/login/renew`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+
+  it('the morning after ends the upstream sign-in too: its expired token is not renewable', async () => {
+    const cookie = await stack.signIn('demo-tech');
+    expect((await stack.api('/api/v1/site', { cookie })).status).toBe(200);
+    const token = lastUpstreamToken();
+    // Overnight the token expired; within the renew window it could still be exchanged.
+    clock += 14 * 60 * MINUTE;
+    expect((await stack.api('/api/session', { method: 'DELETE', cookie })).status).toBe(204);
+    const copy = await renewUpstream(token);
+    expect(copy.status).toBe(401);
+  });
+
+  it('within the hour revokes the token as before', async () => {
+    const cookie = await stack.signIn('demo-tech');
+    expect((await stack.api('/api/v1/site', { cookie })).status).toBe(200);
+    const token = lastUpstreamToken();
+    expect((await stack.api('/api/session', { method: 'DELETE', cookie })).status).toBe(204);
+    expect((await renewUpstream(token)).status).toBe(401);
+  });
+});

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRecords } from '../../../src/server/records/app';
 import { buildTestRecords, TEST_PASSWORD, type TestRecords } from '../helpers/records-app';
 
 // Field trial (issue 35): a tablet signed in at 7 am was signed out at 8 am (the login token's
@@ -129,5 +130,81 @@ describe('POST /login/renew', () => {
       expect(res.json().error).toMatchObject({ code: 'unauthenticated' });
       expect(res.json().error.message).toBeTypeOf('string');
     }
+  });
+});
+
+describe('POST /login/renew and a temporary password', () => {
+  it('does not carry a temporary password’s sign-in past the temporary password’s week', async () => {
+    const manager = await signIn('demo-manager');
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/v1/user',
+      headers: { authorization: `Bearer ${manager}` },
+      payload: { username: 'renew-temporary', full_name: 'Renew Temporary', role: 'user' },
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    const temporary = made.json().temporary_password as string;
+    // Signed in with it on its last day: only choosing a password is allowed.
+    clock += WEEK - 30 * 60_000;
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/login',
+      payload: { username: 'renew-temporary', password: temporary },
+    });
+    expect(first.json().password_change_required).toBe(true);
+    // Within its week, a renewal is harmless: the sign-in still only chooses a password.
+    const renewed = await renew(first.json().token as string);
+    expect(renewed.statusCode).toBe(200);
+    // The temporary password has expired (login now says temporary_password_expired): its
+    // sign-in must not be renewed into choosing a password with it after all.
+    clock += HOUR;
+    const late = await renew(renewed.json().token as string);
+    expect(late.statusCode).toBe(401);
+    expect(late.json().error.code).toBe('temporary_password_expired');
+  });
+});
+
+describe('POST /login/renew with a window longer than a week', () => {
+  it('still renews after a restart when the token expired more than a week ago', async () => {
+    const window = 14 * 24 * 3600;
+    const token = await signIn();
+    clock += HOUR + 10 * 24 * HOUR;
+    // `npm start` again after ten days off: housekeeping runs as the service starts.
+    const restarted = await buildRecords({
+      db: t.db,
+      now: () => new Date(clock),
+      renewWindowSeconds: window,
+    });
+    try {
+      await restarted.ready();
+      const res = await restarted.inject({
+        method: 'POST',
+        url: '/login/renew',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+    } finally {
+      await restarted.close();
+    }
+  });
+});
+
+describe('DELETE /v1/me/token (sign-out) and renewal', () => {
+  it('signing out with the token just exchanged ends the new one too: the sign-in ends', async () => {
+    const token = await signIn();
+    clock += 58 * 60_000;
+    const renewed = await renew(token);
+    expect(renewed.statusCode).toBe(200);
+    // A sign-out that read the session just before the renewal was stored sends the old token,
+    // still answering for its minute.
+    const out = await t.app.inject({
+      method: 'DELETE',
+      url: '/v1/me/token',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(out.statusCode).toBe(200);
+    const next = renewed.json().token as string;
+    expect((await sites(next)).statusCode).toBe(401);
+    expect((await renew(next)).statusCode).toBe(401);
   });
 });

@@ -132,7 +132,7 @@ async function getList(
     headers: { authorization: `Bearer ${session.token}`, accept: 'application/json' },
   });
   if (res.status === 401) {
-    await ctx.sessions.expireToken(session.idHash, ctx.now());
+    await ctx.sessions.expireToken(session, ctx.now());
     throw reauthRequired();
   }
   if (res.status !== 200) {

@@ -329,7 +329,7 @@ export async function reportLists(
     return await cacheOf(ctx).get(session, left);
   } catch (err) {
     if (err instanceof HttpError && err.code === 'reauth_required') {
-      await ctx.sessions.expireToken(session.idHash, ctx.now());
+      await ctx.sessions.expireToken(session, ctx.now());
     }
     throw err;
   }

@@ -124,7 +124,7 @@ async function namesOfLookups(
     return lookupNames(await ctx.lookups.get(session.info.agency, session.token));
   } catch (err) {
     if (err instanceof HttpError && err.code === 'reauth_required') {
-      await ctx.sessions.expireToken(session.idHash, ctx.now());
+      await ctx.sessions.expireToken(session, ctx.now());
     }
     throw err;
   }

@@ -106,7 +106,7 @@ export async function writePlan(
   await Promise.all(Array.from({ length: IMPORT_CONCURRENCY }, worker));
   // The app asks for the password again (401 reauth_required), and the answer still says what
   // was written.
-  if (refused) await ctx.sessions.expireToken(session.idHash, ctx.now());
+  if (refused) await ctx.sessions.expireToken(session, ctx.now());
   return outcome;
 }
 

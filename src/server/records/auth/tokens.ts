@@ -45,10 +45,16 @@ export async function issueAgencyToken(
   return { id: rows[0].id, token };
 }
 
-/** Revokes one login token (a sign-out). Idempotent: a revoked token stays revoked. */
+/**
+ * Revokes a login token and every token of its sign-in (a sign-out): the ones it was exchanged
+ * from and for (POST /login/renew, `family`). A sign-out sent with a token just exchanged (still
+ * answering for its minute) ends the new one too. Idempotent: a revoked token stays revoked.
+ */
 export async function revokeLoginToken(db: Queryable, tokenId: number): Promise<void> {
   await db.query(
-    `update api_token set revoked_at = now() where id = $1 and kind = 'login' and revoked_at is null`,
+    `update api_token t set revoked_at = now()
+       from (select coalesce(family, id) as first from api_token where id = $1) s
+      where t.kind = 'login' and t.revoked_at is null and (t.id = s.first or t.family = s.first)`,
     [tokenId],
   );
 }
