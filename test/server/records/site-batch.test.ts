@@ -179,4 +179,11 @@ describe('POST /v1/site/batch', () => {
     expect(new Set(res.json().results.map((r: { id: number }) => r.id)).size).toBe(1000);
     expect(await sites()).toBe(before + 1000);
   });
+
+  it('is documented in the OpenAPI document as a Trapline extension', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const op = doc.paths['/v1/site/batch']?.post;
+    expect(op?.summary).toMatch(/Trapline extension/);
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['201', '403', '422']));
+  });
 });
