@@ -120,6 +120,13 @@ export function nextRequest(rng: SeededRandom, world: FuzzWorld, baseHost: strin
         return toBff(rng, world, actor, historyOp(rng, world, actor, hostile), hostile, baseHost);
       },
     ],
+    [
+      3,
+      () => {
+        const actor = pickActor(rng, world, 'records');
+        return toRecords(rng, world, siteBatchOp(rng, world, actor, hostile), hostile, actor);
+      },
+    ],
     [6, () => authOp(rng, world, hostile)],
     [5, () => peopleRequest(rng, world, hostile, baseHost)],
     [10, () => bffOwnRoute(rng, world, hostile, baseHost)],
@@ -313,6 +320,34 @@ function historyOp(rng: SeededRandom, world: FuzzWorld, actor: Actor, hostile: b
     pattern: '/v1/history',
     path: `/v1/history?${q}${paging}`,
     expect: 'list',
+  };
+}
+
+/**
+ * POST /v1/site/batch (Trapline extension): a few site creates and updates in one request,
+ * managers only; hostile items are damaged as single bodies are, sometimes the envelope too.
+ * What it creates is not taught to the world (the batch answers ids, not records).
+ */
+function siteBatchOp(rng: SeededRandom, world: FuzzWorld, actor: Actor, hostile: boolean): Op {
+  const items: unknown[] = Array.from({ length: rng.int(1, 5) }, () => {
+    if (rng.chance(0.7)) {
+      const site = validCreate(rng, world, actor.agency, 'site');
+      if (hostile) mutateFields(rng, site);
+      return { op: 'create', site };
+    }
+    const site = validUpdate(rng, world, actor.agency, 'site');
+    if (hostile) mutateFields(rng, site);
+    const id = Number(world.pathId(rng, actor.agency, 'site'));
+    return { op: hostile && rng.chance(0.2) ? 'upsert' : 'update', id, site };
+  });
+  const body: Record<string, unknown> = { items };
+  if (hostile && rng.chance(0.2)) setOwn(body, rng.pick(['items', 'extra']), hostileValue(rng));
+  return {
+    method: 'POST',
+    pattern: '/v1/site/batch',
+    path: '/v1/site/batch',
+    wire: toWire(rng, body, hostile),
+    expect: 'any',
   };
 }
 

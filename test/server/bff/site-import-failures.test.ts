@@ -13,6 +13,8 @@ let failCreatesAfter: number | null = null;
 let createsPassed = 0;
 /** What the hop answers the creates it fails. */
 let failStatus = 503;
+/** How often the BFF asked for the batch route. */
+let batchAsked = 0;
 
 const HEADER = 'code,name,latitude,longitude,coordinate_precision';
 const file = (from: number, n: number, name = 'Site') =>
@@ -42,6 +44,13 @@ beforeAll(async () => {
         createServer(async (req, res) => {
           const chunks: Buffer[] = [];
           for await (const c of req) chunks.push(c as Buffer);
+          // A hosted service without the records service's batch route: the BFF writes row by row.
+          if (req.method === 'POST' && req.url === '/v1/site/batch') {
+            batchAsked += 1;
+            res.writeHead(404, { 'content-type': 'application/json' });
+            res.end(JSON.stringify({ error: { code: 'not_found', message: 'No such route' } }));
+            return;
+          }
           const isCreate = req.method === 'POST' && req.url === '/v1/site';
           if (isCreate && failCreatesAfter !== null && createsPassed >= failCreatesAfter) {
             res.writeHead(failStatus, { 'content-type': 'application/json' });
@@ -76,7 +85,7 @@ afterAll(async () => {
   await stack?.close();
 });
 
-describe('site import when the upstream fails midway', () => {
+describe('site import when an upstream without the batch route fails midway', () => {
   it('stops, says how many sites were written, and the same file again completes the job', async () => {
     failCreatesAfter = 12;
     createsPassed = 0;
@@ -148,5 +157,9 @@ describe('site import when the upstream fails midway', () => {
     failCreatesAfter = null;
     manager = await stack.signIn('demo-manager');
     expect((await importFile(csv)).body).toMatchObject({ created: 7, unchanged: 3 });
+  });
+
+  it('asked for the batch route once, and wrote row by row ever since', () => {
+    expect(batchAsked).toBe(1);
   });
 });

@@ -188,7 +188,7 @@ async function runImport(
     rows: plan.rows,
     created: outcome.created,
     updated: outcome.updated,
-    unchanged: plan.unchanged,
+    unchanged: plan.unchanged + (outcome.unchanged ?? 0),
     errors: [],
   };
   const failed = writeFailure(outcome);

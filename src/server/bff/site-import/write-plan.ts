@@ -5,6 +5,7 @@ import { parseJson } from '../parse-json';
 import type { StoredSession } from '../session-store';
 import { UpstreamError, type UpstreamResponse } from '../upstream-client';
 import { importKey } from './import-key';
+import { writeInBatches } from './write-batches';
 import type { ImportPlan } from './plan-import';
 import type { CheckedRow } from './row-to-site';
 
@@ -19,6 +20,8 @@ const TRIES = 4;
 export type WriteOutcome = {
   created: number;
   updated: number;
+  /** Planned updates the upstream found already done (a batch says so; a PUT does not). */
+  unchanged?: number;
   /** Set when a write failed for good: nothing more was started after it. */
   failure?: { status: number; code: string; row: number; why: string };
 };
@@ -26,7 +29,26 @@ export type WriteOutcome = {
 type Write = { row: number; send: () => Promise<UpstreamResponse>; kind: 'create' | 'update' };
 
 /**
- * Carries out a checked plan (no errors) through the upstream's own routes: POST /v1/site with an
+ * Carries out a checked plan (no errors): in batches through POST /v1/site/batch where the
+ * upstream has it (write-batches.ts: the bundled records service), else row by row.
+ * When the sign-in expired midway, the app is made to ask for the password again
+ * (401 reauth_required), and the answer still says what was written.
+ */
+export async function writePlan(
+  ctx: BffContext,
+  session: StoredSession,
+  plan: ImportPlan,
+): Promise<WriteOutcome> {
+  const batched = await writeInBatches(ctx, session, plan, withRetries, noteFailure);
+  const outcome = batched === 'unsupported' ? await writeRowByRow(ctx, session, plan) : batched;
+  if (outcome.failure?.code === 'reauth_required') {
+    await ctx.sessions.expireToken(session, ctx.now());
+  }
+  return outcome;
+}
+
+/**
+ * Row by row, for an upstream without the batch route (the hosted service): POST /v1/site with an
  * Idempotency-Key per create (import-key.ts), PUT /v1/site/{id} with the changed fields only.
  *
  * Guarantees, since the upstream has no transaction spanning requests: every row was checked
@@ -37,7 +59,7 @@ type Write = { row: number; send: () => Promise<UpstreamResponse>; kind: 'create
  * answer was lost is replayed by its key (or, on an upstream without keys, its code is found by
  * the new read), and nothing is ever created twice.
  */
-export async function writePlan(
+async function writeRowByRow(
   ctx: BffContext,
   session: StoredSession,
   plan: ImportPlan,
@@ -65,49 +87,44 @@ export async function writePlan(
   ];
   const outcome: WriteOutcome = { created: 0, updated: 0 };
   let next = 0;
-  let refused = false;
   const worker = async () => {
-    while (!outcome.failure && !refused && next < writes.length) {
+    while (!outcome.failure && next < writes.length) {
       const write = writes[next++];
-      const res = await withRetries(write.send).catch((err: unknown) => err);
-      if (res instanceof UpstreamError) {
-        outcome.failure ??= {
-          status: res.status,
-          code: res.code,
-          row: write.row,
-          why: res.message,
-        };
-      } else if (res instanceof Error) {
-        throw res;
-      } else if ((res as UpstreamResponse).status === 401) {
-        refused = true;
-        outcome.failure ??= {
-          status: 401,
-          code: 'reauth_required',
-          row: write.row,
-          why: 'your sign-in has expired (sign in again, then import the file again)',
-        };
-      } else if ((res as UpstreamResponse).status >= 300) {
-        const r = res as UpstreamResponse;
-        const status = r.status >= 500 ? 502 : r.status;
-        outcome.failure ??= {
-          status,
-          code: status >= 500 ? 'upstream_unavailable' : (errorCode(r) ?? 'validation_failed'),
-          row: write.row,
-          why: upstreamMessage(r),
-        };
-      } else if (write.kind === 'create') {
-        outcome.created += 1;
-      } else {
-        outcome.updated += 1;
-      }
+      const res = await withRetries(write.send).catch((err: unknown) => err as Error);
+      if (res instanceof Error || res.status >= 300) noteFailure(outcome, write.row, res);
+      else if (write.kind === 'create') outcome.created += 1;
+      else outcome.updated += 1;
     }
   };
   await Promise.all(Array.from({ length: IMPORT_CONCURRENCY }, worker));
-  // The app asks for the password again (401 reauth_required), and the answer still says what
-  // was written.
-  if (refused) await ctx.sessions.expireToken(session, ctx.now());
   return outcome;
+}
+
+/**
+ * Records why a write failed (the first failure wins); anything but an upstream failure or
+ * answer is a fault and is thrown on.
+ */
+function noteFailure(outcome: WriteOutcome, row: number, res: UpstreamResponse | Error): void {
+  if (res instanceof UpstreamError) {
+    outcome.failure ??= { status: res.status, code: res.code, row, why: res.message };
+  } else if (res instanceof Error) {
+    throw res;
+  } else if (res.status === 401) {
+    outcome.failure ??= {
+      status: 401,
+      code: 'reauth_required',
+      row,
+      why: 'your sign-in has expired (sign in again, then import the file again)',
+    };
+  } else {
+    const status = res.status >= 500 ? 502 : res.status;
+    outcome.failure ??= {
+      status,
+      code: status >= 500 ? 'upstream_unavailable' : (errorCode(res) ?? 'validation_failed'),
+      row,
+      why: upstreamMessage(res),
+    };
+  }
 }
 
 /**
@@ -175,7 +192,13 @@ function errorCode(res: UpstreamResponse): string | undefined {
 }
 
 function upstreamMessage(res: UpstreamResponse): string {
-  const body = parseJson(res.body) as { error?: { message?: unknown } } | undefined;
+  const body = parseJson(res.body) as
+    { error?: { message?: unknown; fields?: { path?: unknown; message?: unknown }[] } } | undefined;
+  // A batch's 422 names its items: the first one's own message says what is wrong with the row.
+  const first = body?.error?.fields?.[0];
+  if (typeof first?.path === 'string' && first.path.startsWith('items.')) {
+    if (typeof first.message === 'string' && first.message) return first.message;
+  }
   const m = body?.error?.message;
   return typeof m === 'string' && m ? m : `HTTP ${res.status}`;
 }

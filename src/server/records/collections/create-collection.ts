@@ -175,7 +175,7 @@ export async function createCollection(
         ]),
     );
     const { id } = row;
-    await historyOfCreate(tx, caller, now, 'collection', id);
+    await historyOfCreate(tx, caller, now, 'collection', [id]);
     return collectionRecord(
       {
         ...written,

@@ -31,13 +31,13 @@ export async function beginHistory(
   entity: HistoryEntity,
   action: HistoryAction,
   ids: readonly number[] = [],
-): Promise<{ finish(created?: readonly number[]): Promise<void> }> {
+): Promise<{ finish(created?: readonly number[]): Promise<number[]> }> {
   const before = await readSnapshots(tx, entity, ids);
   return {
     async finish(created = []) {
       const written = [...ids, ...created];
       const after = await readSnapshots(tx, entity, written);
-      await insertHistory(
+      return insertHistory(
         tx,
         caller,
         at,
@@ -51,7 +51,7 @@ export async function beginHistory(
 
 /**
  * The history of a create: every field it set, from nothing (as changesBetween(null, after)).
- * One statement, reading the new record's snapshot and inserting its row: a create is the
+ * One statement for any number of new records (a batch of sites), reading the new record's snapshot and inserting its row: a create is the
  * write a tablet's sync sends most, and each statement is a round trip on PostgreSQL.
  */
 export async function historyOfCreate(
@@ -59,8 +59,9 @@ export async function historyOfCreate(
   caller: Caller,
   at: Date,
   entity: HistoryEntity,
-  id: number,
+  ids: readonly number[],
 ): Promise<void> {
+  if (ids.length === 0) return;
   await tx.query(
     `insert into record_history (agency, entity, record_id, action, user_id, at, changes)
      select $2, $3, s.id, 'create', $4, $5,
@@ -68,7 +69,7 @@ export async function historyOfCreate(
                         from jsonb_each(s.snap) e
                        where e.value not in ('null'::jsonb, '[]'::jsonb)), '{}'::jsonb)
        from (${SNAPSHOT_SQL[entity]}) s`,
-    [[id], caller.agencyId, entity, caller.userId, at],
+    [ids, caller.agencyId, entity, caller.userId, at],
   );
 }
 
@@ -78,7 +79,7 @@ type Written = {
   after: Record<string, unknown> | null;
 };
 
-/** One history row per record whose snapshot changed, in one statement. */
+/** One history row per record whose snapshot changed, in one statement; answers their ids. */
 async function insertHistory(
   tx: Queryable,
   caller: Caller,
@@ -86,15 +87,16 @@ async function insertHistory(
   entity: HistoryEntity,
   action: HistoryAction,
   written: Written[],
-): Promise<void> {
+): Promise<number[]> {
   const rows = written
     .map((w) => ({ id: w.id, changes: changesBetween(w.before, w.after) }))
     .filter((r) => Object.keys(r.changes).length > 0);
-  if (rows.length === 0) return;
+  if (rows.length === 0) return [];
   await tx.query(
     `insert into record_history (agency, entity, record_id, action, user_id, at, changes)
      select $1, $2, r.id, $3, $4, $5, r.changes
        from jsonb_to_recordset($6::jsonb) as r(id int, changes jsonb)`,
     [caller.agencyId, entity, action, caller.userId, at, JSON.stringify(rows)],
   );
+  return rows.map((r) => r.id);
 }

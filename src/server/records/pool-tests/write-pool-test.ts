@@ -126,7 +126,7 @@ export async function createPoolTest(
         now,
       ],
     );
-    await historyOfCreate(tx, caller, now, 'test', rows[0].id);
+    await historyOfCreate(tx, caller, now, 'test', [rows[0].id]);
     const [record] = await poolTestRecords(tx, caller.agencyId, [rows[0].id]);
     return record;
   });

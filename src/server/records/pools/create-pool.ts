@@ -183,7 +183,7 @@ export async function createPool(
     if (standaloneLocation) {
       await tx.query('update location set record_id = $1 where id = $2', [id, standaloneLocation]);
     }
-    await historyOfCreate(tx, caller, now, 'pool', id);
+    await historyOfCreate(tx, caller, now, 'pool', [id]);
     const [record] = await poolRecords(tx, caller.agencyId, [id]);
     return record;
   });

@@ -23,6 +23,8 @@ const CASTS = {
   site_land_usage_custom: 'text[]',
 } as const;
 export type SiteColumn = keyof typeof CASTS;
+export const SITE_COLUMN_CASTS: Readonly<Record<SiteColumn, string>> = CASTS;
+export const SITE_COLUMN_NAMES = Object.keys(CASTS) as SiteColumn[];
 
 /**
  * Columns of the fields present in a (partial) site body; `null` clears. agency/user are not here.

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/database';
-import { bindColumns, type SiteColumn } from './site-columns';
+import { bindColumns, SITE_COLUMN_CASTS, SITE_COLUMN_NAMES, type SiteColumn } from './site-columns';
 import { SITE_COLUMNS, type SiteRow } from './site-row';
 
 /** A site of the agency (deleted ones too), or null: another agency's site is never found. */
@@ -40,9 +40,26 @@ export async function lockSite(
  * §6: the rule holds under concurrent creates). Works on PGlite and PostgreSQL alike.
  */
 export async function lockSiteCode(tx: Queryable, agencyId: number, code: string): Promise<void> {
+  await lockSiteCodes(tx, agencyId, [code]);
+}
+
+/**
+ * lockSiteCode for many codes in one statement (the batch route). Taken in sorted order, so two
+ * batches naming the same codes wait for each other instead of deadlocking.
+ */
+export async function lockSiteCodes(
+  tx: Queryable,
+  agencyId: number,
+  codes: readonly string[],
+): Promise<void> {
+  if (codes.length === 0) return;
+  const sorted = [...new Set(codes)].sort();
   await tx.query(
-    `select pg_advisory_xact_lock(hashtextextended('trapline:site-code:' || $1::text || ':' || $2::text, 0))`,
-    [agencyId, code],
+    // unnest keeps the array's (sorted) order; the volatile lock call is never optimised away.
+    `select count(*) from (
+       select pg_advisory_xact_lock(hashtextextended('trapline:site-code:' || $1::text || ':' || c, 0))
+         from unnest($2::text[]) as u(c)) locks`,
+    [agencyId, sorted],
   );
 }
 
@@ -65,7 +82,7 @@ export async function siteUsingCode(
   exceptId: number | null,
   activeUntil?: string | null,
 ): Promise<{ id: number; name: string } | null> {
-  const earlierInUse = '(deactive_date is null or deactive_date >= $3::timestamptz)';
+  const earlierInUse = inUseFrom('$3::timestamptz');
   const inUse =
     activeUntil === undefined
       ? earlierInUse
@@ -83,6 +100,67 @@ export async function siteUsingCode(
       : [agencyId, code, activeFrom, exceptId, activeUntil],
   );
   return rows[0] ?? null;
+}
+
+/** A live site with this code keeps it in use for a new period starting at `from` (§6). */
+const inUseFrom = (from: string) => `(deactive_date is null or deactive_date >= ${from})`;
+
+/**
+ * siteUsingCode for many new sites at once (the batch route's creates, under lockSiteCodes):
+ * for each {code, activeFrom}, the first site keeping that code in use, by the code.
+ */
+export async function sitesUsingCodes(
+  tx: Queryable,
+  agencyId: number,
+  wanted: readonly { code: string; activeFrom: string }[],
+): Promise<Map<string, { id: number; name: string }>> {
+  const out = new Map<string, { id: number; name: string }>();
+  if (wanted.length === 0) return out;
+  const { rows } = await tx.query<{ code: string; id: number; name: string }>(
+    `select distinct on (w.code) w.code, s.id, s.name
+       from unnest($2::text[], $3::timestamptz[]) as w(code, active_from)
+       join site s on s.agency = $1 and s.code = w.code and s.delete_date is null
+        and ${inUseFrom('w.active_from')}
+      order by w.code, s.id`,
+    [agencyId, wanted.map((w) => w.code), wanted.map((w) => w.activeFrom)],
+  );
+  for (const r of rows) out.set(r.code, { id: r.id, name: r.name });
+  return out;
+}
+
+/**
+ * Inserts many sites in one statement; answers their ids in the order given. `columns` of each
+ * are as siteColumns gives them (absent = null: a site column has no default of its own).
+ */
+export async function insertSites(
+  tx: Queryable,
+  agencyId: number,
+  userId: number | null,
+  columns: readonly Partial<Record<SiteColumn, unknown>>[],
+  now: Date,
+): Promise<number[]> {
+  if (columns.length === 0) return [];
+  const names = SITE_COLUMN_NAMES;
+  const { rows } = await tx.query<{ id: number; n: number }>(
+    `with input as (
+       select * from jsonb_to_recordset($4::jsonb)
+         as r(${names.map((n) => `${n} ${SITE_COLUMN_CASTS[n]}`).join(', ')}, n int)
+     ), inserted as (
+       insert into site (agency, user_id, add_date, updated, ${names.join(', ')})
+       select $1, $2, $3, $3, ${names.map((n) => `input.${n}`).join(', ')}
+         from input order by input.n
+       returning id, code
+     )
+     select inserted.id, input.n from inserted join input using (code) order by input.n`,
+    [
+      agencyId,
+      userId,
+      now.toISOString(),
+      JSON.stringify(columns.map((c, n) => ({ ...c, n: n + 1 }))),
+    ],
+  );
+  if (rows.length !== columns.length) throw new Error('insertSites: codes must differ');
+  return rows.map((r) => Number(r.id));
 }
 
 export async function insertSite(

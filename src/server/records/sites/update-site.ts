@@ -1,4 +1,4 @@
-import type { Database } from '../../db/database';
+import type { Database, Queryable } from '../../db/database';
 import { ZERO_SITE_CODE, type SiteUpdate } from '#shared/schemas/site';
 import { canUpdate, type Caller } from '../auth/types';
 import { forbidden, notFound, validationFailed } from '../errors';
@@ -28,47 +28,57 @@ export async function updateSiteRecord(
   parsed: SiteUpdate,
   now: Date,
 ): Promise<SiteRow> {
+  return db.transaction(async (tx) => (await updateSiteIn(tx, caller, id, parsed, now)).row);
+}
+
+/**
+ * updateSiteRecord on a transaction the caller holds (the batch route runs many in one).
+ * `changed` is false when the body changed nothing (no history row was written).
+ */
+export async function updateSiteIn(
+  tx: Queryable,
+  caller: Caller,
+  id: number,
+  parsed: SiteUpdate,
+  now: Date,
+): Promise<{ row: SiteRow; changed: boolean }> {
   const { id: _id, add_date: _a, updated: _u, delete_date: _d, ...body } = parsed;
   assertOwnAgency(caller, body.agency, 'site');
-  return db.transaction(async (tx) => {
-    const existing = await lockSite(tx, caller.agencyId, id);
-    if (!existing || existing.delete_date !== null) throw notFound('Site');
-    if (!canUpdate(caller, existing.user_id)) {
-      throw forbidden('Only a manager or the technician who created this site can change it');
-    }
-    const isZeroSite = existing.code === ZERO_SITE_CODE;
-    if (isZeroSite && body.code !== undefined && body.code !== ZERO_SITE_CODE) {
-      throw validationFailed([{ path: 'code', message: 'The Zero Site keeps code 000000' }]);
-    }
-    if (isZeroSite) assertZeroSiteStaysActive(body.deactive_date);
-    else assertCodeNotReserved(body.code);
-    await checkSiteLookups(tx, body);
-    const columns = siteColumns(body);
-    const activeDate =
-      columns.active_date !== undefined ? columns.active_date : isoOrNull(existing.active_date);
-    const deactiveDate =
-      columns.deactive_date !== undefined
-        ? columns.deactive_date
-        : isoOrNull(existing.deactive_date);
-    checkSiteDates(activeDate, deactiveDate);
-    const affectsCode =
-      body.code !== undefined || body.active_date !== undefined || body.deactive_date !== undefined;
-    if (affectsCode && !isZeroSite) {
-      const code = body.code ?? existing.code;
-      await lockSiteCode(tx, caller.agencyId, code);
-      const activeFrom = (activeDate as string | null) ?? new Date(existing.add_date).toISOString();
-      await assertCodeFree(
-        tx,
-        caller.agencyId,
-        code,
-        activeFrom,
-        id,
-        (deactiveDate as string | null) ?? null,
-      );
-    }
-    const history = await beginHistory(tx, caller, now, 'site', 'update', [id]);
-    const row = await updateSite(tx, caller.agencyId, id, columns, now);
-    await history.finish();
-    return row;
-  });
+  const existing = await lockSite(tx, caller.agencyId, id);
+  if (!existing || existing.delete_date !== null) throw notFound('Site');
+  if (!canUpdate(caller, existing.user_id)) {
+    throw forbidden('Only a manager or the technician who created this site can change it');
+  }
+  const isZeroSite = existing.code === ZERO_SITE_CODE;
+  if (isZeroSite && body.code !== undefined && body.code !== ZERO_SITE_CODE) {
+    throw validationFailed([{ path: 'code', message: 'The Zero Site keeps code 000000' }]);
+  }
+  if (isZeroSite) assertZeroSiteStaysActive(body.deactive_date);
+  else assertCodeNotReserved(body.code);
+  await checkSiteLookups(tx, body);
+  const columns = siteColumns(body);
+  const activeDate =
+    columns.active_date !== undefined ? columns.active_date : isoOrNull(existing.active_date);
+  const deactiveDate =
+    columns.deactive_date !== undefined ? columns.deactive_date : isoOrNull(existing.deactive_date);
+  checkSiteDates(activeDate, deactiveDate);
+  const affectsCode =
+    body.code !== undefined || body.active_date !== undefined || body.deactive_date !== undefined;
+  if (affectsCode && !isZeroSite) {
+    const code = body.code ?? existing.code;
+    await lockSiteCode(tx, caller.agencyId, code);
+    const activeFrom = (activeDate as string | null) ?? new Date(existing.add_date).toISOString();
+    await assertCodeFree(
+      tx,
+      caller.agencyId,
+      code,
+      activeFrom,
+      id,
+      (deactiveDate as string | null) ?? null,
+    );
+  }
+  const history = await beginHistory(tx, caller, now, 'site', 'update', [id]);
+  const row = await updateSite(tx, caller.agencyId, id, columns, now);
+  const changed = await history.finish();
+  return { row, changed: changed.length > 0 };
 }

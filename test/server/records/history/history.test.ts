@@ -260,7 +260,7 @@ describe('GET /v1/history: one row per write, in the write’s transaction', () 
           `insert into site (agency, code, name, coordinate_precision, lon, lat)
            values (1, '999001', 'Crash test', 1, -121.5, 38.6) returning id`,
         );
-        await historyOfCreate(tx, caller, new Date(), 'site', rows[0].id);
+        await historyOfCreate(tx, caller, new Date(), 'site', [rows[0].id]);
         throw new Error('crash after the history row');
       }),
     ).rejects.toThrow('crash after the history row');

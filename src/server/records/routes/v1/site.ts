@@ -11,9 +11,32 @@ import { updateSiteRecord } from '../../sites/update-site';
 import { deleteSite } from '../../sites/delete-site';
 import { siteRecords } from '../../sites/site-response';
 import { createOnce } from '../../create-once';
-import { ENTITY_ROUTES } from '../../openapi/route-schemas';
+import { answer, ENTITY_ROUTES, errorAnswers } from '../../openapi/route-schemas';
+import { forbidden } from '../../errors';
+import { writeSiteBatch } from '../../sites/site-batch';
+import {
+  MAX_SITE_BATCH,
+  SITE_BATCH_BODY_LIMIT,
+  SITE_BATCH_PATH,
+  siteBatch,
+  siteBatchAnswer,
+} from '#shared/schemas/site-batch';
 
 const SCHEMA = ENTITY_ROUTES.site;
+const BATCH_SCHEMA = {
+  tags: ['site'],
+  summary: 'Create and update many sites in one transaction (Trapline extension)',
+  description:
+    `Up to ${MAX_SITE_BATCH} items, each a create (the body of POST /v1/site) or an update (id and ` +
+    'the body of PUT /v1/site/{id}), checked with the same rules and written in one transaction ' +
+    'with their history rows. Managers only. Any bad item: 422 listing `items.<index>.<field>` ' +
+    'and nothing written. A code or an id may appear once per batch. Honours Idempotency-Key.',
+  body: siteBatch,
+  response: {
+    201: answer('One result per item, in the order sent', siteBatchAnswer),
+    ...errorAnswers('401', '403', '409', '413', '415', '422'),
+  },
+};
 
 /** /v1/site: create, list, get, partial update, delete (contract §6 Sites), with or without a trailing slash. */
 export default async function siteRoutes(
@@ -31,6 +54,29 @@ export default async function siteRoutes(
     );
     return reply.status(201).send(record);
   });
+
+  // A Trapline extension (README "Contract notes"): the BFF's site import, many sites per request.
+  app.post(
+    SITE_BATCH_PATH,
+    {
+      schema: BATCH_SCHEMA,
+      bodyLimit: SITE_BATCH_BODY_LIMIT,
+      // Before the body is read with its schema: a technician learns 403, not what was wrong in it.
+      preValidation: async (req) => {
+        if (req.caller.role !== 'manager')
+          throw forbidden('Only a manager can write sites in a batch');
+      },
+    },
+    async (req, reply) => {
+      const results = await createOnce(
+        ctx.db,
+        req,
+        (db) => db.transaction((tx) => writeSiteBatch(tx, req.caller, req.body.items, ctx.now())),
+        async (_tx, results) => ({ results }),
+      );
+      return reply.status(201).send(results);
+    },
+  );
 
   app.get('/v1/site', { schema: SCHEMA.list }, async (req) => {
     const q = parseListQuery(req.url, SITE_LIST, { firstParam: 2 });
