@@ -24,7 +24,6 @@ export type SiteBatchItem = z.infer<typeof siteBatchItem>;
 export const siteBatch = z.strictObject({
   items: z.array(siteBatchItem).min(1).max(MAX_SITE_BATCH),
 });
-export type SiteBatch = z.infer<typeof siteBatch>;
 
 export const siteBatchResult = z.strictObject({
   index: z.number().int(),

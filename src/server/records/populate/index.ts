@@ -8,7 +8,7 @@
  * - `listLookup(db, kind, url, expansion?)` → `{rows, count}`: a `/v1/<lookup>` list, paged and
  *   filtered with the shared list parameters (contract §4, §5); `expansion` adds populate names.
  * - `populateLureTypes(db, records)`: `populate[]=lures`, the lure types in place of the link records.
- * - `unknownLookupIds(db, kind, ids)` / `unknownLookupIdsByKind(db, idsByKind)`: ids that are
+ * - `unknownLookupIdsByKind(db, idsByKind)`: ids that are
  *   unknown or inactive → your 422 naming the field.
  * - `unknownAmong(idsByKind, found)`: the same answer from entries found another way (a
  *   create's lookups held in memory, records/common/lookup-catalog.ts).
@@ -25,7 +25,6 @@ export { populateLureTypes } from './populate-lure-types';
 export {
   loadShapes,
   populateRefs,
-  unknownLookupIds,
   unknownLookupIdsByKind,
   unknownAmong,
   type ShapeKind,

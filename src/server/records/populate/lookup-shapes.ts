@@ -165,15 +165,3 @@ export async function unknownLookupIdsByKind(
   const { rows } = sql ? await db.query<{ kind: string; id: number }>(sql, params) : { rows: [] };
   return unknownAmong(idsByKind, rows);
 }
-
-/**
- * Ids among `ids` that are not active entries of the lookup: for 422 "unknown or inactive" errors
- * on create (contract §5).
- */
-export async function unknownLookupIds(
-  db: Queryable,
-  kind: ShapeKind,
-  ids: readonly number[],
-): Promise<number[]> {
-  return (await unknownLookupIdsByKind(db, new Map([[kind, ids]]))).get(kind) ?? [];
-}
