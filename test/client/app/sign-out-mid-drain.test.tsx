@@ -17,11 +17,12 @@ import { startMainOnMigratedDir, type MainOnMigratedDir } from '../../helpers/sp
  *
  * Real parts: `npm start` as a child process (the server modules cannot load in jsdom), the
  * page's fetch sent to it with a cookie jar as the browser keeps it; the network is slow for
- * changes sent (each leaves the tablet two and a half seconds after the page sent it, with the
+ * changes sent (each leaves the tablet five seconds after the page sent it, with the
  * cookie the browser attached when it was sent). Nothing is answered in the test's place.
  */
 const PASSWORD = 'sign-out-mid-drain-password';
-const SLOW_MS = 2_500;
+// Long enough that the sign-out lands first on a loaded machine (2.5 s lost the race in CI once).
+const SLOW_MS = 5_000;
 let server: MainOnMigratedDir | undefined;
 let base: string;
 const nodeFetch = globalThis.fetch;
