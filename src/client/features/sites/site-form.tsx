@@ -245,10 +245,7 @@ export function SiteForm({
 
       <fieldset className="fieldset">
         <legend>Location</legend>
-        <LocateControl
-          gps={fixIsThePlace ? gps : { ...gps, fix: null }}
-          onLocate={useMyLocation}
-        />
+        <LocateControl gps={fixIsThePlace ? gps : { ...gps, fix: null }} onLocate={useMyLocation} />
         {renderPicker ? (
           <div className="picker">{renderPicker({ position, onPick: pick })}</div>
         ) : null}
