@@ -80,19 +80,21 @@ const CATALOGUE = /\/src\/client\/lib\/i18n\/messages\/[\w-]+\.json$/;
 const compiledMessages: Plugin = {
   name: 'trapline-compiled-messages',
   enforce: 'pre',
-  transform(code, id) {
-    if (!CATALOGUE.test(id)) return null;
-    const source = JSON.parse(code) as Record<string, string>;
-    const compiled = Object.fromEntries(
-      Object.entries(source).map(([key, message]) => {
-        try {
-          return [key, parseMessage(message)];
-        } catch (error) {
-          throw new Error(`${id}: message "${key}" is not valid ICU: ${String(error)}`);
-        }
-      }),
-    );
-    return { code: JSON.stringify(compiled), map: null };
+  transform: {
+    filter: { id: CATALOGUE },
+    handler(code, id) {
+      const source = JSON.parse(code) as Record<string, string>;
+      const compiled = Object.fromEntries(
+        Object.entries(source).map(([key, message]) => {
+          try {
+            return [key, parseMessage(message)];
+          } catch (error) {
+            throw new Error(`${id}: message "${key}" is not valid ICU`, { cause: error });
+          }
+        }),
+      );
+      return { code: JSON.stringify(compiled), map: null };
+    },
   },
 };
 
@@ -105,9 +107,12 @@ const withoutMessageParser: Plugin = {
   name: 'trapline-without-message-parser',
   apply: 'build',
   enforce: 'pre',
-  async resolveId(id, importer, options) {
-    if (id !== '@formatjs/icu-messageformat-parser') return null;
-    return this.resolve('@formatjs/icu-messageformat-parser/no-parser.js', importer, options);
+  resolveId: {
+    // Only this id reaches the hook (the bundler filters), not every import of the build.
+    filter: { id: /^@formatjs\/icu-messageformat-parser$/ },
+    handler(_id, importer, options) {
+      return this.resolve('@formatjs/icu-messageformat-parser/no-parser.js', importer, options);
+    },
   },
 };
 

@@ -36,12 +36,14 @@ export function App() {
     if (identity) clearIdentity(identity);
     setIdentity(null);
   }, [identity]);
-  const owner = identity ? `${identity.agency.id}:${identity.user.username}` : null;
+  const key = identity ? `${identity.agency.id}:${identity.user.username}` : undefined;
+  // Usernames are matched without case (lib/identity): so is the language kept for one.
+  const owner = identity ? `${identity.agency.id}:${identity.user.username.toLowerCase()}` : null;
   // The language is the signed-in user's choice (Settings), before sign-in the tablet's.
   return (
     <I18nProvider owner={owner}>
       {identity ? (
-        <SignedInApp key={owner} identity={identity} onIdentity={setIdentity} onSignOut={leave} />
+        <SignedInApp key={key} identity={identity} onIdentity={setIdentity} onSignOut={leave} />
       ) : (
         <Suspense fallback={<Loading />}>
           <SignInScreen onSignedIn={signedIn} />
