@@ -3,6 +3,7 @@ import type { ReactElement } from 'react';
 import { RawIntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SignedInApp } from '../../../src/client/app/signed-in-app';
+import { StorageLostBanner, SupersededBanner } from '../../../src/client/app/superseded-banner';
 import { ChoosePasswordForm } from '../../../src/client/features/auth/choose-password-form';
 import { SignInScreen } from '../../../src/client/features/auth/sign-in-screen';
 import { SignInSheet } from '../../../src/client/features/auth/sign-in-sheet';
@@ -46,6 +47,8 @@ const SCREENS: Record<string, { draw: () => ReactElement; ready: string | RegExp
     ),
     ready: 'form',
   },
+  'another-tab banner': { draw: () => <SupersededBanner />, ready: 'button' },
+  'storage-lost banner': { draw: () => <StorageLostBanner />, ready: 'button' },
   'Settings, with the navigation and the sync bar': {
     draw: signedInAt('/settings'),
     ready: 'combobox',

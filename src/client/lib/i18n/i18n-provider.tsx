@@ -2,7 +2,13 @@ import { createContext, useContext, useEffect, useMemo, useState, type ReactNode
 import { createIntl, createIntlCache, RawIntlProvider, type IntlShape } from 'react-intl';
 import { english, loadCatalogue, loadedCatalogue, type Catalogue } from './catalogues';
 import { useLanguageChoice } from './language-choice';
-import { detectLocale, tabletLanguages, type LanguageChoice, type Locale } from './locales';
+import {
+  detectLocale,
+  formattingTag,
+  tabletLanguages,
+  type LanguageChoice,
+  type Locale,
+} from './locales';
 
 const cache = createIntlCache();
 
@@ -68,7 +74,10 @@ export function I18nProvider({ owner, children }: { owner: string | null; childr
   useEffect(() => {
     if (shown) document.documentElement.lang = shown.locale;
   }, [shown]);
-  const intl = useMemo(() => shown && makeIntl(shown.locale, shown.messages), [shown]);
+  const intl = useMemo(
+    () => shown && makeIntl(formattingTag(shown.locale, tabletLanguages()), shown.messages),
+    [shown],
+  );
   const language = useMemo(() => ({ choice, setChoice, locale }), [choice, setChoice, locale]);
   if (!intl) return null;
   return (

@@ -26,3 +26,20 @@ export function tabletLanguages(): readonly string[] {
   if (typeof navigator === 'undefined') return [];
   return navigator.languages?.length ? navigator.languages : [navigator.language];
 }
+
+/**
+ * The tag to format numbers and dates with when `locale` is shown: the tablet's own regional
+ * variant of it where it has one ("es-MX": 10,240.5 and Mexico's dates; "es" alone would write
+ * Spain's 10.240,5), else the language alone. Messages come from `locale`'s catalogue either way.
+ */
+export function formattingTag(locale: Locale, languages: readonly string[] | undefined): string {
+  for (const tag of languages ?? []) {
+    if (tag.toLowerCase().split(/[-_]/)[0] !== locale) continue;
+    try {
+      return Intl.getCanonicalLocales(tag.replace('_', '-'))[0] ?? locale;
+    } catch {
+      return locale;
+    }
+  }
+  return locale;
+}
