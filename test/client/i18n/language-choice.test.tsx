@@ -1,4 +1,4 @@
-import { render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src/client/app/app';
@@ -30,6 +30,8 @@ beforeEach(() => {
 });
 
 afterEach(async () => {
+  // Unmounted before its database goes (this hook runs before setup.ts's cleanup).
+  cleanup();
   // Back to jsdom's own (the prototype's) languages.
   delete (navigator as { languages?: unknown }).languages;
   localStorage.clear();
@@ -79,6 +81,25 @@ describe('the language', () => {
     ).toBeVisible();
     expect(screen.getByLabelText('Usuario')).toBeVisible();
     expect(document.documentElement.lang).toBe('es');
+  });
+
+  it('says why a sign-in failed in Spanish too: no network on a Spanish tablet', async () => {
+    tabletLanguages(['es-MX']);
+    window.history.replaceState(null, '', '/');
+    render(<App />);
+    await userEvent.type(
+      await screen.findByLabelText('Usuario', {}, { timeout: 10_000 }),
+      'demo-tech',
+    );
+    await userEvent.type(screen.getByLabelText('Contraseña'), 'a-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Iniciar sesión' }));
+    expect(
+      await screen.findByText(
+        'Sin conexión: para iniciar sesión se necesita red. Tu trabajo guardado se queda en esta tableta.',
+      ),
+    ).toBeVisible();
+    // What was typed stays.
+    expect(screen.getByLabelText('Usuario')).toHaveValue('demo-tech');
   });
 
   it('falls back to English for a tablet language the app does not ship', async () => {

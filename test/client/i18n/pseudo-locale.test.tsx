@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { cleanup, render, screen } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { RawIntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -64,6 +64,8 @@ const data = [
 ];
 
 afterEach(async () => {
+  // Unmounted before its database goes (this hook runs before setup.ts's cleanup).
+  cleanup();
   vi.unstubAllGlobals();
   await openUserDb({ agencyId: 1, username: identity.user.username }).delete();
 });

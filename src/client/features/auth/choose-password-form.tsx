@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { MIN_PASSWORD_LENGTH, newPasswordProblem, type SessionInfo } from '../../../shared';
-import { translateShared, useI18n } from '../../lib/i18n';
+import { sayIn, translateShared, useI18n } from '../../lib/i18n';
 import { Banner } from '../../ui/banner';
 import { Field } from '../../ui/form/field';
 import { choosePassword } from './session-api';
@@ -60,7 +60,7 @@ export function ChoosePasswordForm({ username, temporaryPassword, onSignedIn, on
               id: 'choosePassword.chooseAnother',
               defaultMessage: 'Choose another password.',
             })
-          : result.message,
+          : sayIn(intl, result.message),
       );
     } finally {
       setBusy(false);

@@ -2,7 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { loginRequest, type LoginRequest, type SessionInfo } from '../../../shared';
-import { translateShared, useI18n } from '../../lib/i18n';
+import { sayIn, translateShared, useI18n } from '../../lib/i18n';
 import { Banner } from '../../ui/banner';
 import { Field } from '../../ui/form/field';
 import { ChoosePasswordForm } from './choose-password-form';
@@ -48,7 +48,7 @@ export function SignInForm({ username, onSignedIn }: Props) {
         setTemporary(values);
         return;
       }
-      setFailure(result.message);
+      setFailure(sayIn(intl, result.message));
       if (result.field === 'password') {
         resetField('password');
         setError('password', {

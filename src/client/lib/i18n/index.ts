@@ -19,3 +19,4 @@ export { timeAgoIn } from './relative-time';
 export { detectLocale, LOCALES, type Locale, type LanguageChoice } from './locales';
 export { english, type Catalogue } from './catalogues';
 export { translateShared } from './shared-messages';
+export { sayIn, type Said } from './said';
