@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
+import { parse as parseMessage } from '@formatjs/icu-messageformat-parser';
 // With its extension: Vite's native config loader (its coming default) takes no bare paths.
 import { writeCompressedCopies } from './src/server/bff/compressed-copies.ts';
 
@@ -69,6 +70,53 @@ const withoutClientJsonSchema = {
 };
 
 /**
+ * The app's message catalogues (src/client/lib/i18n/messages/<locale>.json, `{ id: ICU message }`)
+ * are compiled as they are imported, in the build, the dev server and the tests alike: each
+ * message becomes its ICU syntax tree, still JSON, so the browser formats without parsing. Nothing
+ * generated is committed, so a catalogue and what the app shows can never disagree. A message
+ * that does not parse fails the build, naming it.
+ */
+const CATALOGUE = /\/src\/client\/lib\/i18n\/messages\/[\w-]+\.json$/;
+const compiledMessages: Plugin = {
+  name: 'trapline-compiled-messages',
+  enforce: 'pre',
+  transform: {
+    filter: { id: CATALOGUE },
+    handler(code, id) {
+      const source = JSON.parse(code) as Record<string, string>;
+      const compiled = Object.fromEntries(
+        Object.entries(source).map(([key, message]) => {
+          try {
+            return [key, parseMessage(message)];
+          } catch (error) {
+            throw new Error(`${id}: message "${key}" is not valid ICU`, { cause: error });
+          }
+        }),
+      );
+      return { code: JSON.stringify(compiled), map: null };
+    },
+  },
+};
+
+/**
+ * With every catalogue compiled (above), the app needs no ICU parser: react-intl gets the
+ * parser's no-parser build (about 9 KB less in the first load). Build only: tests and the dev
+ * server keep the parser, which formats a `defaultMessage` missing from a catalogue.
+ */
+const withoutMessageParser: Plugin = {
+  name: 'trapline-without-message-parser',
+  apply: 'build',
+  enforce: 'pre',
+  resolveId: {
+    // Only this id reaches the hook (the bundler filters), not every import of the build.
+    filter: { id: /^@formatjs\/icu-messageformat-parser$/ },
+    handler(_id, importer, options) {
+      return this.resolve('@formatjs/icu-messageformat-parser/no-parser.js', importer, options);
+    },
+  },
+};
+
+/**
  * Brotli and gzip copies of the build's files, for the BFF to send to browsers that accept them
  * (src/server/bff/compressed-copies.ts). Written after every other plugin's last step (the PWA
  * plugin writes sw.js when the bundle closes), so no file changes after its copy is made.
@@ -106,6 +154,8 @@ export default defineConfig({
   },
   plugins: [
     withoutClientJsonSchema,
+    compiledMessages,
+    withoutMessageParser,
     compressedCopies(),
     react(),
     VitePWA({

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useCallback, useState } from 'react';
 import type { SessionInfo } from '#shared';
 import { signOut } from '../features/auth/session-api';
+import { I18nProvider, useI18n } from '../lib/i18n';
 import { clearIdentity, loadIdentity, saveIdentity } from '../lib/identity';
 import { SignedInApp } from './signed-in-app';
 
@@ -35,16 +36,28 @@ export function App() {
     if (identity) clearIdentity(identity);
     setIdentity(null);
   }, [identity]);
-  return identity ? (
-    <SignedInApp
-      key={`${identity.agency.id}:${identity.user.username}`}
-      identity={identity}
-      onIdentity={setIdentity}
-      onSignOut={leave}
-    />
-  ) : (
-    <Suspense fallback={<p className="screen">Loading…</p>}>
-      <SignInScreen onSignedIn={signedIn} />
-    </Suspense>
+  const key = identity ? `${identity.agency.id}:${identity.user.username}` : undefined;
+  // Usernames are matched without case (lib/identity): so is the language kept for one.
+  const owner = identity ? `${identity.agency.id}:${identity.user.username.toLowerCase()}` : null;
+  // The language is the signed-in user's choice (Settings), before sign-in the tablet's.
+  return (
+    <I18nProvider owner={owner}>
+      {identity ? (
+        <SignedInApp key={key} identity={identity} onIdentity={setIdentity} onSignOut={leave} />
+      ) : (
+        <Suspense fallback={<Loading />}>
+          <SignInScreen onSignedIn={signedIn} />
+        </Suspense>
+      )}
+    </I18nProvider>
+  );
+}
+
+function Loading() {
+  const intl = useI18n();
+  return (
+    <p className="screen">
+      {intl.formatMessage({ id: 'app.loading', defaultMessage: 'Loading…' })}
+    </p>
   );
 }

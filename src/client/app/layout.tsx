@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Link, useRoute } from 'wouter';
 import { SyncStatusBar } from '../features/sync-status';
+import { useI18n } from '../lib/i18n';
 import { ScreenErrorBoundary } from './error-boundaries';
 
 function NavLink({ href, children }: { href: string; children: ReactNode }) {
@@ -55,6 +56,7 @@ export function Layout({
   signInNeeded?: boolean;
   children: ReactNode;
 }) {
+  const intl = useI18n();
   const bar = useRef<HTMLElement>(null);
   const barFits = useBarFits(bar);
   return (
@@ -67,14 +69,31 @@ export function Layout({
       <main className="app-main">
         <ScreenErrorBoundary>{children}</ScreenErrorBoundary>
       </main>
-      <nav className="app-nav" aria-label="Main">
-        <NavLink href="/">Home</NavLink>
-        <NavLink href="/sites">Sites</NavLink>
-        <NavLink href="/collections/new">New collection</NavLink>
-        <NavLink href="/sync">Sync</NavLink>
-        <NavLink href="/reports">Reports</NavLink>
-        {isManager ? <NavLink href="/office">Office</NavLink> : null}
-        <NavLink href="/settings">Settings</NavLink>
+      <nav
+        className="app-nav"
+        aria-label={intl.formatMessage({ id: 'nav.name', defaultMessage: 'Main' })}
+      >
+        <NavLink href="/">{intl.formatMessage({ id: 'nav.home', defaultMessage: 'Home' })}</NavLink>
+        <NavLink href="/sites">
+          {intl.formatMessage({ id: 'nav.sites', defaultMessage: 'Sites' })}
+        </NavLink>
+        <NavLink href="/collections/new">
+          {intl.formatMessage({ id: 'nav.newCollection', defaultMessage: 'New collection' })}
+        </NavLink>
+        <NavLink href="/sync">
+          {intl.formatMessage({ id: 'nav.sync', defaultMessage: 'Sync' })}
+        </NavLink>
+        <NavLink href="/reports">
+          {intl.formatMessage({ id: 'nav.reports', defaultMessage: 'Reports' })}
+        </NavLink>
+        {isManager ? (
+          <NavLink href="/office">
+            {intl.formatMessage({ id: 'nav.office', defaultMessage: 'Office' })}
+          </NavLink>
+        ) : null}
+        <NavLink href="/settings">
+          {intl.formatMessage({ id: 'nav.settings', defaultMessage: 'Settings' })}
+        </NavLink>
       </nav>
     </div>
   );

@@ -1,6 +1,7 @@
 import type { TraplineDb } from '../db/database';
 import { useDbGone } from '../db/use-db-gone';
 import { Banner } from '../ui/banner';
+import { useI18n } from '../lib/i18n';
 
 const reloadWindow = () => window.location.reload();
 
@@ -18,17 +19,21 @@ export function useSuperseded(db: TraplineDb): boolean {
  * saved before (queued changes included) stays there, and the reloaded app sends it.
  */
 export function SupersededBanner({ reloadPage = reloadWindow }: { reloadPage?: () => void }) {
+  const intl = useI18n();
   return (
     <Banner
       tone="error"
       actions={
         <button type="button" className="button" onClick={reloadPage}>
-          Reload
+          {intl.formatMessage({ id: 'update.reload', defaultMessage: 'Reload' })}
         </button>
       }
     >
-      The app was updated in another tab. Reload to go on: everything saved on this tablet is kept
-      and will be sent.
+      {intl.formatMessage({
+        id: 'superseded.body',
+        defaultMessage:
+          'The app was updated in another tab. Reload to go on: everything saved on this tablet is kept and will be sent.',
+      })}
     </Banner>
   );
 }
@@ -39,18 +44,21 @@ export function SupersededBanner({ reloadPage = reloadWindow }: { reloadPage?: (
  * "saved" or "all sent", so the technician checks what they entered since the last full sync.
  */
 export function StorageLostBanner({ reloadPage = reloadWindow }: { reloadPage?: () => void }) {
+  const intl = useI18n();
   return (
     <Banner
       tone="error"
       actions={
         <button type="button" className="button" onClick={reloadPage}>
-          Reload
+          {intl.formatMessage({ id: 'update.reload', defaultMessage: 'Reload' })}
         </button>
       }
     >
-      The browser cleared this app&apos;s data on this tablet, or could not keep it. Changes not
-      sent yet may be gone from this tablet: check what you entered since the last full sync, then
-      reload.
+      {intl.formatMessage({
+        id: 'storageLost.body',
+        defaultMessage:
+          "The browser cleared this app's data on this tablet, or could not keep it. Changes not sent yet may be gone from this tablet: check what you entered since the last full sync, then reload.",
+      })}
     </Banner>
   );
 }

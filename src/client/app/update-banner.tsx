@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { anyFormDirty } from '../ui/form/dirty-forms';
 import { Banner } from '../ui/banner';
+import { useI18n } from '../lib/i18n';
 
 type Updater = (reloadPage?: boolean) => Promise<void>;
 /**
@@ -37,6 +38,7 @@ export function UpdateBanner({
   reloadPage?: () => void;
 }) {
   const [needRefresh, setNeedRefresh] = useState(false);
+  const intl = useI18n();
   /** The new version already controls this tab (activated here or in another tab). */
   const [active, setActive] = useState(false);
   const [blocked, setBlocked] = useState(false);
@@ -63,6 +65,7 @@ export function UpdateBanner({
       cancelled = true;
     };
   }, [register]);
+  const t = intl.formatMessage;
   if (!needRefresh && !active) return null;
   const reload = () => {
     if (anyFormDirty()) {
@@ -77,14 +80,25 @@ export function UpdateBanner({
       tone="info"
       actions={
         <button type="button" className="button" onClick={reload}>
-          Reload
+          {t({ id: 'update.reload', defaultMessage: 'Reload' })}
         </button>
       }
     >
       {active
-        ? 'A new version is active — reload after saving.'
-        : 'Update available — Reload to use the new version.'}
-      {blocked ? <strong> Finish or save this form first.</strong> : null}
+        ? t({
+            id: 'update.active',
+            defaultMessage: 'A new version is active — reload after saving.',
+          })
+        : t({
+            id: 'update.available',
+            defaultMessage: 'Update available — Reload to use the new version.',
+          })}
+      {blocked ? (
+        <strong>
+          {' '}
+          {t({ id: 'update.saveFirst', defaultMessage: 'Finish or save this form first.' })}
+        </strong>
+      ) : null}
     </Banner>
   );
 }

@@ -55,7 +55,8 @@ export type AppBrowser = {
  */
 export async function launchApp(
   baseUrl: string,
-  options: { viewport?: Viewport; path?: string } = {},
+  /** `locale`: the browser's language (navigator.languages), en-US unless said. */
+  options: { viewport?: Viewport; path?: string; locale?: string } = {},
 ): Promise<AppBrowser> {
   const profileDir = await mkdtemp(join(tmpdir(), 'trapline-e2e-profile-'));
   const pageErrors: string[] = [];
@@ -71,7 +72,7 @@ export async function launchApp(
       viewport: options.viewport ?? LANDSCAPE,
       baseURL: baseUrl,
       serviceWorkers: 'allow',
-      locale: 'en-US',
+      locale: options.locale ?? 'en-US',
       timezoneId: 'America/Los_Angeles',
     });
     context.on('page', watch);

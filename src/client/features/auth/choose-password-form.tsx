@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { MIN_PASSWORD_LENGTH, newPasswordProblem, type SessionInfo } from '#shared';
+import { sayIn, translateShared, useI18n } from '../../lib/i18n';
 import { Banner } from '../../ui/banner';
 import { Field } from '../../ui/form/field';
 import { choosePassword } from './session-api';
@@ -20,6 +21,7 @@ type Errors = { newPassword?: string; repeat?: string };
  * messages show beside the fields.
  */
 export function ChoosePasswordForm({ username, temporaryPassword, onSignedIn, onBack }: Props) {
+  const intl = useI18n();
   const [newPassword, setNewPassword] = useState('');
   const [repeat, setRepeat] = useState('');
   const [errors, setErrors] = useState<Errors>({});
@@ -31,8 +33,12 @@ export function ChoosePasswordForm({ username, temporaryPassword, onSignedIn, on
     setFailure(null);
     const problem = newPasswordProblem(newPassword, username);
     const next: Errors = {};
-    if (problem) next.newPassword = problem;
-    else if (repeat !== newPassword) next.repeat = 'The two passwords differ: type it again';
+    if (problem) next.newPassword = translateShared(intl, problem);
+    else if (repeat !== newPassword)
+      next.repeat = intl.formatMessage({
+        id: 'choosePassword.differ',
+        defaultMessage: 'The two passwords differ: type it again',
+      });
     setErrors(next);
     if (next.newPassword || next.repeat) return;
     setBusy(true);
@@ -48,22 +54,42 @@ export function ChoosePasswordForm({ username, temporaryPassword, onSignedIn, on
       }
       const field = result.fields.find((f) => f.path === 'new_password');
       setErrors(field ? { newPassword: field.message } : {});
-      setFailure(field ? 'Choose another password.' : result.message);
+      setFailure(
+        field
+          ? intl.formatMessage({
+              id: 'choosePassword.chooseAnother',
+              defaultMessage: 'Choose another password.',
+            })
+          : sayIn(intl, result.message),
+      );
     } finally {
       setBusy(false);
     }
   };
 
+  const title = intl.formatMessage({
+    id: 'choosePassword.title',
+    defaultMessage: 'Choose your password',
+  });
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Choose your password">
-      <h2>Choose your password</h2>
+    <form className="form" onSubmit={submit} noValidate aria-label={title}>
+      <h2>{title}</h2>
       <p>
-        You signed in as <strong>{username}</strong> with a temporary password. Choose your own: at
-        least {MIN_PASSWORD_LENGTH} characters, not your username.
+        {intl.formatMessage(
+          {
+            id: 'choosePassword.intro',
+            defaultMessage:
+              'You signed in as <b>{username}</b> with a temporary password. Choose your own: at least {min} characters, not your username.',
+          },
+          { username, min: MIN_PASSWORD_LENGTH, b: (chunks) => <strong>{chunks}</strong> },
+        )}
       </p>
       {failure ? <Banner tone="error">{failure}</Banner> : null}
       <input type="text" hidden readOnly autoComplete="username" value={username} />
-      <Field label="New password" error={errors.newPassword}>
+      <Field
+        label={intl.formatMessage({ id: 'choosePassword.new', defaultMessage: 'New password' })}
+        error={errors.newPassword}
+      >
         <input
           type="password"
           autoComplete="new-password"
@@ -72,7 +98,13 @@ export function ChoosePasswordForm({ username, temporaryPassword, onSignedIn, on
           onChange={(e) => setNewPassword(e.target.value)}
         />
       </Field>
-      <Field label="New password again" error={errors.repeat}>
+      <Field
+        label={intl.formatMessage({
+          id: 'choosePassword.again',
+          defaultMessage: 'New password again',
+        })}
+        error={errors.repeat}
+      >
         <input
           type="password"
           autoComplete="new-password"
@@ -82,10 +114,18 @@ export function ChoosePasswordForm({ username, temporaryPassword, onSignedIn, on
       </Field>
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={busy}>
-          {busy ? 'Setting your password…' : 'Set password and sign in'}
+          {busy
+            ? intl.formatMessage({
+                id: 'choosePassword.busy',
+                defaultMessage: 'Setting your password…',
+              })
+            : intl.formatMessage({
+                id: 'choosePassword.submit',
+                defaultMessage: 'Set password and sign in',
+              })}
         </button>
         <button type="button" className="button button-quiet" onClick={onBack}>
-          Back
+          {intl.formatMessage({ id: 'choosePassword.back', defaultMessage: 'Back' })}
         </button>
       </div>
     </form>

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { loginRequest, type LoginRequest, type SessionInfo } from '#shared';
+import { sayIn, translateShared, useI18n } from '../../lib/i18n';
 import { Banner } from '../../ui/banner';
 import { Field } from '../../ui/form/field';
 import { ChoosePasswordForm } from './choose-password-form';
@@ -19,13 +20,21 @@ export function SignInForm({ username, onSignedIn }: Props) {
     resolver: zodResolver(loginRequest),
     defaultValues: { username: username ?? '', password: '' },
   });
+  const intl = useI18n();
   const [failure, setFailure] = useState<string | null>(null);
   /** Set after a sign-in with a temporary password: the "choose your password" step shows. */
   const [temporary, setTemporary] = useState<LoginRequest | null>(null);
   const checkedUser = async (session: SessionInfo) => {
     if (username && session.user.username.toLowerCase() !== username.toLowerCase()) {
       setFailure(
-        `Signed in as ${session.user.username}, but this tablet session belongs to ${username}. Sign out first to switch users.`,
+        intl.formatMessage(
+          {
+            id: 'signIn.otherUser',
+            defaultMessage:
+              'Signed in as {signedIn}, but this tablet session belongs to {username}. Sign out first to switch users.',
+          },
+          { signedIn: session.user.username, username },
+        ),
       );
       return;
     }
@@ -39,10 +48,16 @@ export function SignInForm({ username, onSignedIn }: Props) {
         setTemporary(values);
         return;
       }
-      setFailure(result.message);
+      setFailure(sayIn(intl, result.message));
       if (result.field === 'password') {
         resetField('password');
-        setError('password', { type: 'server', message: 'Wrong username or password' });
+        setError('password', {
+          type: 'server',
+          message: intl.formatMessage({
+            id: 'signIn.wrongPassword',
+            defaultMessage: 'Wrong username or password',
+          }),
+        });
       }
       return;
     }
@@ -65,22 +80,36 @@ export function SignInForm({ username, onSignedIn }: Props) {
     );
   }
   return (
-    <form className="form" onSubmit={submit} noValidate aria-label="Sign in">
+    <form
+      className="form"
+      onSubmit={submit}
+      noValidate
+      aria-label={intl.formatMessage({ id: 'signIn.formName', defaultMessage: 'Sign in' })}
+    >
       {failure ? <Banner tone="error">{failure}</Banner> : null}
       {username ? (
         // Signing in again: the user is fixed, so it is said, not offered as a control. A modal
         // sheet focuses its first control, which must be Password so a tablet opens its keyboard.
         // The hidden field still tells password managers whose password this is.
         <p>
-          Signed in as <strong>{username}</strong>
+          {intl.formatMessage(
+            { id: 'signIn.signedInAs', defaultMessage: 'Signed in as <b>{username}</b>' },
+            { username, b: (chunks) => <strong>{chunks}</strong> },
+          )}
           <input type="text" hidden readOnly autoComplete="username" {...register('username')} />
         </p>
       ) : (
-        <Field label="Username" error={formState.errors.username?.message}>
+        <Field
+          label={intl.formatMessage({ id: 'signIn.username', defaultMessage: 'Username' })}
+          error={translateShared(intl, formState.errors.username?.message)}
+        >
           <input autoComplete="username" autoCapitalize="none" {...register('username')} />
         </Field>
       )}
-      <Field label="Password" error={formState.errors.password?.message}>
+      <Field
+        label={intl.formatMessage({ id: 'signIn.password', defaultMessage: 'Password' })}
+        error={translateShared(intl, formState.errors.password?.message)}
+      >
         <input
           type="password"
           autoComplete="current-password"
@@ -91,7 +120,9 @@ export function SignInForm({ username, onSignedIn }: Props) {
       </Field>
       <div className="form-actions">
         <button type="submit" className="button button-primary" disabled={formState.isSubmitting}>
-          {formState.isSubmitting ? 'Signing in…' : 'Sign in'}
+          {formState.isSubmitting
+            ? intl.formatMessage({ id: 'signIn.busy', defaultMessage: 'Signing in…' })
+            : intl.formatMessage({ id: 'signIn.submit', defaultMessage: 'Sign in' })}
         </button>
       </div>
     </form>

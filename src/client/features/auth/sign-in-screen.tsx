@@ -1,4 +1,5 @@
 import type { SessionInfo } from '#shared';
+import { useI18n } from '../../lib/i18n';
 import { SignInForm } from './sign-in-form';
 
 /** First screen on a tablet nobody is signed in to. */
@@ -7,10 +8,17 @@ export function SignInScreen({
 }: {
   onSignedIn: (session: SessionInfo) => void | Promise<void>;
 }) {
+  const intl = useI18n();
   return (
     <main className="signin">
       <h1>Trapline</h1>
-      <p>Sign in with your agency account. After that the app works without a network.</p>
+      <p>
+        {intl.formatMessage({
+          id: 'signIn.intro',
+          defaultMessage:
+            'Sign in with your agency account. After that the app works without a network.',
+        })}
+      </p>
       <SignInForm onSignedIn={onSignedIn} />
     </main>
   );

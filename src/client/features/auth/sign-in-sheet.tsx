@@ -1,4 +1,5 @@
 import type { SessionInfo } from '#shared';
+import { useI18n } from '../../lib/i18n';
 import { Dialog } from '../../ui/dialog';
 import { SignInForm } from './sign-in-form';
 
@@ -17,12 +18,23 @@ export function SignInSheet({
   onSignedIn: (s: SessionInfo) => void | Promise<void>;
   onLater: () => void;
 }) {
+  const intl = useI18n();
   return (
-    <Dialog open={open} title="Sign in again" onClose={onLater}>
-      <p>Your session has ended. Sign in to send your saved work; nothing you entered is lost.</p>
+    <Dialog
+      open={open}
+      title={intl.formatMessage({ id: 'signInSheet.title', defaultMessage: 'Sign in again' })}
+      onClose={onLater}
+    >
+      <p>
+        {intl.formatMessage({
+          id: 'signInSheet.intro',
+          defaultMessage:
+            'Your session has ended. Sign in to send your saved work; nothing you entered is lost.',
+        })}
+      </p>
       <SignInForm username={username} onSignedIn={onSignedIn} />
       <button type="button" className="button button-quiet" onClick={onLater}>
-        Later
+        {intl.formatMessage({ id: 'signInSheet.later', defaultMessage: 'Later' })}
       </button>
     </Dialog>
   );

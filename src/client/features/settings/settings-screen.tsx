@@ -2,18 +2,30 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { useDb } from '../../db/db-context';
 import { useLookups } from '../../db/use-lookups';
-import { saySince } from '../../lib/dates';
+import { timeAgoIn, useI18n, useLanguage, type LanguageChoice } from '../../lib/i18n';
 import { usePlaceAccuracyLimit } from '../../lib/use-gps';
 import { Banner } from '../../ui/banner';
 import { Dialog } from '../../ui/dialog';
+import type { IntlShape } from 'react-intl';
 
 /** Choices for the GPS accuracy that is enough to place a site (metres). */
 const PLACE_ACCURACY_CHOICES = [5, 10, 20, 30, 50, 100, 200];
 
 type StorageInfo = { persisted: boolean | null; usage: number | null; quota: number | null };
 
-function megabytes(bytes: number | null): string {
-  return bytes === null ? 'unknown' : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+/** Megabytes with one decimal, in the language's digits ("12.3 MB", "12,3 MB"). */
+function megabytes(intl: IntlShape, bytes: number | null): string {
+  return bytes === null
+    ? intl.formatMessage({ id: 'settings.unknown', defaultMessage: 'unknown' })
+    : intl.formatMessage(
+        { id: 'settings.megabytes', defaultMessage: '{mb} MB' },
+        {
+          mb: intl.formatNumber(bytes / 1024 / 1024, {
+            minimumFractionDigits: 1,
+            maximumFractionDigits: 1,
+          }),
+        },
+      );
 }
 
 async function readStorage(): Promise<StorageInfo> {
@@ -36,6 +48,9 @@ type Props = {
  * site, who is signed in, sign out.
  */
 export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLookups }: Props) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  const language = useLanguage();
   const { storedAt } = useLookups();
   const db = useDb();
   // Every outbox entry is a change the server has not acknowledged (waiting, parked or in conflict).
@@ -79,24 +94,60 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
     setStorage(await readStorage());
   };
   const refresh = async () => {
-    setRefreshing('Refreshing…');
+    setRefreshing(t({ id: 'settings.refreshing', defaultMessage: 'Refreshing…' }));
     setRefreshing(await onRefreshLookups());
   };
   return (
     <section className="screen">
-      <h1>Settings</h1>
-      <h2>Storage on this tablet</h2>
+      <h1>{t({ id: 'settings.title', defaultMessage: 'Settings' })}</h1>
+      <h2>{t({ id: 'settings.language', defaultMessage: 'Language' })}</h2>
+      <div className="field">
+        <label htmlFor="language">
+          {t({ id: 'settings.languageLabel', defaultMessage: 'Language of the app' })}
+        </label>
+        <select
+          id="language"
+          value={language.choice}
+          onChange={(e) => language.setChoice(e.target.value as LanguageChoice)}
+          aria-describedby="language-hint"
+        >
+          <option value="auto">
+            {t({
+              id: 'settings.languageAuto',
+              defaultMessage: 'Automatic (the tablet’s language)',
+            })}
+          </option>
+          {/* Each language by its own name, so a person who cannot read the current one finds theirs. */}
+          <option value="en" lang="en">
+            English
+          </option>
+          <option value="es" lang="es">
+            Español
+          </option>
+        </select>
+        <p id="language-hint" className="hint-neutral">
+          {t({
+            id: 'settings.languageHint',
+            defaultMessage:
+              'Kept for you on this tablet. Sites, species and your records are not translated.',
+          })}
+        </p>
+      </div>
+      <h2>{t({ id: 'settings.storage', defaultMessage: 'Storage on this tablet' })}</h2>
       {storage?.persisted === false ? (
         <Banner
           tone="warn"
           actions={
             <button type="button" className="button" onClick={askPersist}>
-              Keep data on this tablet
+              {t({ id: 'settings.keepData', defaultMessage: 'Keep data on this tablet' })}
             </button>
           }
         >
-          Storage is not persistent: the browser may clear unsent records when space runs low.
-          Install the app to the home screen or allow persistent storage.
+          {t({
+            id: 'settings.notPersistent',
+            defaultMessage:
+              'Storage is not persistent: the browser may clear unsent records when space runs low. Install the app to the home screen or allow persistent storage.',
+          })}
         </Banner>
       ) : null}
       <p
@@ -105,42 +156,63 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
         style={persistAnswer ? undefined : { margin: 0 }}
       >
         {persistAnswer === 'granted'
-          ? 'The browser will keep this tablet’s data, even when space runs low.'
+          ? t({
+              id: 'settings.persistGranted',
+              defaultMessage: 'The browser will keep this tablet’s data, even when space runs low.',
+            })
           : persistAnswer === 'refused'
-            ? 'The browser refused to keep this tablet’s data for good (it decides from how the app ' +
-              'is used). Install Trapline to the home screen, or allow storage for this site in ' +
-              'the browser’s settings, then tap again. Until then, sync often.'
+            ? t({
+                id: 'settings.persistRefused',
+                defaultMessage:
+                  'The browser refused to keep this tablet’s data for good (it decides from how the app is used). Install Trapline to the home screen, or allow storage for this site in the browser’s settings, then tap again. Until then, sync often.',
+              })
             : null}
       </p>
       <dl className="facts">
-        <dt>Persistent storage</dt>
+        <dt>{t({ id: 'settings.persistent', defaultMessage: 'Persistent storage' })}</dt>
         <dd data-testid="storage-persisted">
           {storage === null
-            ? 'checking…'
+            ? t({ id: 'settings.checking', defaultMessage: 'checking…' })
             : storage.persisted === null
-              ? 'unknown'
+              ? t({ id: 'settings.unknown', defaultMessage: 'unknown' })
               : storage.persisted
-                ? 'Yes'
-                : 'No'}
+                ? t({ id: 'settings.yes', defaultMessage: 'Yes' })
+                : t({ id: 'settings.no', defaultMessage: 'No' })}
         </dd>
-        <dt>Used</dt>
+        <dt>{t({ id: 'settings.used', defaultMessage: 'Used' })}</dt>
         <dd>
-          {megabytes(storage?.usage ?? null)} of {megabytes(storage?.quota ?? null)}
+          {t(
+            { id: 'settings.usedOf', defaultMessage: '{used} of {quota}' },
+            {
+              used: megabytes(intl, storage?.usage ?? null),
+              quota: megabytes(intl, storage?.quota ?? null),
+            },
+          )}
         </dd>
-        <dt>Lookups</dt>
+        <dt>{t({ id: 'settings.lookups', defaultMessage: 'Lookups' })}</dt>
         <dd data-testid="lookups-age">
-          {storedAt ? saySince('updated', storedAt) : 'not downloaded yet'}
+          {storedAt
+            ? t(
+                { id: 'settings.lookupsUpdated', defaultMessage: 'updated {ago}' },
+                { ago: timeAgoIn(intl, storedAt) },
+              )
+            : t({ id: 'settings.lookupsMissing', defaultMessage: 'not downloaded yet' })}
         </dd>
       </dl>
       <div className="row">
         <button type="button" className="button" onClick={refresh}>
-          Refresh lookups
+          {t({ id: 'settings.refreshLookups', defaultMessage: 'Refresh lookups' })}
         </button>
         {refreshing ? <span role="status">{refreshing}</span> : null}
       </div>
-      <h2>GPS</h2>
+      <h2>{t({ id: 'settings.gps', defaultMessage: 'GPS' })}</h2>
       <div className="field">
-        <label htmlFor="place-accuracy">GPS accuracy needed to place a site</label>
+        <label htmlFor="place-accuracy">
+          {t({
+            id: 'settings.placeAccuracy',
+            defaultMessage: 'GPS accuracy needed to place a site',
+          })}
+        </label>
         <select
           id="place-accuracy"
           value={placeAccuracy}
@@ -151,22 +223,31 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
             .sort((a, b) => a - b)
             .map((m) => (
               <option key={m} value={m}>
-                ±{m} m
+                {t({ id: 'settings.metres', defaultMessage: '±{m, number} m' }, { m })}
               </option>
             ))}
         </select>
         <p id="place-accuracy-hint" className="hint-neutral">
-          A fix coarser than this is shown in red with a warning when a site or a Zero Site
-          collection takes its place from the GPS. Kept on this tablet.
+          {t({
+            id: 'settings.placeAccuracyHint',
+            defaultMessage:
+              'A fix coarser than this is shown in red with a warning when a site or a Zero Site collection takes its place from the GPS. Kept on this tablet.',
+          })}
         </p>
       </div>
-      <h2>Account</h2>
+      <h2>{t({ id: 'settings.account', defaultMessage: 'Account' })}</h2>
       <p>
-        Signed in as <strong>{username}</strong>, {agencyName}.
+        {t(
+          {
+            id: 'settings.signedInAs',
+            defaultMessage: 'Signed in as <b>{username}</b>, {agencyName}.',
+          },
+          { username, agencyName, b: (chunks) => <strong>{chunks}</strong> },
+        )}
       </p>
       <div className="row wrap">
         <button type="button" className="button button-danger" onClick={() => void signOut()}>
-          Sign out
+          {t({ id: 'settings.signOut', defaultMessage: 'Sign out' })}
         </button>
         <button
           type="button"
@@ -174,33 +255,46 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
           aria-describedby="remove-data-hint"
           onClick={() => void askRemove()}
         >
-          Remove this tablet’s data
+          {t({ id: 'settings.removeData', defaultMessage: 'Remove this tablet’s data' })}
         </button>
       </div>
       <p id="remove-data-hint" className="hint-neutral">
-        Signs you out and deletes your sites, collections, pools, tests and kept reports from this
-        tablet, for a tablet handed on or a shared one. Everything sent stays on the server; changes
-        not sent yet are never deleted.
+        {t({
+          id: 'settings.removeDataHint',
+          defaultMessage:
+            'Signs you out and deletes your sites, collections, pools, tests and kept reports from this tablet, for a tablet handed on or a shared one. Everything sent stays on the server; changes not sent yet are never deleted.',
+        })}
       </p>
       <Dialog
         open={confirmRemove !== null}
         title={
           confirmRemove === 0
-            ? `Remove ${username}’s data from this tablet?`
-            : 'Changes not sent: nothing removed'
+            ? t(
+                {
+                  id: 'settings.removeTitle',
+                  defaultMessage: 'Remove {username}’s data from this tablet?',
+                },
+                { username },
+              )
+            : t({
+                id: 'settings.removeRefusedTitle',
+                defaultMessage: 'Changes not sent: nothing removed',
+              })
         }
         onClose={() => setConfirmRemove(null)}
       >
         {confirmRemove === 0 ? (
           <>
             <p>
-              Your sites, collections, pools, tests and kept reports are deleted from this tablet,
-              and you are signed out. Everything is on the server: signing in again here downloads
-              it again.
+              {t({
+                id: 'settings.removeBody',
+                defaultMessage:
+                  'Your sites, collections, pools, tests and kept reports are deleted from this tablet, and you are signed out. Everything is on the server: signing in again here downloads it again.',
+              })}
             </p>
             <div className="row wrap">
               <button type="button" className="button" onClick={() => setConfirmRemove(null)}>
-                Keep it
+                {t({ id: 'settings.keepIt', defaultMessage: 'Keep it' })}
               </button>
               <button
                 type="button"
@@ -210,20 +304,25 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
                   onSignOut({ removeData: true });
                 }}
               >
-                Remove and sign out
+                {t({ id: 'settings.removeAndSignOut', defaultMessage: 'Remove and sign out' })}
               </button>
             </div>
           </>
         ) : (
           <>
             <p>
-              {confirmRemove === 1 ? '1 change has' : `${confirmRemove ?? 0} changes have`} not been
-              sent yet, and exist only on this tablet: nothing is removed. Send them first (Sync, or
-              fix what needs your attention), then remove this tablet’s data.
+              {t(
+                {
+                  id: 'settings.removeRefusedBody',
+                  defaultMessage:
+                    '{n, plural, one {# change has} other {# changes have}} not been sent yet, and exist only on this tablet: nothing is removed. Send them first (Sync, or fix what needs your attention), then remove this tablet’s data.',
+                },
+                { n: confirmRemove ?? 0 },
+              )}
             </p>
             <div className="row wrap">
               <button type="button" className="button" onClick={() => setConfirmRemove(null)}>
-                Close
+                {t({ id: 'settings.close', defaultMessage: 'Close' })}
               </button>
             </div>
           </>
@@ -231,17 +330,22 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
       </Dialog>
       <Dialog
         open={confirmSignOut !== null}
-        title="Sign out with unsent changes?"
+        title={t({ id: 'settings.signOutTitle', defaultMessage: 'Sign out with unsent changes?' })}
         onClose={() => setConfirmSignOut(null)}
       >
         <p>
-          {unsent === 1 ? '1 change has' : `${unsent} changes have`} not been sent yet. It stays on
-          this tablet, kept for {username} only, and is sent the next time {username} signs in here.
-          Nobody else signing in on this tablet sees it.
+          {t(
+            {
+              id: 'settings.signOutBody',
+              defaultMessage:
+                '{n, plural, one {# change has} other {# changes have}} not been sent yet. It stays on this tablet, kept for {username} only, and is sent the next time {username} signs in here. Nobody else signing in on this tablet sees it.',
+            },
+            { n: unsent, username },
+          )}
         </p>
         <div className="row">
           <button type="button" className="button" onClick={() => setConfirmSignOut(null)}>
-            Stay signed in
+            {t({ id: 'settings.staySignedIn', defaultMessage: 'Stay signed in' })}
           </button>
           <button
             type="button"
@@ -251,12 +355,16 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
               onSignOut();
             }}
           >
-            Sign out anyway
+            {t({ id: 'settings.signOutAnyway', defaultMessage: 'Sign out anyway' })}
           </button>
         </div>
       </Dialog>
       <p className="muted">
-        Records not yet sent stay on this tablet and are sent the next time you sign in.
+        {t({
+          id: 'settings.unsentNote',
+          defaultMessage:
+            'Records not yet sent stay on this tablet and are sent the next time you sign in.',
+        })}
       </p>
     </section>
   );

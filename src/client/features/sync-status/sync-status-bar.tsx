@@ -1,16 +1,15 @@
 import { useEffect, useState } from 'react';
 import { useDbGone } from '../../db/use-db-gone';
 import { syncSummary } from '../../sync';
-import { saySince } from '../../lib/dates';
-import { formatUntil } from './format-time';
+import type { IntlShape } from 'react-intl';
+import { useI18n } from '../../lib/i18n';
+import { sinceIn, untilIn } from './format-time-in';
 import { PullProgress } from './pull-progress';
 import './sync-status.css';
 import { useSyncEngine, useSyncStatus } from './sync-engine-context';
 
 /** How often "Last synced …" is re-read while nothing else changes: "just now" must not stay. */
 const CLOCK_TICK_MS = 30_000;
-
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /**
  * The outbox at a glance, always on screen: offline or not, how many changes are not on the
@@ -53,60 +52,152 @@ export function SyncStatusBar({
   const sendingNow = status.online && !status.paused && !gone ? status.sending : 0;
   const pendingNow = status.pending + status.sending - sendingNow;
   const it = attention === 1;
+  const intl = useI18n();
+  const t = intl.formatMessage;
 
   let headline: string;
+  /** The headline already says what needs attention (the attention line then says only the rest). */
+  let headlineNamesAttention = false;
   // Nothing here may say changes are saved or waiting: the banner above says what to do.
-  if (gone === 'lost') headline = 'Not syncing — this tablet’s saved data was cleared';
-  else if (gone === 'superseded') headline = 'Not syncing in this tab — reload to go on';
+  if (gone === 'lost')
+    headline = t({
+      id: 'sync.headline.lost',
+      defaultMessage: 'Not syncing — this tablet’s saved data was cleared',
+    });
+  else if (gone === 'superseded')
+    headline = t({
+      id: 'sync.headline.superseded',
+      defaultMessage: 'Not syncing in this tab — reload to go on',
+    });
   else if (status.paused || signInNeeded)
     headline =
       waiting === 0
-        ? 'Sign in again to keep syncing'
+        ? t({ id: 'sync.headline.signInToSync', defaultMessage: 'Sign in again to keep syncing' })
         : waiting === ready
-          ? `Sign in again to send ${plural(waiting, 'change', 'changes')}`
+          ? t(
+              {
+                id: 'sync.headline.signInToSend',
+                defaultMessage:
+                  'Sign in again to send {waiting, plural, one {# change} other {# changes}}',
+              },
+              { waiting },
+            )
           : // Signing in will not send the refused changes nor those held behind them.
-            `Sign in again — ${plural(waiting, 'change', 'changes')} not sent`;
+            t(
+              {
+                id: 'sync.headline.signInNotSent',
+                defaultMessage:
+                  'Sign in again — {waiting, plural, one {# change} other {# changes}} not sent',
+              },
+              { waiting },
+            );
   else if (!status.online)
     headline =
       waiting > 0
-        ? `Offline — ${plural(waiting, 'change', 'changes')} saved on this tablet`
-        : 'Offline — changes are saved on this tablet';
+        ? t(
+            {
+              id: 'sync.headline.offlineSaved',
+              defaultMessage:
+                'Offline — {waiting, plural, one {# change} other {# changes}} saved on this tablet',
+            },
+            { waiting },
+          )
+        : t({
+            id: 'sync.headline.offline',
+            defaultMessage: 'Offline — changes are saved on this tablet',
+          });
   // The app has just opened: no count is read yet, and zeros would say everything is sent.
-  else if (!status.counted) headline = 'Checking for changes not sent…';
+  else if (!status.counted)
+    headline = t({
+      id: 'sync.headline.counting',
+      defaultMessage: 'Checking for changes not sent…',
+    });
   else if (status.draining && progress && progress.total > 0)
-    headline = `Sending… ${progress.sent} of ${progress.total} sent`;
-  else if (waiting === 0) headline = 'All changes sent';
-  else if (attention === 0) headline = `${plural(waiting, 'change', 'changes')} waiting to send`;
-  else
+    headline = t(
+      { id: 'sync.headline.sending', defaultMessage: 'Sending… {sent} of {total} sent' },
+      { sent: progress.sent, total: progress.total },
+    );
+  else if (waiting === 0)
+    headline = t({ id: 'sync.headline.allSent', defaultMessage: 'All changes sent' });
+  else if (attention === 0)
+    headline = t(
+      {
+        id: 'sync.headline.waiting',
+        defaultMessage: '{waiting, plural, one {# change} other {# changes}} waiting to send',
+      },
+      { waiting },
+    );
+  else {
     // Something cannot go until the technician acts: never "waiting to send", which would say
     // it is on its way.
-    headline = `${plural(waiting, 'change', 'changes')} not sent — ${
+    headlineNamesAttention = true;
+    headline =
       waiting === attention
-        ? it
-          ? 'it needs'
-          : 'they need'
-        : `${attention} ${it ? 'needs' : 'need'}`
-    } your attention`;
-  const headlineNamesAttention = headline.endsWith('your attention');
+        ? t(
+            {
+              id: 'sync.headline.allNeedAttention',
+              defaultMessage:
+                '{waiting, plural, one {# change not sent — it needs your attention} other {# changes not sent — they need your attention}}',
+            },
+            { waiting },
+          )
+        : t(
+            {
+              id: 'sync.headline.someNeedAttention',
+              defaultMessage:
+                '{waiting, plural, one {# change} other {# changes}} not sent — {attention, plural, one {# needs} other {# need}} your attention',
+            },
+            { waiting, attention },
+          );
+  }
   // A refused change is named as blocking what depends on it.
   const heldLine =
     held > 0
-      ? `${plural(held, 'change waits', 'changes wait')} on ${it ? 'it' : 'them'} until ${it ? 'it is' : 'they are'} fixed or discarded.`
+      ? t(
+          {
+            id: 'sync.held',
+            defaultMessage:
+              '{held, plural, one {# change waits} other {# changes wait}} {attention, plural, one {on it until it is fixed or discarded.} other {on them until they are fixed or discarded.}}',
+          },
+          { held, attention: it ? 1 : 2 },
+        )
       : null;
-  const needs = `${plural(attention, 'change needs', 'changes need')} your attention`;
   // Said once: when the headline names what needs attention, only what it holds back is added.
   const attentionLine =
     attention === 0 || headlineNamesAttention
       ? heldLine
       : heldLine
-        ? `${needs}; ${heldLine}`
-        : `${needs} before ${it ? 'it' : 'they'} can be sent.`;
+        ? t(
+            {
+              id: 'sync.needsAttentionAndHeld',
+              defaultMessage:
+                '{attention, plural, one {# change needs} other {# changes need}} your attention; {heldLine}',
+            },
+            { attention, heldLine },
+          )
+        : t(
+            {
+              id: 'sync.needsAttention',
+              defaultMessage:
+                '{attention, plural, one {# change needs your attention before it can be sent.} other {# changes need your attention before they can be sent.}}',
+            },
+            { attention },
+          );
+  // The time of the last sync that sent everything; while something waits it is a past one.
+  // A time stamped while the clock ran ahead says nothing precise until the next complete sync.
+  const since = status.lastSuccessAt === null ? null : sinceIn(intl, status.lastSuccessAt);
   // The headline is about the tablet's changes; this is about the office's. Offline or paused,
   // the headline says why they have not come; while a pull runs, the next try is under way.
   const failure = status.pullFailure;
   const pullLine =
     failure && status.online && !status.paused && !signInNeeded && !gone && !status.pulling
-      ? `Office changes not received (${describeError(failure.reason)}) — trying again ${formatUntil(failure.retryAt)}`
+      ? t(
+          {
+            id: 'sync.pullFailed',
+            defaultMessage: 'Office changes not received ({reason}) — trying again {when}',
+          },
+          { reason: describeError(intl, failure.reason), when: untilIn(intl, failure.retryAt) },
+        )
       : null;
   // A failed try is news only until changes go again: once this drain has had one acknowledged,
   // or a later sync sent everything, the connection it blamed is back.
@@ -120,20 +211,36 @@ export function SyncStatusBar({
     !(status.lastSuccessAt !== null && status.lastSuccessAt >= failedTry.at)
       ? failedTry
       : null;
-  // The time of the last sync that sent everything; while something waits it is a past one.
-  // A time stamped while the clock ran ahead says nothing precise until the next complete sync.
+  const fully = !(waiting === 0 && status.counted && !gone);
   const last =
     status.lastSuccessAt === null
-      ? 'Not synced yet on this tablet'
-      : saySince(
-          waiting === 0 && status.counted && !gone ? 'Last synced' : 'Last fully synced',
-          status.lastSuccessAt,
-        );
+      ? t({ id: 'sync.last.never', defaultMessage: 'Not synced yet on this tablet' })
+      : since === null
+        ? fully
+          ? t({
+              id: 'sync.last.fullyUnknown',
+              defaultMessage: 'Last fully synced: time unknown (the tablet’s clock was changed)',
+            })
+          : t({
+              id: 'sync.last.unknown',
+              defaultMessage: 'Last synced: time unknown (the tablet’s clock was changed)',
+            })
+        : fully
+          ? t({ id: 'sync.last.fully', defaultMessage: 'Last fully synced {since}' }, { since })
+          : t({ id: 'sync.last.synced', defaultMessage: 'Last synced {since}' }, { since });
+  const offlineHeadline = !status.online && !status.paused && !signInNeeded && !gone;
+  const progressText =
+    progress && progress.total > 0
+      ? t(
+          { id: 'sync.progress', defaultMessage: '{sent} of {total} sent' },
+          { sent: progress.sent, total: progress.total },
+        )
+      : '';
 
   return (
     <section
       className="sync-status-bar"
-      aria-label="Sync status"
+      aria-label={t({ id: 'sync.name', defaultMessage: 'Sync status' })}
       data-online={status.online}
       data-paused={status.paused}
     >
@@ -141,32 +248,72 @@ export function SyncStatusBar({
         <div className="sync-status-main" role="status" aria-live="polite">
           <strong>{headline}</strong>
           {/* Said once: an offline headline already says it. */}
-          {!status.online && !headline.startsWith('Offline') ? (
-            <span className="sync-offline"> (no network)</span>
+          {!status.online && !offlineHeadline ? (
+            <span className="sync-offline">
+              {' '}
+              {t({ id: 'sync.noNetwork', defaultMessage: '(no network)' })}
+            </span>
           ) : null}
           {tappedOffline && !status.online ? (
-            <span className="sync-tap-note">No connection — will send when online</span>
+            <span className="sync-tap-note">
+              {t({
+                id: 'sync.tappedOffline',
+                defaultMessage: 'No connection — will send when online',
+              })}
+            </span>
           ) : null}
         </div>
         {/* Once the database is gone from this tab, its last counts are no longer the tablet's. */}
         {gone || !status.counted ? null : (
-          <ul className="sync-counts" aria-label="Changes by state">
-            <li data-zero={pendingNow === 0}>{plural(pendingNow, 'pending', 'pending')}</li>
-            <li data-zero={sendingNow === 0}>{plural(sendingNow, 'sending', 'sending')}</li>
+          <ul
+            className="sync-counts"
+            aria-label={t({ id: 'sync.counts.name', defaultMessage: 'Changes by state' })}
+          >
+            <li data-zero={pendingNow === 0}>
+              {t({ id: 'sync.counts.pending', defaultMessage: '{n} pending' }, { n: pendingNow })}
+            </li>
+            <li data-zero={sendingNow === 0}>
+              {t({ id: 'sync.counts.sending', defaultMessage: '{n} sending' }, { n: sendingNow })}
+            </li>
             <li data-attention={status.parked > 0} data-zero={status.parked === 0}>
-              {plural(status.parked, 'needs attention', 'need attention')}
+              {t(
+                {
+                  id: 'sync.counts.parked',
+                  defaultMessage: '{n, plural, one {# needs attention} other {# need attention}}',
+                },
+                { n: status.parked },
+              )}
             </li>
             {status.conflict > 0 ? (
-              <li data-attention="true">{plural(status.conflict, 'conflict', 'conflicts')}</li>
+              <li data-attention="true">
+                {t(
+                  {
+                    id: 'sync.counts.conflict',
+                    defaultMessage: '{n, plural, one {# conflict} other {# conflicts}}',
+                  },
+                  { n: status.conflict },
+                )}
+              </li>
             ) : null}
             {status.held > 0 ? (
-              <li>{plural(status.held, 'waiting on a fix', 'waiting on a fix')}</li>
+              <li>
+                {t(
+                  { id: 'sync.counts.held', defaultMessage: '{n} waiting on a fix' },
+                  { n: status.held },
+                )}
+              </li>
             ) : null}
           </ul>
         )}
         <p className="sync-last">
           {last}
-          {lastTry ? ` · last try: ${describeError(lastTry.reason)}` : ''}
+          {/* The space joins it to the line above; a catalogue's message is trimmed. */}
+          {lastTry
+            ? ` ${t(
+                { id: 'sync.lastTry', defaultMessage: '· last try: {reason}' },
+                { reason: describeError(intl, lastTry.reason) },
+              )}`
+            : ''}
         </p>
       </div>
       {!gone && status.draining && progress && progress.total > 0 ? (
@@ -174,7 +321,7 @@ export function SyncStatusBar({
           className="sync-progress"
           value={progress.sent}
           max={progress.total}
-          aria-label={`${progress.sent} of ${progress.total} sent`}
+          aria-label={progressText}
           style={{ width: '100%', height: '0.75rem' }}
         />
       ) : null}
@@ -189,7 +336,7 @@ export function SyncStatusBar({
           style={{ minHeight: 48, minWidth: 48 }}
           onClick={onSignIn}
         >
-          Sign in
+          {t({ id: 'sync.signIn', defaultMessage: 'Sign in' })}
         </button>
       ) : (
         <button
@@ -199,26 +346,27 @@ export function SyncStatusBar({
           disabled={status.paused}
           onClick={syncNow}
         >
-          Sync now
+          {t({ id: 'sync.syncNow', defaultMessage: 'Sync now' })}
         </button>
       )}
     </section>
   );
 }
 
-function describeError(reason: string): string {
+function describeError(intl: IntlShape, reason: string): string {
+  const t = intl.formatMessage;
   switch (reason) {
     case 'network':
-      return 'no connection';
+      return t({ id: 'sync.error.network', defaultMessage: 'no connection' });
     case 'timeout':
-      return 'the server took too long';
+      return t({ id: 'sync.error.timeout', defaultMessage: 'the server took too long' });
     case 'rate_limited':
-      return 'the server asked to wait';
+      return t({ id: 'sync.error.rateLimited', defaultMessage: 'the server asked to wait' });
     case 'rejected':
-      return 'the server refused the request';
+      return t({ id: 'sync.error.rejected', defaultMessage: 'the server refused the request' });
     case 'tablet':
-      return 'this tablet could not store them';
+      return t({ id: 'sync.error.tablet', defaultMessage: 'this tablet could not store them' });
     default:
-      return 'the server was unavailable';
+      return t({ id: 'sync.error.unavailable', defaultMessage: 'the server was unavailable' });
   }
 }

@@ -1,9 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
+import { useI18n } from '../../lib/i18n';
 import { Dialog } from '../dialog';
 import { anyFormDirty } from './dirty-forms';
 import { discardOpenDrafts, keepOpenDrafts } from './open-drafts';
 
+/** The question's English title (screens not yet converted, and tests, name it by this). */
 export const LEAVE_QUESTION = 'Discard the changes you typed?';
 
 type Pending = { kind: 'link'; href: string } | { kind: 'history' };
@@ -17,6 +19,7 @@ const here = () => `${location.pathname}${location.search}${location.hash}`;
  * Programmatic navigation (after a save) is not guarded: the form has just been saved.
  */
 export function LeaveGuard() {
+  const intl = useI18n();
   const [, navigate] = useLocation();
   const [pending, setPending] = useState<Pending | null>(null);
   // The address shown before a back/forward press, to put it back while the question is open.
@@ -98,14 +101,26 @@ export function LeaveGuard() {
   };
 
   return (
-    <Dialog open={pending !== null} title={LEAVE_QUESTION} onClose={stay}>
-      <p>What you typed on this screen has not been saved.</p>
+    <Dialog
+      open={pending !== null}
+      title={intl.formatMessage({
+        id: 'leave.question',
+        defaultMessage: 'Discard the changes you typed?',
+      })}
+      onClose={stay}
+    >
+      <p>
+        {intl.formatMessage({
+          id: 'leave.notSaved',
+          defaultMessage: 'What you typed on this screen has not been saved.',
+        })}
+      </p>
       <div className="row wrap">
         <button type="button" className="button button-primary" autoFocus onClick={stay}>
-          Keep editing
+          {intl.formatMessage({ id: 'leave.keepEditing', defaultMessage: 'Keep editing' })}
         </button>
         <button type="button" className="button button-danger" onClick={discard}>
-          Discard changes
+          {intl.formatMessage({ id: 'leave.discard', defaultMessage: 'Discard changes' })}
         </button>
       </div>
     </Dialog>

@@ -1,0 +1,18 @@
+import { useContext } from 'react';
+import { IntlContext, type IntlShape } from 'react-intl';
+import { english } from './catalogues';
+import { makeIntl } from './i18n-provider';
+
+/** English, for a component drawn outside the provider (a unit test of one component). */
+let fallback: IntlShape | null = null;
+
+/**
+ * The active language's formatter: `intl.formatMessage({ id, defaultMessage }, values)` for a
+ * message (written so, `npm run i18n:extract` finds it), `intl.formatNumber`/`formatDate` for
+ * figures and dates in the person's language. Outside an I18nProvider it is English, so a
+ * component can be rendered alone.
+ */
+export function useI18n(): IntlShape {
+  const intl = useContext(IntlContext) as IntlShape | null | undefined;
+  return intl ?? (fallback ??= makeIntl('en', english));
+}
