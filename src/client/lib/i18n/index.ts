@@ -16,7 +16,7 @@
 export { I18nProvider, useLanguage, makeIntl } from './i18n-provider';
 export { useI18n } from './use-i18n';
 export { timeAgoIn } from './relative-time';
-export { detectLocale, LOCALES, type Locale, type LanguageChoice } from './locales';
+export { type LanguageChoice } from './locales';
 export { english, type Catalogue } from './catalogues';
 export { translateShared } from './shared-messages';
 export { sayIn, type Said } from './said';
