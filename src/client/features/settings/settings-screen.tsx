@@ -2,7 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { useDb } from '../../db/db-context';
 import { useLookups } from '../../db/use-lookups';
-import { timeAgoIn, useI18n, useLanguage, type LanguageChoice } from '../../lib/i18n';
+import { sinceIn, useI18n, useLanguage, type LanguageChoice } from '../../lib/i18n';
 import { usePlaceAccuracyLimit } from '../../lib/use-gps';
 import { Banner } from '../../ui/banner';
 import { Dialog } from '../../ui/dialog';
@@ -52,6 +52,8 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
   const t = intl.formatMessage;
   const language = useLanguage();
   const { storedAt } = useLookups();
+  // Null when the lists were stamped while the clock ran ahead: never "just now" then.
+  const lookupsAge = storedAt ? sinceIn(intl, storedAt) : null;
   const db = useDb();
   // Every outbox entry is a change the server has not acknowledged (waiting, parked or in conflict).
   // Counted when Sign out is tapped, and live only while the question is open: IndexedDB counts
@@ -191,12 +193,17 @@ export function SettingsScreen({ username, agencyName, onSignOut, onRefreshLooku
         </dd>
         <dt>{t({ id: 'settings.lookups', defaultMessage: 'Lookups' })}</dt>
         <dd data-testid="lookups-age">
-          {storedAt
-            ? t(
-                { id: 'settings.lookupsUpdated', defaultMessage: 'updated {ago}' },
-                { ago: timeAgoIn(intl, storedAt) },
-              )
-            : t({ id: 'settings.lookupsMissing', defaultMessage: 'not downloaded yet' })}
+          {storedAt === null
+            ? t({ id: 'settings.lookupsMissing', defaultMessage: 'not downloaded yet' })
+            : lookupsAge === null
+              ? t({
+                  id: 'settings.lookupsUpdatedUnknown',
+                  defaultMessage: 'updated: time unknown (the tablet’s clock was changed)',
+                })
+              : t(
+                  { id: 'settings.lookupsUpdated', defaultMessage: 'updated {ago}' },
+                  { ago: lookupsAge },
+                )}
         </dd>
       </dl>
       <div className="row">

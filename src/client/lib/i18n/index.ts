@@ -15,7 +15,7 @@
  */
 export { I18nProvider, useLanguage, makeIntl } from './i18n-provider';
 export { useI18n } from './use-i18n';
-export { timeAgoIn } from './relative-time';
+export { sinceIn } from './relative-time';
 export { type LanguageChoice } from './locales';
 export { english, type Catalogue } from './catalogues';
 export { translateShared } from './shared-messages';

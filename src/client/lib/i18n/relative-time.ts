@@ -1,31 +1,26 @@
 import type { IntlShape } from 'react-intl';
 
+/** A time this far after now was stamped before the tablet's clock was set back. */
+const FUTURE_SLACK_MS = 45_000;
+
 /**
- * `timeAgo` (lib/dates.ts) in the active language, with the same steps: "just now", "5 minutes
- * ago", "3 hours ago", "2 days ago". lib/dates keeps the English one for the screens not
- * converted yet; when every caller is converted, that one goes.
+ * How long ago `at` was, in the active language: "just now", "4 min ago", "2 h ago", else the
+ * date and time in the language's own way; null when it cannot be told (stamped while the
+ * tablet's clock ran ahead: it must never read as "just now"). lib/dates' `formatSince` is the
+ * English one of the screens not converted yet, with the same rules: keep them the same.
  */
-export function timeAgoIn(intl: IntlShape, ms: number, now: number = Date.now()): string {
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return intl.formatMessage({ id: 'time.justNow', defaultMessage: 'just now' });
-  const m = Math.round(s / 60);
-  if (m < 60)
+export function sinceIn(intl: IntlShape, at: number, now = Date.now()): string | null {
+  if (at - now > FUTURE_SLACK_MS) return null;
+  const seconds = Math.max(0, Math.round((now - at) / 1000));
+  if (seconds < 45) return intl.formatMessage({ id: 'since.justNow', defaultMessage: 'just now' });
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60)
     return intl.formatMessage(
-      {
-        id: 'time.minutesAgo',
-        defaultMessage: '{m, plural, one {# minute ago} other {# minutes ago}}',
-      },
-      { m },
+      { id: 'since.minutes', defaultMessage: '{minutes} min ago' },
+      { minutes },
     );
-  const h = Math.round(m / 60);
-  if (h < 48)
-    return intl.formatMessage(
-      { id: 'time.hoursAgo', defaultMessage: '{h, plural, one {# hour ago} other {# hours ago}}' },
-      { h },
-    );
-  const d = Math.round(h / 24);
-  return intl.formatMessage(
-    { id: 'time.daysAgo', defaultMessage: '{d, plural, one {# day ago} other {# days ago}}' },
-    { d },
-  );
+  const hours = Math.round(minutes / 60);
+  if (hours < 24)
+    return intl.formatMessage({ id: 'since.hours', defaultMessage: '{hours} h ago' }, { hours });
+  return intl.formatDate(at, { dateStyle: 'medium', timeStyle: 'short' });
 }
