@@ -23,6 +23,7 @@ const NAMED_PLACES: Record<string, string> = {
   'test/server/records/audit': 'contract audits of every route: hostile and edge-case requests',
   'test/server/scale-out': 'several processes on one PostgreSQL',
   'test/client/features/lookups': 'the forms of every feature before and without the lists',
+  'test/client/languages': 'every converted screen in each language, and the catalogues',
   'test/shared/reports/vectorsurvr': 'reference figures computed by vectorsurvR',
 };
 /** Folders of shared test code, wherever they sit. */

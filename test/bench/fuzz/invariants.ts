@@ -140,18 +140,21 @@ export const INVARIANTS: ReadonlyArray<{ name: string; sql: string }> = [
   },
   {
     name: 'two idempotency keys answered with one record',
+    // A batch's answer names its records in `results` (the next two checks), not in `id`.
     sql: `select agency, path, response->>'id' as id from idempotency_key
-           where status between 200 and 299
+           where status between 200 and 299 and response->>'id' is not null
            group by agency, path, response->>'id' having count(*) > 1
           union all
           select agency_id, path, (response::jsonb)->>'id' from bff_idempotency
            where state = 'answered' and status between 200 and 299 and response like '{%'
+             and (response::jsonb)->>'id' is not null
            group by agency_id, path, (response::jsonb)->>'id' having count(*) > 1`,
   },
   {
     name: 'idempotent create answered with a record that is not stored',
     sql: `select k.agency, k.path, k.response->>'id' as id from idempotency_key k
-           where k.status between 200 and 299 and not exists (
+           where k.status between 200 and 299 and rtrim(k.path, '/') <> '/v1/site/batch'
+             and not exists (
              select 1 from (
                select 'site' as t, id, agency from site union all
                select 'collection', id, agency from collection union all
@@ -162,6 +165,14 @@ export const INVARIANTS: ReadonlyArray<{ name: string; sql: string }> = [
                                      when '/v1/arthropod/collection' then 'collection'
                                      when '/v1/arthropod/pool' then 'pool'
                                      when '/v1/arthropod/pool/test' then 'test' end)`,
+  },
+  {
+    name: 'idempotent site batch answered with a site that is not stored',
+    sql: `select k.agency, k.path, r->>'id' as id
+            from idempotency_key k, jsonb_array_elements(k.response->'results') r
+           where rtrim(k.path, '/') = '/v1/site/batch' and k.status between 200 and 299
+             and not exists (select 1 from site s
+                              where s.agency = k.agency and s.id::text = r->>'id')`,
   },
 ];
 
