@@ -2,16 +2,9 @@ import Dexie, { type IntervalTree, type ObservabilitySet } from 'dexie';
 import type { Entity, OutboxEntry } from '#shared';
 import { nextTask } from '../lib/next-task';
 import { tablePart } from '../lib/storage-mutations';
-import {
-  acknowledgeAll,
-  holdForSignIn,
-  markConflict,
-  park,
-  retryLater,
-  unmarkSending,
-  type AckRequest,
-  type Acknowledged,
-} from './entry-outcomes';
+import { acknowledgeAll, type AckRequest, type Acknowledged } from './entry-acknowledging';
+import { holdForSignIn, markConflict, park, retryLater } from './entry-refusing';
+import { unmarkSending } from './entry-sending';
 import { DrainGraph, type DrainTally } from './drain-graph';
 import { recordKey } from './outbox-graph';
 import { createOutboxReader } from './outbox-reader';

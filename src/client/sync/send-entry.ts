@@ -1,7 +1,7 @@
 import { ENTITY_PATHS, type OutboxEntry } from '#shared';
 import { request, type HttpResult } from '../lib/http';
 import { conflictingFields } from './detect-conflict';
-import { keyMayBeForgotten, markSending } from './entry-outcomes';
+import { keyMayBeForgotten, markSending } from './entry-sending';
 import { recordTable } from './record-tables';
 import { resolveRefs } from './resolve-refs';
 import type { SyncContext } from './sync-context';

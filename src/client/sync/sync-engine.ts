@@ -6,21 +6,15 @@ import { connection } from '../lib/connection';
 import { onAuthRequired } from '../lib/http';
 import { writesTo } from '../lib/storage-mutations';
 import { throttle } from '../lib/throttle';
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
-import { readWholeOutbox } from './outbox-reader';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { DEFAULT_PULL, type PullOptions } from './pull-options';
-import type { DrainView } from './drain-outbox';
 import type { ConflictChoices } from './resolve-conflict';
 import { runExclusive } from './run-exclusive';
 import type { SyncContext } from './sync-context';
 import { SyncError } from './sync-error';
-import {
-  INITIAL_STATUS,
-  drainingCounts,
-  outboxCounts,
-  syncSummary,
-  type SyncStatus,
-} from './sync-status';
+import { PULL_RETRY, PullSchedule } from './pull-schedule';
+import type { SyncStatus } from './sync-status';
+import { SyncStatusKeeper, type SharedStatus } from './sync-status-keeper';
 
 export type SyncEngineOptions = {
   /** Prefix of `/api/...`; empty (same origin) in the app. */
@@ -78,30 +72,8 @@ export type SyncEngine = {
   settled(): Promise<void>;
 };
 
-const PULL_REASONS = new Set(['start', 'online', 'resume', 'manual']);
-/**
- * A failed automatic pull is tried again on its own after this backoff (full jitter, never sooner
- * than half the base; a server's Retry-After is a floor). A tablet left on the seat with one bar
- * of signal gets the office's changes once a try gets through, without a tap on Sync now.
- */
-export const PULL_RETRY: BackoffOptions = { baseMs: 30_000, capMs: 15 * 60_000 };
-/**
- * The app shown again (the tablet woken, the technician back from another app) pulls too when
- * its last pull is older than this: the morning's first look shows what the office changed
- * overnight, while glancing back and forth in the field costs no pull. A pull asks only for what
- * changed since the last one.
- */
-export const PULL_WHEN_SHOWN_AFTER_MS = 10 * 60_000;
-const META_LAST_SUCCESS = 'sync.lastSuccessAt';
-/** A failure stamped this far after now means the clock was set back (see failedLater). */
-const CLOCK_SLACK_MS = 60_000;
 /** How often a running drain reports its progress (the sync bar's "n of m"). */
 const PROGRESS_EVERY_MS = 250;
-
-type ChannelMessage = {
-  type: 'status';
-  status: Pick<SyncStatus, 'draining' | 'progress' | 'lastSuccessAt' | 'lastPullAt' | 'paused'>;
-};
 
 /** The earlier of two times, either of which may be unknown (null). */
 const earliest = (a: number | null, b: number | null) =>
@@ -111,6 +83,12 @@ const earliest = (a: number | null, b: number | null) =>
 const later = (a: number | null, b: number | null) =>
   a === null ? b : b === null ? a : Math.max(a, b);
 
+/**
+ * The sync engine: what triggers a drain (app start, online, the tab shown, a save, a retry
+ * timer, Sync now), one drain cycle at a time per tab (and one drain per user across tabs, by a
+ * Web Lock), and a pull after draining when one is due. Its status lives in SyncStatusKeeper;
+ * when it pulls, in PullSchedule; what happens to each entry, in drain-outbox.
+ */
 export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}): SyncEngine {
   // The caller's own object, read on every request: a caller outside a browser replaces its
   // cookie there after a new sign-in, as a browser's cookie jar does. The owner is added to it.
@@ -130,131 +108,35 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   const autoPull = options.autoPull ?? true;
   const idlePollMs = options.idlePollMs ?? 60_000;
   const pullOptions: PullOptions = { ...DEFAULT_PULL, ...options.pull };
-  const pullRetry: BackoffOptions = { ...PULL_RETRY, ...options.pullRetry };
 
   // `online` is the app's one connection state (lib/connection), which this engine's own requests
   // feed: a failed send or pull means no connection, an answer means connected.
-  let status: SyncStatus = { ...INITIAL_STATUS, online: connection.online };
-  const listeners = new Set<(s: SyncStatus) => void>();
-  let inFlight: ReadonlySet<string> = new Set();
-  let sendingRecords: ReadonlySet<string> = new Set();
+  const keeper = new SyncStatusKeeper(ctx, connection.online, () => requestSync('clock'));
+  const setStatus = keeper.set.bind(keeper);
+  const schedule = new PullSchedule(
+    keeper,
+    { ...PULL_RETRY, ...options.pullRetry },
+    ctx.now,
+    ctx.random,
+  );
   let cycle: Promise<void> | null = null;
   let again = false;
-  /**
-   * A pull was asked for (start, online, resume, Sync now) and has not begun since. Kept apart
-   * from the cycle's own reason: Sync now tapped while a pull runs must pull again once that one
-   * ends (the running pull may have read the lists before the change the technician expects),
-   * and the cycle that picks the request up runs for reason 'again'.
-   */
-  let pullWanted = false;
-  /**
-   * Automatic pulls failed in a row. When the next may be tried is status.pullFailure's retryAt
-   * (no failure: whenever wanted), which the bar shows.
-   */
-  let pullFailures = 0;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
-  let channel: BroadcastChannel | null = null;
   const teardown: Array<() => void> = [];
 
-  const setStatus = (patch: Partial<SyncStatus>, broadcast = false) => {
-    status = { ...status, ...patch };
-    for (const fn of listeners) fn(status);
-    if (broadcast && channel) {
-      const { draining, progress, lastSuccessAt, lastPullAt, paused } = status;
-      const message: ChannelMessage = {
-        type: 'status',
-        status: { draining, progress, lastSuccessAt, lastPullAt, paused },
-      };
-      channel.postMessage(message);
-    }
-  };
-
-  // Counts are recomputed from the outbox, coalesced: one read at a time, one more if asked
-  // meanwhile. While a drain runs, from its view of the outbox and the entries saved since it
-  // last looked (DrainView), never from every entry.
-  let drainView: DrainView | null = null;
-  let counting: Promise<void> | null = null;
-  let countAgain = false;
-  const refreshCounts = (): Promise<void> => {
-    if (counting) {
-      countAgain = true;
-      return counting;
-    }
-    counting = (async () => {
-      do {
-        countAgain = false;
-        const view = drainView;
-        if (view) {
-          const unseen = await view.countUnseen();
-          // The drain ended meanwhile (or another began): count again, from the outbox itself.
-          if (drainView === view)
-            setStatus({ ...drainingCounts(view.tally(), unseen, inFlight), sendingRecords });
-          else countAgain = true;
-        } else {
-          const entries = await readWholeOutbox(db);
-          setStatus({ ...outboxCounts(entries, inFlight), sendingRecords });
-          if (entries.some(failedLater(ctx.now()))) {
-            await rebaseBackoff();
-            countAgain = true;
-            requestSync('clock');
-          }
-        }
-      } while (countAgain);
-    })().finally(() => {
-      counting = null;
-    });
-    return counting;
-  };
-
-  // An entry whose last failure is stamped later than now: the tablet's clock was set back since
-  // (it ran ahead, then was put right). Its next try, stamped on the wrong clock, is as far off as
-  // the clock moved (days: past any backoff, and past Sync now for a Retry-After): it waits again
-  // only its own delay, from now. Found by the full counts (app start, after each drain).
-  const failedLater = (now: number) => (e: OutboxEntry) =>
-    e.state === 'pending' && e.lastError !== null && e.lastError.at > now + CLOCK_SLACK_MS;
-  const rebaseBackoff = async () => {
-    const now = ctx.now();
-    await db.outbox.filter(failedLater(now)).modify((e) => {
-      if (!e.lastError) return;
-      e.nextAttemptAt = now + Math.max(0, e.nextAttemptAt - e.lastError.at);
-      e.lastError = { ...e.lastError, at: now };
-    });
-  };
-
-  // While draining, counts follow at most every 100 ms: re-reading the outbox after every send
-  // would cost more than the sends. The end of each drain refreshes them exactly.
-  let countTimer: ReturnType<typeof setTimeout> | null = null;
-  const scheduleCounts = () => {
-    if (countTimer) return;
-    countTimer = setTimeout(() => {
-      countTimer = null;
-      void refreshCounts().catch(() => undefined);
-    }, 100);
-  };
-
   const pause = () => {
-    if (status.paused) return;
+    if (keeper.current.paused) return;
     setStatus({ paused: true }, true);
-  };
-
-  // "Last synced" only for a sync that left nothing waiting: a partial drain, a refused change
-  // or a pause for sign-in is no such sync, and saying so would tell the technician to stop looking.
-  const recordSyncIfAllSent = async (countsFresh = false) => {
-    if (!countsFresh) await refreshCounts();
-    if (status.paused || !syncSummary(status).allSent) return;
-    const at = ctx.now();
-    setStatus({ lastSuccessAt: at }, true);
-    await db.meta.put({ key: META_LAST_SUCCESS, value: at });
   };
 
   const scheduleTimer = (nextAttemptAt: number | null) => {
     if (timer) clearTimeout(timer);
     timer = null;
-    if (stopped || status.paused) return;
+    if (stopped || keeper.current.paused) return;
     let delay: number | null = null;
     if (nextAttemptAt !== null) delay = Math.max(0, nextAttemptAt - ctx.now());
-    else if (status.pending > 0) delay = idlePollMs;
+    else if (keeper.current.pending > 0) delay = idlePollMs;
     if (delay === null) return;
     timer = setTimeout(() => {
       timer = null;
@@ -283,65 +165,32 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         const result = await runExclusive(lockName, () =>
           drainOutbox(ctx, {
             concurrency,
-            shouldStop: () => stopped || status.paused,
+            shouldStop: () => stopped || keeper.current.paused,
             onPause: pause,
             onAcknowledged: () => {
               sentAny = true;
             },
             onProgress: reportProgress,
-            onInFlight: (ids, records) => {
-              inFlight = ids;
-              sendingRecords = records;
-              scheduleCounts();
-            },
-            onView: (view) => {
-              drainView = view;
-            },
+            onInFlight: (ids, records) => keeper.sendingNow(ids, records),
+            onView: (view) => keeper.viewOfDrain(view),
           }),
         );
         nextAttemptAt = result.nextAttemptAt;
-      } while (again && !status.paused && !stopped);
-      if (autoPull && pullWanted && !status.paused && !stopped && mayBeOnline() && pullDue()) {
-        pullWanted = false;
-        await pull().then(pullSucceeded, pullFailed);
-      }
+      } while (again && !keeper.current.paused && !stopped);
+      if (autoPull && !keeper.current.paused && !stopped && mayBeOnline() && schedule.take())
+        await pull().then(
+          () => schedule.succeeded(),
+          (err: unknown) => {
+            if (!keeper.current.paused && !stopped) schedule.failed(err);
+          },
+        );
     } finally {
       reportProgress.cancel();
-      await refreshCounts().catch(() => undefined);
-      if (sentAny) await recordSyncIfAllSent(true).catch(() => undefined);
+      await keeper.refreshCounts().catch(() => undefined);
+      if (sentAny) await keeper.recordSyncIfAllSent(true).catch(() => undefined);
       setStatus({ draining: false, progress: null }, true);
-      scheduleTimer(
-        earliest(nextAttemptAt, pullWanted ? (status.pullFailure?.retryAt ?? null) : null),
-      );
+      scheduleTimer(earliest(nextAttemptAt, schedule.wakeAt));
     }
-  };
-
-  // A last pull stamped far ahead of now was stamped before the clock was set back: old too.
-  const lastPullIsOld = () =>
-    status.lastPullAt === null ||
-    Math.abs(ctx.now() - status.lastPullAt) > PULL_WHEN_SHOWN_AFTER_MS;
-  // A clock that reads earlier than the failure was set back since: the retry time, stamped on
-  // the old clock, is due now (the timer set for it fired after its wait, in real time).
-  const pullDue = () => {
-    const failure = status.pullFailure;
-    const now = ctx.now();
-    return failure === null || failure.retryAt <= now || now < failure.at;
-  };
-  const pullSucceeded = () => {
-    pullFailures = 0;
-  };
-  // Wanted again, at a time of its own: a save's drain meanwhile does not pull before then. A
-  // pull that paused the queue (sign-in needed) is asked for again by the sign-in itself.
-  const pullFailed = (err: unknown) => {
-    if (status.paused || stopped) return;
-    pullFailures += 1;
-    pullWanted = true;
-    const retryAfterMs = err instanceof SyncError ? err.retryAfterMs : null;
-    const delay = backoffDelay(pullFailures, pullRetry, ctx.random, retryAfterMs);
-    const at = ctx.now();
-    const retryAt = at + Math.max(pullRetry.baseMs / 2, delay);
-    const reason = err instanceof SyncError ? err.reason : 'tablet';
-    setStatus({ pullFailure: { reason, at, retryAt } });
   };
 
   const clearBackoff = async () => {
@@ -357,22 +206,12 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   };
 
   function requestSync(reason = 'manual') {
-    if (stopped || status.paused) return;
+    if (stopped || keeper.current.paused) return;
     // Offline for sure (navigator.onLine false is reliable, true is not): the 'online' event
     // resumes. Offline only by the app's own failed requests, it tries: its timer's retries and
     // Sync now are how a network that came back without an event gets used at once.
     if (!mayBeOnline()) return;
-    if (PULL_REASONS.has(reason)) {
-      // Asked for now (app start, back online, signed in again, Sync now): no wait left to honour.
-      pullWanted = true;
-      // The next try is now, and the bar must not go on naming the old time.
-      if (status.pullFailure)
-        setStatus({ pullFailure: { ...status.pullFailure, retryAt: ctx.now() } });
-    } else if (reason === 'visible' && lastPullIsOld()) {
-      // Not a request to hurry: a failed pull's wait still holds (flipping between apps on one
-      // bar of signal is no reason to try again sooner).
-      pullWanted = true;
-    }
+    schedule.asked(reason);
     if (cycle) {
       // Picked up by the next pass of the running cycle, which re-reads the outbox.
       if (reason === 'manual') void clearBackoff().catch(() => undefined);
@@ -386,7 +225,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       .catch(() => undefined)
       .finally(() => {
         cycle = null;
-        if (again && !status.paused && !stopped) requestSync('again');
+        if (again && !keeper.current.paused && !stopped) requestSync('again');
       });
   }
 
@@ -401,7 +240,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         ),
       ).finally(() => setStatus({ pulling: null }));
       setStatus({ lastPullAt: ctx.now(), pullFailure: null }, true);
-      await recordSyncIfAllSent();
+      await keeper.recordSyncIfAllSent();
     } catch (err) {
       if (err instanceof SyncError && err.action === 'pause') pause();
       throw err;
@@ -412,6 +251,22 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   function mayBeOnline() {
     return typeof navigator === 'undefined' || navigator.onLine !== false;
   }
+
+  /** What another tab of this database said of its sync. */
+  const heardFromTab = ({ lastSuccessAt, lastPullAt, ...rest }: SharedStatus) => {
+    const status = keeper.current;
+    const wasPaused = status.paused;
+    // Sync times only move forward: a tab that has not read them yet (just opened) sends null,
+    // and an older time is not news.
+    const pulledElsewhere = schedule.pulledElsewhere(lastPullAt);
+    setStatus({
+      ...rest,
+      lastSuccessAt: later(status.lastSuccessAt, lastSuccessAt),
+      lastPullAt: later(status.lastPullAt, lastPullAt),
+      ...(pulledElsewhere ? { pullFailure: null } : {}),
+    });
+    if (wasPaused && !rest.paused) requestSync('resume');
+  };
 
   const engine: SyncEngine = {
     db,
@@ -433,7 +288,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       teardown.push(
         connection.subscribe(() => {
           const online = connection.online;
-          if (online === status.online) return;
+          if (online === keeper.current.online) return;
           setStatus({ online });
           if (online) requestSync('online');
         }),
@@ -447,45 +302,14 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       // Dexie's mutation event costs nothing until it fires, unlike a live query re-reading the
       // whole outbox after every write; recounts are throttled (scheduleCounts).
       const onMutated = (parts: ObservabilitySet) => {
-        if (writesTo(parts, db.name, ['outbox'])) scheduleCounts();
+        if (writesTo(parts, db.name, ['outbox'])) keeper.scheduleCounts();
       };
       Dexie.on.storagemutated.subscribe(onMutated);
       teardown.push(() => Dexie.on.storagemutated.unsubscribe(onMutated));
-      void refreshCounts().catch(() => undefined);
-      if (options.channelName !== null && typeof BroadcastChannel !== 'undefined') {
-        channel = new BroadcastChannel(options.channelName ?? `trapline-sync:${db.name}`);
-        channel.onmessage = (event: MessageEvent<ChannelMessage>) => {
-          if (event.data?.type !== 'status') return;
-          const wasPaused = status.paused;
-          const { lastSuccessAt, lastPullAt, ...rest } = event.data.status;
-          // Sync times only move forward: a tab that has not read them yet (just opened) sends
-          // null, and an older time is not news.
-          // Another tab's pull got through since this tab's failed (the rows are the same
-          // database's, so the office's changes are here): its own time says so, not this tab's
-          // (stamped before a clock was set back, that may lie after the failure), and not one
-          // stamped ahead of now.
-          const pulledElsewhere =
-            status.pullFailure !== null &&
-            lastPullAt !== null &&
-            lastPullAt > status.pullFailure.at &&
-            lastPullAt <= ctx.now() + CLOCK_SLACK_MS;
-          if (pulledElsewhere) {
-            pullSucceeded();
-            pullWanted = false;
-          }
-          setStatus({
-            ...rest,
-            lastSuccessAt: later(status.lastSuccessAt, lastSuccessAt),
-            lastPullAt: later(status.lastPullAt, lastPullAt),
-            ...(pulledElsewhere ? { pullFailure: null } : {}),
-          });
-          if (wasPaused && !event.data.status.paused) requestSync('resume');
-        };
-      }
-      void db.meta.get(META_LAST_SUCCESS).then((row) => {
-        if (typeof row?.value === 'number' && (status.lastSuccessAt ?? 0) < row.value)
-          setStatus({ lastSuccessAt: row.value });
-      });
+      void keeper.refreshCounts().catch(() => undefined);
+      if (options.channelName !== null)
+        keeper.openChannel(options.channelName ?? `trapline-sync:${db.name}`, heardFromTab);
+      keeper.readLastSuccess();
       setStatus({ online: connection.online });
       requestSync('start');
     },
@@ -493,11 +317,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       stopped = true;
       if (timer) clearTimeout(timer);
       timer = null;
-      if (countTimer) clearTimeout(countTimer);
-      countTimer = null;
       for (const fn of teardown.splice(0)) fn();
-      channel?.close();
-      channel = null;
+      keeper.close();
     },
     requestSync,
     resume() {
@@ -505,27 +326,25 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
       requestSync('resume');
     },
     pull,
-    subscribe(fn) {
-      listeners.add(fn);
-      return () => listeners.delete(fn);
-    },
-    getStatus: () => status,
+    subscribe: (fn) => keeper.subscribe(fn),
+    getStatus: () => keeper.current,
     async discard(entryId, dependents = []) {
       const { discardEntry } = await import('./discard-entry');
-      await discardEntry(ctx, entryId, dependents, inFlight);
-      await refreshCounts();
+      await discardEntry(ctx, entryId, dependents, keeper.entriesInFlight);
+      await keeper.refreshCounts();
     },
     dependentsOf: async (entryId) => (await import('./discard-entry')).dependentsOf(ctx, entryId),
     async resolveConflict(entryId, choices) {
       const { resolveConflict } = await import('./resolve-conflict');
       await resolveConflict(ctx, entryId, choices);
-      await refreshCounts();
+      await keeper.refreshCounts();
       requestSync('conflict-resolved');
     },
     async settled() {
       for (;;) {
         if (cycle) await cycle;
-        await refreshCounts();
+        await keeper.refreshCounts();
+        const status = keeper.current;
         if (status.paused || stopped) return;
         if (!cycle && status.pending === 0 && status.sending === 0) return;
         if (!cycle) {
@@ -534,7 +353,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
             setTimeout(resolve, Math.max(1, Math.min(50, (status.nextAttemptAt ?? 0) - ctx.now()))),
           );
           // The idle poll (idlePollMs, a minute) is no reason to wait when an entry is due now.
-          const due = status.nextAttemptAt === null || status.nextAttemptAt <= ctx.now();
+          const next = keeper.current.nextAttemptAt;
+          const due = next === null || next <= ctx.now();
           if (!cycle && (!timer || due)) requestSync('settle');
         }
       }

@@ -10,7 +10,7 @@ import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
 import { FormProblems } from '../../../src/client/ui/form/form-problems';
 import type { Refusal } from '../../../src/client/ui/form/save-error';
 import { keepOpenDrafts } from '../../../src/client/ui/form/open-drafts';
-import type { DraftStore } from '../../../src/client/ui/form/use-form-draft';
+import type { DraftStore } from '../../../src/client/lib/drafts/draft-keeper';
 import { useRecordForm } from '../../../src/client/ui/form/use-record-form';
 import {
   busyDraftQueue,

@@ -3,7 +3,7 @@ import { failSitePulls, isSitePull, seedTwinSites, sitePulls } from './helpers/f
 import { pass, until } from './helpers/fake-time';
 import { queueCreate, site } from './helpers/outbox-factory';
 import { retryingEngine } from './helpers/setup-engine';
-import { PULL_WHEN_SHOWN_AFTER_MS } from '../../../src/client/sync/sync-engine';
+import { PULL_WHEN_SHOWN_AFTER_MS } from '../../../src/client/sync/pull-schedule';
 
 /** A failed pull's retries wait 0.75 of 1 s, 2 s, 4 s…: no Sync now is ever tapped. */
 const retrying = () => retryingEngine({ baseMs: 1_000, capMs: 8_000 });

@@ -6,7 +6,7 @@ import { updateCollection } from '../../db/update-collection';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
 import { mergeFormData } from '../../ui/form/merge-form-data';
-import { draftKey } from '../../ui/form/use-form-draft';
+import { draftKey } from '../../lib/drafts/draft-keys';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { CollectionForm, type CollectionSubmit } from './collection-form';
 import { COLLECTION_FORM_KEYS, type CollectionHoldings } from './collection-schema';

@@ -8,7 +8,7 @@ import { useLookups } from '../../db/use-lookups';
 import { readPoolTestLineage } from '../../db/read-pool-lineage';
 import { dayOf } from '../../lib/dates';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
-import { draftKey } from '../../ui/form/use-form-draft';
+import { draftKey } from '../../lib/drafts/draft-keys';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { PoolTestForm } from './pool-test-form';
 import { TestedPool } from './tested-pool';

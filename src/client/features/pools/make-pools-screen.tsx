@@ -17,7 +17,8 @@ import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { CollectionTitle } from '../../ui/record-number';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
-import { draftKey, useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
+import { draftKey } from '../../lib/drafts/draft-keys';
+import { useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools, MAX_POOL_SIZE, proposePools, type ProposedPool } from './propose-pools';
 

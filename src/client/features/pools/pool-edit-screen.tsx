@@ -25,7 +25,8 @@ import { FormProblems } from '../../ui/form/form-problems';
 import { LookupSelect } from '../../ui/form/lookup-select';
 import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
-import { draftKey, type DraftPlace } from '../../ui/form/use-form-draft';
+import { draftKey } from '../../lib/drafts/draft-keys';
+import { type DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools } from './propose-pools';
 

@@ -7,7 +7,7 @@ import { useDb } from '../../db/db-context';
 import { updateSite } from '../../db/update-site';
 import { useLookups } from '../../db/use-lookups';
 import { LookupsNotice } from '../../ui/lookups-notice';
-import { draftKey } from '../../ui/form/use-form-draft';
+import { draftKey } from '../../lib/drafts/draft-keys';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { proposedSiteCode } from './proposed-site-code';

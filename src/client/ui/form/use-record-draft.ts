@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { useDataAtOpen } from './use-data-at-open';
-import { useDropDraftsWhenGone, type DraftPlace, type DraftStore } from './use-form-draft';
+import type { DraftStore } from '../../lib/drafts/draft-keeper';
+import { useDropDraftsWhenGone, type DraftPlace } from './use-form-draft';
 
 /**
  * What a record form's screen needs for its draft and its save, once: the record's data as the

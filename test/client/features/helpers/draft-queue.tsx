@@ -3,10 +3,8 @@ import type { ReactElement } from 'react';
 import { onTestFinished } from 'vitest';
 import { TraplineDb } from '../../../../src/client/db/database';
 import { DbContext } from '../../../../src/client/db/db-context';
-import {
-  useDropDraftsWhenGone,
-  type DraftStore,
-} from '../../../../src/client/ui/form/use-form-draft';
+import type { DraftStore } from '../../../../src/client/lib/drafts/draft-keeper';
+import { useDropDraftsWhenGone } from '../../../../src/client/ui/form/use-form-draft';
 
 /**
  * The set-up of the tests that a saved record's typing never comes back as a draft

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sameFormValues, typedOnto } from '../../../../src/client/ui/form/draft-values';
+import { sameFormValues, typedOnto } from '../../../../src/client/lib/drafts/draft-values';
 
 describe('a form’s values compared for its draft', () => {
   it('counts a cleared field as the blank it started as, and text in a number field as itself', () => {
