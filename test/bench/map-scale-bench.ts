@@ -8,9 +8,10 @@
  *   and zooming its map; the time from typing a site's name in search to that site listed;
  *   New site and New collection opened; New site kept open while a sync brings RENAMED sites the
  *   office renamed (MAP_PROFILE=file.cpuprofile writes the page's CPU profile of that step);
- *   MAP_TRACE=prefix writes a performance trace of opening Sites and of panning
- *   (prefix-<size>-open.json, -pan.json: open them in DevTools' Performance panel) and prints
- *   the longest tasks of each taken apart (page-trace.ts);
+ *   MAP_TRACE=prefix writes a performance trace of the first pull, of opening Sites and of
+ *   panning (prefix-<size>-pull.json, -open.json, -pan.json: open them in DevTools' Performance
+ *   panel) and prints how busy each thread was during the pull and the longest tasks of the
+ *   open and the pan taken apart (page-trace.ts);
  * - a naive page: the same sites drawn with one Leaflet circleMarker each (Leaflet's default
  *   renderer, a tooltip each, as a first attempt would), served by this bench with Leaflet from
  *   node_modules; the same two figures and the ratio app / naive (goal ≤ 0.1).
@@ -353,6 +354,7 @@ async function measureApp(
     await form.getByLabel('Password').fill(stack.password);
     const started = Date.now();
     const pullSince = await pageNow(page);
+    const pullTrace = TRACE ? await startTrace(page) : null;
     await form.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: /^Hello,/ }).waitFor({ timeout: 120_000 });
     let progressSeen = false;
@@ -363,6 +365,10 @@ async function measureApp(
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     const pullMs = Date.now() - started;
+    if (pullTrace) {
+      const threads = await pullTrace.stopThreads(`${TRACE}-${expected}-pull.json`);
+      process.stderr.write(`  trace ${expected}-pull, threads over ${pullMs} ms:\n${threads}\n`);
+    }
     const pull = await tasksUntilQuiet(page, pullSince);
 
     const label = `${expected}`;

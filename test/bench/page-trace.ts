@@ -25,7 +25,12 @@ type TraceEvent = {
   args?: { data?: Record<string, unknown>; name?: string } & Record<string, unknown>;
 };
 
-export type PageTrace = { stop(file: string): Promise<string> };
+export type PageTrace = {
+  /** Writes the trace to `file`; returns its longest main-thread tasks taken apart. */
+  stop(file: string): Promise<string>;
+  /** Writes the trace to `file`; returns how busy each thread of every process was. */
+  stopThreads(file: string): Promise<string>;
+};
 
 /** Starts tracing `page`; `stop(file)` writes the trace there and returns its summary. */
 export async function startTrace(page: Page): Promise<PageTrace> {
@@ -34,18 +39,20 @@ export async function startTrace(page: Page): Promise<PageTrace> {
     transferMode: 'ReturnAsStream',
     traceConfig: { includedCategories: CATEGORIES, recordMode: 'recordAsMuchAsPossible' },
   });
+  const end = async (file: string): Promise<TraceEvent[]> => {
+    const done = new Promise<{ stream?: string }>((resolve) =>
+      cdp.once('Tracing.tracingComplete', resolve),
+    );
+    await cdp.send('Tracing.end');
+    const { stream } = await done;
+    const text = await readStream(cdp, stream!);
+    await writeFile(file, text);
+    await cdp.detach();
+    return (JSON.parse(text) as { traceEvents: TraceEvent[] }).traceEvents;
+  };
   return {
-    async stop(file) {
-      const done = new Promise<{ stream?: string }>((resolve) =>
-        cdp.once('Tracing.tracingComplete', resolve),
-      );
-      await cdp.send('Tracing.end');
-      const { stream } = await done;
-      const text = await readStream(cdp, stream!);
-      await writeFile(file, text);
-      await cdp.detach();
-      return summarise((JSON.parse(text) as { traceEvents: TraceEvent[] }).traceEvents);
-    },
+    stop: async (file) => summarise(await end(file)),
+    stopThreads: async (file) => threadsBusy(await end(file)),
   };
 }
 
@@ -111,4 +118,66 @@ function summarise(events: TraceEvent[]): string {
     );
   }
   return lines.join('\n');
+}
+
+/**
+ * Each named thread's busy time: the sum of its outermost complete events (a task and what runs
+ * in it counted once), busiest first, with the kinds of work that took most of it.
+ */
+function threadsBusy(events: TraceEvent[]): string {
+  const names = new Map<string, string>();
+  for (const e of events)
+    if (e.ph === 'M' && e.name === 'thread_name')
+      names.set(`${e.pid}:${e.tid}`, String(e.args?.name));
+  const byThread = new Map<string, TraceEvent[]>();
+  for (const e of events) {
+    if (e.ph !== 'X' || !e.dur) continue;
+    const key = `${e.pid}:${e.tid}`;
+    const list = byThread.get(key);
+    if (list) list.push(e);
+    else byThread.set(key, [e]);
+  }
+  const rows: { name: string; busy: number; kinds: Map<string, number> }[] = [];
+  for (const [key, list] of byThread) {
+    list.sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+    let busy = 0;
+    let until = -1;
+    const kinds = new Map<string, number>();
+    for (const e of list) {
+      if (e.ts + e.dur! <= until) {
+        // One level inside an outermost event: what the task did.
+        continue;
+      }
+      busy += e.dur!;
+      until = e.ts + e.dur!;
+    }
+    // The second level: events directly inside the outermost ones, by kind.
+    let outer: TraceEvent | null = null;
+    let innerUntil = -1;
+    for (const e of list) {
+      if (!outer || e.ts >= outer.ts + outer.dur!) {
+        outer = e;
+        innerUntil = -1;
+        continue;
+      }
+      if (e.ts + e.dur! <= innerUntil) continue;
+      innerUntil = e.ts + e.dur!;
+      kinds.set(kindOf(e), (kinds.get(kindOf(e)) ?? 0) + e.dur!);
+    }
+    rows.push({ name: names.get(key) ?? key, busy, kinds });
+  }
+  return rows
+    .filter((r) => r.busy > 100_000)
+    .sort((a, b) => b.busy - a.busy)
+    .slice(0, 12)
+    .map(
+      (r) =>
+        `  ${r.name}: ${(r.busy / 1000).toFixed(0)} ms busy; ` +
+        [...r.kinds]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 5)
+          .map(([k, us]) => `${(us / 1000).toFixed(0)} ms ${k}`)
+          .join('; '),
+    )
+    .join('\n');
 }
