@@ -8,14 +8,19 @@
  *   and zooming its map; the time from typing a site's name in search to that site listed;
  *   New site and New collection opened; New site kept open while a sync brings RENAMED sites the
  *   office renamed (MAP_PROFILE=file.cpuprofile writes the page's CPU profile of that step);
+ *   MAP_TRACE=prefix writes a performance trace of the first pull, of opening Sites and of
+ *   panning (prefix-<size>-pull.json, -open.json, -pan.json: open them in DevTools' Performance
+ *   panel) and prints how busy each thread was during the pull and the longest tasks of the
+ *   open and the pan taken apart (page-trace.ts);
  * - a naive page: the same sites drawn with one Leaflet circleMarker each (Leaflet's default
  *   renderer, a tooltip each, as a first attempt would), served by this bench with Leaflet from
  *   node_modules; the same two figures and the ratio app / naive (goal ≤ 0.1).
  *
  * Long tasks are the page's own PerformanceObserver('longtask') entries; a measurement ends once
  * no long task has been seen for two seconds. Sites are grown by bulk SQL (grow-sites.ts).
- * `npm run bench -- map-scale`; MAP_SCALE_SIZES=20000 to skip the 100,000 run. Prints figures,
- * never asserts a time.
+ * `npm run bench -- map-scale`; MAP_SCALE_SIZES=20000 to skip the 100,000 run; MAP_SCALE_QUICK=1
+ * measures the pull, the open and the pan alone, without the naive page (while profiling).
+ * Prints figures, never asserts a time.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -27,9 +32,12 @@ import { launchApp, type AppBrowser } from '../e2e/harness/browser';
 import { ROOT } from '../e2e/harness/paths';
 import { startStack, type Stack } from '../e2e/harness/stack';
 import { growSites } from './grow-sites';
+import { startTrace } from './page-trace';
 import type { BenchRow } from './run';
 
 const SIZES = (process.env.MAP_SCALE_SIZES ?? '20000,100000').split(',').map(Number);
+const QUICK = process.env.MAP_SCALE_QUICK === '1';
+const TRACE = process.env.MAP_TRACE;
 const CPU_SLOWDOWN = 4;
 /**
  * How often the pull's progress is checked: counting 20,000 stored rows is work for IndexedDB's
@@ -112,6 +120,9 @@ async function panAndZoom(page: Page, mapSelector: string): Promise<Tasks> {
   if (!box) throw new Error(`no ${mapSelector} on the page`);
   const x = box.x + box.width / 2;
   const y = box.y + box.height / 2;
+  // Read once before the measurement starts: the first look compiles the bench's own script in
+  // the page, a long task of ~100 ms at 4x throttling that is none of the app's.
+  await viewOf(page, mapSelector);
   const since = await pageNow(page);
   const mustMove = async (gesture: () => Promise<void>, what: string) => {
     const before = await viewOf(page, mapSelector);
@@ -315,7 +326,22 @@ async function timed(page: Page, step: () => Promise<void>): Promise<{ ms: numbe
   return { ms, tasks: await tasksUntilQuiet(page, since) };
 }
 
-async function measureApp(stack: Stack, expected: number): Promise<AppFigures> {
+/** Runs `step` under a performance trace when MAP_TRACE is set, and prints the trace's summary. */
+async function traced<T>(page: Page, name: string, step: () => Promise<T>): Promise<T> {
+  if (!TRACE) return step();
+  const trace = await startTrace(page);
+  const result = await step();
+  const summary = await trace.stop(`${TRACE}-${name}.json`);
+  process.stderr.write(`  trace ${name}: ${summary}\n`);
+  return result;
+}
+
+async function measureApp(
+  stack: Stack,
+  expected: number,
+): Promise<
+  Partial<AppFigures> & Pick<AppFigures, 'pullMs' | 'progressSeen' | 'pull' | 'open' | 'pan'>
+> {
   const app: AppBrowser = await launchApp(stack.appUrl);
   try {
     const { page, context } = app;
@@ -328,6 +354,7 @@ async function measureApp(stack: Stack, expected: number): Promise<AppFigures> {
     await form.getByLabel('Password').fill(stack.password);
     const started = Date.now();
     const pullSince = await pageNow(page);
+    const pullTrace = TRACE ? await startTrace(page) : null;
     await form.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: /^Hello,/ }).waitFor({ timeout: 120_000 });
     let progressSeen = false;
@@ -338,28 +365,32 @@ async function measureApp(stack: Stack, expected: number): Promise<AppFigures> {
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
     const pullMs = Date.now() - started;
+    if (pullTrace) {
+      const threads = await pullTrace.stopThreads(`${TRACE}-${expected}-pull.json`);
+      process.stderr.write(`  trace ${expected}-pull, threads over ${pullMs} ms:\n${threads}\n`);
+    }
     const pull = await tasksUntilQuiet(page, pullSince);
 
-    const since = await pageNow(page);
-    await page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: 'Sites', exact: true })
-      .click();
-    // Opened: the list counts every site and the map has drawn them (canvas, svg or markers),
-    // then two quiet seconds. The map reads the sites on its own, after its code has loaded.
-    await page
-      .getByText(`${expected.toLocaleString('en-US')} sites`, { exact: true })
-      .or(page.getByText(`${expected} sites`, { exact: true }))
-      .first()
-      .waitFor({ timeout: STEP_LIMIT_MS });
-    await page
-      .locator(
+    const label = `${expected}`;
+    const open = await traced(page, `${label}-open`, async () => {
+      const since = await pageNow(page);
+      // Found, and waited for, by plain DOM queries (see `shown`): Playwright's role and text
+      // engines walk the page in its own thread at each look, and were counted against the app.
+      await page.locator('nav[aria-label="Main"] a[href="/sites"]').click();
+      // Opened: the list counts every site and the map has drawn them (canvas, svg or markers),
+      // then two quiet seconds. The map reads the sites on its own, after its code has loaded.
+      await shown(page, 'p.muted', `${expected.toLocaleString('en-US')} sites`);
+      await page.waitForFunction(
+        (selector) => document.querySelector(selector) !== null,
         `${APP_MAP} :is(.leaflet-overlay-pane canvas, .leaflet-overlay-pane svg, .leaflet-marker-pane > *)`,
-      )
-      .first()
-      .waitFor({ state: 'attached', timeout: STEP_LIMIT_MS });
-    const open = await tasksUntilQuiet(page, since);
-    const pan = await panAndZoom(page, `${APP_MAP} .leaflet-container`);
+        { polling: 100, timeout: STEP_LIMIT_MS },
+      );
+      return tasksUntilQuiet(page, since);
+    });
+    const pan = await traced(page, `${label}-pan`, () =>
+      panAndZoom(page, `${APP_MAP} .leaflet-container`),
+    );
+    if (QUICK) return { pullMs, progressSeen, pull, open, pan };
     const search = await searchForSite(page);
     const newSite = await openNewSite(page);
     const sitesChanged = await sitesChangedUnderNewSite(page, stack);
@@ -440,6 +471,132 @@ async function measureNaive(stack: Stack): Promise<{ open: Tasks; pan: Tasks }> 
   }
 }
 
+/**
+ * Issue 40's goals: at 20,000 sites the longest task opening Sites ≤ 150 ms, at 100,000 ≤ 300 ms;
+ * panning ≤ 50 ms at both; the first pull of 20,000 sites ≤ 5 s on loopback.
+ */
+const OPEN_GOAL_MS: Record<number, number> = { 20_000: 150, 100_000: 300 };
+const PAN_GOAL_MS = 50;
+const PULL_GOAL_S: Record<number, number> = { 20_000: 5 };
+
+const goalOf = (atMost: number | undefined) => (atMost === undefined ? {} : { goal: { atMost } });
+
+/** The app's own figures: the pull, opening Sites and panning. */
+function appRows(
+  label: string,
+  size: number,
+  app: Pick<AppFigures, 'pullMs' | 'progressSeen' | 'pull' | 'open' | 'pan'>,
+): BenchRow[] {
+  return [
+    {
+      name: `${label}: first pull, sign-in → all sites stored`,
+      value: app.pullMs / 1000,
+      unit: 's',
+      ...goalOf(PULL_GOAL_S[size]),
+    },
+    {
+      name: `${label}: app, longest task during the pull (the page stays usable)`,
+      value: app.pull.longest,
+      unit: 'ms',
+    },
+    {
+      name: `${label}: progress with counts shown during the pull`,
+      value: app.progressSeen ? 1 : 0,
+      unit: '1 = yes',
+    },
+    {
+      name: `${label}: app, longest task opening Sites`,
+      value: app.open.longest,
+      unit: 'ms',
+      ...goalOf(OPEN_GOAL_MS[size]),
+    },
+    {
+      name: `${label}: app, longest task panning and zooming`,
+      value: app.pan.longest,
+      unit: 'ms',
+      ...goalOf(PAN_GOAL_MS),
+    },
+    {
+      name: `${label}: app, long tasks in all while opening Sites`,
+      value: app.open.total,
+      unit: 'ms',
+    },
+  ];
+}
+
+/** The naive page's figures beside the app's, and the app's other steps. */
+function comparedRows(
+  label: string,
+  size: number,
+  app: AppFigures,
+  naive: { open: Tasks; pan: Tasks },
+): BenchRow[] {
+  return [
+    {
+      name: `${label}: naive, longest task opening the map`,
+      value: naive.open.longest,
+      unit: 'ms',
+    },
+    {
+      name: `${label}: open, app / naive (goal ≤ 0.1)`,
+      value: app.open.longest / naive.open.longest,
+      unit: '×',
+      ...(size === 20_000 ? { goal: { atMost: 0.1 } } : {}),
+    },
+    {
+      name: `${label}: naive, longest task panning and zooming`,
+      value: naive.pan.longest,
+      unit: 'ms',
+    },
+    {
+      name: `${label}: pan/zoom, app / naive (goal ≤ 0.1)`,
+      value: app.pan.longest / naive.pan.longest,
+      unit: '×',
+      ...(size === 20_000 ? { goal: { atMost: 0.1 } } : {}),
+    },
+    {
+      name: `${label}: app, site search typed → the site listed`,
+      value: app.search.ms,
+      unit: 'ms',
+      note: `longest task meanwhile ${app.search.tasks.longest} ms`,
+    },
+    {
+      name: `${label}: app, New site tapped → its form with a proposed code`,
+      value: app.newSite.ms,
+      unit: 'ms',
+      note: `longest task meanwhile ${app.newSite.tasks.longest.toFixed(0)} ms`,
+    },
+    {
+      name: `${label}: app, longest task opening New site`,
+      value: app.newSite.tasks.longest,
+      unit: 'ms',
+    },
+    {
+      name: `${label}: app, New site open, ${RENAMED} sites renamed by a sync → the form checks the new names`,
+      value: app.sitesChanged.ms,
+      unit: 'ms',
+      note: `longest task meanwhile ${app.sitesChanged.tasks.longest.toFixed(0)} ms`,
+    },
+    {
+      name: `${label}: app, longest task while a sync changes sites under New site`,
+      value: app.sitesChanged.tasks.longest,
+      unit: 'ms',
+      ...(size === 20_000 ? { goal: { atMost: 50 } } : {}),
+    },
+    {
+      name: `${label}: app, New collection tapped → its site picker listing sites`,
+      value: app.newCollection.ms,
+      unit: 'ms',
+      note: `longest task meanwhile ${app.newCollection.tasks.longest.toFixed(0)} ms`,
+    },
+    {
+      name: `${label}: naive, long tasks in all while opening`,
+      value: naive.open.total,
+      unit: 'ms',
+    },
+  ];
+}
+
 export async function benchMapScale(): Promise<BenchRow[]> {
   await ensureAppBuilt();
   const stack = await startStack({ onDisk: true });
@@ -457,105 +614,11 @@ export async function benchMapScale(): Promise<BenchRow[]> {
       const label = `map scale ${size / 1000}k`;
       process.stderr.write(`  ${label}: ${expected} sites of agency 1; the app…\n`);
       const app = await measureApp(stack, expected);
+      rows.push(...appRows(label, size, app));
+      if (QUICK) continue;
       process.stderr.write(`  ${label}: the naive page…\n`);
       const naive = await measureNaive(stack);
-      rows.push(
-        {
-          name: `${label}: first pull, sign-in → all sites stored`,
-          value: app.pullMs / 1000,
-          unit: 's',
-          ...(size === 20_000 ? { goal: { atMost: 15 } } : {}),
-        },
-        {
-          name: `${label}: app, longest task during the pull (the page stays usable)`,
-          value: app.pull.longest,
-          unit: 'ms',
-        },
-        {
-          name: `${label}: progress with counts shown during the pull`,
-          value: app.progressSeen ? 1 : 0,
-          unit: '1 = yes',
-        },
-        {
-          name: `${label}: app, longest task opening Sites`,
-          value: app.open.longest,
-          unit: 'ms',
-          ...(size === 20_000 ? { goal: { atMost: 200 } } : {}),
-        },
-        {
-          name: `${label}: naive, longest task opening the map`,
-          value: naive.open.longest,
-          unit: 'ms',
-        },
-        {
-          name: `${label}: open, app / naive (goal ≤ 0.1)`,
-          value: app.open.longest / naive.open.longest,
-          unit: '×',
-          ...(size === 20_000 ? { goal: { atMost: 0.1 } } : {}),
-        },
-        {
-          name: `${label}: app, longest task panning and zooming`,
-          value: app.pan.longest,
-          unit: 'ms',
-          ...(size === 20_000 ? { goal: { atMost: 50 } } : {}),
-        },
-        {
-          name: `${label}: naive, longest task panning and zooming`,
-          value: naive.pan.longest,
-          unit: 'ms',
-        },
-        {
-          name: `${label}: pan/zoom, app / naive (goal ≤ 0.1)`,
-          value: app.pan.longest / naive.pan.longest,
-          unit: '×',
-          ...(size === 20_000 ? { goal: { atMost: 0.1 } } : {}),
-        },
-        {
-          name: `${label}: app, site search typed → the site listed`,
-          value: app.search.ms,
-          unit: 'ms',
-          note: `longest task meanwhile ${app.search.tasks.longest} ms`,
-        },
-        {
-          name: `${label}: app, New site tapped → its form with a proposed code`,
-          value: app.newSite.ms,
-          unit: 'ms',
-          note: `longest task meanwhile ${app.newSite.tasks.longest.toFixed(0)} ms`,
-        },
-        {
-          name: `${label}: app, longest task opening New site`,
-          value: app.newSite.tasks.longest,
-          unit: 'ms',
-        },
-        {
-          name: `${label}: app, New site open, ${RENAMED} sites renamed by a sync → the form checks the new names`,
-          value: app.sitesChanged.ms,
-          unit: 'ms',
-          note: `longest task meanwhile ${app.sitesChanged.tasks.longest.toFixed(0)} ms`,
-        },
-        {
-          name: `${label}: app, longest task while a sync changes sites under New site`,
-          value: app.sitesChanged.tasks.longest,
-          unit: 'ms',
-          ...(size === 20_000 ? { goal: { atMost: 50 } } : {}),
-        },
-        {
-          name: `${label}: app, New collection tapped → its site picker listing sites`,
-          value: app.newCollection.ms,
-          unit: 'ms',
-          note: `longest task meanwhile ${app.newCollection.tasks.longest.toFixed(0)} ms`,
-        },
-        {
-          name: `${label}: app, long tasks in all while opening Sites`,
-          value: app.open.total,
-          unit: 'ms',
-        },
-        {
-          name: `${label}: naive, long tasks in all while opening`,
-          value: naive.open.total,
-          unit: 'ms',
-        },
-      );
+      rows.push(...comparedRows(label, size, app as AppFigures, naive));
     }
     return rows;
   } finally {

@@ -68,7 +68,7 @@
  *                           screen could not load" when its code did not arrive; focused), "What is
  *                           saved on this tablet is safe.", buttons "Reload" and "Go to start"
  */
-import { lazy, Suspense, useCallback, type ComponentProps, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, type ComponentProps, type ReactNode } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import type { Entity } from '#shared';
 import type { LocalRecord } from '../db/database';
@@ -78,6 +78,7 @@ import type { SiteSpotProps } from '../features/sites/site-detail-screen';
 import { StoredRecordSyncBadge, useSyncEngine, useSyncStatus } from '../features/sync-status';
 import { LeaveGuard } from '../ui/form/leave-guard';
 import { useOnline } from '../lib/use-online';
+import { whenIdle } from '../lib/when-idle';
 import type { HistoryEntity } from '#shared/schemas/history';
 import { PartErrorBoundary } from './error-boundaries';
 
@@ -221,7 +222,8 @@ const MapAreasScreen = lazy(() =>
 );
 
 // Leaflet is its own chunk: the first screen does not wait for the map.
-const SitesMap = lazy(() => import('../features/map/sites-map'));
+const loadSitesMap = () => import('../features/map/sites-map');
+const SitesMap = lazy(loadSitesMap);
 const SavedMapNote = lazy(() =>
   import('../features/map-areas/saved-map-note').then((m) => ({ default: m.SavedMapNote })),
 );
@@ -294,6 +296,10 @@ export function AppRoutes({
   const engine = useSyncEngine();
   const [, navigate] = useLocation();
   const saved = useCallback(() => engine.requestSync('save'), [engine]);
+  // The Sites map's code (Leaflet and the map's own) evaluated while the tablet is idle: done on
+  // the tap that opens Sites, it was that screen's longest task (a module graph evaluates in one
+  // task, which nothing can slice).
+  useEffect(() => whenIdle(() => void loadSitesMap().catch(() => undefined), 2_000), []);
   const picker = useCallback(
     (props: LocationPickerProps) => (
       // A map that fails to load leaves the form, and what was typed, in place.

@@ -420,13 +420,17 @@ function groupOverlapping(features: MapFeature[], zoom: number): MapFeature[] {
 
 /**
  * The first zoom after `zoom` at which these sites are no longer one marker, or null when they
- * are one up to MAP_MAX_ZOOM (the same spot). A group of thousands (beyond CLUSTER_MAX_ZOOM in a
- * dense district) is said to come apart one zoom in, where a tap on it then goes.
+ * are one up to MAP_MAX_ZOOM (the same spot). A group of hundreds (beyond CLUSTER_MAX_ZOOM in a
+ * dense district) is said to come apart one zoom in, where a tap on it then goes, if it comes
+ * apart at all: one still one marker at MAP_MAX_ZOOM (an import that put every site at the
+ * office) is null, listed on a tap, or its sites could never be reached.
  */
 function comesApartAt(sites: readonly IndexedSite[], zoom: number): number | null {
-  if (sites.length > 400) return Math.min(zoom + 1, MAP_MAX_ZOOM);
-  for (let z = zoom + 1; z <= MAP_MAX_ZOOM; z += 1)
-    if (mergeOverlapping(sites.map((s) => worldPixel(s.lat, s.lon, z))).length > 1) return z;
+  const apartAt = (z: number) =>
+    mergeOverlapping(sites.map((s) => worldPixel(s.lat, s.lon, z))).length > 1;
+  if (zoom >= MAP_MAX_ZOOM) return null;
+  if (sites.length > 400) return apartAt(MAP_MAX_ZOOM) ? zoom + 1 : null;
+  for (let z = zoom + 1; z <= MAP_MAX_ZOOM; z += 1) if (apartAt(z)) return z;
   return null;
 }
 

@@ -57,3 +57,27 @@ describe('site index: sites at identical coordinates', () => {
     expect(keyOf()).not.toBe(before);
   });
 });
+
+describe('site index: a big stack of sites at one spot', () => {
+  // An import whose sites had no coordinates of their own, all placed at the district office:
+  // more sites at one spot than the index takes apart zoom by zoom.
+  const office = Array.from({ length: 450 }, (_, i) =>
+    at(`l-${i}`, String(200_000 + i), `Imported site ${i}`, -121.4944, 38.5816),
+  );
+  const OFFICE: [number, number, number, number] = [-121.5, 38.57, -121.48, 38.59];
+
+  it('lists the stack at the closest zoom instead of offering a zoom that never takes it apart', () => {
+    const index = new SiteIndexCore();
+    index.load(office);
+    for (const zoom of [17, 18]) {
+      const features = index.view(OFFICE, zoom);
+      expect(features).toHaveLength(1);
+      const [stack] = features;
+      expect(stack.kind).toBe('group');
+      if (stack.kind !== 'group') continue;
+      expect(stack.sites).toHaveLength(450);
+      // A tap on it lists every one of them: no zoom draws them apart.
+      expect(stack.zoomTo, `zoom ${zoom}`).toBeNull();
+    }
+  });
+});

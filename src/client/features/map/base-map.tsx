@@ -8,6 +8,7 @@ import { ArchiveTiles } from '../../lib/archive-tiles';
 import { useTemplateRefused } from '../../lib/refused-sources';
 import { escapeHtml } from '#shared/escape-html';
 import { Banner } from '../../ui/banner';
+import './flat-tiles';
 
 /**
  * Leaflet 1.9.4 ends a zoom animation in a 250 ms timer that `map.remove()` does not cancel; when
@@ -121,6 +122,9 @@ export function BaseMap({
             ? { bounds, boundsOptions: { padding: [24, 24], maxZoom: 14 } }
             : { center, zoom })}
           preferCanvas
+          // Tiles show when loaded instead of fading in: the fade re-set every new tile's opacity
+          // in each frame for a quarter of a second, a task per frame on a slow tablet.
+          fadeAnimation={false}
           className="map-canvas"
           scrollWheelZoom={!inForm}
           dragging={!(inForm && L.Browser.mobile)}
