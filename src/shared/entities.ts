@@ -6,6 +6,8 @@
  * The entities form one chain, each naming its parent in a payload field:
  * site ← collection (field `site`) ← pool (`collection`) ← pool test (`pool`).
  */
+import type { ListParams } from './list-query';
+
 export const ENTITIES = ['site', 'collection', 'pool', 'poolTest'] as const;
 export type Entity = (typeof ENTITIES)[number];
 
@@ -28,7 +30,7 @@ export type EntityFacts = {
    * Query strings that together list every record of the entity: pool lists show one species
    * type at a time (mosquito by default, contract §4).
    */
-  listVariants: readonly string[];
+  listVariants: readonly ListParams[];
   /** What a person calls one record: "New pool test …", "Pool test not found". */
   noun: string;
   /** OpenAPI component name of the record (`${name}Create`, `${name}Update` for bodies) and tag. */
@@ -42,7 +44,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     parent: null,
     deletable: true,
     naturalKey: ['code'],
-    listVariants: [''],
+    listVariants: [{}],
     noun: 'Site',
     openapi: { name: 'Site', tag: 'sites' },
   },
@@ -52,7 +54,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     parent: { field: 'site', entity: 'site' },
     deletable: true,
     naturalKey: ['trap', 'site'],
-    listVariants: [''],
+    listVariants: [{}],
     noun: 'Collection',
     openapi: { name: 'Collection', tag: 'collections' },
   },
@@ -62,7 +64,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     parent: { field: 'collection', entity: 'collection' },
     deletable: true,
     naturalKey: ['species', 'sex', 'num_count', 'collection'],
-    listVariants: ['type=mosquito', 'type=tick', 'type=nontick'],
+    listVariants: [{ type: 'mosquito' }, { type: 'tick' }, { type: 'nontick' }],
     noun: 'Pool',
     openapi: { name: 'Pool', tag: 'pools' },
   },
@@ -72,7 +74,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     parent: { field: 'pool', entity: 'pool' },
     deletable: false,
     naturalKey: ['pool', 'method', 'target'],
-    listVariants: [''],
+    listVariants: [{}],
     noun: 'Pool test',
     openapi: { name: 'PoolTest', tag: 'pool tests' },
   },

@@ -1,34 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAppBuilt } from './harness/build-app';
-import { launchApp, type AppBrowser } from './harness/browser';
-import { navigate, signIn, syncNow, visible } from './harness/field-actions';
-import { SIGN_IN_RUNS_OUT_MS, startStack, type Stack } from './harness/stack';
+import { describe, expect, it } from 'vitest';
+import { navigate, syncNow, visible } from './harness/field-actions';
+import { signedInTablet, tabletOnFreshStack } from './harness/signed-in-tablet';
+import { SIGN_IN_RUNS_OUT_MS } from './harness/stack';
 
 // Tablet trial: the "Sign in again" sheet focused the read-only Username, so the on-screen
 // keyboard did not open, and after signing in the app showed Settings instead of the screen
 // the technician was on.
 describe('sign in again: the password has the keyboard and the technician stays where they were', () => {
-  let stack: Stack;
-  let app: AppBrowser;
-
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    stack = await startStack();
-    app = await launchApp(stack.appUrl);
-  });
-
-  afterAll(async () => {
-    await app?.dispose();
-    await stack?.stop();
-  });
+  const tablet = tabletOnFreshStack();
 
   it('focuses Password, signs in with the keyboard alone and keeps the site page on screen', async () => {
+    const { stack, app } = tablet;
     const page = app.page;
-    await signIn(page, { username: 'demo-tech', password: stack.password });
-    const expiresAt = await page.evaluate(async () => {
-      const res = await fetch('/api/session', { headers: { 'X-CSRF': '1' } });
-      return Date.parse(((await res.json()) as { expiresAt: string }).expiresAt);
-    });
+    const expiresAt = await signedInTablet(tablet);
 
     // The technician is on a site's page.
     await navigate(page, 'Sites');

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAppBuilt } from './harness/build-app';
-import { launchApp, type AppBrowser } from './harness/browser';
-import { createSiteByMap, signIn, syncNow, visible } from './harness/field-actions';
-import { startStack, type Stack } from './harness/stack';
+import { describe, expect, it } from 'vitest';
+import { createSiteByMap, syncNow, visible } from './harness/field-actions';
+import { signedInTablet, tabletOnFreshStack } from './harness/signed-in-tablet';
 import { outboxEmpties } from './harness/sync-checks';
 
 const HOUR = 3600_000;
@@ -12,27 +10,12 @@ const HOUR = 3600_000;
 // the password, and offline in the field that stops sync until it is typed. A technician signs
 // in once: the BFF renews the token on the tablet's next request.
 describe('a technician signs in once for the day, and the next morning too', () => {
-  let stack: Stack;
-  let app: AppBrowser;
-
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    stack = await startStack();
-    app = await launchApp(stack.appUrl);
-  });
-
-  afterAll(async () => {
-    await app?.dispose();
-    await stack?.stop();
-  });
+  const tablet = tabletOnFreshStack();
 
   it('syncs past the token’s hour, after a night with the BFF restarted, without the sign-in sheet', async () => {
+    const { stack, app } = tablet;
     const page = app.page;
-    await signIn(page, { username: 'demo-tech', password: stack.password });
-    const expiresAt = await page.evaluate(async () => {
-      const res = await fetch('/api/session', { headers: { 'X-CSRF': '1' } });
-      return Date.parse(((await res.json()) as { expiresAt: string }).expiresAt);
-    });
+    const expiresAt = await signedInTablet(tablet);
     const sheet = page.getByRole('dialog', { name: 'Sign in again' });
     // The first pull done and nothing in flight: the servers' clock jumps, it does not flow.
     await visible(

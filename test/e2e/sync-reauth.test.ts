@@ -1,44 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAppBuilt } from './harness/build-app';
-import { launchApp, type AppBrowser } from './harness/browser';
+import { describe, expect, it } from 'vitest';
 import {
   createCollectionAtSite,
   createSiteByMap,
   fillCollection,
   makePools,
-  signIn,
   signInAgain,
   visible,
 } from './harness/field-actions';
 import { recordsApi } from './harness/records-api';
-import { SIGN_IN_RUNS_OUT_MS, startStack, type Stack } from './harness/stack';
+import { sessionEndsAt, signedInTablet, tabletOnFreshStack } from './harness/signed-in-tablet';
+import { SIGN_IN_RUNS_OUT_MS } from './harness/stack';
 import { outbox, outboxEmpties, PATHS, postsTo, refId } from './harness/sync-checks';
 
 // The upstream token runs out while changes wait: the queue stops, the app asks for the
 // password over whatever the technician is doing, and after signing in everything goes,
 // without losing what was typed in the open form.
 describe('sync: the upstream token expires while changes wait', () => {
-  let stack: Stack;
-  let app: AppBrowser;
-
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    stack = await startStack();
-    app = await launchApp(stack.appUrl);
-  });
-
-  afterAll(async () => {
-    await app?.dispose();
-    await stack?.stop();
-  });
+  const tablet = tabletOnFreshStack();
 
   it('pauses the queue, asks for the password over a half-filled form, then sends it all and keeps the form', async () => {
+    const { stack, app } = tablet;
     const page = app.page;
-    await signIn(page, { username: 'demo-tech', password: stack.password });
-    const expiresAt = await page.evaluate(async () => {
-      const res = await fetch('/api/session', { headers: { 'X-CSRF': '1' } });
-      return Date.parse(((await res.json()) as { expiresAt: string }).expiresAt);
-    });
+    const expiresAt = await signedInTablet(tablet);
     await page.evaluate(async () => {
       await navigator.serviceWorker.ready;
     });
@@ -104,13 +87,9 @@ describe('sync: the upstream token expires while changes wait', () => {
   });
 
   it('once signed in again in another tab, this tab stops asking for the password', async () => {
+    const { stack, app } = tablet;
     const page = app.page;
-    const sessionEnd = () =>
-      page.evaluate(async () => {
-        const res = await fetch('/api/session', { headers: { 'X-CSRF': '1' } });
-        return Date.parse(((await res.json()) as { expiresAt: string }).expiresAt);
-      });
-    const expiresAt = await sessionEnd();
+    const expiresAt = await sessionEndsAt(page);
     const second = await app.context.newPage();
     await second.goto(page.url());
     const bar = page.getByRole('region', { name: 'Sync status' });

@@ -1,4 +1,5 @@
-import { ENTITY_PATHS, type Entity } from '#shared';
+import { ENTITY, type Entity } from '#shared/entities';
+import { encodeListQuery, type ListParams } from '#shared/list-query';
 import { request } from '../lib/http';
 import { nextTask } from '../lib/next-task';
 import { readListBody } from './list-body';
@@ -39,7 +40,7 @@ const PAGES_AHEAD = 3;
 export async function eachPage<R extends WalkedRow = Row>(
   ctx: SyncContext,
   entity: Entity,
-  filter: Record<string, string>,
+  filter: ListParams,
   pageSize: number,
   onPage: (rows: R[], count: number | null) => Promise<void>,
   /** Without it, pages are read here into whole rows (R is then Row). */
@@ -49,12 +50,7 @@ export async function eachPage<R extends WalkedRow = Row>(
   const requested = new Map<number, Promise<ListPage<R>>>();
   const request = (page: number) => {
     if (requested.has(page)) return;
-    const params = new URLSearchParams({
-      pageSize: String(pageSize),
-      page: String(page),
-      sort: 'id',
-      ...filter,
-    });
+    const params = encodeListQuery({ pageSize, page, sort: 'id', ...filter });
     const pending = fetchList(ctx, entity, params, readPage);
     // Awaited in turn; a page asked for ahead and never awaited must not count as unhandled.
     pending.catch(() => undefined);
@@ -94,15 +90,17 @@ type ListPage<R> = { rows: R[]; count: number | null; date: string | null };
 async function fetchList<R extends WalkedRow>(
   ctx: SyncContext,
   entity: Entity,
-  params: URLSearchParams,
+  /** The encoded query string. */
+  params: string,
   readPage: PageReader<R>,
 ): Promise<ListPage<R>> {
   let result;
   try {
-    result = await request<string>(
-      `${ctx.baseUrl}/api/v1${ENTITY_PATHS[entity]}?${params.toString()}`,
-      { headers: ctx.headers, timeoutMs: ctx.timeoutMs, bodyAs: 'text' },
-    );
+    result = await request<string>(`${ctx.baseUrl}/api/v1${ENTITY[entity].path}?${params}`, {
+      headers: ctx.headers,
+      timeoutMs: ctx.timeoutMs,
+      bodyAs: 'text',
+    });
   } catch (err) {
     throw classify(err) as SyncError;
   }
@@ -118,11 +116,11 @@ async function fetchList<R extends WalkedRow>(
 export async function activeIds(
   ctx: SyncContext,
   entity: Entity,
-  filter: Record<string, string>,
+  filter: ListParams,
   pageSize: number,
 ): Promise<Set<number> | null> {
   const ids = new Set<number>();
-  const walk = await eachPage(ctx, entity, { 'fields[]': 'id', ...filter }, pageSize, (rows) => {
+  const walk = await eachPage(ctx, entity, { fields: ['id'], ...filter }, pageSize, (rows) => {
     for (const row of rows) if (typeof row.id === 'number') ids.add(row.id);
     return Promise.resolve();
   });

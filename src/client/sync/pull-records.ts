@@ -1,4 +1,5 @@
 import { refId, type Entity } from '#shared';
+import type { ListParams } from '#shared/list-query';
 import { eachPage } from './list-pages';
 import { POOL_TYPES, speciesTypes } from './pool-types';
 import { listRowsFor, storePulled, type ListedRow } from './pull-writer';
@@ -55,7 +56,7 @@ export async function pullRecords(
   const since = new Date(ctx.now() - options.collectionDays * 86_400_000)
     .toISOString()
     .slice(0, 10);
-  const dated = { 'query[collection_date][$gte]': since };
+  const dated = { query: { collection_date: { $gte: since } } };
   const collection = await pullEntity(ctx, 'collection', dated, options, onProgress, {
     window: since,
   });
@@ -133,7 +134,7 @@ async function pullOtherPools(
   const added: number[] = [];
   for (const type of POOL_TYPES) {
     if (type === 'mosquito' || !counted.has(type)) continue;
-    const dated = { 'query[collection_date][$gte]': since };
+    const dated = { query: { collection_date: { $gte: since } } };
     const pulled = await pullEntity(ctx, 'pool', dated, options, onProgress, {
       window: since,
       type,
@@ -186,15 +187,12 @@ async function pullPoolTests(
   const byPool = [...(mark ? added : local)];
   if (mark) {
     const since = changedSince(mark);
-    const changed: Record<string, string> = since ? { 'query[updated][$gt]': since } : {};
+    const changed = since ? { query: { updated: { $gt: since } } } : {};
     const walk = await eachPage(ctx, 'poolTest', changed, options.pageSize, store);
     settledBefore = earlierSettled(settledBefore, walk.settledBefore);
   }
   for (let i = 0; i < byPool.length; i += POOL_IDS_PER_REQUEST) {
-    const filter: Record<string, string> = {};
-    byPool
-      .slice(i, i + POOL_IDS_PER_REQUEST)
-      .forEach((id, k) => (filter[`query[pool][$in][${k}]`] = String(id)));
+    const filter = { query: { pool: { $in: byPool.slice(i, i + POOL_IDS_PER_REQUEST) } } };
     const walk = await eachPage(ctx, 'poolTest', filter, options.pageSize, store);
     settledBefore = earlierSettled(settledBefore, walk.settledBefore);
   }
@@ -218,7 +216,7 @@ async function pullPoolTests(
 async function pullEntity(
   ctx: SyncContext,
   entity: 'site' | 'collection' | 'pool',
-  filter: Record<string, string>,
+  filter: ListParams,
   options: PullOptions,
   onProgress: (progress: PullProgress) => void,
   {
@@ -243,9 +241,12 @@ async function pullEntity(
   const since = changedSince(mark);
   // With a mark, only what changed since, at any date (see `window`); without one, the window.
   const anyDate = since !== null && window !== null;
-  const params: Record<string, string> = anyDate ? {} : { ...filter };
-  if (since) params['query[updated][$gt]'] = since;
-  if (type !== null) params.type = type;
+  const kept = anyDate ? {} : filter;
+  const params: ListParams = {
+    ...kept,
+    query: { ...kept.query, ...(since ? { updated: { $gt: since } } : {}) },
+    ...(type !== null ? { type } : {}),
+  };
   // Where the pages are read and the batches stored: the pull writer worker where there is one.
   const list = listRowsFor(ctx.db, entity);
   let batch: ListedRow[] = [];

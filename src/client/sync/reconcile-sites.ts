@@ -29,7 +29,7 @@ export async function reconcileSites(
     const listing = await eachPage(
       ctx,
       'site',
-      { 'fields[]': 'id' },
+      { fields: ['id'] },
       options.pageSize,
       async (rows) => {
         for (const row of rows) ids.add(row.id);

@@ -52,7 +52,7 @@ export async function reconcileWindow(
   const { collections: windowCollections, pools: windowPools } = await windowRecords(ctx, since);
   let activeCollections = listedCollections;
   if (!activeCollections && due && windowCollections.some(synced)) {
-    const dated = { 'query[collection_date][$gte]': since };
+    const dated = { query: { collection_date: { $gte: since } } };
     activeCollections = await activeIds(ctx, 'collection', dated, options.pageSize);
   }
   const activePools = new Map<string, Set<number> | null>();
@@ -61,9 +61,11 @@ export async function reconcileWindow(
     for (const type of POOL_TYPES) {
       if (activePools.has(type) || !windowPools.some((p) => synced(p) && typeOf(p) === type))
         continue;
-      const filter: Record<string, string> = { 'query[collection_date][$gte]': since };
       // Mosquito pools as the pull lists them (no `type`: the default, and any upstream takes it).
-      if (type !== 'mosquito') filter.type = type;
+      const filter = {
+        query: { collection_date: { $gte: since } },
+        ...(type !== 'mosquito' ? { type } : {}),
+      };
       activePools.set(type, await activeIds(ctx, 'pool', filter, options.pageSize));
     }
   }

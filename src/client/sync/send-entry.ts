@@ -1,4 +1,5 @@
-import { ENTITY_PATHS, type OutboxEntry } from '#shared';
+import { type OutboxEntry } from '#shared';
+import { ENTITY } from '#shared/entities';
 import { request, type HttpResult } from '../lib/http';
 import { conflictingFields } from './detect-conflict';
 import { keyMayBeForgotten, markSending } from './entry-sending';
@@ -81,7 +82,7 @@ export async function sendEntry(
   serverIds?: ReadonlyMap<string, number>,
   marked = false,
 ): Promise<SendOutcome> {
-  const base = ENTITY_PATHS[queued.entity];
+  const base = ENTITY[queued.entity].path;
   if (queued.op === 'create') {
     let entry = marked ? queued : await markSending(ctx, queued.id, true);
     if (!entry) return { kind: 'gone' };

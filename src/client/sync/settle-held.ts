@@ -56,10 +56,10 @@ export async function settleHeld(
   const freed = new Set(free);
   const kept = new Set(rows.filter((r) => !freed.has(r.serverId!)).map((r) => r.serverId!));
   for (let i = 0; i < free.length; i += HELD_IDS_PER_REQUEST) {
-    const filter: Record<string, string> = type === null ? {} : { type };
-    free
-      .slice(i, i + HELD_IDS_PER_REQUEST)
-      .forEach((id, k) => (filter[`query[id][$in][${k}]`] = String(id)));
+    const filter = {
+      query: { id: { $in: free.slice(i, i + HELD_IDS_PER_REQUEST) } },
+      ...(type === null ? {} : { type }),
+    };
     await eachPage(ctx, entity, filter, pageSize, async (listed) => {
       // Held again when the technician saved meanwhile.
       const written = await storePulled(db, ctx.now(), entity, listed);

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { entityAtV1Path } from '#shared/entities';
-import { errorBody } from '#shared/schemas/error';
 import { HttpError } from '../http/http-error';
 import { reauthRequired } from './session-errors';
 import type { BffContext } from './context';
 import { canonicalJson, parseJson } from './parse-json';
+import { upstreamErrorCode } from './upstream-error-code';
 import { isPathId } from '../http/path-id';
 import { PROXY_ALLOW_LIST, allowedMethods, type ProxyRoute } from './proxy-allow-list';
 import { reconcileCreate } from './reconcile-create';
@@ -366,11 +366,6 @@ export function methodNotAllowed(method: string, path: string, allow: string[]) 
       allow: allow.join(', '),
     },
   );
-}
-
-function upstreamErrorCode(res: UpstreamResponse): string | undefined {
-  const parsed = errorBody.safeParse(parseJson(res.body));
-  return parsed.success ? parsed.data.error.code : undefined;
 }
 
 function headerValue(v: string | string[] | undefined): string | undefined {

@@ -1,4 +1,5 @@
 import { ENTITY, entityAtV1Path, type Entity } from '#shared/entities';
+import { encodeListQuery, type ListParams } from '#shared/list-query';
 import { listedRows } from '#shared/schemas/list';
 import { reauthRequired } from './session-errors';
 import { parseJson } from './parse-json';
@@ -108,10 +109,7 @@ export async function reconcileCreate(
   const storedByAnotherUsername = async (row: Row) => {
     if (!user || user.id !== null || b.user !== undefined || typeof row.id !== 'number')
       return false;
-    const res = await get(
-      `${path}/${row.id}`,
-      new URLSearchParams({ 'populate[]': 'user' }).toString(),
-    );
+    const res = await get(`${path}/${row.id}`, encodeListQuery({ populate: ['user'] }));
     if (res.status === 401) throw reauthRequired();
     if (res.status < 200 || res.status >= 300) return false;
     const stored = parseJson(res.body);
@@ -129,28 +127,32 @@ export async function reconcileCreate(
    */
   const candidates = async (
     resource: string,
-    query: Record<string, unknown>,
-    extra = '',
+    key: Record<string, unknown>,
+    variant: ListParams,
   ): Promise<{ same: Row[]; unknown: Row[] }> => {
-    const filters = new URLSearchParams();
-    for (const [k, v] of Object.entries(query))
-      if (v != null) filters.set(`query[${k}]`, String(v));
+    const filters = Object.fromEntries(
+      Object.entries(key).flatMap(([k, v]) =>
+        typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+          ? [[k, String(v)]]
+          : [],
+      ),
+    );
+    const filterable = Object.keys(filters).length > 0;
     let filtered = true;
     const seen = new Set<unknown>();
     const found = { same: [] as Row[], unknown: [] as Row[] };
     let lastId = Infinity;
     let newestFirst = true;
     for (let page = 1; page <= MAX_PAGES; page++) {
-      const qs = new URLSearchParams({
-        sort: '-id',
-        page: String(page),
-        pageSize: String(PAGE_SIZE),
-      });
-      let res = await get(resource, `${qs}${filtered ? `&${filters}` : ''}${extra}`);
+      const paging = { sort: '-id', page, pageSize: PAGE_SIZE, ...variant };
+      let res = await get(
+        resource,
+        encodeListQuery(filtered ? { ...paging, query: filters } : paging),
+      );
       // An upstream that refuses these query[...] filters: list everything instead.
-      if (filtered && filters.size > 0 && isRefusal(res.status)) {
+      if (filtered && filterable && isRefusal(res.status)) {
         filtered = false;
-        res = await get(resource, `${qs}${extra}`);
+        res = await get(resource, encodeListQuery(paging));
       }
       const { rows, count } = listed(resource, res);
       let fresh = 0;
@@ -189,7 +191,7 @@ export async function reconcileCreate(
   const found = { same: [] as Row[], unknown: [] as Row[] };
   // Every list variant (pool lists show one species type at a time, contract §4).
   for (const variant of listVariants) {
-    const more = await candidates(path, key, variant ? `&${variant}` : '');
+    const more = await candidates(path, key, variant);
     found.same.push(...more.same);
     found.unknown.push(...more.unknown);
   }

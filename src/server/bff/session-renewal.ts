@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { loginResponse } from '#shared/schemas/auth';
 import type { BffContext } from './context';
 import { parseJson } from './parse-json';
+import { upstreamErrorCode } from './upstream-error-code';
 import type { StoredSession } from './session-store';
 
 /**
@@ -70,7 +71,7 @@ async function renew(
       info: { ...session.info, expiresAt: tokenExpiresAt.toISOString() },
     };
   }
-  if (res.status === 401 && errorCode(res.body) === 'token_renewed') {
+  if (res.status === 401 && upstreamErrorCode(res) === 'token_renewed') {
     return (await ctx.sessions.reread(session.idHash, ctx.now())) ?? session;
   }
   if (res.status === 404 || res.status === 405) {
@@ -87,9 +88,4 @@ async function renew(
   // An upstream in trouble (5xx, 429): asked again on the next request.
   log.info({ status: res.status }, 'the upstream did not renew the token');
   return session;
-}
-
-function errorCode(body: string): unknown {
-  const parsed = parseJson(body) as { error?: { code?: unknown } } | undefined;
-  return parsed?.error?.code;
 }

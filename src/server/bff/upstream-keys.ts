@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { v1Path } from '#shared/entities';
 import { reauthRequired } from './session-errors';
 import { UpstreamError, type UpstreamClient, type UpstreamResponse } from './upstream-client';
 
@@ -40,7 +41,7 @@ export class UpstreamKeys {
     const key = `trapline-probe-${randomUUID()}`;
     const res = await this.upstream.request({
       method: 'POST',
-      path: '/v1/arthropod/pool/test',
+      path: v1Path('poolTest'),
       headers: {
         authorization: `Bearer ${token}`,
         accept: 'application/json',

@@ -1,14 +1,8 @@
 import { z } from 'zod';
 import { errorBody } from './error';
-import { ENTITIES, ENTITY, type Entity } from '../entities';
+import { ENTITIES } from '../entities';
 
 export { ENTITIES, type Entity } from '../entities';
-
-/** Resource path of each entity under `/v1` (from the entity registry). */
-export const ENTITY_PATHS = Object.fromEntries(ENTITIES.map((e) => [e, ENTITY[e].path])) as Record<
-  Entity,
-  string
->;
 
 /**
  * Where a record stands with the server. A record is saved on the tablet and queued in one

@@ -1,8 +1,8 @@
-import { createServer } from 'node:http';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '../../../src/shared/schemas/site-import';
 import { serveHop, startBffStack, type BffStack } from './helpers/bff-stack';
+import { answerError, forwardingHop } from './helpers/forwarding-hop';
 
 /**
  * The site import through the records service's POST /v1/site/batch (1,000 sites a request, each
@@ -59,39 +59,24 @@ beforeAll(async () => {
   stack = await startBffStack({
     hop: (upstream) =>
       serveHop(
-        createServer(async (req, res) => {
-          const chunks: Buffer[] = [];
-          for await (const c of req) chunks.push(c as Buffer);
-          asked.push(`${req.method} ${req.url}`);
-          const isBatch = req.method === 'POST' && req.url === '/v1/site/batch';
-          if (isBatch && failBatchesAfter !== null && batchesPassed >= failBatchesAfter) {
-            res.writeHead(failStatus, { 'content-type': 'application/json' });
-            const code = failStatus === 401 ? 'token_expired' : 'internal';
-            res.end(JSON.stringify({ error: { code, message: 'Down for a moment' } }));
-            return;
-          }
-          if (isBatch && refuseNextBatch) {
-            res.writeHead(422, { 'content-type': 'application/json' });
-            res.end(JSON.stringify(refuseNextBatch));
-            refuseNextBatch = null;
-            return;
-          }
-          if (isBatch) batchesPassed += 1;
-          const headers = { ...req.headers };
-          delete headers.host;
-          delete headers.connection;
-          const up = await request(`${upstream}${req.url}`, {
-            method: req.method as 'GET',
-            headers,
-            body: chunks.length ? Buffer.concat(chunks) : undefined,
-          }).catch(() => null);
-          if (!up) return void res.destroy();
-          const out: Record<string, string | string[]> = {};
-          for (const [k, v] of Object.entries(up.headers)) {
-            if (v !== undefined && k !== 'transfer-encoding' && k !== 'connection') out[k] = v;
-          }
-          res.writeHead(up.statusCode, out);
-          res.end(Buffer.from(await up.body.arrayBuffer()));
+        forwardingHop(upstream, {
+          intercept(req, res) {
+            asked.push(`${req.method} ${req.url}`);
+            const isBatch = req.method === 'POST' && req.url === '/v1/site/batch';
+            if (isBatch && failBatchesAfter !== null && batchesPassed >= failBatchesAfter) {
+              const code = failStatus === 401 ? 'token_expired' : 'internal';
+              answerError(res, failStatus, code, 'Down for a moment');
+              return true;
+            }
+            if (isBatch && refuseNextBatch) {
+              res.writeHead(422, { 'content-type': 'application/json' });
+              res.end(JSON.stringify(refuseNextBatch));
+              refuseNextBatch = null;
+              return true;
+            }
+            if (isBatch) batchesPassed += 1;
+            return false;
+          },
         }),
       ),
   });

@@ -1,8 +1,8 @@
-import { createServer } from 'node:http';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ImportReport } from '../../../src/shared/schemas/site-import';
 import { serveHop, startBffStack, type BffStack } from './helpers/bff-stack';
+import { answerError, forwardingHop } from './helpers/forwarding-hop';
 
 type Answer = ImportReport & { error?: { code: string; message: string } };
 
@@ -41,40 +41,23 @@ beforeAll(async () => {
     // Between the BFF and the records service: an upstream that starts failing midway.
     hop: (upstream) =>
       serveHop(
-        createServer(async (req, res) => {
-          const chunks: Buffer[] = [];
-          for await (const c of req) chunks.push(c as Buffer);
-          // A hosted service without the records service's batch route: the BFF writes row by row.
-          if (req.method === 'POST' && req.url === '/v1/site/batch') {
-            batchAsked += 1;
-            res.writeHead(404, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ error: { code: 'not_found', message: 'No such route' } }));
-            return;
-          }
-          const isCreate = req.method === 'POST' && req.url === '/v1/site';
-          if (isCreate && failCreatesAfter !== null && createsPassed >= failCreatesAfter) {
-            res.writeHead(failStatus, { 'content-type': 'application/json' });
-            const code = failStatus === 401 ? 'token_expired' : 'internal';
-            res.end(JSON.stringify({ error: { code, message: 'Down for a moment' } }));
-            return;
-          }
-          if (isCreate) createsPassed += 1;
-          const headers = { ...req.headers };
-          delete headers.host;
-          delete headers.connection;
-          const up = await request(`${upstream}${req.url}`, {
-            method: req.method as 'GET',
-            headers,
-            body: chunks.length ? Buffer.concat(chunks) : undefined,
-          }).catch(() => null);
-          // The proxy behind lost the answer: lose it here too.
-          if (!up) return void res.destroy();
-          const out: Record<string, string | string[]> = {};
-          for (const [k, v] of Object.entries(up.headers)) {
-            if (v !== undefined && k !== 'transfer-encoding' && k !== 'connection') out[k] = v;
-          }
-          res.writeHead(up.statusCode, out);
-          res.end(Buffer.from(await up.body.arrayBuffer()));
+        forwardingHop(upstream, {
+          intercept(req, res) {
+            // A hosted service without the records service's batch route: the BFF writes row by row.
+            if (req.method === 'POST' && req.url === '/v1/site/batch') {
+              batchAsked += 1;
+              answerError(res, 404, 'not_found', 'No such route');
+              return true;
+            }
+            const isCreate = req.method === 'POST' && req.url === '/v1/site';
+            if (isCreate && failCreatesAfter !== null && createsPassed >= failCreatesAfter) {
+              const code = failStatus === 401 ? 'token_expired' : 'internal';
+              answerError(res, failStatus, code, 'Down for a moment');
+              return true;
+            }
+            if (isCreate) createsPassed += 1;
+            return false;
+          },
         }),
       ),
   });

@@ -1,8 +1,8 @@
-import { createServer } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { serveHop, startBffStack, type BffStack } from './helpers/bff-stack';
+import { forwardingHop } from './helpers/forwarding-hop';
 
 let stack: BffStack;
 const IDLE_MS = 2_000;
@@ -16,27 +16,12 @@ beforeAll(async () => {
     bff: { timeouts: { idleMs: IDLE_MS } },
     hop: (upstream) =>
       serveHop(
-        createServer(async (req, res) => {
-          const chunks: Buffer[] = [];
-          for await (const c of req) chunks.push(c as Buffer);
+        forwardingHop(upstream, {
           // A create, or a batch of them, each slower than the idle time.
-          const writes = req.url === '/v1/site' || req.url === '/v1/site/batch';
-          if (req.method === 'POST' && writes) await sleep(CREATE_DELAY_MS);
-          const headers = { ...req.headers };
-          delete headers.host;
-          delete headers.connection;
-          const up = await request(`${upstream}${req.url}`, {
-            method: req.method as 'GET',
-            headers,
-            body: chunks.length ? Buffer.concat(chunks) : undefined,
-          }).catch(() => null);
-          if (!up) return void res.destroy();
-          const out: Record<string, string | string[]> = {};
-          for (const [k, v] of Object.entries(up.headers)) {
-            if (v !== undefined && k !== 'transfer-encoding' && k !== 'connection') out[k] = v;
-          }
-          res.writeHead(up.statusCode, out);
-          res.end(Buffer.from(await up.body.arrayBuffer()));
+          async beforeForward(req) {
+            const writes = req.url === '/v1/site' || req.url === '/v1/site/batch';
+            if (req.method === 'POST' && writes) await sleep(CREATE_DELAY_MS);
+          },
         }),
       ),
   });

@@ -1,3 +1,4 @@
+import { v1Path } from '#shared/entities';
 import { SPECIES_TYPES } from '#shared/schemas/lookups';
 import type { Cell } from '#shared/reports';
 import { idOf, nameOf, type LookupNames } from './lookup-names';
@@ -112,7 +113,7 @@ function siteRow(s: UpstreamRow, names: LookupNames): Cell[] {
 
 const SITES_LIST: UpstreamList = {
   name: 'sites',
-  path: '/v1/site',
+  path: v1Path('site'),
   populate: ['coordinate_precision', 'region'],
 };
 
@@ -207,7 +208,7 @@ const collectionsCsv: ExportTable = {
   lists: [
     {
       name: 'collections',
-      path: '/v1/arthropod/collection',
+      path: v1Path('collection'),
       populate: ['site', 'trap', 'arthropods', 'lures'],
     },
   ],
@@ -273,9 +274,9 @@ const poolsCsv: ExportTable = {
   rowName: 'pools',
   lists: SPECIES_TYPES.map((type) => ({
     name: 'pools',
-    path: '/v1/arthropod/pool',
+    path: v1Path('pool'),
     populate: ['site', 'species', 'sex', 'trap', 'lures'],
-    extra: `type=${type}`,
+    extra: { type },
   })),
   columns: POOL_COLUMNS,
   rows: (p, names) => (retired(p) ? [] : [poolRow(p, names)]),
@@ -330,7 +331,7 @@ const poolTestsCsv: ExportTable = {
   lists: [
     {
       name: 'pool tests',
-      path: '/v1/arthropod/pool/test',
+      path: v1Path('poolTest'),
       populate: ['pool', 'method', 'target', 'status', 'test_agency'],
     },
   ],

@@ -1,3 +1,4 @@
+import { encodeListQuery, type ListParams } from '#shared/list-query';
 import { HttpError } from '../../http/http-error';
 import { reauthRequired } from '../session-errors';
 import type { BffContext } from '../context';
@@ -17,8 +18,8 @@ export type UpstreamList = {
   name: string;
   path: string;
   populate: readonly string[];
-  /** Extra query parameters, already encoded (`type=tick`). */
-  extra?: string;
+  /** The list's own parameters (`type: 'tick'`). */
+  extra?: ListParams;
 };
 
 export type UpstreamRow = Record<string, unknown> & { id: number };
@@ -71,14 +72,14 @@ async function readPage(
   pageSize: number,
   afterId: number,
 ): Promise<UpstreamRow[]> {
-  const query = [
-    'page=1',
-    `pageSize=${pageSize}`,
-    'sort=id',
-    ...(afterId > 0 ? [`query%5Bid%5D%5B%24gt%5D=${afterId}`] : []),
-    ...list.populate.map((p) => `populate%5B%5D=${p}`),
-    ...(list.extra ? [list.extra] : []),
-  ].join('&');
+  const query = encodeListQuery({
+    page: 1,
+    pageSize,
+    sort: 'id',
+    populate: list.populate,
+    ...list.extra,
+    ...(afterId > 0 ? { query: { id: { $gt: afterId } } } : {}),
+  });
   const body = (await getList(ctx, session, list, query)) as
     { rows?: unknown } | unknown[] | undefined;
   const rows = Array.isArray(body) ? body : body?.rows;
@@ -112,9 +113,8 @@ export async function upstreamCount(
   session: StoredSession,
   list: UpstreamList,
 ): Promise<number | null> {
-  const query = ['page=1', 'pageSize=1', 'fields%5B%5D=id', ...(list.extra ? [list.extra] : [])];
-  const body = (await getList(ctx, session, list, query.join('&'))) as
-    { count?: unknown } | undefined;
+  const query = encodeListQuery({ page: 1, pageSize: 1, fields: ['id'], ...list.extra });
+  const body = (await getList(ctx, session, list, query)) as { count?: unknown } | undefined;
   return typeof body?.count === 'number' ? body.count : null;
 }
 

@@ -5,6 +5,8 @@ import {
   type ReportCollection,
   type ReportPool,
 } from '#shared/reports';
+import { v1Path } from '#shared/entities';
+import { encodeListQuery } from '#shared/list-query';
 import { HttpError } from '../../http/http-error';
 import { reauthRequired } from '../session-errors';
 import type { BffContext } from '../context';
@@ -53,7 +55,7 @@ const REPORT_LISTS_TTL_MS = 5 * 60_000;
  */
 const COLLECTION_LIST = {
   name: 'collections',
-  path: '/v1/arthropod/collection',
+  path: v1Path('collection'),
   populate: ['arthropods', 'trap', 'agency'],
   fields: [
     'id',
@@ -70,7 +72,7 @@ const COLLECTION_LIST = {
 } as const;
 const POOL_LIST = {
   name: 'pools',
-  path: '/v1/arthropod/pool',
+  path: v1Path('pool'),
   populate: ['test', 'status', 'species', 'sex', 'trap', 'agency'],
   fields: [
     'id',
@@ -196,7 +198,7 @@ class ReportListCache {
       ({ status } = await this.ctx.upstream.request({
         method: 'GET',
         path: COLLECTION_LIST.path,
-        query: 'pageSize=1&fields%5B%5D=id',
+        query: encodeListQuery({ pageSize: 1, fields: ['id'] }),
         headers: { authorization: `Bearer ${session.token}`, accept: 'application/json' },
       }));
     } catch {
@@ -365,18 +367,15 @@ async function readList<S extends z.ZodType>(
   list: ListSpec<S>,
   stop: AbortSignal,
 ): Promise<z.infer<S>[]> {
-  const shape = [
-    `pageSize=${REPORT_PAGE_SIZE}`,
-    ...list.populate.map((p) => `populate%5B%5D=${p}`),
-    ...list.fields.map((f) => `fields%5B%5D=${f}`),
-  ].join('&');
+  const shape = { pageSize: REPORT_PAGE_SIZE, populate: list.populate, fields: list.fields };
   const byKey = (afterId: number, upTo: number | null) => {
-    const range = upTo === null ? '' : `&query%5Bid%5D%5B%24lte%5D=${upTo}`;
-    const key = `query%5Bid%5D%5B%24gt%5D=${afterId}${range}`;
-    return readPage(ctx, session, list, `page=1&sort=id&${key}&${shape}`, stop);
+    const id = upTo === null ? { $gt: afterId } : { $gt: afterId, $lte: upTo };
+    const query = encodeListQuery({ page: 1, sort: 'id', query: { id }, ...shape });
+    return readPage(ctx, session, list, query, stop);
   };
   const byNumber = async (n: number) =>
-    (await readPage(ctx, session, list, `page=${n}&${shape}`, stop)) ?? refused(list.name);
+    (await readPage(ctx, session, list, encodeListQuery({ page: n, ...shape }), stop)) ??
+    refused(list.name);
   let pages = 0;
   const counted = () => {
     if ((pages += 1) > MAX_PAGES) tooManyPages(list.name);
@@ -477,7 +476,7 @@ async function highestId(
     ctx,
     session,
     list,
-    `page=1&pageSize=1&sort=-id&fields%5B%5D=id`,
+    encodeListQuery({ page: 1, pageSize: 1, sort: '-id', fields: ['id'] }),
     stop,
   ).catch(() => null);
   const id = (rows?.[0] as { id?: unknown } | undefined)?.id;

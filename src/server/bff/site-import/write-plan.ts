@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ImportError } from '#shared/schemas/site-import';
 import type { BffContext } from '../context';
 import { parseJson } from '../parse-json';
+import { upstreamErrorCode } from '../upstream-error-code';
 import type { StoredSession } from '../session-store';
 import { UpstreamError, type UpstreamResponse } from '../upstream-client';
 import { importKey } from './import-key';
@@ -120,7 +121,8 @@ function noteFailure(outcome: WriteOutcome, row: number, res: UpstreamResponse |
     const status = res.status >= 500 ? 502 : res.status;
     outcome.failure ??= {
       status,
-      code: status >= 500 ? 'upstream_unavailable' : (errorCode(res) ?? 'validation_failed'),
+      code:
+        status >= 500 ? 'upstream_unavailable' : (upstreamErrorCode(res) ?? 'validation_failed'),
       row,
       why: upstreamMessage(res),
     };
@@ -171,7 +173,7 @@ async function withRetries(send: () => Promise<UpstreamResponse>): Promise<Upstr
       const again =
         res.status >= 500 ||
         res.status === 429 ||
-        (res.status === 409 && errorCode(res) === 'idempotency_in_flight');
+        (res.status === 409 && upstreamErrorCode(res) === 'idempotency_in_flight');
       if (!again || attempt >= TRIES) return res;
       const after = Number(res.retryAfter);
       await sleep(
@@ -185,11 +187,6 @@ async function withRetries(send: () => Promise<UpstreamResponse>): Promise<Upstr
 }
 
 const backoff = (attempt: number) => 200 * 2 ** (attempt - 1) * (0.5 + Math.random());
-
-function errorCode(res: UpstreamResponse): string | undefined {
-  const body = parseJson(res.body) as { error?: { code?: unknown } } | undefined;
-  return typeof body?.error?.code === 'string' ? body.error.code : undefined;
-}
 
 function upstreamMessage(res: UpstreamResponse): string {
   const body = parseJson(res.body) as

@@ -47,7 +47,6 @@
  *       params ['100001'] as an array and '2026-01-01T00:00:00.000Z', orderBy `s.name desc, s.id asc`.
  */
 export { parseListQuery } from './parse-list-query';
-export { parseQueryString } from './parse-query-string';
 export { runList } from './run-list';
 export { applyFields, withIdFirst } from './apply-fields';
 export type { ListFieldType, ListSpec } from './list-spec';

@@ -5,23 +5,14 @@ import { storableDate } from '../storable';
 import type { FieldError } from '#shared/schemas/error';
 import type { ListField, ListFieldType, ListQuery, ListSpec } from './list-spec';
 import {
-  parseQueryString,
-  valuesOf,
-  type QueryObject,
+  decodeListQuery,
+  LIST_OPERATORS,
+  ListQueryError,
+  type ListOperator as Operator,
+  type QueryTree,
   type QueryValue,
-} from './parse-query-string';
-
-export const LIST_OPERATORS = [
-  '$eq',
-  '$ne',
-  '$gt',
-  '$gte',
-  '$lt',
-  '$lte',
-  '$in',
-  '$between',
-] as const;
-type Operator = (typeof LIST_OPERATORS)[number];
+} from '#shared/list-query';
+import { HttpError } from '../../http/http-error';
 const SQL_OPERATOR: Record<Exclude<Operator, '$in' | '$between'>, string> = {
   $eq: '=',
   $ne: 'is distinct from',
@@ -135,6 +126,37 @@ function fieldCondition(
   return conditions;
 }
 
+/**
+ * The values of a list-like parameter: a single string, a list (`x[0]=a&x[1]=b`, `x[]=a`), or a
+ * comma-separated string when `splitCommas`. Null when it is a keyed object or holds one.
+ */
+function valuesOf(value: QueryValue | undefined, splitCommas = false): string[] | null {
+  if (value === undefined) return [];
+  const items = typeof value === 'string' ? [value] : Array.isArray(value) ? value : null;
+  if (items === null || items.some((v) => typeof v !== 'string')) return null;
+  const strings = items as string[];
+  return splitCommas
+    ? strings.flatMap((v) =>
+        v
+          .split(',')
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
+    : strings;
+}
+
+/** The query string as a tree; the codec's refusals as the contract's 400 and 422 (§2, §4). */
+function readTree(rawOrUrl: string): QueryTree {
+  try {
+    return decodeListQuery(rawOrUrl);
+  } catch (err) {
+    if (!(err instanceof ListQueryError)) throw err;
+    if (err.kind === 'unknown_name' && err.path)
+      throw validationFailed([{ path: err.path, message: err.message }]);
+    throw new HttpError(400, 'bad_request', err.message);
+  }
+}
+
 function positiveInt(raw: QueryValue | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
   if (typeof raw !== 'string' || !/^\d{1,9}$/.test(raw) || Number(raw) < 1) {
@@ -143,7 +165,7 @@ function positiveInt(raw: QueryValue | undefined, name: string, fallback: number
   return Number(raw);
 }
 
-function listParam(tree: QueryObject, name: string): string[] {
+function listParam(tree: QueryTree, name: string): string[] {
   const values = valuesOf(tree[name], true);
   if (values === null) throw problem(name, `${name}[] must be a list of names`);
   return values;
@@ -188,7 +210,7 @@ export function parseListQuery(
   spec: ListSpec,
   options: { firstParam?: number } = {},
 ): ListQuery {
-  const tree = parseQueryString(rawOrUrl);
+  const tree = readTree(rawOrUrl);
   const binder = new Binder(options.firstParam ?? 1);
   // Contract §2: a 422 lists every failing parameter, so each one is checked on its own and a
   // problem is collected (with a neutral fallback) rather than ending the parse.

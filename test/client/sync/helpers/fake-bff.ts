@@ -1,4 +1,4 @@
-import { ENTITY_PATHS, type Entity } from '../../../../src/shared';
+import { ENTITIES, ENTITY, type Entity } from '../../../../src/shared/entities';
 import { site } from './outbox-factory';
 
 /**
@@ -93,9 +93,9 @@ export const PUBLIC_VARIATIONS: Variations = {
 export type StoredRecord = Record<string, unknown> & { id: number; updated: string };
 
 const ENTITY_BY_PATH = new Map(
-  Object.entries(ENTITY_PATHS)
+  ENTITIES.map((entity) => [entity, ENTITY[entity].path] as const)
     .sort((a, b) => b[1].length - a[1].length)
-    .map(([entity, path]) => [path, entity as Entity]),
+    .map(([entity, path]) => [path, entity]),
 );
 
 export class FakeBff {
@@ -119,7 +119,7 @@ export class FakeBff {
   >();
 
   constructor(readonly delayMs = 0) {
-    for (const entity of Object.keys(ENTITY_PATHS) as Entity[]) this.records.set(entity, new Map());
+    for (const entity of ENTITIES) this.records.set(entity, new Map());
   }
 
   /** Puts a record on the server directly (as if another device had created it). */

@@ -1,7 +1,6 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHop, startBffStack, type BffStack } from '../helpers/bff-stack';
+import { forwardingHop, isReportListRead } from '../helpers/forwarding-hop';
 
 /**
  * A report on a district of 100,000 collections reads a couple of hundred list pages before it
@@ -13,40 +12,16 @@ import { serveHop, startBffStack, type BffStack } from '../helpers/bff-stack';
  */
 const IDLE_MS = 1_000;
 const PAGE_DELAY_MS = 800;
-const LISTS = new Set(['/v1/arthropod/collection', '/v1/arthropod/pool']);
 
 /** Forwards everything; list pages (not the one-row reads) are answered PAGE_DELAY_MS late. */
-function slowListHop(target: string) {
-  return createServer((req: IncomingMessage, res: ServerResponse) => {
-    void (async () => {
-      try {
-        const headers = { ...req.headers };
-        for (const h of ['host', 'connection', 'content-length', 'keep-alive']) delete headers[h];
-        const chunks: Buffer[] = [];
-        for await (const c of req) chunks.push(c as Buffer);
-        const up = await request(`${target}${req.url}`, {
-          method: req.method as 'GET',
-          headers,
-          body: chunks.length ? Buffer.concat(chunks) : undefined,
-        });
-        const body = Buffer.from(await up.body.arrayBuffer());
-        const out: Record<string, string> = {};
-        for (const h of ['content-type', 'content-encoding', 'vary', 'date', 'idempotency-key']) {
-          const v = up.headers[h];
-          if (typeof v === 'string') out[h] = v;
-        }
-        const page = req.method === 'GET' && LISTS.has(req.url?.split('?')[0] ?? '');
-        if (page && req.url?.includes('pageSize=1000')) {
-          await new Promise((r) => setTimeout(r, PAGE_DELAY_MS));
-        }
-        res.writeHead(up.statusCode, out);
-        res.end(body);
-      } catch {
-        res.destroy();
+const slowListHop = (target: string) =>
+  forwardingHop(target, {
+    async beforeAnswer(req) {
+      if (isReportListRead(req) && req.url?.includes('pageSize=1000')) {
+        await new Promise((r) => setTimeout(r, PAGE_DELAY_MS));
       }
-    })();
+    },
   });
-}
 
 let stack: BffStack;
 let manager: string;

@@ -1,10 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshStatistics } from '../../../../src/server/db/refresh-statistics';
 import { REPORT_PAGES_AT_ONCE } from '../../../../src/server/bff/reports/report-lists';
 import { growSeasons } from '../../../bench/grow-seasons';
 import { serveHop, startBffStack, type BffStack } from '../helpers/bff-stack';
+import { forwardingHop, isReportListRead } from '../helpers/forwarding-hop';
 
 /**
  * A report on a district's history reads thousands of records from the records service, whose
@@ -21,43 +20,21 @@ const YEARS = [season - 1, season];
 const PER_SEASON = 1_500;
 const ALL_YEARS = YEARS.map((y) => `year=${y}`).join('&');
 
-const LISTS = new Set(['/v1/arthropod/collection', '/v1/arthropod/pool']);
-
 /** A hop that forwards everything and counts the list GETs in flight (asked, not yet answered). */
 function countingHop(target: string) {
   const counts = { now: 0, most: 0, asked: 0 };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    void (async () => {
-      const counted = req.method === 'GET' && LISTS.has(req.url?.split('?')[0] ?? '');
-      if (counted) {
+  const server = forwardingHop(target, {
+    intercept(req) {
+      if (isReportListRead(req)) {
         counts.asked += 1;
         counts.now += 1;
         counts.most = Math.max(counts.most, counts.now);
       }
-      try {
-        const headers = { ...req.headers };
-        for (const h of ['host', 'connection', 'content-length', 'keep-alive']) delete headers[h];
-        const chunks: Buffer[] = [];
-        for await (const c of req) chunks.push(c as Buffer);
-        const up = await request(`${target}${req.url}`, {
-          method: req.method as 'GET',
-          headers,
-          body: chunks.length ? Buffer.concat(chunks) : undefined,
-        });
-        const body = Buffer.from(await up.body.arrayBuffer());
-        const out: Record<string, string> = {};
-        for (const h of ['content-type', 'content-encoding', 'vary', 'date', 'idempotency-key']) {
-          const v = up.headers[h];
-          if (typeof v === 'string') out[h] = v;
-        }
-        res.writeHead(up.statusCode, out);
-        await new Promise<void>((r) => res.end(body, r));
-      } catch {
-        res.destroy();
-      } finally {
-        if (counted) counts.now -= 1;
-      }
-    })();
+      return false;
+    },
+    settled(req) {
+      if (isReportListRead(req)) counts.now -= 1;
+    },
   });
   return {
     server,

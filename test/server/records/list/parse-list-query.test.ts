@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyFields,
-  parseListQuery,
-  parseQueryString,
-  type ListSpec,
-} from '../../../../src/server/records/list';
+import { applyFields, parseListQuery, type ListSpec } from '../../../../src/server/records/list';
 import { HttpError } from '../../../../src/server/http/http-error';
 
 const SPEC: ListSpec = {
@@ -36,26 +31,25 @@ function expectError(fn: () => unknown, status: number, path?: string) {
   throw new Error('expected an error');
 }
 
-describe('parseQueryString', () => {
-  it('nests Mongoose-style bracket keys and lists', () => {
-    const tree = parseQueryString(
-      '/v1/x?query[surv_year][$between][0]=2025&query[surv_year][$between][1]=2026&populate[]=site&populate[]=trap',
-    );
-    expect(JSON.parse(JSON.stringify(tree))).toEqual({
-      query: { surv_year: { $between: { 0: '2025', 1: '2026' } } },
-      populate: { 0: 'site', 1: 'trap' },
-    });
-  });
-
-  it('decodes percent-escapes and plus signs in keys and values', () => {
-    const tree = parseQueryString('query%5Bcomments%5D=West+Sac%20pond');
-    expect(JSON.parse(JSON.stringify(tree))).toEqual({ query: { comments: 'West Sac pond' } });
-  });
-
+describe('parseListQuery: a query string it cannot read', () => {
   it('answers 400 for a malformed escape, a malformed key or conflicting shapes', () => {
-    expectError(() => parseQueryString('search=%E0%A4%A'), 400);
-    expectError(() => parseQueryString('query[site=4'), 400);
-    expectError(() => parseQueryString('query[site]=4&query[site][$gt]=2'), 400);
+    expectError(() => parseListQuery('?search=%E0%A4%A', SPEC), 400);
+    expectError(() => parseListQuery('?query[site=4', SPEC), 400);
+    expectError(() => parseListQuery('?query[site]=4&query[site][$gt]=2', SPEC), 400);
+  });
+
+  it('answers 400 past the limits: nesting, parameters, items of a list, length', () => {
+    expectError(() => parseListQuery('?query[site][$in][0][a][b][c]=4', SPEC), 400);
+    const params = Array.from({ length: 1001 }, (_, i) => `x${i}=1`).join('&');
+    expectError(() => parseListQuery(`?${params}`, SPEC), 400);
+    expectError(() => parseListQuery('?query[site][$in][1001]=4', SPEC), 400);
+    expectError(() => parseListQuery(`?search=${'a'.repeat(40_000)}`, SPEC), 400);
+  });
+
+  it('reads a list of as many items as the limit allows', () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => `query[site][$in][${i}]=${i + 1}`);
+    const q = parseListQuery(`?${ids.join('&')}`, SPEC);
+    expect(q.params).toEqual([Array.from({ length: 1000 }, (_, i) => i + 1)]);
   });
 });
 
