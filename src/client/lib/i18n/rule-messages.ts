@@ -247,6 +247,52 @@ const RULES: readonly Rule[] = [
     }),
     values: ['min', 'max', 'value'],
   },
+  {
+    pattern:
+      /^Latitude (?<lat>\S+) is outside -90 to 90: latitude and longitude look swapped \(try latitude (?<tryLat>\S+), longitude (?<tryLon>\S+)\)\.$/,
+    message: defineMessage({
+      id: 'place.swapped',
+      defaultMessage:
+        'Latitude {lat} is outside -90 to 90: latitude and longitude look swapped (try latitude {tryLat}, longitude {tryLon}).',
+    }),
+    values: ['lat', 'tryLat', 'tryLon'],
+  },
+  {
+    pattern:
+      /^Longitude (?<lon>\S+) is east of Greenwich; in California longitudes are negative \(did you mean (?<meant>\S+)\?\)\.$/,
+    message: defineMessage({
+      id: 'place.eastOfGreenwich',
+      defaultMessage:
+        'Longitude {lon} is east of Greenwich; in California longitudes are negative (did you mean {meant}?).',
+    }),
+    values: ['lon', 'meant'],
+  },
+  {
+    pattern:
+      /^Latitude (?<lat>\S+) is in the southern hemisphere; in California latitudes are positive \(did you mean (?<meant>\S+)\?\)\.$/,
+    message: defineMessage({
+      id: 'place.southern',
+      defaultMessage:
+        'Latitude {lat} is in the southern hemisphere; in California latitudes are positive (did you mean {meant}?).',
+    }),
+    values: ['lat', 'meant'],
+  },
+  {
+    pattern: /^This place, 0, 0, is in the ocean off West Africa/,
+    message: defineMessage({
+      id: 'place.nullIsland',
+      defaultMessage:
+        'This place, 0, 0, is in the ocean off West Africa: usually coordinates that were never filled in. Save it there?',
+    }),
+  },
+  {
+    pattern: /^This place is (?<km>[\d,]+) km from your other sites\. Save it there\?$/,
+    message: defineMessage({
+      id: 'place.farFromSites',
+      defaultMessage: 'This place is {km} km from your other sites. Save it there?',
+    }),
+    values: ['km'],
+  },
 ];
 
 /**
