@@ -113,6 +113,11 @@ const RULES: readonly Rule[] = [
     message: defineMessage({ id: 'rules.poolMin', defaultMessage: 'A pool holds at least 1' }),
   },
   {
+    pattern: /^A pool holds at most (?<max>\d+)$/,
+    message: defineMessage({ id: 'rules.poolMax', defaultMessage: 'A pool holds at most {max}' }),
+    values: ['max'],
+  },
+  {
     pattern: /^This text holds a broken character/,
     message: defineMessage({
       id: 'rules.loneSurrogate',
