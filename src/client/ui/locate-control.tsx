@@ -56,9 +56,10 @@ export function LocateControl({ gps, onLocate }: { gps: GpsState; onLocate: () =
                 {
                   id: 'gps.failure',
                   defaultMessage:
-                    '{failure, select, denied {Location permission was refused: allow it in the browser settings, or tap the map or type the coordinates} timeout {The GPS took too long: try again in the open, or type the coordinates} no-gps {This device has no GPS: tap the map or type the coordinates} other {No position available here: tap the map or type the coordinates}}',
+                    '{failure, select, denied {Location permission was refused: allow it in the browser settings, or tap the map or type the coordinates} timeout {The GPS took too long: try again in the open, or type the coordinates} nogps {This device has no GPS: tap the map or type the coordinates} other {No position available here: tap the map or type the coordinates}}',
                 },
-                { failure: gps.failure },
+                // An ICU select key is a word: 'no-gps' is said as 'nogps'.
+                { failure: gps.failure.replace('-', '') },
               )
             : gps.message}
         </p>

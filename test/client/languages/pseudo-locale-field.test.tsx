@@ -152,8 +152,7 @@ const SCREENS: Record<string, Screen> = {
     at: () => '/sites/new',
     ready: form,
     act: async (user) => {
-      const name = await screen.findByRole('textbox', { name: /⟦/ });
-      await user.clear(name);
+      await user.clear(document.querySelector<HTMLInputElement>('input[name="code"]')!);
       await user.click(screen.getAllByRole('button').at(-1)!);
       await screen.findAllByRole('alert');
     },
@@ -178,7 +177,8 @@ const SCREENS: Record<string, Screen> = {
     at: () => '/collections/new',
     ready: form,
     act: async (user) => {
-      await user.click(await screen.findByRole('button', { name: /000000/ }));
+      // The Zero Site, by its pseudo-localised name.
+      await user.click(await screen.findByRole('button', { name: /Ẑḗřǿ/ }));
       await user.click(screen.getAllByRole('button').at(-1)!);
       await screen.findAllByRole('alert');
     },

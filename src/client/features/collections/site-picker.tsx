@@ -109,9 +109,9 @@ export function SitePicker({
       {
         id: 'sitePicker.notNearest',
         defaultMessage:
-          'Sorted by code, not nearest first: {failure, select, denied {location permission was refused} timeout {the GPS took too long} no-gps {this device has no GPS} other {no position is available here}}',
+          'Sorted by code, not nearest first: {failure, select, denied {location permission was refused} timeout {the GPS took too long} nogps {this device has no GPS} other {no position is available here}}',
       },
-      { failure },
+      { failure: failure.replace('-', '') },
     );
   const choose = (id: string) => {
     onChange(id);
