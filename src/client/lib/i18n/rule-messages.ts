@@ -298,6 +298,59 @@ const RULES: readonly Rule[] = [
     }),
     values: ['km'],
   },
+  {
+    pattern:
+      /^Changed on the server since your edit: (?<fields>.+?)(?<choose>\. Choose which values to keep\.)?$/,
+    message: defineMessage({
+      id: 'sync.changedOnServer',
+      defaultMessage:
+        'Changed on the server since your edit: {fields}{choose, select, no {} other {. Choose which values to keep.}}',
+    }),
+    values: ['fields', 'choose'],
+  },
+  {
+    pattern: /^Also changed on the server$/,
+    message: defineMessage({
+      id: 'sync.alsoChanged',
+      defaultMessage: 'Also changed on the server',
+    }),
+  },
+  {
+    pattern: /^This record was never saved to the server$/,
+    message: defineMessage({
+      id: 'sync.neverSaved',
+      defaultMessage: 'This record was never saved to the server',
+    }),
+  },
+  {
+    pattern: /^This record no longer exists on the server$/,
+    message: defineMessage({
+      id: 'sync.noLongerExists',
+      defaultMessage: 'This record no longer exists on the server',
+    }),
+  },
+  {
+    pattern: /^This change is being sent right now; wait for its answer before discarding it$/,
+    message: defineMessage({
+      id: 'sync.beingSent',
+      defaultMessage:
+        'This change is being sent right now; wait for its answer before discarding it',
+    }),
+  },
+  {
+    pattern: /^This change is no longer waiting to be sent$/,
+    message: defineMessage({
+      id: 'sync.noLongerWaiting',
+      defaultMessage: 'This change is no longer waiting to be sent',
+    }),
+  },
+  {
+    pattern: /^The record of this change is no longer on this tablet$/,
+    message: defineMessage({
+      id: 'sync.recordGone',
+      defaultMessage: 'The record of this change is no longer on this tablet',
+    }),
+  },
 ];
 
 /**
@@ -312,7 +365,8 @@ export function translateRule(intl: IntlShape, text: string | null): string | nu
     const found = rule.pattern.exec(text);
     if (!found) continue;
     const values = Object.fromEntries(
-      (rule.values ?? []).map((name) => [name, found.groups?.[name] ?? '']),
+      // A group that matched nothing (an optional part left out) is said as 'no' in a select.
+      (rule.values ?? []).map((name) => [name, found.groups?.[name] ?? 'no']),
     );
     return intl.formatMessage(rule.message, values);
   }
