@@ -20,12 +20,12 @@ import { MakePoolsScreen } from '../../../src/client/features/pools/make-pools-s
 import { PoolEditScreen } from '../../../src/client/features/pools/pool-edit-screen';
 import { SiteDetailScreen } from '../../../src/client/features/sites/site-detail-screen';
 import { SiteFormScreen } from '../../../src/client/features/sites/site-form-screen';
-import { SiteListScreen } from '../../../src/client/features/sites/site-list-screen';
+import { SyncEngineProvider, SyncStatusBar } from '../../../src/client/features/sync-status';
 import { ParkedEntries } from '../../../src/client/features/sync-status/parked-entries';
 import { english, makeIntl } from '../../../src/client/lib/i18n';
 import { localDate } from '../../../src/client/lib/dates';
 import type { SiteIndex } from '../../../src/client/lib/site-index';
-import { INITIAL_STATUS } from '../../../src/client/sync';
+import { createSyncEngine, INITIAL_STATUS, type SyncEngine } from '../../../src/client/sync';
 import { makeCollection, makePool, makeSite } from '../db/factories';
 import { parkRefused, tabletDb } from '../features/helpers/records';
 import { pseudoLocalise, untranslatedTexts } from './pseudo-locale';
@@ -74,9 +74,17 @@ async function seed(): Promise<Seeded> {
     collectionId,
     makePool({ species: 1, sex: 4, num_count: 50 }),
   );
-  await parkRefused(db, 'pool', refused, [
+  const parked = await parkRefused(db, 'pool', refused, [
     { path: 'num_count', message: 'A pool holds at least 1' },
   ]);
+  // The records service's own summary of a 422 (contract §2): its first field and message.
+  const body = {
+    code: 'validation_failed',
+    message: 'num_count: A pool holds at least 1',
+    fields: [{ path: 'num_count', message: 'A pool holds at least 1' }],
+  };
+  await db.outbox.update(parked, { 'lastError.body': body });
+  await db.pools.update(refused, { problem: body });
   const testId = await createPoolTest(db, poolId, {
     method: 1,
     target: 1,
@@ -134,7 +142,20 @@ const DATA = [
   intl.formatDate(new Date(), { weekday: 'long' }),
   'km',
   'm',
+  // The coordinate sign button's sign (its name is said in words).
+  '+/−',
 ];
+
+/** An engine over the seeded tablet (no pull, no other tab): its status feeds the sync bar. */
+const engines = new Map<TraplineDb, SyncEngine>();
+function engineOf(s: Seeded): SyncEngine {
+  let engine = engines.get(s.db);
+  if (!engine) {
+    engine = createSyncEngine(s.db, { autoPull: false, channelName: null });
+    engines.set(s.db, engine);
+  }
+  return engine;
+}
 
 type Screen = {
   draw: (s: Seeded) => ReactElement;
@@ -161,11 +182,6 @@ const SCREENS: Record<string, Screen> = {
     draw: (s) => <SiteDetailScreen localId={s.siteId} />,
     at: (s) => `/sites/${s.siteId}`,
     ready: () => screen.findByRole('heading', { name: /104233/ }),
-  },
-  'site list': {
-    draw: () => <SiteListScreen />,
-    at: () => '/sites',
-    ready: () => screen.findByText(/Putah Creek N/),
   },
   'collection form with abundance rows and lures': {
     draw: (s) => <CollectionFormScreen localId={s.collectionId} />,
@@ -257,15 +273,27 @@ const SCREENS: Record<string, Screen> = {
     at: () => '/map-areas',
     ready: () => screen.findByRole('heading', { level: 1 }),
   },
-  'changes to review (a refused pool)': {
-    draw: () => <ParkedEntries onFix={() => undefined} onResolveConflict={() => undefined} />,
+  'the sync bar and the changes to review (a refused pool holding nothing, pending changes)': {
+    draw: (s) => (
+      <SyncEngineProvider engine={engineOf(s)}>
+        <SyncStatusBar />
+        <ParkedEntries onFix={() => undefined} onResolveConflict={() => undefined} />
+      </SyncEngineProvider>
+    ),
     at: () => '/sync',
-    ready: () => screen.findAllByRole('button'),
+    ready: () => screen.findByRole('note'),
+    act: async (user) => {
+      // Discard's question, with what depends on the refused change.
+      await user.click(screen.getAllByRole('button', { name: /Ḓīşƈȧřḓ/ }).at(-1)!);
+      await screen.findByRole('dialog');
+    },
   },
 };
 
 afterEach(() => {
   cleanup();
+  for (const engine of engines.values()) engine.stop();
+  engines.clear();
   vi.unstubAllGlobals();
 });
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Entity, OutboxEntry } from '#shared';
 import { sendParkedAgain } from '../../db/update-record';
-import { translateRule, useI18n } from '../../lib/i18n';
+import { fieldIn, translateRule, useI18n } from '../../lib/i18n';
 import { Dialog } from '../../ui/dialog';
 import { DependentsNotConfirmedError, isOutcomeUnknown, syncSummary } from '../../sync';
 import { describeEntryIn } from './describe-entry-in';
@@ -192,7 +192,10 @@ export function ParkedEntries({
                 <ul className="field-problems">
                   {fields.map((f) => (
                     <li key={f.path}>
-                      {f.path}: {translateRule(intl, f.message)}
+                      {t(
+                        { id: 'rules.fieldSummary', defaultMessage: '{field}: {problem}' },
+                        { field: fieldIn(intl, f.path), problem: translateRule(intl, f.message) },
+                      )}
                     </li>
                   ))}
                 </ul>

@@ -22,4 +22,4 @@ export { translateShared } from './shared-messages';
 export { sayIn, type Said } from './said';
 export { dateIn } from './dates';
 export { distanceIn, compassIn } from './distance';
-export { translateRule } from './rule-messages';
+export { fieldIn, translateRule } from './rule-messages';

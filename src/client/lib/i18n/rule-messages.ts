@@ -361,6 +361,17 @@ export function translateRule(intl: IntlShape, text: string): string;
 export function translateRule(intl: IntlShape, text: string | null): string | null;
 export function translateRule(intl: IntlShape, text: string | null): string | null {
   if (text === null) return null;
+  // The records service's summary of a refusal: "num_count: A pool holds at least 1".
+  const summary = /^(?<path>[a-z_]+(?:\.[a-z0-9_]+)*): (?<rest>.+)$/.exec(text);
+  if (summary?.groups) {
+    return intl.formatMessage(
+      { id: 'rules.fieldSummary', defaultMessage: '{field}: {problem}' },
+      {
+        field: fieldIn(intl, summary.groups.path),
+        problem: translateRule(intl, summary.groups.rest),
+      },
+    );
+  }
   for (const rule of RULES) {
     const found = rule.pattern.exec(text);
     if (!found) continue;
@@ -371,4 +382,27 @@ export function translateRule(intl: IntlShape, text: string | null): string | nu
     return intl.formatMessage(rule.message, values);
   }
   return translateShared(intl, text) ?? text;
+}
+
+/**
+ * A record field's path as the server names it (`num_count`, `arthropods.0.sex`), in the
+ * person's words where it is one of the field screens' fields; else the path as written.
+ */
+export function fieldIn(intl: IntlShape, path: string): string {
+  const row = /^arthropods\.(?<row>\d+)\.(?<field>\w+)$/.exec(path);
+  const field = row?.groups ? row.groups.field : path;
+  const named = intl.formatMessage(
+    {
+      id: 'rules.fieldName',
+      defaultMessage:
+        '{field, select, code {Site code} name {Site name} num_count {Count} species {Species} sex {Sex} trap {Trap type} num_trap {Number of traps} trap_nights {Trap nights} collection_date {Collection date} site {Site} location {Trap location} lures {Lures} arthropods {Abundance} method {Test method} target {Target} status {Result} test_date {Test date} test_agency {Testing agency} value {Value (Ct)} comments {Comments} coordinate_precision {Coordinate precision} shape {Coordinates} postal_code {Postal code} elevation {Elevation} other {{field}}}',
+    },
+    { field: field.replace(/\W/g, '_') },
+  );
+  return row?.groups
+    ? intl.formatMessage(
+        { id: 'rules.fieldInRow', defaultMessage: '{field} (row {row})' },
+        { field: named, row: Number(row.groups.row) + 1 },
+      )
+    : named;
 }
