@@ -1,11 +1,10 @@
 import type { IntlShape } from 'react-intl';
 import type { OutboxEntry } from '#shared';
 import { dayOf } from '../../lib/dates';
-import { dateIn } from '../../lib/i18n';
 
 /**
  * sync's `describeEntry` in the active language: "New site 104233 Putah Creek N", "Changes to
- * collection Jul 14, 2026", "New pool of 10". The entry's operation and entity are codes in the
+ * collection 2026-07-14", "New pool of 10". The entry's operation and entity are codes in the
  * outbox; only here are they words.
  */
 export function describeEntryIn(
@@ -18,14 +17,11 @@ export function describeEntryIn(
     entry.entity === 'site'
       ? [d.code, d.name].filter(Boolean).join(' ')
       : entry.entity === 'collection'
-        ? // The technician's day: a date pulled from the server is in UTC (an evening's is the next day).
-          dateIn(
-            intl,
-            dayOf(
-              typeof d.collection_date === 'string' ? d.collection_date : null,
-              d.collection_date_date_only === true,
-            ),
-            true,
+        ? // The technician's day, as written on the sheet (2026-07-14): a date pulled from the
+          // server is in UTC (an evening's is the next day).
+          dayOf(
+            typeof d.collection_date === 'string' ? d.collection_date : null,
+            d.collection_date_date_only === true,
           )
         : entry.entity === 'pool'
           ? d.num_count != null
@@ -34,7 +30,7 @@ export function describeEntryIn(
                 { count: String(d.num_count) },
               )
             : ''
-          : dateIn(intl, String(d.test_date ?? '').slice(0, 10), true);
+          : String(d.test_date ?? '').slice(0, 10);
   return intl.formatMessage(
     {
       id: 'entry.label',
