@@ -6,8 +6,9 @@ import { useI18n } from '../../lib/i18n';
 
 const label = (field: string) => field.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
 
-function show(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '(empty)';
+/** A value as the form shows it; null for none (said "(empty)" in the person's language). */
+function show(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value);
@@ -29,6 +30,8 @@ export function ConflictResolver({ entryId, onDone }: { entryId: string; onDone?
   }, [engine, entryId]);
   const intl = useI18n();
   const t = intl.formatMessage;
+  const shown = (value: unknown) =>
+    show(value) ?? t({ id: 'conflict.empty', defaultMessage: '(empty)' });
   const [choices, setChoices] = useState<Record<string, 'mine' | 'theirs'>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -81,7 +84,13 @@ export function ConflictResolver({ entryId, onDone }: { entryId: string; onDone?
         const theirs = serverFieldValue(entry.entity, record.server, field);
         return (
           <fieldset key={field}>
-            <legend>{label(field)}</legend>
+            <legend>
+              {/* The field's code names it in English; a language says the usual ones its way. */}
+              {t(
+                { id: 'conflict.field', defaultMessage: '{field, select, other {{label}}}' },
+                { field: field.replace(/\W/g, '_'), label: label(field) },
+              )}
+            </legend>
             <label style={{ display: 'flex', alignItems: 'center', gap: '0.5em', minHeight: 48 }}>
               <input
                 type="radio"
@@ -89,7 +98,7 @@ export function ConflictResolver({ entryId, onDone }: { entryId: string; onDone?
                 checked={choices[field] === 'mine'}
                 onChange={() => setChoices((c) => ({ ...c, [field]: 'mine' }))}
               />
-              {t({ id: 'conflict.mine', defaultMessage: 'Mine: {value}' }, { value: show(mine) })}
+              {t({ id: 'conflict.mine', defaultMessage: 'Mine: {value}' }, { value: shown(mine) })}
             </label>
             <label style={{ display: 'flex', alignItems: 'center', gap: '0.5em', minHeight: 48 }}>
               <input
@@ -100,7 +109,7 @@ export function ConflictResolver({ entryId, onDone }: { entryId: string; onDone?
               />
               {t(
                 { id: 'conflict.theirs', defaultMessage: 'Theirs (server): {value}' },
-                { value: show(theirs) },
+                { value: shown(theirs) },
               )}
             </label>
           </fieldset>
