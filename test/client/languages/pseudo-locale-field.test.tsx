@@ -83,7 +83,8 @@ async function seed(): Promise<Seeded> {
     message: 'num_count: A pool holds at least 1',
     fields: [{ path: 'num_count', message: 'A pool holds at least 1' }],
   };
-  await db.outbox.update(parked, { 'lastError.body': body });
+  const entry = (await db.outbox.get(parked))!;
+  await db.outbox.update(parked, { lastError: { ...entry.lastError!, body } });
   await db.pools.update(refused, { problem: body });
   const testId = await createPoolTest(db, poolId, {
     method: 1,
