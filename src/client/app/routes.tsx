@@ -77,6 +77,7 @@ import type { LocationPickerProps } from '../features/sites/site-form';
 import type { SiteSpotProps } from '../features/sites/site-detail-screen';
 import { StoredRecordSyncBadge, useSyncEngine, useSyncStatus } from '../features/sync-status';
 import { LeaveGuard } from '../ui/form/leave-guard';
+import { useI18n } from '../lib/i18n';
 import { useOnline } from '../lib/use-online';
 import { whenIdle } from '../lib/when-idle';
 import type { HistoryEntity } from '#shared/schemas/history';
@@ -231,7 +232,43 @@ const LocationPicker = lazy(() => import('../features/map/location-picker'));
 const SiteSpotMap = lazy(() => import('../features/map/site-spot-map'));
 
 function MapFallback() {
-  return <div className="map map-loading">Loading map…</div>;
+  const intl = useI18n();
+  return (
+    <div className="map map-loading">
+      {intl.formatMessage({ id: 'map.loading', defaultMessage: 'Loading map…' })}
+    </div>
+  );
+}
+
+/** Under the Sites map: the way to the offline map areas. */
+function MapAreasLink() {
+  const intl = useI18n();
+  return (
+    <Link href="/map-areas" className="button button-quiet">
+      {intl.formatMessage({ id: 'mapAreas.title', defaultMessage: 'Offline map areas' })}
+    </Link>
+  );
+}
+
+/** While a screen's code arrives. */
+function ScreenLoading() {
+  const intl = useI18n();
+  return (
+    <p className="screen">
+      {intl.formatMessage({ id: 'collections.loading', defaultMessage: 'Loading…' })}
+    </p>
+  );
+}
+
+/** Resolve a conflict (sync-status feature), under its heading. */
+function ConflictScreen({ entryId, onDone }: { entryId: string; onDone: () => void }) {
+  const intl = useI18n();
+  return (
+    <section className="screen">
+      <h1>{intl.formatMessage({ id: 'conflict.title', defaultMessage: 'Resolve a conflict' })}</h1>
+      <ConflictResolver entryId={entryId} onDone={onDone} />
+    </section>
+  );
 }
 
 const badge = (row: LocalRecord<unknown, unknown>): ReactNode => (
@@ -240,6 +277,7 @@ const badge = (row: LocalRecord<unknown, unknown>): ReactNode => (
 
 function SyncScreen() {
   const [, navigate] = useLocation();
+  const intl = useI18n();
   // Fix: open the form of the refused record (each record has its own edit screen).
   const onFix = useCallback(
     (entity: Entity, localId: string) => {
@@ -252,7 +290,7 @@ function SyncScreen() {
   );
   return (
     <section className="screen">
-      <h1>Changes to review</h1>
+      <h1>{intl.formatMessage({ id: 'parked.title', defaultMessage: 'Changes to review' })}</h1>
       <ParkedEntries onFix={onFix} onResolveConflict={(id) => navigate(`/sync/conflict/${id}`)} />
     </section>
   );
@@ -325,7 +363,7 @@ export function AppRoutes({
     <>
       {/* Outside Suspense: a screen loading does not drop an open question. */}
       <LeaveGuard />
-      <Suspense fallback={<p className="screen">Loading…</p>}>
+      <Suspense fallback={<ScreenLoading />}>
         <Switch>
           <Route path="/">
             <HomeRoute userName={userName} />
@@ -346,9 +384,7 @@ export function AppRoutes({
                       />
                     </Suspense>
                   </PartErrorBoundary>
-                  <Link href="/map-areas" className="button button-quiet">
-                    Offline map areas
-                  </Link>
+                  <MapAreasLink />
                 </>
               }
             />
@@ -407,12 +443,7 @@ export function AppRoutes({
             <SyncScreen />
           </Route>
           <Route path="/sync/conflict/:id">
-            {(p) => (
-              <section className="screen">
-                <h1>Resolve a conflict</h1>
-                <ConflictResolver entryId={p.id} onDone={() => navigate('/sync')} />
-              </section>
-            )}
+            {(p) => <ConflictScreen entryId={p.id} onDone={() => navigate('/sync')} />}
           </Route>
           <Route path="/reports">
             <ReportsScreen exports={<ExportPanel />} />

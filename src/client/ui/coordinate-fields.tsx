@@ -1,6 +1,7 @@
 import { useRef, type CSSProperties, type ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { flipTypedSign, normaliseTypedCoordinate } from '../lib/geo';
+import { useI18n } from '../lib/i18n';
 import { Field } from './form/field';
 import { listKey } from './form/list-key';
 
@@ -41,6 +42,7 @@ type InputProps = {
  * in the field as they are typed, so what is shown is what is saved.
  */
 function CoordinateInput({ registration, axis, ...field }: InputProps) {
+  const intl = useI18n();
   const input = useRef<HTMLInputElement | null>(null);
   const { ref, onChange, ...rest } = registration;
   const rewrite = (el: HTMLInputElement, value: string) => {
@@ -82,7 +84,16 @@ function CoordinateInput({ registration, axis, ...field }: InputProps) {
         }}
       >
         <span aria-hidden="true">+/−</span>
-        <span style={UNSEEN}>Change sign of {axis}</span>
+        <span style={UNSEEN}>
+          {intl.formatMessage(
+            {
+              id: 'coordinates.changeSign',
+              defaultMessage:
+                '{axis, select, latitude {Change sign of latitude} other {Change sign of longitude}}',
+            },
+            { axis },
+          )}
+        </span>
       </button>
     </div>
   );
@@ -100,17 +111,29 @@ export function CoordinateFields({
   errors,
   latitudeHint,
 }: Props) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   return (
     <div className="form-grid">
-      <Field label="Latitude" error={errors.latitude} hint={latitudeHint}>
+      <Field
+        label={t({ id: 'coordinates.latitude', defaultMessage: 'Latitude' })}
+        error={errors.latitude}
+        hint={latitudeHint}
+      >
         <CoordinateInput registration={latitude} axis="latitude" />
       </Field>
-      <Field label="Longitude" error={errors.longitude}>
+      <Field
+        label={t({ id: 'coordinates.longitude', defaultMessage: 'Longitude' })}
+        error={errors.longitude}
+      >
         <CoordinateInput registration={longitude} axis="longitude" />
       </Field>
-      <Field label="Coordinate precision" error={errors.precision}>
+      <Field
+        label={t({ id: 'coordinates.precision', defaultMessage: 'Coordinate precision' })}
+        error={errors.precision}
+      >
         <select key={listKey(precisions)} {...precision}>
-          <option value="">Choose…</option>
+          <option value="">{t({ id: 'form.choose', defaultMessage: 'Choose…' })}</option>
           {precisions.map((p) => (
             <option key={p.id} value={p.id}>
               {p.name}

@@ -1,4 +1,5 @@
 import { accuracyLevel } from '../lib/geo';
+import { useI18n } from '../lib/i18n';
 import { usePlaceAccuracyLimit, type GpsState } from '../lib/use-gps';
 
 /**
@@ -7,6 +8,8 @@ import { usePlaceAccuracyLimit, type GpsState } from '../lib/use-gps';
  * wherever a place is taken from the GPS (a new site, a collection at the Zero Site).
  */
 export function LocateControl({ gps, onLocate }: { gps: GpsState; onLocate: () => void }) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const [enough] = usePlaceAccuracyLimit();
   const coarse = gps.fix !== null && gps.fix.accuracy > enough;
   return (
@@ -18,24 +21,49 @@ export function LocateControl({ gps, onLocate }: { gps: GpsState; onLocate: () =
           onClick={onLocate}
           disabled={gps.status === 'locating'}
         >
-          {gps.status === 'locating' ? 'Locating…' : 'Use my location'}
+          {gps.status === 'locating'
+            ? t({ id: 'gps.locating', defaultMessage: 'Locating…' })
+            : t({ id: 'gps.useMyLocation', defaultMessage: 'Use my location' })}
         </button>
         {gps.fix ? (
           <span
             className={`accuracy accuracy-${accuracyLevel(gps.fix.accuracy, enough)}`}
             data-testid="gps-accuracy"
           >
-            GPS accuracy ±{Math.round(gps.fix.accuracy)} m
+            {t(
+              { id: 'gps.accuracy', defaultMessage: 'GPS accuracy ±{m, number} m' },
+              { m: Math.round(gps.fix.accuracy) },
+            )}
           </span>
         ) : null}
       </div>
       {coarse ? (
         <p className="field-hint">
-          Coarser than the {enough} m set in Settings: wait for a better fix in the open, or tap the
-          map or type the coordinates.
+          {t(
+            {
+              id: 'gps.coarse',
+              defaultMessage:
+                'Coarser than the {enough, number} m set in Settings: wait for a better fix in the open, or tap the map or type the coordinates.',
+            },
+            { enough },
+          )}
         </p>
       ) : null}
-      {gps.message ? <p className="field-hint">{gps.message}</p> : null}
+      {gps.message ? (
+        <p className="field-hint">
+          {gps.failure
+            ? t(
+                {
+                  id: 'gps.failure',
+                  defaultMessage:
+                    '{failure, select, denied {Location permission was refused: allow it in the browser settings, or tap the map or type the coordinates} timeout {The GPS took too long: try again in the open, or type the coordinates} nogps {This device has no GPS: tap the map or type the coordinates} other {No position available here: tap the map or type the coordinates}}',
+                },
+                // An ICU select key is a word: 'no-gps' is said as 'nogps'.
+                { failure: gps.failure.replace('-', '') },
+              )
+            : gps.message}
+        </p>
+      ) : null}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useI18n } from '../lib/i18n';
 import { Banner } from './banner';
 
 /**
@@ -18,12 +19,20 @@ export function LookupsNotice({
   /** A Refresh button, where the screen can offer one. */
   action?: ReactNode;
 }) {
+  const intl = useI18n();
   if (!loaded || storedAt !== null) return null;
   return (
     <Banner tone="warn" actions={action}>
       {action
-        ? 'Lists not downloaded yet — connect and tap Refresh.'
-        : 'Lists not downloaded yet — connect, then tap Refresh on Home. What you type here is kept.'}
+        ? intl.formatMessage({
+            id: 'lookups.notDownloaded',
+            defaultMessage: 'Lists not downloaded yet — connect and tap Refresh.',
+          })
+        : intl.formatMessage({
+            id: 'lookups.notDownloadedForm',
+            defaultMessage:
+              'Lists not downloaded yet — connect, then tap Refresh on Home. What you type here is kept.',
+          })}
     </Banner>
   );
 }

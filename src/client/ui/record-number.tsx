@@ -1,3 +1,4 @@
+import { useI18n } from '../lib/i18n';
 import './record-number.css';
 
 /**
@@ -18,21 +19,51 @@ export function RecordNumber({
    */
   place?: number;
 }) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  const kind = noun === 'Pool' ? 'pool' : 'collection';
   if (number !== null) {
     return (
       <span className="record-number" data-record-number={number}>
-        {noun} {number}
+        {t(
+          {
+            id: 'record.numbered',
+            defaultMessage: '{kind, select, pool {Pool} other {Collection}} {number}',
+          },
+          { kind, number: String(number) },
+        )}
       </span>
     );
   }
   return (
     <span className="record-number" data-record-number="">
-      {place === undefined ? noun : `New ${noun.toLowerCase()} ${place}`}{' '}
+      {place === undefined
+        ? t(
+            {
+              id: 'record.noun',
+              defaultMessage: '{kind, select, pool {Pool} other {Collection}}',
+            },
+            { kind },
+          )
+        : t(
+            {
+              id: 'record.newPlace',
+              defaultMessage: '{kind, select, pool {New pool} other {New collection}} {place}',
+            },
+            { kind, place: String(place) },
+          )}{' '}
       <span
         className="record-number-pending"
-        title={`The office gives the ${noun.toLowerCase()} its number when it syncs`}
+        title={t(
+          {
+            id: 'record.numberWhenSynced',
+            defaultMessage:
+              '{kind, select, pool {The office gives the pool its number when it syncs} other {The office gives the collection its number when it syncs}}',
+          },
+          { kind },
+        )}
       >
-        not yet numbered
+        {t({ id: 'record.notYetNumbered', defaultMessage: 'not yet numbered' })}
       </span>
     </span>
   );
@@ -56,9 +87,14 @@ export function PoolTitle({
   what: string;
   count: unknown;
 }) {
+  const intl = useI18n();
   return (
     <>
-      <RecordNumber noun="Pool" number={number} place={place} /> · {what} × {String(count)}
+      <RecordNumber noun="Pool" number={number} place={place} /> ·{' '}
+      {intl.formatMessage(
+        { id: 'record.poolContents', defaultMessage: '{what} × {count}' },
+        { what, count: String(count) },
+      )}
     </>
   );
 }
@@ -84,6 +120,7 @@ export function PoolHeading({
   pool: { number: number | null; what: string; count: unknown };
   collection: { number: number | null; date: string } | null;
 }) {
+  const intl = useI18n();
   return (
     <p className="record-title">
       <strong>
@@ -93,7 +130,18 @@ export function PoolHeading({
         <>
           {' '}
           <br />
-          from <CollectionTitle number={collection.number} date={collection.date} />
+          {intl.formatMessage(
+            { id: 'record.fromCollection', defaultMessage: 'from {collection}' },
+            {
+              collection: (
+                <CollectionTitle
+                  key="collection"
+                  number={collection.number}
+                  date={collection.date}
+                />
+              ),
+            },
+          )}
         </>
       ) : null}
     </p>

@@ -8,6 +8,7 @@ import {
   type UseFormSetFocus,
 } from 'react-hook-form';
 import type { LookupsDocument, Species } from '#shared';
+import { translateRule, useI18n } from '../../lib/i18n';
 import { asNumber } from '../../ui/form/form-errors';
 import { errorAt } from '../../ui/form/error-at';
 import { listKey } from '../../ui/form/list-key';
@@ -36,6 +37,8 @@ const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isI
  * agency's common species never create a duplicate row: they jump to the existing one.
  */
 export function AbundanceRows({ control, register, setFocus, errors, lookups, common }: Props) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const { fields, append, remove, insert } = useFieldArray({ control, name: 'arthropods' });
   const rows = useWatch({ control, name: 'arthropods' }) ?? [];
   // The last removed row, so a stray tap on "Remove row N" costs nothing: Undo puts it back.
@@ -50,7 +53,12 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
     setRemoved({
       index: i,
       row,
-      label: `Row ${i + 1} removed${what.length ? ` (${what.join(' ')})` : ''}`,
+      label: what.length
+        ? t(
+            { id: 'abundance.rowRemovedWhat', defaultMessage: 'Row {row} removed ({what})' },
+            { row: i + 1, what: what.join(' ') },
+          )
+        : t({ id: 'abundance.rowRemoved', defaultMessage: 'Row {row} removed' }, { row: i + 1 }),
     });
     remove(i);
   };
@@ -78,7 +86,7 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
       { focusName: `arthropods.${rows.length}.num_count` },
     );
   };
-  const rowsError = errorAt(errors, 'arthropods');
+  const rowsError = translateRule(intl, errorAt(errors, 'arthropods'));
   // Where the removed row was, under the thumb that tapped Remove: not below the last row, where
   // on a phone it would be off the screen or under the Save bar.
   const undoNote = removed ? (
@@ -86,18 +94,21 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
       <div className="row wrap undo" role="status">
         <span>{removed.label}</span>
         <button type="button" className="button" onClick={undo}>
-          Undo
+          {t({ id: 'abundance.undo', defaultMessage: 'Undo' })}
         </button>
       </div>
     </li>
   ) : null;
   return (
     <fieldset className="fieldset">
-      <legend>Abundance</legend>
+      <legend>{t({ id: 'abundance.title', defaultMessage: 'Abundance' })}</legend>
       <div className="row wrap">
         {common.map((s) => (
           <button key={s.id} type="button" className="button" onClick={() => quickAdd(s)}>
-            Add {speciesName(s)}
+            {t(
+              { id: 'abundance.addSpecies', defaultMessage: 'Add {species}' },
+              { species: speciesName(s) },
+            )}
           </button>
         ))}
         <button
@@ -105,22 +116,31 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
           className="button"
           onClick={() => append({ species: undefined, sex: female?.id, num_count: undefined })}
         >
-          Add row
+          {t({ id: 'abundance.addRow', defaultMessage: 'Add row' })}
         </button>
       </div>
       {fields.length === 0 ? (
-        <p className="muted">No mosquitoes counted yet. An empty trap is saved with no rows.</p>
+        <p className="muted">
+          {t({
+            id: 'abundance.empty',
+            defaultMessage: 'No mosquitoes counted yet. An empty trap is saved with no rows.',
+          })}
+        </p>
       ) : null}
       <ol className="abundance">
         {fields.map((field, i) => {
           const n = i + 1;
-          const err = (name: string) => errorAt(errors, `arthropods.${i}.${name}`);
+          const err = (name: string) =>
+            translateRule(intl, errorAt(errors, `arthropods.${i}.${name}`));
+          const choose = t({ id: 'form.choose', defaultMessage: 'Choose…' });
           return (
             <Fragment key={field.id}>
               {removed?.index === i ? undoNote : null}
               <li className="abundance-row">
                 <div className={err('species') ? 'field field-invalid' : 'field'}>
-                  <label htmlFor={`${field.id}-species`}>Species (row {n})</label>
+                  <label htmlFor={`${field.id}-species`}>
+                    {t({ id: 'abundance.species', defaultMessage: 'Species (row {n})' }, { n })}
+                  </label>
                   <select
                     key={listKey(lookups.species)}
                     id={`${field.id}-species`}
@@ -128,7 +148,7 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
                     aria-describedby={err('species') ? `${field.id}-species-error` : undefined}
                     {...register(`arthropods.${i}.species`, { setValueAs: asNumber })}
                   >
-                    <option value="">Choose…</option>
+                    <option value="">{choose}</option>
                     {lookups.species.map((s) => (
                       <option key={s.id} value={s.id}>
                         {speciesName(s)}
@@ -142,7 +162,9 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
                   ) : null}
                 </div>
                 <div className={err('sex') ? 'field field-invalid' : 'field'}>
-                  <label htmlFor={`${field.id}-sex`}>Sex (row {n})</label>
+                  <label htmlFor={`${field.id}-sex`}>
+                    {t({ id: 'abundance.sex', defaultMessage: 'Sex (row {n})' }, { n })}
+                  </label>
                   <select
                     key={listKey(lookups.sex)}
                     id={`${field.id}-sex`}
@@ -150,7 +172,7 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
                     aria-describedby={err('sex') ? `${field.id}-sex-error` : undefined}
                     {...register(`arthropods.${i}.sex`, { setValueAs: asNumber })}
                   >
-                    <option value="">Choose…</option>
+                    <option value="">{choose}</option>
                     {lookups.sex.map((s) => (
                       <option key={s.id} value={s.id}>
                         {s.name}
@@ -164,7 +186,9 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
                   ) : null}
                 </div>
                 <div className={err('num_count') ? 'field field-invalid' : 'field'}>
-                  <label htmlFor={`${field.id}-count`}>Count (row {n})</label>
+                  <label htmlFor={`${field.id}-count`}>
+                    {t({ id: 'abundance.count', defaultMessage: 'Count (row {n})' }, { n })}
+                  </label>
                   <input
                     id={`${field.id}-count`}
                     inputMode="numeric"
@@ -181,7 +205,7 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
                   ) : null}
                 </div>
                 <button type="button" className="button button-quiet" onClick={() => removeRow(i)}>
-                  Remove row {n}
+                  {t({ id: 'abundance.removeRow', defaultMessage: 'Remove row {n}' }, { n })}
                 </button>
               </li>
             </Fragment>
@@ -195,12 +219,31 @@ export function AbundanceRows({ control, register, setFocus, errors, lookups, co
         </p>
       ) : null}
       <p className="total" aria-live="polite">
-        Total: <strong data-testid="abundance-total">{total}</strong>
+        {t(
+          { id: 'abundance.total', defaultMessage: 'Total: <b>{total}</b>' },
+          {
+            total: intl.formatNumber(total),
+            b: (text) => (
+              <strong key="total" data-testid="abundance-total">
+                {text}
+              </strong>
+            ),
+          },
+        )}
         {notCounted.length > 0 ? (
           <span className="muted">
             {' '}
-            (not counting row{notCounted.length === 1 ? '' : 's'} {notCounted.join(', ')}: a count
-            is a whole number, 0 or more)
+            {t(
+              {
+                id: 'abundance.notCounting',
+                defaultMessage:
+                  '(not counting {count, plural, one {row} other {rows}} {rows}: a count is a whole number, 0 or more)',
+              },
+              {
+                count: notCounted.length,
+                rows: intl.formatList(notCounted.map(String), { type: 'unit', style: 'short' }),
+              },
+            )}
           </span>
         ) : null}
       </p>

@@ -10,11 +10,10 @@ import {
 import type { CollectionRow, PoolRow, PoolTestRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deleteCollection } from '../../db/delete-collection';
-import { ONLY_MANAGER_DELETES } from '../../db/delete-record';
 import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { RepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
-import { formatDate } from '../../lib/dates';
+import { dateIn, translateRule, useI18n } from '../../lib/i18n';
 import { loadIdentity } from '../../lib/identity';
 import { Banner } from '../../ui/banner';
 import { Dialog } from '../../ui/dialog';
@@ -55,18 +54,32 @@ function TestLine({
   renderBadge?: (row: AnyRow) => ReactNode;
 }) {
   const d = test.data;
+  const intl = useI18n();
+  const t = intl.formatMessage;
   return (
     <li className="row wrap">
       <span>
-        {nameIn(lookups.test_target, d.target)} by {nameIn(lookups.test_method, d.method)}:{' '}
-        <strong>{nameIn(lookups.test_status, d.status)}</strong>
-        {typeof d.value === 'number' ? ` (Ct ${d.value})` : ''} ·{' '}
-        {formatDate(String(d.test_date ?? ''), true)}
+        {t(
+          {
+            id: 'collectionDetail.testLine',
+            defaultMessage:
+              '{target} by {method}: <b>{status}</b>{hasValue, select, yes { (Ct {value})} other {}} · {day}',
+          },
+          {
+            target: nameIn(lookups.test_target, d.target),
+            method: nameIn(lookups.test_method, d.method),
+            status: nameIn(lookups.test_status, d.status),
+            hasValue: typeof d.value === 'number' ? 'yes' : 'no',
+            value: typeof d.value === 'number' ? intl.formatNumber(d.value) : '',
+            day: dateIn(intl, String(d.test_date ?? ''), true),
+            b: (text) => <strong key="status">{text}</strong>,
+          },
+        )}
       </span>
       {renderBadge?.(test)}
       {editable ? (
         <Link href={`/pool-tests/${test.localId}/edit`} className="button" aria-label={label}>
-          Edit
+          {t({ id: 'collectionDetail.editTest', defaultMessage: 'Edit' })}
         </Link>
       ) : null}
     </li>
@@ -95,6 +108,8 @@ export function CollectionDetailScreen({
   renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
 }) {
   const db = useDb();
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const [, navigate] = useLocation();
   const collection = useCollection(localId);
   const site = useSiteRow(collection?.parentLocalId ?? null);
@@ -103,8 +118,17 @@ export function CollectionDetailScreen({
   const { lookups } = useLookups();
   const [error, setError] = useState<string | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
-  if (collection === undefined) return <p>Loading…</p>;
-  if (collection === null) return <p role="alert">This collection is not on this tablet.</p>;
+  if (collection === undefined)
+    return <p>{t({ id: 'collections.loading', defaultMessage: 'Loading…' })}</p>;
+  if (collection === null)
+    return (
+      <p role="alert">
+        {t({
+          id: 'collections.notOnTablet',
+          defaultMessage: 'This collection is not on this tablet.',
+        })}
+      </p>
+    );
   const data = collection.data as Partial<CollectionCreate>;
   const rows = data.arthropods ?? [];
   const total = rows.reduce((sum, r) => sum + r.num_count, 0);
@@ -124,7 +148,7 @@ export function CollectionDetailScreen({
       await deleteCollection(db, localId);
       navigate(site ? `/sites/${site.localId}` : '/');
     } catch (e) {
-      setError(e instanceof RepositoryError ? e.message : String(e));
+      setError(e instanceof RepositoryError ? translateRule(intl, e.message) : String(e));
     }
   };
   return (
@@ -133,38 +157,56 @@ export function CollectionDetailScreen({
         <h1>
           <CollectionTitle
             number={collectionNumberOf(collection)}
-            date={formatDate(collection.collectionDate, data.collection_date_date_only === true)}
+            date={dateIn(intl, collection.collectionDate, data.collection_date_date_only === true)}
           />
         </h1>
         {renderBadge?.(collection)}
       </div>
       {collection.deleted ? (
-        <Banner tone="warn">Deleted: the deletion is waiting to be sent.</Banner>
+        <Banner tone="warn">
+          {t({
+            id: 'collectionDetail.deleted',
+            defaultMessage: 'Deleted: the deletion is waiting to be sent.',
+          })}
+        </Banner>
       ) : null}
       {error ? <Banner tone="error">{error}</Banner> : null}
       <dl className="facts">
-        <dt>Site</dt>
+        <dt>{t({ id: 'collectionDetail.site', defaultMessage: 'Site' })}</dt>
         <dd>
           {site ? <Link href={`/sites/${site.localId}`}>{`${site.code} ${site.name}`}</Link> : '—'}
         </dd>
-        <dt>Trap</dt>
+        <dt>{t({ id: 'collectionDetail.trap', defaultMessage: 'Trap' })}</dt>
         <dd>
-          {nameIn(lookups.trap, data.trap)} · {data.num_trap} trap{data.num_trap === 1 ? '' : 's'} ·{' '}
-          {data.trap_nights} night
-          {data.trap_nights === 1 ? '' : 's'}
-          {data.trap_problem_bit ? ' · trap problem' : ''}
+          {t(
+            {
+              id: 'collectionDetail.trapLine',
+              defaultMessage:
+                '{trap} · {traps, plural, one {# trap} other {# traps}} · {nights, plural, one {# night} other {# nights}}{problem, select, yes { · trap problem} other {}}',
+            },
+            {
+              trap: nameIn(lookups.trap, data.trap),
+              traps: data.num_trap ?? 0,
+              nights: data.trap_nights ?? 0,
+              problem: data.trap_problem_bit ? 'yes' : 'no',
+            },
+          )}
         </dd>
-        <dt>Lures</dt>
-        <dd>{lures.length > 0 ? lures.map((id) => lureName(lookups, id)).join(', ') : 'None'}</dd>
+        <dt>{t({ id: 'collectionDetail.lures', defaultMessage: 'Lures' })}</dt>
+        <dd>
+          {lures.length > 0
+            ? lures.map((id) => lureName(lookups, id)).join(', ')
+            : t({ id: 'collectionDetail.noLures', defaultMessage: 'None' })}
+        </dd>
         {data.identified_by ? (
           <>
-            <dt>Identified by</dt>
+            <dt>{t({ id: 'collectionDetail.identifiedBy', defaultMessage: 'Identified by' })}</dt>
             <dd>{data.identified_by}</dd>
           </>
         ) : null}
         {data.comments ? (
           <>
-            <dt>Comments</dt>
+            <dt>{t({ id: 'form.comments', defaultMessage: 'Comments' })}</dt>
             <dd>{data.comments}</dd>
           </>
         ) : null}
@@ -172,12 +214,12 @@ export function CollectionDetailScreen({
       {editable ? (
         <div className="row wrap">
           <Link href={`/collections/${localId}/edit`} className="button">
-            Edit collection
+            {t({ id: 'collectionDetail.edit', defaultMessage: 'Edit collection' })}
           </Link>
           {/* An empty trap has nothing to pool: the pools screen would offer nothing to save. */}
           {total > 0 ? (
             <Link href={`/collections/${localId}/pools`} className="button button-primary">
-              Make pools
+              {t({ id: 'collectionDetail.makePools', defaultMessage: 'Make pools' })}
             </Link>
           ) : null}
           {deletable ? (
@@ -186,38 +228,76 @@ export function CollectionDetailScreen({
               className="button button-danger"
               onClick={() => setConfirmingDelete(true)}
             >
-              Delete collection
+              {t({ id: 'collectionDetail.delete', defaultMessage: 'Delete collection' })}
             </button>
           ) : null}
         </div>
       ) : null}
       {editable && total === 0 ? (
-        <p className="muted">Nothing to pool: no mosquitoes were counted in this trap.</p>
+        <p className="muted">
+          {t({
+            id: 'collectionDetail.nothingToPool',
+            defaultMessage: 'Nothing to pool: no mosquitoes were counted in this trap.',
+          })}
+        </p>
       ) : null}
       {editable && mayDelete === false ? (
         <p className="muted">
           <span>
             {collection.serverId === null
-              ? 'The tablet has tried to send it, so it may already be on the server, where only a manager can delete it.'
-              : ONLY_MANAGER_DELETES}
+              ? t({
+                  id: 'collectionDetail.maybeOnServer',
+                  defaultMessage:
+                    'The tablet has tried to send it, so it may already be on the server, where only a manager can delete it.',
+                })
+              : t({
+                  id: 'records.onlyManagerDeletes',
+                  defaultMessage: 'Only a manager can delete a record that is on the server.',
+                })}
           </span>{' '}
           <span>
-            {`To have it deleted, ask a manager of ${agency ?? 'your agency'}.`}
+            {agency
+              ? t(
+                  {
+                    id: 'collectionDetail.askManagerOf',
+                    defaultMessage: 'To have it deleted, ask a manager of {agency}.',
+                  },
+                  { agency },
+                )
+              : t({
+                  id: 'collectionDetail.askManager',
+                  defaultMessage: 'To have it deleted, ask a manager of your agency.',
+                })}
             {mayChangeCollection(collection)
-              ? ' Entered at the wrong site? Edit the collection and change its site.'
+              ? ` ${t({
+                  id: 'collectionDetail.wrongSite',
+                  defaultMessage:
+                    'Entered at the wrong site? Edit the collection and change its site.',
+                })}`
               : ''}
           </span>
         </p>
       ) : null}
       <Dialog
         open={confirmingDelete}
-        title="Delete this collection?"
+        title={t({
+          id: 'collectionDetail.deleteQuestion',
+          defaultMessage: 'Delete this collection?',
+        })}
         onClose={() => setConfirmingDelete(false)}
       >
         <p>
           {collection.serverId === null
-            ? 'It has not been sent: its counts leave this tablet and are never sent.'
-            : 'Its counts, pools and test results go from the server too once the deletion is sent.'}
+            ? t({
+                id: 'collectionDetail.deleteUnsent',
+                defaultMessage:
+                  'It has not been sent: its counts leave this tablet and are never sent.',
+              })
+            : t({
+                id: 'collectionDetail.deleteSent',
+                defaultMessage:
+                  'Its counts, pools and test results go from the server too once the deletion is sent.',
+              })}
         </p>
         <div className="row wrap">
           <button
@@ -226,25 +306,34 @@ export function CollectionDetailScreen({
             autoFocus
             onClick={() => setConfirmingDelete(false)}
           >
-            Keep it
+            {t({ id: 'collectionDetail.keep', defaultMessage: 'Keep it' })}
           </button>
           <button type="button" className="button button-danger" onClick={() => void remove()}>
-            Delete collection
+            {t({ id: 'collectionDetail.delete', defaultMessage: 'Delete collection' })}
           </button>
         </div>
       </Dialog>
-      <h2>Abundance</h2>
+      <h2>{t({ id: 'abundance.title', defaultMessage: 'Abundance' })}</h2>
       {rows.length === 0 ? (
-        <p className="muted">Nothing counted (empty trap).</p>
+        <p className="muted">
+          {t({ id: 'collectionDetail.emptyTrap', defaultMessage: 'Nothing counted (empty trap).' })}
+        </p>
       ) : (
         // A phone with large text scrolls the table, not the screen.
-        <div className="table-scroll" role="region" aria-label="Abundance counts" tabIndex={0}>
+        <div
+          className="table-scroll"
+          role="region"
+          aria-label={t({ id: 'collectionDetail.counts', defaultMessage: 'Abundance counts' })}
+          tabIndex={0}
+        >
           <table className="table">
             <thead>
               <tr>
-                <th scope="col">Species</th>
-                <th scope="col">Sex</th>
-                <th scope="col">Count</th>
+                <th scope="col">
+                  {t({ id: 'collectionDetail.species', defaultMessage: 'Species' })}
+                </th>
+                <th scope="col">{t({ id: 'collectionDetail.sex', defaultMessage: 'Sex' })}</th>
+                <th scope="col">{t({ id: 'collectionDetail.count', defaultMessage: 'Count' })}</th>
               </tr>
             </thead>
             <tbody>
@@ -252,24 +341,27 @@ export function CollectionDetailScreen({
                 <tr key={`${r.species}:${r.sex}`}>
                   <td>{nameIn(lookups.species, r.species)}</td>
                   <td>{nameIn(lookups.sex, r.sex)}</td>
-                  <td>{r.num_count}</td>
+                  <td>{intl.formatNumber(r.num_count)}</td>
                 </tr>
               ))}
             </tbody>
             <tfoot>
               <tr>
                 <th scope="row" colSpan={2}>
-                  Total
+                  {t({ id: 'collectionDetail.total', defaultMessage: 'Total' })}
                 </th>
-                <td>{total}</td>
+                <td>{intl.formatNumber(total)}</td>
               </tr>
             </tfoot>
           </table>
         </div>
       )}
-      <h2>Pools</h2>
+      <h2>{t({ id: 'collectionDetail.pools', defaultMessage: 'Pools' })}</h2>
       {pools && pools.length > 0 ? (
-        <ul className="list" aria-label="Pools">
+        <ul
+          className="list"
+          aria-label={t({ id: 'collectionDetail.pools', defaultMessage: 'Pools' })}
+        >
           {pools.map(({ pool, tests }, i) => {
             // Links name the pool as its card does: by its number once it has one, by its place
             // until then (equal pools keep their places: use-collections.ts).
@@ -291,23 +383,35 @@ export function CollectionDetailScreen({
                       <Link
                         href={`/pools/${pool.localId}/edit`}
                         className="button"
-                        aria-label={`Edit pool ${poolName}`}
+                        aria-label={t(
+                          {
+                            id: 'collectionDetail.editPoolNamed',
+                            defaultMessage: 'Edit pool {pool}',
+                          },
+                          { pool: poolName },
+                        )}
                       >
-                        Edit pool
+                        {t({ id: 'collectionDetail.editPool', defaultMessage: 'Edit pool' })}
                       </Link>
                       <Link href={`/pools/${pool.localId}/tests/new`} className="button">
-                        Add test result
+                        {t({ id: 'collectionDetail.addTest', defaultMessage: 'Add test result' })}
                       </Link>
                     </>
                   ) : null}
                 </div>
                 {tests.length > 0 ? (
                   <ul className="tests">
-                    {tests.map((t, j) => (
+                    {tests.map((test, j) => (
                       <TestLine
-                        key={t.localId}
-                        test={t}
-                        label={`Edit test result ${j + 1} of pool ${poolName}`}
+                        key={test.localId}
+                        test={test}
+                        label={t(
+                          {
+                            id: 'collectionDetail.editTestNamed',
+                            defaultMessage: 'Edit test result {n} of pool {pool}',
+                          },
+                          { n: j + 1, pool: poolName },
+                        )}
                         editable={editable}
                         lookups={lookups}
                         renderBadge={renderBadge}
@@ -320,7 +424,9 @@ export function CollectionDetailScreen({
           })}
         </ul>
       ) : (
-        <p className="muted">No pools yet.</p>
+        <p className="muted">
+          {t({ id: 'collectionDetail.noPools', defaultMessage: 'No pools yet.' })}
+        </p>
       )}
       {renderHistory?.(collection.serverId, collection.baseUpdated)}
     </section>

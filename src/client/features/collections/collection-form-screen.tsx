@@ -4,6 +4,7 @@ import { createCollection } from '../../db/create-collection';
 import { useDb } from '../../db/db-context';
 import { updateCollection } from '../../db/update-collection';
 import { useLookups } from '../../db/use-lookups';
+import { useI18n } from '../../lib/i18n';
 import { LookupsNotice } from '../../ui/lookups-notice';
 import { mergeFormData } from '../../ui/form/merge-form-data';
 import { draftKey } from '../../lib/drafts/draft-keys';
@@ -23,6 +24,8 @@ export function CollectionFormScreen({
   onSaved?: () => void;
 }) {
   const db = useDb();
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const [, navigate] = useLocation();
   const [params] = useSearchParams();
   const { lookups, loaded: listsRead, storedAt } = useLookups();
@@ -71,11 +74,26 @@ export function CollectionFormScreen({
     recent === undefined ||
     (localId && (existing === undefined || pools === undefined))
   )
-    return <p>Loading…</p>;
-  if (localId && !existing) return <p role="alert">This collection is not on this tablet.</p>;
+    return <p>{t({ id: 'collections.loading', defaultMessage: 'Loading…' })}</p>;
+  if (localId && !existing)
+    return (
+      <p role="alert">
+        {t({
+          id: 'collections.notOnTablet',
+          defaultMessage: 'This collection is not on this tablet.',
+        })}
+      </p>
+    );
   // A deleted record takes no edit (updateRecord refuses it): no form to type into for nothing.
   if (existing?.deleted)
-    return <p role="alert">This collection was deleted: the deletion is waiting to be sent.</p>;
+    return (
+      <p role="alert">
+        {t({
+          id: 'collections.deletedWaiting',
+          defaultMessage: 'This collection was deleted: the deletion is waiting to be sent.',
+        })}
+      </p>
+    );
 
   // Where Cancel goes: the collection, or the site (else home) a new one was started from.
   const startedAt = params.get('site');
@@ -97,7 +115,11 @@ export function CollectionFormScreen({
   };
   return (
     <section className="screen">
-      <h1>{localId ? 'Edit collection' : 'New collection'}</h1>
+      <h1>
+        {localId
+          ? t({ id: 'collections.editTitle', defaultMessage: 'Edit collection' })
+          : t({ id: 'collections.newTitle', defaultMessage: 'New collection' })}
+      </h1>
       <LookupsNotice loaded={listsRead} storedAt={storedAt} />
       <CollectionForm
         // A new collection at another site is another form (and another draft).

@@ -5,6 +5,7 @@ import type { CollectionData } from '../../db/create-collection';
 import type { SiteCheck } from '../../lib/site-index';
 import { isRepositoryError } from '../../db/repository-error';
 import { localDateTime, toLocalInput } from '../../lib/dates';
+import { useI18n } from '../../lib/i18n';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
 import { precisionForAccuracy, roundCoord } from '../../lib/geo';
 import { useGps, type GpsFix } from '../../lib/use-gps';
@@ -24,6 +25,7 @@ import { useRecordForm } from '../../ui/form/use-record-form';
 import { AbundanceRows } from './abundance-rows';
 import {
   COLLECTION_LABELS,
+  COLLECTION_WORDS,
   collectionFormSchema,
   type CollectionFormValues,
   type CollectionHoldings,
@@ -101,11 +103,13 @@ export function CollectionForm({
   initial,
   holdings,
   problem = null,
-  submitLabel = 'Save collection',
+  submitLabel,
   onSubmit,
   onCancel,
   draft: draftPlace,
 }: Props) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const zeroIds = useMemo(
     () => new Set(sites.filter((s) => s.code === ZERO_SITE_CODE).map((s) => s.localId)),
     [sites],
@@ -113,11 +117,12 @@ export function CollectionForm({
   const schema = useMemo(() => {
     const describe = speciesSexLabeller({ species: lookups.species, sex: lookups.sex });
     return collectionFormSchema(
+      intl,
       lookups.sex,
       zeroIds,
       holdings ? { ...holdings, describe } : undefined,
     );
-  }, [lookups.sex, lookups.species, zeroIds, holdings]);
+  }, [intl, lookups.sex, lookups.species, zeroIds, holdings]);
   const { form, err, saveError, submitWith, cancelWith, draft } =
     useRecordForm<CollectionFormValues>({
       id: 'collection-form',
@@ -190,7 +195,7 @@ export function CollectionForm({
       onSubmit={submit}
       onKeyDown={enterMovesOn}
       noValidate
-      aria-label="Collection"
+      aria-label={t({ id: 'collectionForm.name', defaultMessage: 'Collection' })}
     >
       <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <Controller
@@ -211,7 +216,9 @@ export function CollectionForm({
       />
       {atZeroSite ? (
         <fieldset className="fieldset">
-          <legend>Trap location</legend>
+          <legend>
+            {t({ id: 'collectionForm.trapLocation', defaultMessage: 'Trap location' })}
+          </legend>
           <LocateControl
             gps={ignoredFix && gps.fix === ignoredFix ? { ...gps, fix: null } : gps}
             onLocate={locateTrap}
@@ -235,9 +242,9 @@ export function CollectionForm({
       ) : null}
 
       <fieldset className="fieldset">
-        <legend>When and how</legend>
+        <legend>{t({ id: 'collectionForm.whenAndHow', defaultMessage: 'When and how' })}</legend>
         <div className="form-grid">
-          <Field label="Collection date" error={err('collection_date')}>
+          <Field label={t(COLLECTION_WORDS.date)} error={err('collection_date')}>
             <input type={dateOnly ? 'date' : 'datetime-local'} {...register('collection_date')} />
           </Field>
           <label className="check">
@@ -246,30 +253,30 @@ export function CollectionForm({
               checked={dateOnly}
               onChange={(e) => toggleDateOnly(e.target.checked)}
             />
-            Date only (no time)
+            {t({ id: 'collectionForm.dateOnly', defaultMessage: 'Date only (no time)' })}
           </label>
           <LookupSelect
             register={register}
             name="trap"
-            label="Trap type"
+            label={t(COLLECTION_WORDS.trap)}
             error={err('trap')}
             options={lookups.trap.map((t) => ({ id: t.id, label: `${t.acronym} — ${t.name}` }))}
           />
           <NumberField
             register={register}
             name="num_trap"
-            label="Number of traps"
+            label={t(COLLECTION_WORDS.numTrap)}
             error={err('num_trap')}
           />
           <NumberField
             register={register}
             name="trap_nights"
-            label="Trap nights"
+            label={t(COLLECTION_WORDS.trapNights)}
             error={err('trap_nights')}
           />
           <label className="check">
             <input type="checkbox" {...register('trap_problem_bit')} />
-            Trap problem
+            {t({ id: 'collectionForm.trapProblem', defaultMessage: 'Trap problem' })}
           </label>
         </div>
         {lookups.lure.length > 0 ? (
@@ -280,7 +287,7 @@ export function CollectionForm({
               const selected = new Set(field.value ?? []);
               return (
                 <fieldset className="checks">
-                  <legend>Lures</legend>
+                  <legend>{t({ id: 'collectionForm.lures', defaultMessage: 'Lures' })}</legend>
                   {lookups.lure.map((l) => (
                     <label key={l.id} className="check">
                       <input
@@ -313,9 +320,9 @@ export function CollectionForm({
       />
 
       <fieldset className="fieldset">
-        <legend>Notes</legend>
+        <legend>{t({ id: 'collectionForm.notes', defaultMessage: 'Notes' })}</legend>
         <div className="form-grid">
-          <Field label="Identified by" error={err('identified_by')}>
+          <Field label={t(COLLECTION_WORDS.identifiedBy)} error={err('identified_by')}>
             <input
               autoComplete="name"
               {...register('identified_by', { setValueAs: asOptionalText })}
@@ -325,7 +332,13 @@ export function CollectionForm({
         </div>
       </fieldset>
 
-      <FormActions submitLabel={submitLabel} saving={isSubmitting} onCancel={cancel} />
+      <FormActions
+        submitLabel={
+          submitLabel ?? t({ id: 'collectionForm.save', defaultMessage: 'Save collection' })
+        }
+        saving={isSubmitting}
+        onCancel={cancel}
+      />
       <DiscardQuestion
         open={askingDiscard}
         onKeep={() => setAskingDiscard(false)}

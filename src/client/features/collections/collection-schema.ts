@@ -10,22 +10,42 @@ import {
   testDateMessages,
   type Sex,
 } from '#shared';
-import { formatDate, toIsoWithOffset } from '../../lib/dates';
+import { defineMessages, type IntlShape } from 'react-intl';
+import { toIsoWithOffset } from '../../lib/dates';
+import { dateIn } from '../../lib/i18n';
+import type { FieldLabels } from '../../ui/form/form-errors';
 
-export const COLLECTION_LABELS: Record<string, string> = {
-  siteLocalId: 'Site',
-  collection_date: 'Collection date',
-  trap: 'Trap type',
-  num_trap: 'Number of traps',
-  trap_nights: 'Trap nights',
-  identified_by: 'Identified by',
-  comments: 'Comments',
-  'arthropods.*.species': 'Species',
-  'arthropods.*.sex': 'Sex',
-  'arthropods.*.num_count': 'Count',
-  'location.shape.coordinates.0': 'Longitude',
-  'location.shape.coordinates.1': 'Latitude',
-  'location.coordinate_precision': 'Coordinate precision',
+/** The collection form's field names, for its labels and zod's generic messages. */
+export const COLLECTION_WORDS = defineMessages({
+  site: { id: 'collectionForm.site', defaultMessage: 'Site' },
+  date: { id: 'collectionForm.date', defaultMessage: 'Collection date' },
+  trap: { id: 'collectionForm.trap', defaultMessage: 'Trap type' },
+  numTrap: { id: 'collectionForm.numTrap', defaultMessage: 'Number of traps' },
+  trapNights: { id: 'collectionForm.trapNights', defaultMessage: 'Trap nights' },
+  identifiedBy: { id: 'collectionForm.identifiedBy', defaultMessage: 'Identified by' },
+  comments: { id: 'form.comments', defaultMessage: 'Comments' },
+  species: { id: 'collectionForm.species', defaultMessage: 'Species' },
+  sex: { id: 'collectionForm.sex', defaultMessage: 'Sex' },
+  count: { id: 'collectionForm.count', defaultMessage: 'Count' },
+  longitude: { id: 'coordinates.longitude', defaultMessage: 'Longitude' },
+  latitude: { id: 'coordinates.latitude', defaultMessage: 'Latitude' },
+  precision: { id: 'coordinates.precision', defaultMessage: 'Coordinate precision' },
+});
+
+export const COLLECTION_LABELS: FieldLabels = {
+  siteLocalId: COLLECTION_WORDS.site,
+  collection_date: COLLECTION_WORDS.date,
+  trap: COLLECTION_WORDS.trap,
+  num_trap: COLLECTION_WORDS.numTrap,
+  trap_nights: COLLECTION_WORDS.trapNights,
+  identified_by: COLLECTION_WORDS.identifiedBy,
+  comments: COLLECTION_WORDS.comments,
+  'arthropods.*.species': COLLECTION_WORDS.species,
+  'arthropods.*.sex': COLLECTION_WORDS.sex,
+  'arthropods.*.num_count': COLLECTION_WORDS.count,
+  'location.shape.coordinates.0': COLLECTION_WORDS.longitude,
+  'location.shape.coordinates.1': COLLECTION_WORDS.latitude,
+  'location.coordinate_precision': COLLECTION_WORDS.precision,
 };
 
 /** The form's own values: the collection payload plus the chosen site's localId. */
@@ -64,6 +84,7 @@ function holdingsIssues(
     arthropods?: { species: number; sex: number; num_count: number }[] | null;
   },
   holdings: CollectionHoldings,
+  intl: IntlShape,
 ): { path: (string | number)[]; message: string }[] {
   const issues: { path: (string | number)[]; message: string }[] = [];
   const rows = v.arthropods ?? [];
@@ -80,7 +101,7 @@ function holdingsIssues(
   if (holdings.firstTestDay && testBeforeCollection(holdings.firstTestDay, day)) {
     issues.push({
       path: ['collection_date'],
-      message: testDateMessages.formCollectionDate(formatDate(holdings.firstTestDay, true)),
+      message: testDateMessages.formCollectionDate(dateIn(intl, holdings.firstTestDay, true)),
     });
   }
   return issues;
@@ -92,6 +113,7 @@ function holdingsIssues(
  * Site a location and, when editing, what the collection's pools and tests already hold.
  */
 export function collectionFormSchema(
+  intl: IntlShape,
   sexes: readonly Sex[],
   zeroSiteIds: ReadonlySet<string>,
   holdings?: CollectionHoldings,
@@ -104,7 +126,12 @@ export function collectionFormSchema(
   });
   return base
     .extend({
-      siteLocalId: z.string().min(1, { message: 'Choose a site' }),
+      siteLocalId: z.string().min(1, {
+        message: intl.formatMessage({
+          id: 'collectionForm.chooseSite',
+          defaultMessage: 'Choose a site',
+        }),
+      }),
       collection_date: z.preprocess(
         (v) => (typeof v === 'string' && v !== '' ? toIsoWithOffset(v) : undefined),
         collectionCreate.shape.collection_date,
@@ -128,11 +155,15 @@ export function collectionFormSchema(
         ctx.addIssue({
           code: 'custom',
           path: ['location'],
-          message: 'At the Zero Site, give the location of the trap',
+          message: intl.formatMessage({
+            id: 'collectionForm.zeroSiteLocation',
+            defaultMessage: 'At the Zero Site, give the location of the trap',
+          }),
         });
       }
       if (holdings) {
-        for (const issue of holdingsIssues(v, holdings)) ctx.addIssue({ code: 'custom', ...issue });
+        for (const issue of holdingsIssues(v, holdings, intl))
+          ctx.addIssue({ code: 'custom', ...issue });
       }
     });
 }

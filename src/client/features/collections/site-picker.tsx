@@ -2,26 +2,15 @@ import { useEffect, useMemo, useState } from 'react';
 import { ZERO_SITE_CODE } from '#shared';
 import type { SiteCheck } from '../../lib/site-index';
 import { distanceMeters } from '../../lib/geo';
+import { distanceIn, useI18n } from '../../lib/i18n';
 import { smallest } from '../../lib/smallest';
 import { useGps, type GpsFailure } from '../../lib/use-gps';
 
 const SHOWN = 12;
 
-/** Why the list is not nearest first, in the technician's words. */
-const NOT_NEAREST: Record<GpsFailure, string> = {
-  denied: 'location permission was refused',
-  unavailable: 'no position is available here',
-  timeout: 'the GPS took too long',
-  'no-gps': 'this device has no GPS',
-};
-
 function coordsOf(site: SiteCheck): { lat: number; lon: number } | null {
   const c = (site.data.shape as { coordinates?: [number, number] } | undefined)?.coordinates;
   return c ? { lon: c[0], lat: c[1] } : null;
-}
-
-function distanceLabel(m: number): string {
-  return m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(1)} km`;
 }
 
 /**
@@ -45,6 +34,12 @@ export function SitePicker({
    */
   locked?: boolean;
 }) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  const zeroLabel = t({
+    id: 'sitePicker.zeroSite',
+    defaultMessage: 'Zero Site (one-off location)',
+  });
   const [query, setQuery] = useState('');
   const [open, setOpen] = useState(value === '' && !locked);
   // A site set from outside the picker (a restored draft, Discard back to the saved site) is
@@ -85,27 +80,39 @@ export function SitePicker({
   if (!open && selected) {
     return (
       <div className="field">
-        <span className="label">Site</span>
+        <span className="label">{t({ id: 'sitePicker.site', defaultMessage: 'Site' })}</span>
         <div className="row">
           <strong data-testid="chosen-site">
-            {selected.code === ZERO_SITE_CODE
-              ? 'Zero Site (one-off location)'
-              : `${selected.code} ${selected.name}`}
+            {selected.code === ZERO_SITE_CODE ? zeroLabel : `${selected.code} ${selected.name}`}
           </strong>
           {locked ? null : (
             <button type="button" className="button" onClick={() => setOpen(true)}>
-              Change site
+              {t({ id: 'sitePicker.change', defaultMessage: 'Change site' })}
             </button>
           )}
         </div>
         {locked ? (
           <p className="hint-neutral">
-            Only a manager or the person who entered this collection can move it to another site.
+            {t({
+              id: 'sitePicker.locked',
+              defaultMessage:
+                'Only a manager or the person who entered this collection can move it to another site.',
+            })}
           </p>
         ) : null}
       </div>
     );
   }
+  /** Why the list is not nearest first, in the technician's words. */
+  const notNearest = (failure: GpsFailure) =>
+    t(
+      {
+        id: 'sitePicker.notNearest',
+        defaultMessage:
+          'Sorted by code, not nearest first: {failure, select, denied {location permission was refused} timeout {the GPS took too long} nogps {this device has no GPS} other {no position is available here}}',
+      },
+      { failure: failure.replace('-', '') },
+    );
   const choose = (id: string) => {
     onChange(id);
     setOpen(false);
@@ -113,31 +120,42 @@ export function SitePicker({
   };
   return (
     <fieldset className={error ? 'fieldset field-invalid' : 'fieldset'}>
-      <legend>Site</legend>
+      <legend>{t({ id: 'sitePicker.site', defaultMessage: 'Site' })}</legend>
       <div className="field">
-        <label htmlFor="site-picker-search">Find a site</label>
+        <label htmlFor="site-picker-search">
+          {t({ id: 'sitePicker.find', defaultMessage: 'Find a site' })}
+        </label>
         <input
           id="site-picker-search"
           type="search"
-          placeholder="Code or name"
+          placeholder={t({ id: 'sitePicker.placeholder', defaultMessage: 'Code or name' })}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'site-picker-error' : undefined}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
         />
       </div>
-      {gps.fix ? <p className="hint-neutral">Nearest to you first</p> : null}
-      {gps.status === 'locating' ? <p className="hint-neutral">Finding your position…</p> : null}
-      {gps.status === 'error' && gps.failure ? (
+      {gps.fix ? (
         <p className="hint-neutral">
-          Sorted by code, not nearest first: {NOT_NEAREST[gps.failure]}
+          {t({ id: 'sitePicker.nearestFirst', defaultMessage: 'Nearest to you first' })}
         </p>
       ) : null}
-      <ul className="list" aria-label="Sites to choose from">
+      {gps.status === 'locating' ? (
+        <p className="hint-neutral">
+          {t({ id: 'sitePicker.finding', defaultMessage: 'Finding your position…' })}
+        </p>
+      ) : null}
+      {gps.status === 'error' && gps.failure ? (
+        <p className="hint-neutral">{notNearest(gps.failure)}</p>
+      ) : null}
+      <ul
+        className="list"
+        aria-label={t({ id: 'sitePicker.list', defaultMessage: 'Sites to choose from' })}
+      >
         {zero ? (
           <li>
             <button type="button" className="list-item" onClick={() => choose(zero.localId)}>
-              Zero Site (one-off location)
+              {zeroLabel}
             </button>
           </li>
         ) : null}
@@ -146,13 +164,17 @@ export function SitePicker({
             <button type="button" className="list-item" onClick={() => choose(site.localId)}>
               <span className="code">{site.code}</span> {site.name}
               {distance !== null ? (
-                <span className="muted"> · {distanceLabel(distance)}</span>
+                <span className="muted"> · {distanceIn(intl, distance)}</span>
               ) : null}
             </button>
           </li>
         ))}
       </ul>
-      {candidates.length === 0 ? <p className="muted">No site matches “{query}”.</p> : null}
+      {candidates.length === 0 ? (
+        <p className="muted">
+          {t({ id: 'sitePicker.noMatch', defaultMessage: 'No site matches “{query}”.' }, { query })}
+        </p>
+      ) : null}
       {error ? (
         <p className="field-error" id="site-picker-error" role="alert">
           {error}

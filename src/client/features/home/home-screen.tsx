@@ -6,12 +6,13 @@ import { useDb } from '../../db/db-context';
 import { useDbGone } from '../../db/use-db-gone';
 import { refreshLookups } from '../../db/refresh-lookups';
 import { useLookups } from '../../db/use-lookups';
-import { dayOf, formatDate, localDate, saySince } from '../../lib/dates';
+import type { IntlShape } from 'react-intl';
+import { dayOf, localDate } from '../../lib/dates';
+import { dateIn, sinceIn, useI18n } from '../../lib/i18n';
 import { syncSummary, type SyncStatus } from '../../sync';
 import { refId, type LookupsDocument } from '#shared';
 import { LookupsNotice } from '../../ui/lookups-notice';
 
-const REFRESH_FAILED = 'Could not download the lists: check the connection and try again.';
 /** How many of the week's earlier collections Home lists (the site's page has the rest). */
 const EARLIER_SHOWN = 10;
 
@@ -31,11 +32,20 @@ type CollectionItem = {
  * What a row says about its catch: the trap (its count when more than one) and the total
  * counted, or "empty" — two traps at one site on one day must not read alike.
  */
-function catchOf(collection: CollectionRow, traps: LookupsDocument['trap']): string {
+function catchOf(
+  intl: IntlShape,
+  collection: CollectionRow,
+  traps: LookupsDocument['trap'],
+): string {
   const data = collection.data;
   const trapId = refId(data.trap as number);
   const trap = traps.find((t) => t.id === trapId);
-  const trapName = trap ? (trap.name ?? trap.acronym ?? `trap ${trap.id}`) : 'trap';
+  const trapName =
+    (trap ? (trap.name ?? trap.acronym) : null) ??
+    intl.formatMessage(
+      { id: 'home.trapUnnamed', defaultMessage: '{id, select, none {trap} other {trap {id}}}' },
+      { id: trap ? String(trap.id) : 'none' },
+    );
   const numTrap = typeof data.num_trap === 'number' ? data.num_trap : 1;
   const rows = Array.isArray(data.arthropods) ? data.arthropods : [];
   const counted = rows.reduce(
@@ -43,29 +53,42 @@ function catchOf(collection: CollectionRow, traps: LookupsDocument['trap']): str
       sum + (typeof row.num_count === 'number' ? row.num_count : 0),
     0,
   );
-  return `${numTrap > 1 ? `${numTrap} × ` : ''}${trapName} · ${counted > 0 ? `${counted} counted` : 'empty'}`;
+  return intl.formatMessage(
+    {
+      id: 'home.catch',
+      defaultMessage:
+        '{traps, plural, one {} other {# × }}{trap} · {counted, plural, =0 {empty} other {# counted}}',
+    },
+    { traps: numTrap, trap: trapName, counted },
+  );
 }
 
 /** Collections as links to their pages: site, date, trap and catch, and whether they still wait to be sent. */
 function CollectionList({ label, rows }: { label: string; rows: CollectionItem[] }) {
   const { lookups } = useLookups();
+  const intl = useI18n();
+  const t = intl.formatMessage;
   return (
     <ul className="list" aria-label={label}>
       {rows.map(({ collection, site }) => (
         <li key={collection.localId}>
           <Link href={`/collections/${collection.localId}`} className="list-item">
-            {site ? `${site.code} ${site.name}` : 'Unknown site'} ·{' '}
-            {formatDate(
+            {site
+              ? `${site.code} ${site.name}`
+              : t({ id: 'home.unknownSite', defaultMessage: 'Unknown site' })}{' '}
+            ·{' '}
+            {dateIn(
+              intl,
               collection.collectionDate,
               collection.data.collection_date_date_only === true,
             )}{' '}
-            · {catchOf(collection, lookups.trap)}
+            · {catchOf(intl, collection, lookups.trap)}
             {collection.syncState !== 'synced' ? (
               <span className="tag">
                 {/* As the "need fixing" tile counts them: refused or in conflict. */}
                 {collection.syncState === 'failed' || collection.syncState === 'conflict'
-                  ? 'needs fixing'
-                  : 'not sent'}
+                  ? t({ id: 'siteList.needsFixing', defaultMessage: 'needs fixing' })
+                  : t({ id: 'siteList.notSent', defaultMessage: 'not sent' })}
               </span>
             ) : null}
           </Link>
@@ -81,6 +104,8 @@ function CollectionList({ label, rows }: { label: string; rows: CollectionItem[]
  */
 export function HomeScreen({ userName, status, online }: Props) {
   const db = useDb();
+  const intl = useI18n();
+  const t = intl.formatMessage;
   // The same counts as the sync bar: a change held behind a refused one is still not sent.
   const { waiting, attention, held } = syncSummary(status);
   // The database taken from this tab (cleared, or a newer app in another tab): nothing is saved
@@ -94,6 +119,11 @@ export function HomeScreen({ userName, status, online }: Props) {
     setRefreshFailed((await refreshLookups(db)) === 'failed');
     setRefreshing(false);
   };
+  const counting = t({ id: 'home.counting', defaultMessage: '…' });
+  // Null when the lists were stamped while the clock ran ahead: never "just now" then.
+  const listsAge = storedAt !== null ? sinceIn(intl, storedAt) : null;
+  const todaysLabel = t({ id: 'home.today', defaultMessage: 'Today’s collections' });
+  const earlierLabel = t({ id: 'home.earlier', defaultMessage: 'Earlier this week' });
   const today = localDate();
   const weekAgo = localDate(new Date(Date.now() - 6 * 86_400_000));
   const week = useLiveQuery(async () => {
@@ -123,44 +153,74 @@ export function HomeScreen({ userName, status, online }: Props) {
   }, [db, today, weekAgo]);
   return (
     <section className="screen">
-      <h1>Hello, {userName}</h1>
+      <h1>{t({ id: 'home.hello', defaultMessage: 'Hello, {name}' }, { name: userName })}</h1>
       <LookupsNotice
         loaded={loaded}
         storedAt={storedAt}
         action={
           <button type="button" className="button" onClick={refresh} disabled={refreshing}>
-            {refreshing ? 'Refreshing…' : 'Refresh'}
+            {refreshing
+              ? t({ id: 'home.refreshing', defaultMessage: 'Refreshing…' })
+              : t({ id: 'home.refresh', defaultMessage: 'Refresh' })}
           </button>
         }
       />
-      {refreshFailed && storedAt === null ? <p role="alert">{REFRESH_FAILED}</p> : null}
+      {refreshFailed && storedAt === null ? (
+        <p role="alert">
+          {t({
+            id: 'home.refreshFailed',
+            defaultMessage: 'Could not download the lists: check the connection and try again.',
+          })}
+        </p>
+      ) : null}
       {gone ? null : (
         <div className="tiles">
           <div className="tile">
             <span className="tile-number" data-testid="home-pending">
-              {status.counted ? waiting : '…'}
+              {status.counted ? intl.formatNumber(waiting) : counting}
             </span>
-            <span>not sent yet</span>
+            <span>{t({ id: 'home.notSent', defaultMessage: 'not sent yet' })}</span>
           </div>
           <div className={attention > 0 ? 'tile tile-warn' : 'tile'}>
             <span className="tile-number" data-testid="home-parked">
-              {status.counted ? attention : '…'}
+              {status.counted ? intl.formatNumber(attention) : counting}
             </span>
-            <span>need fixing</span>
+            <span>{t({ id: 'home.needFixing', defaultMessage: 'need fixing' })}</span>
             {held > 0 ? (
               <span>
-                {held === 1 ? '1 more change waits' : `${held} more changes wait`} on{' '}
-                {attention === 1 ? 'it' : 'them'}
+                {t(
+                  {
+                    id: 'home.heldOn',
+                    defaultMessage:
+                      '{held, plural, one {# more change waits} other {# more changes wait}} on {attention, plural, one {it} other {them}}',
+                  },
+                  { held, attention },
+                )}
               </span>
             ) : null}
-            {attention > 0 ? <Link href="/sync">Review</Link> : null}
+            {attention > 0 ? (
+              <Link href="/sync">{t({ id: 'home.review', defaultMessage: 'Review' })}</Link>
+            ) : null}
           </div>
           <div className="tile">
             <span className={online ? 'dot dot-online' : 'dot dot-offline'} aria-hidden="true" />
-            <span>{online ? 'Online' : 'Offline: saving on this tablet'}</span>
+            <span>
+              {online
+                ? t({ id: 'home.online', defaultMessage: 'Online' })
+                : t({ id: 'home.offline', defaultMessage: 'Offline: saving on this tablet' })}
+            </span>
             {storedAt !== null ? (
               <span className="muted" data-testid="home-lookups-age">
-                {saySince('Lists updated', storedAt)}
+                {listsAge === null
+                  ? t({
+                      id: 'home.listsUpdatedUnknown',
+                      defaultMessage:
+                        'Lists updated: time unknown (the tablet’s clock was changed)',
+                    })
+                  : t(
+                      { id: 'home.listsUpdated', defaultMessage: 'Lists updated {since}' },
+                      { since: listsAge },
+                    )}
               </span>
             ) : null}
           </div>
@@ -168,22 +228,24 @@ export function HomeScreen({ userName, status, online }: Props) {
       )}
       <div className="row wrap">
         <Link href="/collections/new" className="button button-primary button-big">
-          New collection
+          {t({ id: 'collections.newTitle', defaultMessage: 'New collection' })}
         </Link>
         <Link href="/sites" className="button button-big">
-          Sites
+          {t({ id: 'siteList.title', defaultMessage: 'Sites' })}
         </Link>
       </div>
-      <h2>Today’s collections</h2>
+      <h2>{todaysLabel}</h2>
       {week === undefined ? null : week.todays.length === 0 ? (
-        <p className="muted">No collections today yet.</p>
+        <p className="muted">
+          {t({ id: 'home.noneToday', defaultMessage: 'No collections today yet.' })}
+        </p>
       ) : (
-        <CollectionList label="Today’s collections" rows={week.todays} />
+        <CollectionList label={todaysLabel} rows={week.todays} />
       )}
       {week && week.earlier.length > 0 ? (
         <>
-          <h2>Earlier this week</h2>
-          <CollectionList label="Earlier this week" rows={week.earlier} />
+          <h2>{earlierLabel}</h2>
+          <CollectionList label={earlierLabel} rows={week.earlier} />
         </>
       ) : null}
     </section>

@@ -1,6 +1,7 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import { useDb } from '../../db/db-context';
+import { useI18n } from '../../lib/i18n';
 import { useOnline } from '../../lib/use-online';
 import { Banner } from '../../ui/banner';
 import { deleteArea } from './delete-area';
@@ -22,6 +23,8 @@ import './map-areas.css';
  */
 export function MapAreasScreen() {
   const db = useDb();
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const online = useOnline();
   const [source, setSource] = useState(cachedTileSource);
   useEffect(() => {
@@ -46,21 +49,39 @@ export function MapAreasScreen() {
   const sorted = [...areas].sort((a, b) => b.savedAt.localeCompare(a.savedAt));
   return (
     <section className="screen map-areas" aria-labelledby="map-areas-title">
-      <h1 id="map-areas-title">Offline map areas</h1>
+      <h1 id="map-areas-title">
+        {t({ id: 'mapAreas.title', defaultMessage: 'Offline map areas' })}
+      </h1>
       <p className="muted">
-        Save the map of an area on this tablet before going out: the map draws it without signal.
+        {t({
+          id: 'mapAreas.intro',
+          defaultMessage:
+            'Save the map of an area on this tablet before going out: the map draws it without signal.',
+        })}
       </p>
       {job ? <DownloadPanel job={job} /> : null}
       <section aria-labelledby="new-area-title">
-        <h2 id="new-area-title">Download an area</h2>
+        <h2 id="new-area-title">
+          {t({ id: 'mapAreas.download', defaultMessage: 'Download an area' })}
+        </h2>
         {!source.bulkDownload ? (
           <Banner tone="info">
-            Area download is not offered for this map: its tile server ({tileHost(source.tileUrl)})
-            does not allow bulk downloads. Places you have viewed recently stay on the map offline.
-            Ask your office for a map server that allows area downloads.
+            {t(
+              {
+                id: 'mapAreas.notOffered',
+                defaultMessage:
+                  'Area download is not offered for this map: its tile server ({server}) does not allow bulk downloads. Places you have viewed recently stay on the map offline. Ask your office for a map server that allows area downloads.',
+              },
+              { server: tileHost(source.tileUrl) },
+            )}
           </Banner>
         ) : !online ? (
-          <Banner tone="warn">The tablet is offline: connect to download a map area.</Banner>
+          <Banner tone="warn">
+            {t({
+              id: 'mapAreas.offline',
+              defaultMessage: 'The tablet is offline: connect to download a map area.',
+            })}
+          </Banner>
         ) : (
           <NewAreaForm
             tileUrl={source.tileUrl}
@@ -72,7 +93,9 @@ export function MapAreasScreen() {
         )}
       </section>
       <section aria-labelledby="saved-areas-title">
-        <h2 id="saved-areas-title">Saved map areas</h2>
+        <h2 id="saved-areas-title">
+          {t({ id: 'mapAreas.saved', defaultMessage: 'Saved map areas' })}
+        </h2>
         <SavedAreasList
           areas={sorted}
           currentTileUrl={source.tileUrl}
@@ -85,8 +108,14 @@ export function MapAreasScreen() {
             if (busy && job?.area.id === a.id) await cancelJob();
             const freed = await deleteArea(a);
             setDeleted(
-              `${a.name} deleted: ${freed.toLocaleString('en-US')} ${freed === 1 ? 'tile' : 'tiles'} freed` +
-                (freed < a.tiles ? ' (the rest are kept for other saved areas).' : '.'),
+              t(
+                {
+                  id: 'mapAreas.deleted',
+                  defaultMessage:
+                    '{name} deleted: {freed, plural, one {# tile} other {# tiles}} freed{kept, select, yes { (the rest are kept for other saved areas).} other {.}}',
+                },
+                { name: a.name, freed, kept: freed < a.tiles ? 'yes' : 'no' },
+              ),
             );
             refreshStorage();
           }}

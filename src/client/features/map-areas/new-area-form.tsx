@@ -1,7 +1,10 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import type { IntlShape } from 'react-intl';
+import { useI18n } from '../../lib/i18n';
 import { Field } from '../../ui/form/field';
 import { checkTiles, parseRectangle, type AreaChoice, type ChoiceErrors } from './area-choice';
-import { formatBytes } from './format-bytes';
+import { choiceErrorIn } from './choice-error-in';
+import { bytesIn } from './format-bytes';
 import { sampleTileSizes } from './sample-tile-sizes';
 import type { SavedArea } from './saved-areas';
 import type { SitesExtent } from './sites-extent';
@@ -29,11 +32,16 @@ function sitesMinZoom(extent: SitesExtent): number {
   return Math.min(DEFAULT_ZOOMS.minZoom, fitZoom(extent.bbox, width, height, 14));
 }
 
-function describeZoom(z: number): string {
-  if (z <= 8) return `${z} — region`;
-  if (z <= 11) return `${z} — district`;
-  if (z <= 14) return `${z} — town`;
-  return `${z} — streets`;
+function describeZoom(intl: IntlShape, z: number): string {
+  const scale = z <= 8 ? 'region' : z <= 11 ? 'district' : z <= 14 ? 'town' : 'streets';
+  return intl.formatMessage(
+    {
+      id: 'mapAreas.zoom',
+      defaultMessage:
+        '{z} — {scale, select, region {region} district {district} town {town} other {streets}}',
+    },
+    { z, scale },
+  );
 }
 
 function useSampleSizes(tileUrl: string, bbox: Bbox | null, minZoom: number, maxZoom: number) {
@@ -70,6 +78,8 @@ type Props = {
 
 /** Choose an area and zooms, see the tiles, their likely size and the storage left, download. */
 export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const [choice, setChoice] = useState<AreaChoice>({
     kind: 'sites',
     rectangle: { north: '', south: '', west: '', east: '' },
@@ -99,10 +109,13 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
   const estimate = samples && samples.length > 0 ? estimateBytes(samples, tiles) : null;
   const tooBig = estimate !== null && storage ? estimate > storage.left : false;
 
-  const defaultName =
-    kind === 'sites'
-      ? `Agency sites, zoom ${choice.minZoom}–${choice.maxZoom}`
-      : `Rectangle, zoom ${choice.minZoom}–${choice.maxZoom}`;
+  const defaultName = t(
+    {
+      id: 'mapAreas.defaultName',
+      defaultMessage: '{kind, select, sites {Agency sites} other {Rectangle}}, zoom {min}–{max}',
+    },
+    { kind, min: choice.minZoom, max: choice.maxZoom },
+  );
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -124,7 +137,7 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
   };
 
   const edge = (key: keyof AreaChoice['rectangle'], label: string) => (
-    <Field label={label} error={showErrors ? errors[key] : null}>
+    <Field label={label} error={showErrors ? choiceErrorIn(intl, errors[key]) : null}>
       <input
         inputMode="decimal"
         value={choice.rectangle[key]}
@@ -136,7 +149,7 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
   );
 
   const zoomField = (key: 'minZoom' | 'maxZoom', label: string, error?: string) => (
-    <Field label={label} error={error}>
+    <Field label={label} error={choiceErrorIn(intl, error)}>
       <select
         value={choice[key]}
         onChange={(e) => {
@@ -146,7 +159,7 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
       >
         {ZOOMS.map((z) => (
           <option key={z} value={z}>
-            {describeZoom(z)}
+            {describeZoom(intl, z)}
           </option>
         ))}
       </select>
@@ -154,9 +167,14 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
   );
 
   return (
-    <form className="form area-form" aria-label="Download an area" noValidate onSubmit={submit}>
+    <form
+      className="form area-form"
+      aria-label={t({ id: 'mapAreas.download', defaultMessage: 'Download an area' })}
+      noValidate
+      onSubmit={submit}
+    >
       <fieldset className="checks">
-        <legend>Area</legend>
+        <legend>{t({ id: 'mapAreas.area', defaultMessage: 'Area' })}</legend>
         <label className="check">
           <input
             type="radio"
@@ -166,13 +184,23 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
             onChange={() => setChoice((c) => ({ ...c, kind: 'sites' }))}
           />
           <span>
-            Around the agency’s sites
+            {t({ id: 'mapAreas.aroundSites', defaultMessage: 'Around the agency’s sites' })}
             <span className="field-hint">
+              {' '}
               {extent === undefined
-                ? ' (reading sites…)'
+                ? t({ id: 'mapAreas.readingSites', defaultMessage: '(reading sites…)' })
                 : extent === null
-                  ? ' (no site on this tablet has a location)'
-                  : ` (${extent.sites.toLocaleString('en-US')} ${extent.sites === 1 ? 'site' : 'sites'})`}
+                  ? t({
+                      id: 'mapAreas.noPlacedSite',
+                      defaultMessage: '(no site on this tablet has a location)',
+                    })
+                  : t(
+                      {
+                        id: 'mapAreas.siteCount',
+                        defaultMessage: '({sites, plural, one {# site} other {# sites}})',
+                      },
+                      { sites: extent.sites },
+                    )}
             </span>
           </span>
         </label>
@@ -183,7 +211,12 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
             checked={kind === 'rectangle'}
             onChange={() => setChoice((c) => ({ ...c, kind: 'rectangle' }))}
           />
-          <span>A rectangle I draw on the map or enter</span>
+          <span>
+            {t({
+              id: 'mapAreas.rectangle',
+              defaultMessage: 'A rectangle I draw on the map or enter',
+            })}
+          </span>
         </label>
       </fieldset>
       {kind === 'rectangle' ? (
@@ -206,50 +239,70 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
       ) : null}
       {kind === 'rectangle' ? (
         <div className="form-grid area-edges">
-          {edge('north', 'North (latitude)')}
-          {edge('south', 'South (latitude)')}
-          {edge('west', 'West (longitude)')}
-          {edge('east', 'East (longitude)')}
+          {edge('north', t({ id: 'mapAreas.north', defaultMessage: 'North (latitude)' }))}
+          {edge('south', t({ id: 'mapAreas.south', defaultMessage: 'South (latitude)' }))}
+          {edge('west', t({ id: 'mapAreas.west', defaultMessage: 'West (longitude)' }))}
+          {edge('east', t({ id: 'mapAreas.east', defaultMessage: 'East (longitude)' }))}
         </div>
       ) : null}
       <div className="form-grid">
-        {zoomField('minZoom', 'From zoom', errors.zoom)}
-        {zoomField('maxZoom', 'To zoom')}
-        <Field label="Name">
+        {zoomField(
+          'minZoom',
+          t({ id: 'mapAreas.fromZoom', defaultMessage: 'From zoom' }),
+          errors.zoom,
+        )}
+        {zoomField('maxZoom', t({ id: 'mapAreas.toZoom', defaultMessage: 'To zoom' }))}
+        <Field label={t({ id: 'mapAreas.name', defaultMessage: 'Name' })}>
           <input value={name} placeholder={defaultName} onChange={(e) => setName(e.target.value)} />
         </Field>
       </div>
       <dl className="facts area-facts">
-        <dt>Tiles</dt>
-        <dd data-testid="area-tiles">{bbox ? tiles.toLocaleString('en-US') : '—'}</dd>
-        <dt>Estimated size</dt>
+        <dt>{t({ id: 'mapAreas.tiles', defaultMessage: 'Tiles' })}</dt>
+        <dd data-testid="area-tiles">{bbox ? intl.formatNumber(tiles) : '—'}</dd>
+        <dt>{t({ id: 'mapAreas.estimate', defaultMessage: 'Estimated size' })}</dt>
         <dd data-testid="area-estimate">
           {!bbox || tooMany
             ? '—'
             : samples === null
-              ? 'measuring a few tiles…'
+              ? t({ id: 'mapAreas.measuring', defaultMessage: 'measuring a few tiles…' })
               : estimate === null
-                ? 'unknown (no sample tile could be read: is the tablet online?)'
-                : `about ${formatBytes(estimate)} (${samples.length} sample ${samples.length === 1 ? 'tile' : 'tiles'} × ${tiles.toLocaleString('en-US')})`}
+                ? t({
+                    id: 'mapAreas.estimateUnknown',
+                    defaultMessage: 'unknown (no sample tile could be read: is the tablet online?)',
+                  })
+                : t(
+                    {
+                      id: 'mapAreas.estimateAbout',
+                      defaultMessage:
+                        'about {size} ({samples, plural, one {# sample tile} other {# sample tiles}} × {tiles, number})',
+                    },
+                    { size: bytesIn(intl, estimate), samples: samples.length, tiles },
+                  )}
         </dd>
-        <dt>Storage left</dt>
+        <dt>{t({ id: 'mapAreas.storageLeft', defaultMessage: 'Storage left' })}</dt>
         <dd data-testid="storage-left">
           {storage === undefined
-            ? 'checking…'
+            ? t({ id: 'settings.checking', defaultMessage: 'checking…' })
             : storage === null
-              ? 'unknown'
-              : `${formatBytes(storage.left)} of ${formatBytes(storage.quota)}`}
+              ? t({ id: 'settings.unknown', defaultMessage: 'unknown' })
+              : t(
+                  { id: 'mapAreas.storageOf', defaultMessage: '{left} of {quota}' },
+                  { left: bytesIn(intl, storage.left), quota: bytesIn(intl, storage.quota) },
+                )}
         </dd>
       </dl>
       {errors.tiles ? (
         <p className="field-error" role="alert">
-          {errors.tiles}
+          {choiceErrorIn(intl, errors.tiles)}
         </p>
       ) : null}
       {tooBig ? (
         <p className="field-error" role="alert">
-          This area needs more than the storage left on this tablet: choose a smaller area or fewer
-          zoom levels, or delete a saved area.
+          {t({
+            id: 'mapAreas.tooBig',
+            defaultMessage:
+              'This area needs more than the storage left on this tablet: choose a smaller area or fewer zoom levels, or delete a saved area.',
+          })}
         </p>
       ) : null}
       <div className="form-actions">
@@ -258,7 +311,7 @@ export function NewAreaForm({ tileUrl, extent, storage, busy, onStart }: Props) 
           className="button button-primary"
           disabled={busy || tooMany || tooBig}
         >
-          Download area
+          {t({ id: 'mapAreas.downloadArea', defaultMessage: 'Download area' })}
         </button>
       </div>
     </form>

@@ -7,6 +7,7 @@ import { cachedTileCredit } from '../../lib/app-config';
 import { ARCHIVE_TILES, archiveUrl } from '../../lib/archive-source';
 import { ArchiveTiles } from '../../lib/archive-tiles';
 import { DEFAULT_CENTER } from '../../lib/geo';
+import { useI18n } from '../../lib/i18n';
 import { MAX_LATITUDE, type Bbox } from './tile-math';
 
 /** A drag shorter than this (screen pixels, either side) is a tap, not a rectangle. */
@@ -134,6 +135,8 @@ type Props = {
  * is drawn on the map whichever way it was chosen, typed edges included.
  */
 export function RectangleMap({ tileUrl, bbox, home, onChange }: Props) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const [map, setMap] = useState<L.Map | null>(null);
   const [drawing, setDrawing] = useState(false);
   const [fromMap, setFromMap] = useState<Bbox | null>(null);
@@ -152,7 +155,9 @@ export function RectangleMap({ tileUrl, bbox, home, onChange }: Props) {
           aria-pressed={drawing}
           onClick={() => setDrawing((d) => !d)}
         >
-          {drawing ? 'Cancel drawing' : 'Draw on the map'}
+          {drawing
+            ? t({ id: 'mapAreas.cancelDrawing', defaultMessage: 'Cancel drawing' })
+            : t({ id: 'mapAreas.draw', defaultMessage: 'Draw on the map' })}
         </button>
         <button
           type="button"
@@ -164,15 +169,25 @@ export function RectangleMap({ tileUrl, bbox, home, onChange }: Props) {
             choose(toBbox(map.getBounds()));
           }}
         >
-          Use this view
+          {t({ id: 'mapAreas.useView', defaultMessage: 'Use this view' })}
         </button>
       </div>
       <p className="field-hint" aria-live="polite">
         {drawing
-          ? 'Drag across the map from one corner of the area to the other.'
-          : 'Pan and zoom the map, then draw the area or use the whole view.'}
+          ? t({
+              id: 'mapAreas.drawHint',
+              defaultMessage: 'Drag across the map from one corner of the area to the other.',
+            })
+          : t({
+              id: 'mapAreas.panHint',
+              defaultMessage: 'Pan and zoom the map, then draw the area or use the whole view.',
+            })}
       </p>
-      <div className="map area-map" role="region" aria-label="Map to choose the area on">
+      <div
+        className="map area-map"
+        role="region"
+        aria-label={t({ id: 'mapAreas.mapName', defaultMessage: 'Map to choose the area on' })}
+      >
         <MapContainer
           ref={setMap}
           {...(opening

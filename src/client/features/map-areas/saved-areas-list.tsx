@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { formatBytes } from './format-bytes';
+import { useI18n } from '../../lib/i18n';
+import { bytesIn } from './format-bytes';
 import type { SavedArea } from './saved-areas';
-
-const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 type Props = {
   areas: SavedArea[];
@@ -24,34 +23,84 @@ export function SavedAreasList({
   onDelete,
 }: Props) {
   const [asking, setAsking] = useState<string | null>(null);
-  if (areas.length === 0) return <p className="muted">No saved map areas yet on this tablet.</p>;
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  if (areas.length === 0)
+    return (
+      <p className="muted">
+        {t({ id: 'mapAreas.none', defaultMessage: 'No saved map areas yet on this tablet.' })}
+      </p>
+    );
   return (
-    <ul className="list saved-areas" aria-label="Saved map areas">
+    <ul
+      className="list saved-areas"
+      aria-label={t({ id: 'mapAreas.saved', defaultMessage: 'Saved map areas' })}
+    >
       {areas.map((a) => (
         <li key={a.id} className="list-item saved-area">
           <div>
             <strong>{a.name}</strong>
             <div className="muted">
-              Zoom {a.minZoom}–{a.maxZoom} · {a.tiles.toLocaleString('en-US')} tiles ·{' '}
-              {formatBytes(a.bytes)} · saved {dateFormat.format(new Date(a.savedAt))}
+              {t(
+                {
+                  id: 'mapAreas.areaFacts',
+                  defaultMessage:
+                    'Zoom {min}–{max} · {tiles, plural, one {# tile} other {# tiles}} · {size} · saved {when}',
+                },
+                {
+                  min: a.minZoom,
+                  max: a.maxZoom,
+                  tiles: a.tiles,
+                  size: bytesIn(intl, a.bytes),
+                  when: intl.formatDate(new Date(a.savedAt), {
+                    dateStyle: 'medium',
+                    timeStyle: 'short',
+                  }),
+                },
+              )}
             </div>
-            {!a.complete ? <div className="tag">Not complete</div> : null}
+            {!a.complete ? (
+              <div className="tag">
+                {t({ id: 'mapAreas.notComplete', defaultMessage: 'Not complete' })}
+              </div>
+            ) : null}
             {a.tileUrl !== currentTileUrl ? (
-              <div className="tag">From another map source: not shown on this map</div>
+              <div className="tag">
+                {t({
+                  id: 'mapAreas.otherSource',
+                  defaultMessage: 'From another map source: not shown on this map',
+                })}
+              </div>
             ) : null}
           </div>
           {asking === a.id ? (
-            <div className="row" role="group" aria-label={`Delete ${a.name}?`}>
-              <span>Delete {a.name}? Its tiles are freed unless another saved area uses them.</span>
+            <div
+              className="row"
+              role="group"
+              aria-label={t(
+                { id: 'mapAreas.deleteQuestion', defaultMessage: 'Delete {name}?' },
+                { name: a.name },
+              )}
+            >
+              <span>
+                {t(
+                  {
+                    id: 'mapAreas.deleteBody',
+                    defaultMessage:
+                      'Delete {name}? Its tiles are freed unless another saved area uses them.',
+                  },
+                  { name: a.name },
+                )}
+              </span>
               <button
                 type="button"
                 className="button button-danger"
                 onClick={() => void onDelete(a).then(() => setAsking(null))}
               >
-                Delete area
+                {t({ id: 'mapAreas.deleteArea', defaultMessage: 'Delete area' })}
               </button>
               <button type="button" className="button" onClick={() => setAsking(null)}>
-                Keep
+                {t({ id: 'mapAreas.keep', defaultMessage: 'Keep' })}
               </button>
             </div>
           ) : (
@@ -61,28 +110,37 @@ export function SavedAreasList({
                   type="button"
                   className="button button-primary"
                   disabled={!canDownload || a.tileUrl !== currentTileUrl}
-                  aria-label={`Continue ${a.name}`}
+                  aria-label={t(
+                    { id: 'mapAreas.continueNamed', defaultMessage: 'Continue {name}' },
+                    { name: a.name },
+                  )}
                   onClick={() => onContinue(a)}
                 >
-                  Continue
+                  {t({ id: 'mapAreas.continue', defaultMessage: 'Continue' })}
                 </button>
               ) : null}
               <button
                 type="button"
                 className="button"
                 disabled={!canDownload || a.tileUrl !== currentTileUrl}
-                aria-label={`Refresh ${a.name}`}
+                aria-label={t(
+                  { id: 'mapAreas.refreshNamed', defaultMessage: 'Refresh {name}' },
+                  { name: a.name },
+                )}
                 onClick={() => onRefresh(a)}
               >
-                Refresh
+                {t({ id: 'home.refresh', defaultMessage: 'Refresh' })}
               </button>
               <button
                 type="button"
                 className="button button-danger"
-                aria-label={`Delete ${a.name}`}
+                aria-label={t(
+                  { id: 'mapAreas.deleteNamed', defaultMessage: 'Delete {name}' },
+                  { name: a.name },
+                )}
                 onClick={() => setAsking(a.id)}
               >
-                Delete
+                {t({ id: 'mapAreas.delete', defaultMessage: 'Delete' })}
               </button>
             </div>
           )}

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useMap } from 'react-leaflet';
+import { useI18n } from '../../lib/i18n';
 import { useOnline } from '../../lib/use-online';
 import { viewIsSaved } from './area-coverage';
 import { listAreas, onAreasChange } from './saved-areas';
@@ -13,6 +14,7 @@ import './map-areas.css';
  */
 export function SavedMapNote() {
   const map = useMap();
+  const intl = useI18n();
   const online = useOnline();
   const [saved, setSaved] = useState(true);
   useEffect(() => {
@@ -37,8 +39,11 @@ export function SavedMapNote() {
   if (online || saved) return null;
   return (
     <div className="saved-map-note" role="status">
-      No saved map here: offline, only map areas saved in Offline map areas (and places viewed
-      recently) are drawn.
+      {intl.formatMessage({
+        id: 'mapAreas.noSavedHere',
+        defaultMessage:
+          'No saved map here: offline, only map areas saved in Offline map areas (and places viewed recently) are drawn.',
+      })}
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { archiveUrl } from '../../lib/archive-source';
 import { ArchiveTiles } from '../../lib/archive-tiles';
 import { useTemplateRefused } from '../../lib/refused-sources';
 import { escapeHtml } from '#shared/escape-html';
+import { useI18n } from '../../lib/i18n';
 import { Banner } from '../../ui/banner';
 import './flat-tiles';
 
@@ -80,6 +81,7 @@ export function BaseMap({
   const { tileUrl } = cachedConfig();
   // The agency's map archive, when the BFF serves one, instead of the tile server.
   const archive = archiveUrl();
+  const intl = useI18n();
   const refused = useTemplateRefused(tiles && !archive ? tileUrl : null);
   const layers = (
     <>
@@ -107,13 +109,18 @@ export function BaseMap({
           tone="warn"
           actions={
             <button type="button" className="button" onClick={() => window.location.reload()}>
-              Reload
+              {intl.formatMessage({ id: 'errorNotice.reload', defaultMessage: 'Reload' })}
             </button>
           }
         >
-          This tablet’s copy of Trapline refuses the map’s tile server (
-          {/^https?:\/\/([^/]+)/.exec(tileUrl)?.[1] ?? tileUrl}): the map is blank because of that,
-          not the signal. Reload Trapline while online to take the office’s map settings.
+          {intl.formatMessage(
+            {
+              id: 'map.tilesRefused',
+              defaultMessage:
+                'This tablet’s copy of Trapline refuses the map’s tile server ({server}): the map is blank because of that, not the signal. Reload Trapline while online to take the office’s map settings.',
+            },
+            { server: /^https?:\/\/([^/]+)/.exec(tileUrl)?.[1] ?? tileUrl },
+          )}
         </Banner>
       ) : null}
       <div className="map">

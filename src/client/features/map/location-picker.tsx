@@ -7,6 +7,7 @@ import { useSiteIndex } from '../../lib/site-index';
 import { BaseMap } from './base-map';
 import { SiteFeatures } from './site-features';
 import './sites-map.css';
+import { useI18n } from '../../lib/i18n';
 
 export type LocationPickerProps = {
   position: [number, number] | null;
@@ -56,6 +57,7 @@ function FollowPin({ position }: { position: [number, number] | null }) {
 /** The site's pin: dragged by hand, it moves the site. */
 function Pin({ position, onPick }: LocationPickerProps & { position: [number, number] }) {
   const map = useMap();
+  const intl = useI18n();
   const handlers = useMemo(
     () => ({
       dragend: (e: L.DragEndEvent) => {
@@ -71,7 +73,10 @@ function Pin({ position, onPick }: LocationPickerProps & { position: [number, nu
       draggable
       icon={pinIcon}
       eventHandlers={handlers}
-      title="Site location: drag to adjust"
+      title={intl.formatMessage({
+        id: 'map.pinTitle',
+        defaultMessage: 'Site location: drag to adjust',
+      })}
     />
   );
 }
@@ -81,11 +86,15 @@ function Pin({ position, onPick }: LocationPickerProps & { position: [number, nu
  * not placed twice on one spot by someone who could not see the first).
  */
 export default function LocationPicker({ position, onPick }: LocationPickerProps) {
+  const intl = useI18n();
   return (
     <BaseMap
       center={position ?? DEFAULT_CENTER}
       zoom={position ? 15 : 10}
-      label="Map: tap to place the site"
+      label={intl.formatMessage({
+        id: 'map.placeLabel',
+        defaultMessage: 'Map: tap to place the site',
+      })}
       inForm
     >
       <ExistingSites />

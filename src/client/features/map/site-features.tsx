@@ -1,7 +1,31 @@
 import { useEffect, useRef } from 'react';
 import { useMap, useMapEvents } from 'react-leaflet';
+import type { IntlShape } from 'react-intl';
 import type { SiteIndex } from '../../lib/site-index';
-import { SitesLayer, type MapTap } from './sites-layer';
+import { useI18n } from '../../lib/i18n';
+import { SitesLayer, type MapTap, type MarkerWords } from './sites-layer';
+
+function markerWords(intl: IntlShape): MarkerWords {
+  return {
+    cluster: (count) =>
+      intl.formatMessage(
+        {
+          id: 'map.cluster',
+          defaultMessage: '{count, plural, one {# site here} other {# sites here}}: zoom in',
+        },
+        { count },
+      ),
+    group: (count, action) =>
+      intl.formatMessage(
+        {
+          id: 'map.group',
+          defaultMessage:
+            '{count, plural, one {# site here} other {# sites here}}{action, select, zoom {: zoom in} choose {: choose one} other {}}',
+        },
+        { count, action },
+      ),
+  };
+}
 
 /**
  * The clusters and sites in view (a quarter of the view around it too, so a short pan draws
@@ -18,6 +42,10 @@ export function SiteFeatures({
   onTap?: (tap: MapTap | null) => void;
 }) {
   const map = useMap();
+  const intl = useI18n();
+  // Read by the layer when it draws a marker: a language chosen later is used from then on.
+  const words = useRef<MarkerWords>(markerWords(intl));
+  words.current = markerWords(intl);
   const tapped = useRef(onTap);
   const passive = onTap === undefined;
   const refresh = useRef<(() => void) | null>(null);
@@ -27,7 +55,10 @@ export function SiteFeatures({
   // A tap on the map away from every marker puts the preview away.
   useMapEvents({ click: () => tapped.current?.(null) });
   useEffect(() => {
-    const drawn = new SitesLayer(map, passive ? null : (tap) => tapped.current?.(tap));
+    const drawn = new SitesLayer(map, passive ? null : (tap) => tapped.current?.(tap), {
+      cluster: (count) => words.current.cluster(count),
+      group: (count, action) => words.current.group(count, action),
+    });
     let asked = 0;
     const ask = () => {
       const b = map.getBounds().pad(0.25);

@@ -1,19 +1,21 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'wouter';
-import {
-  bearingDegrees,
-  compassPoint,
-  distanceMeters,
-  formatDistance,
-  type LatLon,
-} from '../../lib/geo';
+import type { IntlShape } from 'react-intl';
+import { bearingDegrees, compassPoint, distanceMeters, type LatLon } from '../../lib/geo';
+import { compassIn, distanceIn, useI18n } from '../../lib/i18n';
 import type { IndexedSite } from '../../lib/site-index';
 import type { MapTap } from './sites-layer';
 
 /** "420 m NE of you", or nothing while the tablet's position is unknown. */
-function fromYou(site: IndexedSite, here: LatLon | null): string | null {
+function fromYou(intl: IntlShape, site: IndexedSite, here: LatLon | null): string | null {
   if (!here || !Number.isFinite(site.lat)) return null;
-  return `${formatDistance(distanceMeters(here, site))} ${compassPoint(bearingDegrees(here, site))} of you`;
+  return intl.formatMessage(
+    { id: 'map.fromYou', defaultMessage: '{distance} {direction} of you' },
+    {
+      distance: distanceIn(intl, distanceMeters(here, site)),
+      direction: compassIn(intl, compassPoint(bearingDegrees(here, site))),
+    },
+  );
 }
 
 /**
@@ -39,6 +41,17 @@ export function SitePreview({
   onClose: () => void;
 }) {
   const box = useRef<HTMLElement>(null);
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  const close = t({ id: 'map.close', defaultMessage: 'Close' });
+  const sitesHere = (count: number) =>
+    t(
+      {
+        id: 'map.sitesHere',
+        defaultMessage: '{count, plural, one {# site here} other {# sites here}}',
+      },
+      { count },
+    );
   // The preview takes the focus (a keyboard or screen-reader user is told what the tap chose).
   useEffect(() => {
     box.current?.focus({ preventScroll: true });
@@ -47,7 +60,11 @@ export function SitePreview({
     <section
       ref={box}
       className="site-preview"
-      aria-label={tap.kind === 'site' ? 'Site preview' : 'Sites here'}
+      aria-label={
+        tap.kind === 'site'
+          ? t({ id: 'map.preview', defaultMessage: 'Site preview' })
+          : t({ id: 'map.sitesHereName', defaultMessage: 'Sites here' })
+      }
       tabIndex={-1}
       onKeyDown={(e) => {
         if (e.key === 'Escape') onClose();
@@ -57,11 +74,15 @@ export function SitePreview({
         <>
           <p className="site-preview-title">
             <span className="code">{tap.site.code}</span> {tap.site.name}
-            {tap.site.state !== 'synced' ? <span className="tag">not sent</span> : null}
+            {tap.site.state !== 'synced' ? (
+              <span className="tag">
+                {t({ id: 'siteList.notSent', defaultMessage: 'not sent' })}
+              </span>
+            ) : null}
           </p>
-          {fromYou(tap.site, here) ? (
+          {fromYou(intl, tap.site, here) ? (
             <p className="site-preview-distance" data-testid="preview-distance">
-              {fromYou(tap.site, here)}
+              {fromYou(intl, tap.site, here)}
             </p>
           ) : null}
           <div className="site-preview-actions">
@@ -70,26 +91,35 @@ export function SitePreview({
               className="button button-primary"
               onClick={() => onOpen(tap.site.id)}
             >
-              Open
+              {t({ id: 'map.open', defaultMessage: 'Open' })}
             </button>
             <Link href={`/collections/new?site=${tap.site.id}`} className="button">
-              New collection here
+              {t({ id: 'siteDetail.newCollection', defaultMessage: 'New collection here' })}
             </Link>
             <button type="button" className="button button-quiet" onClick={onClose}>
-              Close
+              {close}
             </button>
           </div>
         </>
       ) : (
         <>
-          <p className="site-preview-title">{tap.sites.length} sites here: choose one</p>
-          <ul className="site-preview-list" aria-label={`${tap.sites.length} sites here`}>
+          <p className="site-preview-title">
+            {t(
+              {
+                id: 'map.chooseOne',
+                defaultMessage:
+                  '{count, plural, one {# site here} other {# sites here}}: choose one',
+              },
+              { count: tap.sites.length },
+            )}
+          </p>
+          <ul className="site-preview-list" aria-label={sitesHere(tap.sites.length)}>
             {tap.sites.map((site) => (
               <li key={site.id}>
                 <button type="button" className="button" onClick={() => onChoose(site)}>
                   <span className="code">{site.code}</span> <span>{site.name}</span>
-                  {fromYou(site, here) ? (
-                    <span className="nearest-distance"> {fromYou(site, here)}</span>
+                  {fromYou(intl, site, here) ? (
+                    <span className="nearest-distance"> {fromYou(intl, site, here)}</span>
                   ) : null}
                 </button>
               </li>
@@ -98,11 +128,11 @@ export function SitePreview({
           <div className="site-preview-actions">
             {tap.zoomTo !== null ? (
               <button type="button" className="button" onClick={onZoom}>
-                Zoom in on them
+                {t({ id: 'map.zoomIn', defaultMessage: 'Zoom in on them' })}
               </button>
             ) : null}
             <button type="button" className="button button-quiet" onClick={onClose}>
-              Close
+              {close}
             </button>
           </div>
         </>

@@ -4,6 +4,7 @@ import { useMap } from 'react-leaflet';
 import type { LatLon } from '../../lib/geo';
 import { BaseMap } from './base-map';
 import './sites-map.css';
+import { useI18n } from '../../lib/i18n';
 
 export type SiteSpotMapProps = {
   site: LatLon & { code: string; name: string };
@@ -58,12 +59,16 @@ function Spots({ site, here }: SiteSpotMapProps) {
 
 /** A small map of one site (its page): where it is, and the tablet beside it when known. */
 export default function SiteSpotMap({ site, here }: SiteSpotMapProps) {
+  const intl = useI18n();
   return (
     <div className="site-spot-map">
       <BaseMap
         center={[site.lat, site.lon]}
         zoom={16}
-        label={`Map of ${site.code} ${site.name}`}
+        label={intl.formatMessage(
+          { id: 'map.siteMap', defaultMessage: 'Map of {code} {name}' },
+          { code: site.code, name: site.name },
+        )}
         inForm
       >
         <Spots site={site} here={here} />

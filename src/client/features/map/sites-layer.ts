@@ -64,6 +64,22 @@ const FlatMarker = L.Marker.extend({
  * count, focusable and named for screen readers. A tap on a site or a group is handed to `onTap`
  * (the map shows a preview: a tap never opens a site straight away); a tap on a cluster zooms in.
  */
+/** What a marker of many sites is called (its title and alt), said in the person's language. */
+export type MarkerWords = {
+  /** A cluster: "1,204 sites here: zoom in". */
+  cluster: (count: number) => string;
+  /** Overlapping sites: "3 sites here: choose one" / ": zoom in", or only "3 sites here". */
+  group: (count: number, action: 'zoom' | 'choose' | 'show') => string;
+};
+
+const ENGLISH_MARKER_WORDS: MarkerWords = {
+  cluster: (count) => `${count.toLocaleString('en-US')} sites here: zoom in`,
+  group: (count, action) =>
+    action === 'show'
+      ? `${count} sites here`
+      : `${count} sites here: ${action === 'zoom' ? 'zoom in' : 'choose one'}`,
+};
+
 export class SitesLayer {
   private readonly group = L.layerGroup();
   private readonly drawn = new Map<string, L.Layer>();
@@ -87,6 +103,8 @@ export class SitesLayer {
     private readonly map: L.Map,
     /** Null: the sites are only shown (the placement map), every tap goes to the map. */
     private readonly onTap: ((tap: MapTap) => void) | null,
+    /** The markers' names in the person's language (the layer draws outside React). */
+    private readonly words: MarkerWords = ENGLISH_MARKER_WORDS,
   ) {
     this.group.addTo(map);
     // The canvas is made (its first sizing is the costly part) in a task of its own, not in the
@@ -173,7 +191,7 @@ export class SitesLayer {
   private draw(f: MapFeature): L.Layer {
     if (f.kind === 'cluster') {
       const size = clusterSize(f.count);
-      const label = `${f.count.toLocaleString('en-US')} sites here: zoom in`;
+      const label = this.words.cluster(f.count);
       return new FlatMarker([f.lat, f.lon], {
         icon: L.divIcon({
           className: 'site-cluster',
@@ -222,9 +240,7 @@ export class SitesLayer {
     const count = f.sites.length;
     const synced = f.sites.every((s) => s.state === 'synced');
     const zooms = count > LIST_UP_TO && f.zoomTo !== null;
-    const label = this.onTap
-      ? `${count} sites here: ${zooms ? 'zoom in' : 'choose one'}`
-      : `${count} sites here`;
+    const label = this.words.group(count, this.onTap ? (zooms ? 'zoom' : 'choose') : 'show');
     return new FlatMarker([f.lat, f.lon], {
       icon: L.divIcon({
         className: synced ? 'site-group' : 'site-group site-group-unsent',

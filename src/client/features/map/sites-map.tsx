@@ -12,6 +12,7 @@ import { SitePreview } from './site-preview';
 import { SiteFeatures } from './site-features';
 import type { MapTap } from './sites-layer';
 import './sites-map.css';
+import { useI18n } from '../../lib/i18n';
 
 /**
  * Frames the sites once, when they are first known (not animated: see base-map.tsx), unless the
@@ -126,6 +127,7 @@ export default function SitesMap({
   overlay?: ReactNode;
 }) {
   const db = useDb();
+  const intl = useI18n();
   const { index, summary, failure } = useSiteIndex(db.name);
   // Sites already known (Sites opened before): the map is made framing them.
   const [framedAtStart] = useState(() => summary?.bounds ?? null);
@@ -147,7 +149,7 @@ export default function SitesMap({
           // Tiles once the view is known: the sites' frame, or none to frame.
           tiles={summary !== null || failure !== null}
           staged
-          label="Map of sites"
+          label={intl.formatMessage({ id: 'map.sitesMap', defaultMessage: 'Map of sites' })}
         >
           {summary ? (
             <>

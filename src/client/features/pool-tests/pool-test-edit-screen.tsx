@@ -3,6 +3,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useLocation } from 'wouter';
 import type { PoolTestData } from '../../db/create-pool-test';
 import { useDb } from '../../db/db-context';
+import { useI18n } from '../../lib/i18n';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { readPoolTestLineage } from '../../db/read-pool-lineage';
@@ -44,6 +45,8 @@ export function PoolTestEditScreen({
   renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
 }) {
   const db = useDb();
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const [, navigate] = useLocation();
   const { lookups } = useLookups();
   const loaded = useLiveQuery(() => readPoolTestLineage(db, localId), [db, localId]);
@@ -55,9 +58,17 @@ export function PoolTestEditScreen({
     data: loaded?.test?.data,
     gone: loaded !== undefined && (!loaded.test || loaded.test.deleted === true),
   });
-  if (loaded === undefined) return <p>Loading…</p>;
+  if (loaded === undefined)
+    return <p>{t({ id: 'collections.loading', defaultMessage: 'Loading…' })}</p>;
   if (!loaded.test || loaded.test.deleted || !opened)
-    return <p role="alert">This test result is not on this tablet.</p>;
+    return (
+      <p role="alert">
+        {t({
+          id: 'poolTests.notOnTablet',
+          defaultMessage: 'This test result is not on this tablet.',
+        })}
+      </p>
+    );
   const { test, pool, collection } = loaded;
   const save = async (data: PoolTestData) => {
     await updateRecord(
@@ -73,7 +84,7 @@ export function PoolTestEditScreen({
   };
   return (
     <section className="screen">
-      <h1>Edit test result</h1>
+      <h1>{t({ id: 'poolTests.editTitle', defaultMessage: 'Edit test result' })}</h1>
       {pool ? <TestedPool pool={pool} collection={collection} lookups={lookups} /> : null}
       <PoolTestForm
         key={test.localId}

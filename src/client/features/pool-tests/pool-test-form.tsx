@@ -12,7 +12,9 @@ import {
 } from '#shared';
 import type { PoolTestData } from '../../db/create-pool-test';
 import { isRepositoryError } from '../../db/repository-error';
-import { formatDate, localDate } from '../../lib/dates';
+import { defineMessages, type IntlShape } from 'react-intl';
+import { localDate } from '../../lib/dates';
+import { dateIn, useI18n } from '../../lib/i18n';
 import { Field } from '../../ui/form/field';
 import { CommentsField } from '../../ui/form/comments-field';
 import { enterMovesOn } from '../../ui/form/enter-moves-on';
@@ -24,14 +26,23 @@ import type { Problem } from '../../ui/form/problem-banner';
 import type { DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 
-const LABELS: Record<string, string> = {
-  method: 'Test method',
-  target: 'Target',
-  status: 'Result',
-  test_date: 'Test date',
-  test_agency: 'Testing agency',
-  value: 'Value (Ct)',
-  comments: 'Comments',
+const WORDS = defineMessages({
+  method: { id: 'poolTestForm.method', defaultMessage: 'Test method' },
+  target: { id: 'poolTestForm.target', defaultMessage: 'Target' },
+  status: { id: 'poolTestForm.status', defaultMessage: 'Result' },
+  testDate: { id: 'poolTestForm.testDate', defaultMessage: 'Test date' },
+  testAgency: { id: 'poolTestForm.testAgency', defaultMessage: 'Testing agency' },
+  value: { id: 'poolTestForm.value', defaultMessage: 'Value (Ct)' },
+  comments: { id: 'form.comments', defaultMessage: 'Comments' },
+});
+const LABELS = {
+  method: WORDS.method,
+  target: WORDS.target,
+  status: WORDS.status,
+  test_date: WORDS.testDate,
+  test_agency: WORDS.testAgency,
+  value: WORDS.value,
+  comments: WORDS.comments,
 };
 
 type Values = Partial<PoolTestData>;
@@ -42,7 +53,11 @@ type Values = Partial<PoolTestData>;
  * so a form left open overnight moves with the calendar), and a PCR method's Ct within 0–45.
  * `ctMethods`: ids of the methods whose value is a Ct.
  */
-export function poolTestFormSchema(collectionDay: string | null, ctMethods: ReadonlySet<number>) {
+export function poolTestFormSchema(
+  intl: IntlShape,
+  collectionDay: string | null,
+  ctMethods: ReadonlySet<number>,
+) {
   return (
     poolTestCreate
       .omit({ pool: true })
@@ -50,7 +65,7 @@ export function poolTestFormSchema(collectionDay: string | null, ctMethods: Read
         test_date: poolTestCreate.shape.test_date
           .refine((d) => !collectionDay || !testBeforeCollection(d.slice(0, 10), collectionDay), {
             message: testDateMessages.formTestDate(
-              collectionDay ? formatDate(collectionDay, true) : '',
+              collectionDay ? dateIn(intl, collectionDay, true) : '',
             ),
           })
           .superRefine((d, ctx) => {
@@ -58,7 +73,7 @@ export function poolTestFormSchema(collectionDay: string | null, ctMethods: Read
             if (testDateTooLate(writtenDay(d), today)) {
               ctx.addIssue({
                 code: 'custom',
-                message: poolTestValueMessages.formTestDate(formatDate(today, true)),
+                message: poolTestValueMessages.formTestDate(dateIn(intl, today, true)),
               });
             }
           }),
@@ -114,9 +129,11 @@ export function PoolTestForm({
     () => new Set(lookups.test_method.filter(reportsCt).map((m) => m.id)),
     [lookups.test_method],
   );
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const schema = useMemo(
-    () => poolTestFormSchema(collectionDay, ctMethods),
-    [collectionDay, ctMethods],
+    () => poolTestFormSchema(intl, collectionDay, ctMethods),
+    [intl, collectionDay, ctMethods],
   );
   const { form, err, saveError, submitWith, cancelWith, draft } = useRecordForm<
     Values,
@@ -141,14 +158,14 @@ export function PoolTestForm({
       onSubmit={submit}
       onKeyDown={enterMovesOn}
       noValidate
-      aria-label="Pool test"
+      aria-label={t({ id: 'poolTestForm.name', defaultMessage: 'Pool test' })}
     >
       <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <div className="form-grid">
         <LookupSelect
           register={register}
           name="method"
-          label="Test method"
+          label={t(WORDS.method)}
           error={err('method')}
           options={lookups.test_method.map((m) => ({
             id: m.id,
@@ -158,42 +175,42 @@ export function PoolTestForm({
         <LookupSelect
           register={register}
           name="target"
-          label="Target"
+          label={t(WORDS.target)}
           error={err('target')}
-          options={lookups.test_target.map((t) => ({
-            id: t.id,
-            label: `${t.acronym} — ${t.name}`,
+          options={lookups.test_target.map((target) => ({
+            id: target.id,
+            label: `${target.acronym} — ${target.name}`,
           }))}
         />
         <LookupSelect
           register={register}
           name="status"
-          label="Result"
+          label={t(WORDS.status)}
           error={err('status')}
           options={lookups.test_status.map((s) => ({ id: s.id, label: s.name }))}
         />
-        <Field label="Test date" error={err('test_date')}>
+        <Field label={t(WORDS.testDate)} error={err('test_date')}>
           {/* `max` keeps a date picker on today or before; the schema says why if typed. */}
           <input type="date" max={localDate()} {...register('test_date')} />
         </Field>
         <LookupSelect
           register={register}
           name="test_agency"
-          label="Testing agency"
+          label={t(WORDS.testAgency)}
           error={err('test_agency')}
           options={lookups.agency.map((a) => ({ id: a.id, label: a.name }))}
         />
         <NumberField
           register={register}
           name="value"
-          label="Value (Ct)"
+          label={t(WORDS.value)}
           error={err('value')}
           decimal
         />
       </div>
       <CommentsField register={register} error={err('comments')} />
       <FormActions
-        submitLabel="Save test result"
+        submitLabel={t({ id: 'poolTestForm.save', defaultMessage: 'Save test result' })}
         saving={formState.isSubmitting}
         onCancel={cancelWith(onCancel)}
       />

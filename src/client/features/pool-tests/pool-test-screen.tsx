@@ -8,6 +8,7 @@ import { LookupsNotice } from '../../ui/lookups-notice';
 import { draftKey } from '../../lib/drafts/draft-keys';
 import { useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';
 import { dayOf } from '../../lib/dates';
+import { useI18n } from '../../lib/i18n';
 import { PoolTestForm } from './pool-test-form';
 import { TestedPool } from './tested-pool';
 
@@ -22,13 +23,21 @@ export function PoolTestScreen({
   onSaved?: () => void;
 }) {
   const db = useDb();
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const [, navigate] = useLocation();
   const { lookups, loaded: listsRead, storedAt } = useLookups();
   const loaded = useLiveQuery(() => readPoolLineage(db, poolLocalId), [db, poolLocalId]);
   const poolGone = loaded !== undefined && (!loaded.pool || loaded.pool.deleted === true);
   useDropDraftsWhenGone(poolGone, db.meta, 'pool-test', null, poolLocalId);
-  if (loaded === undefined) return <p>Loading…</p>;
-  if (!loaded.pool) return <p role="alert">This pool is not on this tablet.</p>;
+  if (loaded === undefined)
+    return <p>{t({ id: 'collections.loading', defaultMessage: 'Loading…' })}</p>;
+  if (!loaded.pool)
+    return (
+      <p role="alert">
+        {t({ id: 'pools.notOnTablet', defaultMessage: 'This pool is not on this tablet.' })}
+      </p>
+    );
   const { pool, collection } = loaded;
   const place: DraftPlace = {
     store: db.meta,
@@ -43,7 +52,7 @@ export function PoolTestScreen({
   };
   return (
     <section className="screen">
-      <h1>Test result</h1>
+      <h1>{t({ id: 'poolTests.newTitle', defaultMessage: 'Test result' })}</h1>
       <LookupsNotice loaded={listsRead} storedAt={storedAt} />
       <TestedPool pool={pool} collection={collection} lookups={lookups} />
       <PoolTestForm

@@ -1,7 +1,7 @@
 import type { LookupsDocument } from '#shared';
 import type { CollectionRow, PoolRow } from '../../db/database';
 import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
-import { formatDate } from '../../lib/dates';
+import { dateIn, useI18n } from '../../lib/i18n';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { PoolHeading } from '../../ui/record-number';
 
@@ -18,6 +18,7 @@ export function TestedPool({
   collection: CollectionRow | null;
   lookups: LookupsDocument;
 }) {
+  const intl = useI18n();
   return (
     <PoolHeading
       pool={{
@@ -28,7 +29,8 @@ export function TestedPool({
       collection={
         collection && {
           number: collectionNumberOf(collection),
-          date: formatDate(
+          date: dateIn(
+            intl,
             collection.collectionDate,
             collection.data.collection_date_date_only === true,
           ),

@@ -12,7 +12,7 @@ import { useLookups } from '../../db/use-lookups';
 import { readPoolsOf } from '../../db/read-pools-of';
 import { asNumber } from '../../ui/form/form-errors';
 import { enterMovesOn } from '../../ui/form/enter-moves-on';
-import { formatDate } from '../../lib/dates';
+import { dateIn, useI18n } from '../../lib/i18n';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { CollectionTitle } from '../../ui/record-number';
 import { FormActions } from '../../ui/form/form-actions';
@@ -24,7 +24,9 @@ import { checkPools, MAX_POOL_SIZE, proposePools, type ProposedPool } from './pr
 
 type Counted = { species: number; sex: number; num_count: number };
 
-const POOLS_LABELS: Record<string, string> = { 'pools.*.num_count': 'Pool count' };
+const POOLS_LABELS = {
+  'pools.*.num_count': { id: 'pools.count', defaultMessage: 'Pool count' },
+};
 type PoolsForm = { pools: Partial<ProposedPool>[] };
 
 /** The shared pool schema for each row, plus the abundance rule checked offline. */
@@ -32,6 +34,7 @@ function poolsSchema(
   rows: readonly Counted[],
   existing: readonly Counted[],
   describe: (species: number, sex: number) => string,
+  keepOne: string,
 ) {
   return z
     .object({
@@ -43,7 +46,7 @@ function poolsSchema(
             num_count: poolCreate.shape.num_count,
           }),
         )
-        .min(1, { message: 'Keep at least one pool, or go back' }),
+        .min(1, { message: keepOne }),
     })
     .superRefine((v, ctx) => {
       for (const p of checkPools(v.pools, rows, existing, describe)) {
@@ -65,8 +68,14 @@ function PoolsEditor({
   onSave: (pools: ProposedPool[]) => Promise<void>;
   draft: DraftPlace;
 }) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const describe = useMemo(() => speciesSexLabeller(lookups), [lookups]);
-  const schema = useMemo(() => poolsSchema(rows, existing, describe), [rows, existing, describe]);
+  const keepOne = t({ id: 'pools.keepOne', defaultMessage: 'Keep at least one pool, or go back' });
+  const schema = useMemo(
+    () => poolsSchema(rows, existing, describe, keepOne),
+    [rows, existing, describe, keepOne],
+  );
   const { form, err, saveError, submitWith, cancelWith, draft } = useRecordForm<
     PoolsForm,
     { pools: ProposedPool[] }
@@ -89,11 +98,23 @@ function PoolsEditor({
   } | null>(null);
   const removePool = (i: number) => {
     const pool = { ...getValues(`pools.${i}`) };
-    const count = typeof pool.num_count === 'number' ? ` × ${pool.num_count}` : '';
+    const what = describe(pool.species!, pool.sex!);
     setRemoved({
       index: i,
       pool,
-      label: `Pool ${i + 1} removed (${describe(pool.species!, pool.sex!)}${count})`,
+      label:
+        typeof pool.num_count === 'number'
+          ? t(
+              {
+                id: 'pools.removedCount',
+                defaultMessage: 'Pool {n} removed ({what} × {count})',
+              },
+              { n: i + 1, what, count: pool.num_count },
+            )
+          : t(
+              { id: 'pools.removed', defaultMessage: 'Pool {n} removed ({what})' },
+              { n: i + 1, what },
+            ),
     });
     remove(i);
   };
@@ -109,14 +130,18 @@ function PoolsEditor({
       <div className="row wrap undo" role="status">
         <span>{removed.label}</span>
         <button type="button" className="button" onClick={undo}>
-          Undo
+          {t({ id: 'abundance.undo', defaultMessage: 'Undo' })}
         </button>
       </div>
     </li>
   ) : null;
   const submit = submitWith(({ pools }) => onSave(pools));
   if (fields.length === 0 && !formState.isDirty) {
-    return <p className="muted">Everything counted is already in pools.</p>;
+    return (
+      <p className="muted">
+        {t({ id: 'pools.allPooled', defaultMessage: 'Everything counted is already in pools.' })}
+      </p>
+    );
   }
   return (
     <form
@@ -124,12 +149,18 @@ function PoolsEditor({
       onSubmit={submit}
       onKeyDown={enterMovesOn}
       noValidate
-      aria-label="Pools"
+      aria-label={t({ id: 'collectionDetail.pools', defaultMessage: 'Pools' })}
     >
       <FormProblems problem={null} saveError={saveError} draft={draft} />
       <p className="muted">
-        Pools of at most {MAX_POOL_SIZE}, proposed from the counts. Change any count before saving.
-        Each pool gets its number from the office when it syncs.
+        {t(
+          {
+            id: 'pools.intro',
+            defaultMessage:
+              'Pools of at most {max}, proposed from the counts. Change any count before saving. Each pool gets its number from the office when it syncs.',
+          },
+          { max: MAX_POOL_SIZE },
+        )}
       </p>
       <ol className="pools">
         {fields.map((field, i) => {
@@ -140,10 +171,15 @@ function PoolsEditor({
               {removed?.index === i ? undoNote : null}
               <li className="pool-row">
                 <span className="pool-name">
-                  Pool {n}: {describe(field.species!, field.sex!)}
+                  {t(
+                    { id: 'pools.rowName', defaultMessage: 'Pool {n}: {what}' },
+                    { n, what: describe(field.species!, field.sex!) },
+                  )}
                 </span>
                 <div className={message ? 'field field-invalid' : 'field'}>
-                  <label htmlFor={`${field.id}-count`}>Pool {n} count</label>
+                  <label htmlFor={`${field.id}-count`}>
+                    {t({ id: 'pools.rowCount', defaultMessage: 'Pool {n} count' }, { n })}
+                  </label>
                   <input
                     id={`${field.id}-count`}
                     inputMode="numeric"
@@ -159,7 +195,7 @@ function PoolsEditor({
                   ) : null}
                 </div>
                 <button type="button" className="button button-quiet" onClick={() => removePool(i)}>
-                  Remove pool {n}
+                  {t({ id: 'pools.removeRow', defaultMessage: 'Remove pool {n}' }, { n })}
                 </button>
               </li>
             </Fragment>
@@ -173,7 +209,7 @@ function PoolsEditor({
         </p>
       ) : null}
       <FormActions
-        submitLabel="Save pools"
+        submitLabel={t({ id: 'pools.save', defaultMessage: 'Save pools' })}
         saving={formState.isSubmitting}
         onCancel={cancelWith(() => history.back())}
       />
@@ -190,6 +226,8 @@ export function MakePoolsScreen({
   onSaved?: () => void;
 }) {
   const db = useDb();
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const [, navigate] = useLocation();
   const { lookups } = useLookups();
   const loaded = useLiveQuery(async () => {
@@ -199,8 +237,17 @@ export function MakePoolsScreen({
   const collectionGone =
     loaded !== undefined && (!loaded.collection || loaded.collection.deleted === true);
   useDropDraftsWhenGone(collectionGone, db.meta, 'pools', null, collectionLocalId);
-  if (loaded === undefined) return <p>Loading…</p>;
-  if (!loaded.collection) return <p role="alert">This collection is not on this tablet.</p>;
+  if (loaded === undefined)
+    return <p>{t({ id: 'collections.loading', defaultMessage: 'Loading…' })}</p>;
+  if (!loaded.collection)
+    return (
+      <p role="alert">
+        {t({
+          id: 'collections.notOnTablet',
+          defaultMessage: 'This collection is not on this tablet.',
+        })}
+      </p>
+    );
   const rows = ((loaded.collection.data.arthropods as AbundanceInput[] | undefined) ?? []).filter(
     (r) => r.num_count > 0,
   );
@@ -218,18 +265,21 @@ export function MakePoolsScreen({
   };
   return (
     <section className="screen">
-      <h1>Make pools</h1>
+      <h1>{t({ id: 'collectionDetail.makePools', defaultMessage: 'Make pools' })}</h1>
       <p className="record-title">
         <CollectionTitle
           number={collectionNumberOf(loaded.collection)}
-          date={formatDate(
+          date={dateIn(
+            intl,
             loaded.collection.collectionDate,
             loaded.collection.data.collection_date_date_only === true,
           )}
         />
       </p>
       {rows.length === 0 ? (
-        <p className="muted">This collection has no counts to pool.</p>
+        <p className="muted">
+          {t({ id: 'pools.noCounts', defaultMessage: 'This collection has no counts to pool.' })}
+        </p>
       ) : (
         <PoolsEditor
           rows={rows}

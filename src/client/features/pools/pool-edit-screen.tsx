@@ -1,3 +1,4 @@
+import { defineMessages } from 'react-intl';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useMemo, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
@@ -6,14 +7,14 @@ import { optionalText, poolCreate, type AbundanceInput, type LookupsDocument } f
 import type { PoolRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
 import { deletePool } from '../../db/delete-pool';
-import { mayDeleteSynced, ONLY_MANAGER_DELETES } from '../../db/delete-record';
+import { mayDeleteSynced } from '../../db/delete-record';
 import { isRepositoryError } from '../../db/repository-error';
 import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { readPoolLineage } from '../../db/read-pool-lineage';
 import { readPoolsOf } from '../../db/read-pools-of';
-import { formatDate } from '../../lib/dates';
+import { dateIn, useI18n } from '../../lib/i18n';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { PoolHeading } from '../../ui/record-number';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
@@ -36,11 +37,17 @@ type PoolValues = { species: number; sex: number; num_count: number; comments?: 
 /** Fields the pool form edits; the others (pool_num, agency...) pass through the edit. */
 const POOL_FORM_KEYS = ['species', 'sex', 'num_count', 'comments'];
 
-const LABELS: Record<string, string> = {
-  species: 'Species',
-  sex: 'Sex',
-  num_count: 'Pool count',
-  comments: 'Comments',
+const WORDS = defineMessages({
+  species: { id: 'collectionForm.species', defaultMessage: 'Species' },
+  sex: { id: 'collectionForm.sex', defaultMessage: 'Sex' },
+  count: { id: 'pools.count', defaultMessage: 'Pool count' },
+  comments: { id: 'form.comments', defaultMessage: 'Comments' },
+});
+const LABELS = {
+  species: WORDS.species,
+  sex: WORDS.sex,
+  num_count: WORDS.count,
+  comments: WORDS.comments,
 };
 
 /** The shared pool fields plus the abundance rule (with the collection's other pools) offline. */
@@ -86,6 +93,8 @@ function PoolForm({
   removable: boolean;
   draft: DraftPlace;
 }) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const describe = useMemo(() => speciesSexLabeller(lookups), [lookups]);
   const schema = useMemo(() => poolFormSchema(rows, others, describe), [rows, others, describe]);
   const { form, err, saveError, setSaveError, submitWith, cancelWith, draft } = useRecordForm<
@@ -103,7 +112,14 @@ function PoolForm({
   const { register, formState } = form;
   const submit = submitWith(onSave);
   const remove = async () => {
-    if (!window.confirm('Remove this pool? Its mosquitoes go back to the collection’s counts.'))
+    if (
+      !window.confirm(
+        t({
+          id: 'pools.removeQuestion',
+          defaultMessage: 'Remove this pool? Its mosquitoes go back to the collection’s counts.',
+        }),
+      )
+    )
       return;
     setSaveError(null);
     try {
@@ -119,46 +135,53 @@ function PoolForm({
       onSubmit={submit}
       onKeyDown={enterMovesOn}
       noValidate
-      aria-label="Pool"
+      aria-label={t({ id: 'pools.formName', defaultMessage: 'Pool' })}
     >
       <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <div className="form-grid">
         <LookupSelect
           register={register}
           name="species"
-          label="Species"
+          label={t(WORDS.species)}
           error={err('species')}
           options={lookups.species.map((x) => ({ id: x.id, label: x.display_name ?? x.full_name }))}
         />
         <LookupSelect
           register={register}
           name="sex"
-          label="Sex"
+          label={t(WORDS.sex)}
           error={err('sex')}
           options={lookups.sex.map((x) => ({ id: x.id, label: x.name }))}
         />
         <NumberField
           register={register}
           name="num_count"
-          label="Pool count"
+          label={t(WORDS.count)}
           error={err('num_count')}
         />
       </div>
       <CommentsField register={register} error={err('comments')} />
       <FormActions
-        submitLabel="Save pool"
+        submitLabel={t({ id: 'pools.savePool', defaultMessage: 'Save pool' })}
         saving={formState.isSubmitting}
         onCancel={cancelWith(() => history.back())}
         extra={
           removable ? (
             <button type="button" className="button button-danger" onClick={() => void remove()}>
-              Remove pool
+              {t({ id: 'pools.remove', defaultMessage: 'Remove pool' })}
             </button>
           ) : undefined
         }
       />
       {/* Below the Save bar, not in it: a sentence there would make the sticky bar tall. */}
-      {removable ? null : <p className="muted">{ONLY_MANAGER_DELETES}</p>}
+      {removable ? null : (
+        <p className="muted">
+          {t({
+            id: 'records.onlyManagerDeletes',
+            defaultMessage: 'Only a manager can delete a record that is on the server.',
+          })}
+        </p>
+      )}
     </form>
   );
 }
@@ -181,6 +204,8 @@ export function PoolEditScreen({
   renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
 }) {
   const db = useDb();
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const [, navigate] = useLocation();
   const { lookups } = useLookups();
   const loaded = useLiveQuery(async () => {
@@ -205,9 +230,14 @@ export function PoolEditScreen({
     data: loaded?.pool?.data,
     gone: loaded !== undefined && (!loaded.pool || loaded.pool.deleted === true),
   });
-  if (loaded === undefined) return <p>Loading…</p>;
+  if (loaded === undefined)
+    return <p>{t({ id: 'collections.loading', defaultMessage: 'Loading…' })}</p>;
   if (!loaded.pool || loaded.pool.deleted || !opened)
-    return <p role="alert">This pool is not on this tablet.</p>;
+    return (
+      <p role="alert">
+        {t({ id: 'pools.notOnTablet', defaultMessage: 'This pool is not on this tablet.' })}
+      </p>
+    );
   const { pool, collection } = loaded;
   const back = () => navigate(collection ? `/collections/${collection.localId}` : '/');
   const save = async (values: PoolValues) => {
@@ -229,7 +259,7 @@ export function PoolEditScreen({
   };
   return (
     <section className="screen">
-      <h1>Edit pool</h1>
+      <h1>{t({ id: 'collectionDetail.editPool', defaultMessage: 'Edit pool' })}</h1>
       {/* The pool as saved (the form below edits it): its number is what the vial carries. */}
       <PoolHeading
         pool={{
@@ -240,7 +270,8 @@ export function PoolEditScreen({
         collection={
           collection && {
             number: collectionNumberOf(collection),
-            date: formatDate(
+            date: dateIn(
+              intl,
               collection.collectionDate,
               collection.data.collection_date_date_only === true,
             ),

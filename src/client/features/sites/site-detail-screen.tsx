@@ -3,14 +3,8 @@ import { Link } from 'wouter';
 import type { SiteCreate } from '#shared';
 import type { SiteRow } from '../../db/database';
 import { useLookups } from '../../db/use-lookups';
-import { formatDate } from '../../lib/dates';
-import {
-  bearingDegrees,
-  compassPoint,
-  distanceMeters,
-  formatDistance,
-  type LatLon,
-} from '../../lib/geo';
+import { bearingDegrees, compassPoint, distanceMeters, type LatLon } from '../../lib/geo';
+import { compassIn, dateIn, distanceIn, useI18n } from '../../lib/i18n';
 import { useWatchedPosition } from '../../lib/use-gps';
 import { useSite, useSiteCollections } from './use-sites';
 
@@ -50,8 +44,15 @@ export function SiteDetailScreen({
   const collections = useSiteCollections(localId);
   const { lookups } = useLookups();
   const position = useWatchedPosition();
-  if (site === undefined) return <p>Loading…</p>;
-  if (site === null) return <p role="alert">This site is not on this tablet.</p>;
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  if (site === undefined) return <p>{t({ id: 'sites.loading', defaultMessage: 'Loading…' })}</p>;
+  if (site === null)
+    return (
+      <p role="alert">
+        {t({ id: 'sites.notOnTablet', defaultMessage: 'This site is not on this tablet.' })}
+      </p>
+    );
   const data = site.data as Partial<SiteCreate>;
   const [lon, lat] = data.shape?.coordinates ?? [];
   const precision = lookups.coordinate_precision.find((p) => p.id === data.coordinate_precision);
@@ -69,25 +70,42 @@ export function SiteDetailScreen({
         {renderBadge?.(site)}
       </div>
       <dl className="facts">
-        <dt>Coordinates</dt>
+        <dt>{t({ id: 'siteForm.coordinates', defaultMessage: 'Coordinates' })}</dt>
         <dd>
           {lat}, {lon} {precision ? `(${precision.name})` : null}
         </dd>
         {place ? (
           <>
-            <dt>From you</dt>
+            <dt>{t({ id: 'siteDetail.fromYou', defaultMessage: 'From you' })}</dt>
             <dd data-testid="site-distance">
               {here ? (
-                `${formatDistance(distanceMeters(here, place))} ${compassPoint(bearingDegrees(here, place))} (your position ±${Math.round(here.accuracy)} m)`
+                t(
+                  {
+                    id: 'siteDetail.distance',
+                    defaultMessage: '{distance} {direction} (your position ±{accuracy, number} m)',
+                  },
+                  {
+                    distance: distanceIn(intl, distanceMeters(here, place)),
+                    direction: compassIn(intl, compassPoint(bearingDegrees(here, place))),
+                    accuracy: Math.round(here.accuracy),
+                  },
+                )
               ) : position.failure === 'denied' ? (
-                'Location permission was refused: allow it in the browser settings to see how far you are.'
+                t({
+                  id: 'siteDetail.denied',
+                  defaultMessage:
+                    'Location permission was refused: allow it in the browser settings to see how far you are.',
+                })
               ) : position.failure ? (
-                'Your position is not available here yet.'
+                t({
+                  id: 'siteDetail.unavailable',
+                  defaultMessage: 'Your position is not available here yet.',
+                })
               ) : position.watching ? (
-                'Finding your position…'
+                t({ id: 'siteDetail.finding', defaultMessage: 'Finding your position…' })
               ) : (
                 <button type="button" className="button" onClick={position.start}>
-                  Show my distance
+                  {t({ id: 'siteDetail.showDistance', defaultMessage: 'Show my distance' })}
                 </button>
               )}
             </dd>
@@ -95,7 +113,7 @@ export function SiteDetailScreen({
         ) : null}
         {data.address_1 ? (
           <>
-            <dt>Address</dt>
+            <dt>{t({ id: 'siteForm.address', defaultMessage: 'Address' })}</dt>
             <dd>
               {[data.address_1, data.address_2, data.city, data.postal_code]
                 .filter(Boolean)
@@ -105,13 +123,22 @@ export function SiteDetailScreen({
         ) : null}
         {data.site_population ? (
           <>
-            <dt>Population</dt>
-            <dd>{data.site_population}</dd>
+            <dt>{t({ id: 'siteForm.population', defaultMessage: 'Population' })}</dt>
+            <dd>
+              {t(
+                {
+                  id: 'siteForm.populationValue',
+                  defaultMessage:
+                    '{p, select, Urban {Urban} Suburban {Suburban} Rural {Rural} other {{p}}}',
+                },
+                { p: data.site_population },
+              )}
+            </dd>
           </>
         ) : null}
         {data.comments ? (
           <>
-            <dt>Comments</dt>
+            <dt>{t({ id: 'form.comments', defaultMessage: 'Comments' })}</dt>
             <dd>{data.comments}</dd>
           </>
         ) : null}
@@ -121,28 +148,41 @@ export function SiteDetailScreen({
         : null}
       <div className="row">
         <Link href={`/collections/new?site=${site.localId}`} className="button button-primary">
-          New collection here
+          {t({ id: 'siteDetail.newCollection', defaultMessage: 'New collection here' })}
         </Link>
         {site.code !== '000000' ? (
           <Link href={`/sites/${site.localId}/edit`} className="button">
-            Edit site
+            {t({ id: 'siteDetail.edit', defaultMessage: 'Edit site' })}
           </Link>
         ) : null}
       </div>
-      <h2>Recent collections</h2>
+      <h2>{t({ id: 'siteDetail.recent', defaultMessage: 'Recent collections' })}</h2>
       {collections && collections.length > 0 ? (
-        <ul className="list" aria-label="Recent collections">
+        <ul
+          className="list"
+          aria-label={t({ id: 'siteDetail.recent', defaultMessage: 'Recent collections' })}
+        >
           {collections.map((c) => (
             <li key={c.localId}>
               <Link href={`/collections/${c.localId}`} className="list-item">
-                {formatDate(c.collectionDate, Boolean(c.data.collection_date_date_only))} ·{' '}
-                {totalOf(c.data)} counted
+                {t(
+                  { id: 'siteDetail.collectionLine', defaultMessage: '{day} · {total} counted' },
+                  {
+                    day: dateIn(intl, c.collectionDate, Boolean(c.data.collection_date_date_only)),
+                    total: intl.formatNumber(totalOf(c.data)),
+                  },
+                )}
               </Link>
             </li>
           ))}
         </ul>
       ) : (
-        <p className="muted">No collections at this site on this tablet.</p>
+        <p className="muted">
+          {t({
+            id: 'siteDetail.noCollections',
+            defaultMessage: 'No collections at this site on this tablet.',
+          })}
+        </p>
       )}
       {renderHistory?.(site.serverId, site.baseUpdated)}
     </section>

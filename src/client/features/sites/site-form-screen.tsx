@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useI18n } from '../../lib/i18n';
 import { useLocation } from 'wouter';
 import { siteCreate, type SiteCreate } from '#shared';
 import { createSite } from '../../db/create-site';
@@ -28,6 +29,8 @@ type Props = {
 /** New site / Edit site: loads the record, saves through the repositories, then shows the site. */
 export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   const db = useDb();
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const [, navigate] = useLocation();
   const { lookups, loaded: listsRead, storedAt } = useLookups();
   const checks = useSiteChecks();
@@ -51,11 +54,23 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
     (!localId && proposedCode === undefined) ||
     (localId && site === undefined)
   )
-    return <p>Loading…</p>;
-  if (localId && !site) return <p role="alert">This site is not on this tablet.</p>;
+    return <p>{t({ id: 'sites.loading', defaultMessage: 'Loading…' })}</p>;
+  if (localId && !site)
+    return (
+      <p role="alert">
+        {t({ id: 'sites.notOnTablet', defaultMessage: 'This site is not on this tablet.' })}
+      </p>
+    );
   // A deleted record takes no edit (updateRecord refuses it): no form to type into for nothing.
   if (site?.deleted)
-    return <p role="alert">This site was deleted: the deletion is waiting to be sent.</p>;
+    return (
+      <p role="alert">
+        {t({
+          id: 'sites.deletedWaiting',
+          defaultMessage: 'This site was deleted: the deletion is waiting to be sent.',
+        })}
+      </p>
+    );
 
   const save = async (data: SiteCreate) => {
     let target = localId;
@@ -73,7 +88,14 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
   };
   return (
     <section className="screen">
-      <h1>{localId ? `Edit site ${site?.code ?? ''}` : 'New site'}</h1>
+      <h1>
+        {localId
+          ? t(
+              { id: 'sites.editTitle', defaultMessage: 'Edit site {code}' },
+              { code: site?.code ?? '' },
+            )
+          : t({ id: 'sites.newTitle', defaultMessage: 'New site' })}
+      </h1>
       <LookupsNotice loaded={listsRead} storedAt={storedAt} />
       <SiteForm
         key={localId ?? 'new'}

@@ -6,7 +6,6 @@ import { isRepositoryError } from '../../db/repository-error';
 import { asNumber, asOptionalText } from '../../ui/form/form-errors';
 import {
   coordinateHint,
-  formatDistance,
   nearestTo,
   placeQuestion,
   precisionForAccuracy,
@@ -26,7 +25,8 @@ import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
 import type { DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
-import { siteFormSchema, SITE_LABELS } from './site-schema';
+import { distanceIn, translateRule, useI18n } from '../../lib/i18n';
+import { siteFormSchema, SITE_LABELS, SITE_WORDS } from './site-schema';
 import { useGps } from '../../lib/use-gps';
 
 /** What the site form lends the map picker: the pin and a way to move it. */
@@ -69,13 +69,18 @@ export function SiteForm({
   proposedCode = null,
   selfLocalId = null,
   problem = null,
-  submitLabel = 'Save site',
+  submitLabel,
   onSubmit,
   onCancel,
   renderPicker,
   draft: draftPlace,
 }: SiteFormProps) {
-  const schema = useMemo(() => siteFormSchema(sites, selfLocalId), [sites, selfLocalId]);
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  const schema = useMemo(
+    () => siteFormSchema(intl, sites, selfLocalId),
+    [intl, sites, selfLocalId],
+  );
   const { form, err, saveError, submitWith, cancelWith, draft } = useRecordForm<
     Partial<SiteCreate>,
     SiteCreate
@@ -100,7 +105,7 @@ export function SiteForm({
   const { isSubmitting } = formState;
   const gps = useGps();
   const [lon, lat] = useWatch({ control, name: 'shape.coordinates' }) ?? [];
-  const hint = coordinateHint(asNumber(lat), asNumber(lon));
+  const hint = translateRule(intl, coordinateHint(asNumber(lat), asNumber(lon)));
   const position: [number, number] | null =
     typeof lat === 'number' && typeof lon === 'number' && !Number.isNaN(lat) && !Number.isNaN(lon)
       ? [lat, lon]
@@ -209,7 +214,7 @@ export function SiteForm({
       const asking = placeQuestion({ lat: position[0], lon: position[1] }, othersPlaces());
       if (asking) {
         e.preventDefault();
-        setAskedPlace({ key: placeKey, question: asking });
+        setAskedPlace({ key: placeKey, question: translateRule(intl, asking) });
         return;
       }
     }
@@ -217,37 +222,57 @@ export function SiteForm({
   };
 
   return (
-    <form className="form" onSubmit={submitAsking} noValidate aria-label="Site" ref={formRef}>
+    <form
+      className="form"
+      onSubmit={submitAsking}
+      noValidate
+      aria-label={t({ id: 'siteForm.formName', defaultMessage: 'Site' })}
+      ref={formRef}
+    >
       <FormProblems problem={problem} saveError={saveError} draft={draft} />
       <div className="form-grid">
         <Field
-          label="Site code"
+          label={t(SITE_WORDS.code)}
           error={err('code')}
           hint={
             <span className="hint-neutral">
               {proposedCode
-                ? 'Proposed from the sites on this tablet: change it if needed. 6 digits, unique in your agency'
-                : '6 digits, unique in your agency'}
+                ? t({
+                    id: 'siteForm.codeProposed',
+                    defaultMessage:
+                      'Proposed from the sites on this tablet: change it if needed. 6 digits, unique in your agency',
+                  })
+                : t({ id: 'siteForm.codeHint', defaultMessage: '6 digits, unique in your agency' })}
             </span>
           }
         >
           <input inputMode="numeric" autoComplete="off" maxLength={6} {...register('code')} />
         </Field>
-        <Field label="Site name" error={err('name')}>
+        <Field label={t(SITE_WORDS.name)} error={err('name')}>
           <input autoComplete="off" {...register('name')} />
         </Field>
       </div>
 
       <fieldset className="fieldset">
-        <legend>Location</legend>
+        <legend>{t({ id: 'siteForm.location', defaultMessage: 'Location' })}</legend>
         <LocateControl gps={fixIsThePlace ? gps : { ...gps, fix: null }} onLocate={useMyLocation} />
         {renderPicker ? (
           <div className="picker">{renderPicker({ position, onPick: pick })}</div>
         ) : null}
         {closeBy ? (
           <p className="field-hint" role="status" data-testid="site-close-by">
-            Site {closeBy.item.site.code} {closeBy.item.site.name} is{' '}
-            {formatDistance(closeBy.meters)} from here: check this is not the same site.
+            {t(
+              {
+                id: 'siteForm.closeBy',
+                defaultMessage:
+                  'Site {code} {name} is {distance} from here: check this is not the same site.',
+              },
+              {
+                code: closeBy.item.site.code,
+                name: closeBy.item.site.name,
+                distance: distanceIn(intl, closeBy.meters),
+              },
+            )}
           </p>
         ) : null}
         <CoordinateFields
@@ -265,18 +290,18 @@ export function SiteForm({
       </fieldset>
 
       <fieldset className="fieldset">
-        <legend>Address</legend>
+        <legend>{t(SITE_WORDS.address)}</legend>
         <div className="form-grid">
-          <Field label="Address" error={err('address_1')}>
+          <Field label={t(SITE_WORDS.address)} error={err('address_1')}>
             <input autoComplete="off" {...register('address_1', { setValueAs: asOptionalText })} />
           </Field>
-          <Field label="Address line 2" error={err('address_2')}>
+          <Field label={t(SITE_WORDS.address2)} error={err('address_2')}>
             <input autoComplete="off" {...register('address_2', { setValueAs: asOptionalText })} />
           </Field>
-          <Field label="City" error={err('city')}>
+          <Field label={t(SITE_WORDS.city)} error={err('city')}>
             <input autoComplete="off" {...register('city', { setValueAs: asOptionalText })} />
           </Field>
-          <Field label="Postal code" error={err('postal_code')}>
+          <Field label={t(SITE_WORDS.postalCode)} error={err('postal_code')}>
             <input
               inputMode="numeric"
               autoComplete="off"
@@ -288,14 +313,21 @@ export function SiteForm({
       </fieldset>
 
       <fieldset className="fieldset">
-        <legend>Surroundings</legend>
+        <legend>{t({ id: 'siteForm.surroundings', defaultMessage: 'Surroundings' })}</legend>
         <div className="form-grid">
-          <Field label="Population" error={err('site_population')}>
+          <Field label={t(SITE_WORDS.population)} error={err('site_population')}>
             <select {...register('site_population', { setValueAs: asOptionalText })}>
-              <option value="">Not set</option>
+              <option value="">{t({ id: 'siteForm.notSet', defaultMessage: 'Not set' })}</option>
               {SITE_POPULATIONS.map((p) => (
                 <option key={p} value={p}>
-                  {p}
+                  {t(
+                    {
+                      id: 'siteForm.populationValue',
+                      defaultMessage:
+                        '{p, select, Urban {Urban} Suburban {Suburban} Rural {Rural} other {{p}}}',
+                    },
+                    { p },
+                  )}
                 </option>
               ))}
             </select>
@@ -303,7 +335,7 @@ export function SiteForm({
           <NumberField
             register={register}
             name="elevation"
-            label="Elevation (m)"
+            label={t({ id: 'siteForm.elevationM', defaultMessage: 'Elevation (m)' })}
             error={err('elevation')}
             decimal
           />
@@ -316,7 +348,7 @@ export function SiteForm({
               const selected = new Set(field.value ?? []);
               return (
                 <fieldset className="checks">
-                  <legend>Land usage</legend>
+                  <legend>{t({ id: 'siteForm.landUsage', defaultMessage: 'Land usage' })}</legend>
                   {lookups.land_usage.map((u) => (
                     <label key={u.id} className="check">
                       <input
@@ -340,7 +372,11 @@ export function SiteForm({
         <CommentsField register={register} error={err('comments')} />
       </fieldset>
 
-      <Dialog open={question !== null} title="Check the place" onClose={() => setAskedPlace(null)}>
+      <Dialog
+        open={question !== null}
+        title={t({ id: 'siteForm.checkPlace', defaultMessage: 'Check the place' })}
+        onClose={() => setAskedPlace(null)}
+      >
         <p>{question}</p>
         <div className="row wrap">
           <button
@@ -357,7 +393,7 @@ export function SiteForm({
               );
             }}
           >
-            Change the place
+            {t({ id: 'siteForm.changePlace', defaultMessage: 'Change the place' })}
           </button>
           <button
             type="button"
@@ -368,13 +404,13 @@ export function SiteForm({
               formRef.current?.requestSubmit();
             }}
           >
-            Save it there
+            {t({ id: 'siteForm.saveThere', defaultMessage: 'Save it there' })}
           </button>
         </div>
       </Dialog>
 
       <FormActions
-        submitLabel={submitLabel}
+        submitLabel={submitLabel ?? t({ id: 'siteForm.save', defaultMessage: 'Save site' })}
         saving={isSubmitting}
         onCancel={cancelWith(onCancel)}
       />

@@ -1,22 +1,42 @@
 import { siteCreate, ZERO_SITE_CODE } from '#shared';
+import { defineMessages, type IntlShape } from 'react-intl';
 import type { SiteCheck } from '../../lib/site-index';
+import type { FieldLabels } from '../../ui/form/form-errors';
+
+/** The site form's field names, for its labels and zod's generic messages. */
+export const SITE_WORDS = defineMessages({
+  code: { id: 'siteForm.code', defaultMessage: 'Site code' },
+  name: { id: 'siteForm.name', defaultMessage: 'Site name' },
+  precision: { id: 'coordinates.precision', defaultMessage: 'Coordinate precision' },
+  longitude: { id: 'coordinates.longitude', defaultMessage: 'Longitude' },
+  latitude: { id: 'coordinates.latitude', defaultMessage: 'Latitude' },
+  coordinates: { id: 'siteForm.coordinates', defaultMessage: 'Coordinates' },
+  address: { id: 'siteForm.address', defaultMessage: 'Address' },
+  address2: { id: 'siteForm.address2', defaultMessage: 'Address line 2' },
+  city: { id: 'siteForm.city', defaultMessage: 'City' },
+  postalCode: { id: 'siteForm.postalCode', defaultMessage: 'Postal code' },
+  population: { id: 'siteForm.population', defaultMessage: 'Population' },
+  elevation: { id: 'siteForm.elevation', defaultMessage: 'Elevation' },
+  activeDate: { id: 'siteForm.activeDate', defaultMessage: 'Active since' },
+  comments: { id: 'form.comments', defaultMessage: 'Comments' },
+});
 
 /** Field labels, also used to word zod's generic messages. */
-export const SITE_LABELS: Record<string, string> = {
-  code: 'Site code',
-  name: 'Site name',
-  coordinate_precision: 'Coordinate precision',
-  'shape.coordinates.0': 'Longitude',
-  'shape.coordinates.1': 'Latitude',
-  'shape.coordinates': 'Coordinates',
-  address_1: 'Address',
-  address_2: 'Address line 2',
-  city: 'City',
-  postal_code: 'Postal code',
-  site_population: 'Population',
-  elevation: 'Elevation',
-  active_date: 'Active since',
-  comments: 'Comments',
+export const SITE_LABELS: FieldLabels = {
+  code: SITE_WORDS.code,
+  name: SITE_WORDS.name,
+  coordinate_precision: SITE_WORDS.precision,
+  'shape.coordinates.0': SITE_WORDS.longitude,
+  'shape.coordinates.1': SITE_WORDS.latitude,
+  'shape.coordinates': SITE_WORDS.coordinates,
+  address_1: SITE_WORDS.address,
+  address_2: SITE_WORDS.address2,
+  city: SITE_WORDS.city,
+  postal_code: SITE_WORDS.postalCode,
+  site_population: SITE_WORDS.population,
+  elevation: SITE_WORDS.elevation,
+  active_date: SITE_WORDS.activeDate,
+  comments: SITE_WORDS.comments,
 };
 
 /** A date (`YYYY-MM-DD` as UTC midnight, like the service) or date-time as epoch ms, else null. */
@@ -87,7 +107,11 @@ export function siteUsingCode(
  * The shared site schema plus the checks that can be made offline against the cached sites: a
  * code already used names the site that uses it.
  */
-export function siteFormSchema(sites: readonly SiteCheck[], selfLocalId: string | null) {
+export function siteFormSchema(
+  intl: IntlShape,
+  sites: readonly SiteCheck[],
+  selfLocalId: string | null,
+) {
   // On the whole site, since whether a code is in use depends on the new site's active_date; it
   // runs even while other fields are wrong (`when`), so the value may be partly invalid.
   return siteCreate.superRefine(
@@ -106,8 +130,18 @@ export function siteFormSchema(sites: readonly SiteCheck[], selfLocalId: string 
         path: ['code'],
         message:
           code === ZERO_SITE_CODE
-            ? 'Code 000000 belongs to the Zero Site — pick another code'
-            : `Site code ${code} is already used by '${other.name}' — pick another code`,
+            ? intl.formatMessage({
+                id: 'siteForm.zeroCode',
+                defaultMessage: 'Code 000000 belongs to the Zero Site — pick another code',
+              })
+            : intl.formatMessage(
+                {
+                  id: 'siteForm.codeTaken',
+                  defaultMessage:
+                    "Site code {code} is already used by ''{name}'' — pick another code",
+                },
+                { code, name: other.name },
+              ),
       });
     },
     { when: () => true },

@@ -1,34 +1,59 @@
 import { useState } from 'react';
 import type { Entity, OutboxEntry } from '#shared';
 import { sendParkedAgain } from '../../db/update-record';
+import { fieldIn, translateRule, useI18n } from '../../lib/i18n';
 import { Dialog } from '../../ui/dialog';
-import {
-  DependentsNotConfirmedError,
-  describeEntry,
-  isOutcomeUnknown,
-  syncSummary,
-} from '../../sync';
+import { DependentsNotConfirmedError, isOutcomeUnknown, syncSummary } from '../../sync';
+import { describeEntryIn } from './describe-entry-in';
 import { useSyncEngine, useSyncStatus } from './sync-engine-context';
 import { labelEntries, useAttentionEntries, type AttentionItem } from './use-attention-entries';
 
 type Pending = { item: AttentionItem; dependents: { entry: OutboxEntry; label: string }[] };
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
-
 /** What is not on the server, in the sync bar's counts (syncSummary): "4 changes not sent: …". */
 function NotSentSummary() {
   const { waiting, ready, attention, held } = syncSummary(useSyncStatus());
-  if (waiting === 0) return <p className="sync-summary">All changes sent.</p>;
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  if (waiting === 0)
+    return (
+      <p className="sync-summary">
+        {t({ id: 'parked.allSent', defaultMessage: 'All changes sent.' })}
+      </p>
+    );
   const parts = [
-    attention > 0 ? `${attention} ${attention === 1 ? 'needs' : 'need'} your attention` : null,
-    held > 0
-      ? `${held} ${held === 1 ? 'waits' : 'wait'} on ${attention === 1 ? 'it' : 'them'}`
+    attention > 0
+      ? t(
+          {
+            id: 'parked.partAttention',
+            defaultMessage: '{n, plural, one {# needs} other {# need}} your attention',
+          },
+          { n: attention },
+        )
       : null,
-    ready > 0 ? `${ready} waiting to send` : null,
-  ].filter(Boolean);
+    held > 0
+      ? t(
+          {
+            id: 'parked.partHeld',
+            defaultMessage:
+              '{n, plural, one {# waits} other {# wait}} on {attention, plural, one {it} other {them}}',
+          },
+          { n: held, attention },
+        )
+      : null,
+    ready > 0
+      ? t({ id: 'parked.partReady', defaultMessage: '{n, number} waiting to send' }, { n: ready })
+      : null,
+  ].filter((part): part is string => part !== null);
   return (
     <p className="sync-summary">
-      {plural(waiting, 'change', 'changes')} not sent: {parts.join(', ')}.
+      {t(
+        {
+          id: 'parked.notSent',
+          defaultMessage: '{n, plural, one {# change} other {# changes}} not sent: {parts}.',
+        },
+        { n: waiting, parts: parts.join(', ') },
+      )}
     </p>
   );
 }
@@ -81,6 +106,10 @@ export function ParkedEntries({
   onResolveConflict?: (entryId: string) => void;
 }) {
   const engine = useSyncEngine();
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  const describe = (entry: OutboxEntry, data?: Record<string, unknown> | null) =>
+    describeEntryIn(intl, entry, data);
   const items = useAttentionEntries(onResolveConflict ? ['parked', 'conflict'] : ['parked']);
   const [confirming, setConfirming] = useState<Pending | null>(null);
   const [resending, setResending] = useState<AttentionItem | null>(null);
@@ -90,7 +119,7 @@ export function ParkedEntries({
   const askDiscard = async (item: AttentionItem) => {
     setError(null);
     const dependents = await engine.dependentsOf(item.entry.id);
-    setConfirming({ item, dependents: await labelEntries(engine.db, dependents) });
+    setConfirming({ item, dependents: await labelEntries(engine.db, dependents, describe) });
   };
 
   const confirmDiscard = async () => {
@@ -106,7 +135,12 @@ export function ParkedEntries({
       if (err instanceof DependentsNotConfirmedError) {
         // Something new came to depend on it meanwhile: show the full list again.
         await askDiscard(confirming.item);
-        setError('More changes now depend on this one. Check the list again.');
+        setError(
+          t({
+            id: 'parked.moreDepend',
+            defaultMessage: 'More changes now depend on this one. Check the list again.',
+          }),
+        );
       } else setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(false);
@@ -131,16 +165,20 @@ export function ParkedEntries({
   if (!items) return null;
 
   return (
-    <section aria-label="Changes that need attention">
+    <section aria-label={t({ id: 'parked.name', defaultMessage: 'Changes that need attention' })}>
       <NotSentSummary />
-      {items.length === 0 ? <p className="muted">Nothing needs your attention.</p> : null}
+      {items.length === 0 ? (
+        <p className="muted">
+          {t({ id: 'parked.nothing', defaultMessage: 'Nothing needs your attention.' })}
+        </p>
+      ) : null}
       <ul className="list parked-entries">
         {items.map((item) => {
           const { entry, record } = item;
-          const message =
-            record?.problem?.message ??
-            entry.lastError?.body?.message ??
-            'The server refused this change.';
+          const refusal = record?.problem?.message ?? entry.lastError?.body?.message;
+          const message = refusal
+            ? translateRule(intl, refusal)
+            : t({ id: 'parked.refused', defaultMessage: 'The server refused this change.' });
           const fields = record?.problem?.fields ?? entry.lastError?.body?.fields ?? [];
           const unknown = entry.state === 'parked' && isOutcomeUnknown(entry.lastError);
           // A refused deletion has no form to fix (the record is being deleted): Discard keeps
@@ -148,13 +186,16 @@ export function ParkedEntries({
           const fixable = entry.op !== 'delete';
           return (
             <li key={entry.id} className="list-item parked-entry" data-state={entry.state}>
-              <strong>{describeEntry(entry, record?.data)}</strong>
+              <strong>{describe(entry, record?.data)}</strong>
               <p role="note">{message}</p>
               {fields.length > 0 ? (
                 <ul className="field-problems">
                   {fields.map((f) => (
                     <li key={f.path}>
-                      {f.path}: {f.message}
+                      {t(
+                        { id: 'rules.fieldSummary', defaultMessage: '{field}: {problem}' },
+                        { field: fieldIn(intl, f.path), problem: translateRule(intl, f.message) },
+                      )}
                     </li>
                   ))}
                 </ul>
@@ -162,10 +203,19 @@ export function ParkedEntries({
               {item.holds.length > 0 ? (
                 <>
                   <p>
-                    It holds back{' '}
-                    {plural(item.holds.length, 'change that depends', 'changes that depend')} on it:
+                    {t(
+                      {
+                        id: 'parked.holds',
+                        defaultMessage:
+                          'It holds back {n, plural, one {# change that depends} other {# changes that depend}} on it:',
+                      },
+                      { n: item.holds.length },
+                    )}
                   </p>
-                  <ul className="held-back" aria-label="Held back by it">
+                  <ul
+                    className="held-back"
+                    aria-label={t({ id: 'parked.heldBack', defaultMessage: 'Held back by it' })}
+                  >
                     {item.holds.map((d) => (
                       <li key={d.entry.id}>{d.label}</li>
                     ))}
@@ -180,7 +230,7 @@ export function ParkedEntries({
                     style={{ minHeight: 48 }}
                     onClick={() => onResolveConflict(entry.id)}
                   >
-                    Choose values
+                    {t({ id: 'parked.chooseValues', defaultMessage: 'Choose values' })}
                   </button>
                 ) : unknown ? (
                   <button
@@ -192,7 +242,7 @@ export function ParkedEntries({
                       setResending(item);
                     }}
                   >
-                    Send again
+                    {t({ id: 'parked.sendAgain', defaultMessage: 'Send again' })}
                   </button>
                 ) : fixable ? (
                   <button
@@ -201,7 +251,7 @@ export function ParkedEntries({
                     style={{ minHeight: 48 }}
                     onClick={() => onFix(entry.entity, entry.localId)}
                   >
-                    Fix
+                    {t({ id: 'parked.fix', defaultMessage: 'Fix' })}
                   </button>
                 ) : null}
                 <button
@@ -210,7 +260,7 @@ export function ParkedEntries({
                   style={{ minHeight: 48 }}
                   onClick={() => void askDiscard(item)}
                 >
-                  Discard
+                  {t({ id: 'parked.discard', defaultMessage: 'Discard' })}
                 </button>
               </div>
             </li>
@@ -219,25 +269,37 @@ export function ParkedEntries({
       </ul>
       <Dialog
         open={resending !== null}
-        title="Send this record again?"
+        title={t({ id: 'parked.sendAgainQuestion', defaultMessage: 'Send this record again?' })}
         onClose={() => setResending(null)}
       >
         {resending ? (
           <>
             <p>
-              <strong>{describeEntry(resending.entry, resending.record?.data)}</strong> may already
-              be on the server: the server could not tell whether the first try arrived.
+              {t(
+                {
+                  id: 'parked.mayBeOnServer',
+                  defaultMessage:
+                    '<b>{what}</b> may already be on the server: the server could not tell whether the first try arrived.',
+                },
+                {
+                  what: describe(resending.entry, resending.record?.data),
+                  b: (text) => <strong key="what">{text}</strong>,
+                },
+              )}
             </p>
             <p>
-              If the first one did reach the server, sending it again creates a second copy there.
-              Check the server’s records first.
+              {t({
+                id: 'parked.secondCopy',
+                defaultMessage:
+                  'If the first one did reach the server, sending it again creates a second copy there. Check the server’s records first.',
+              })}
             </p>
             <Choice
               error={error}
               busy={busy}
-              keep="Keep it waiting"
+              keep={t({ id: 'parked.keepWaiting', defaultMessage: 'Keep it waiting' })}
               onKeep={() => setResending(null)}
-              act="Send again"
+              act={t({ id: 'parked.sendAgain', defaultMessage: 'Send again' })}
               actClass="button-primary"
               onAct={confirmSendAgain}
             />
@@ -246,40 +308,63 @@ export function ParkedEntries({
       </Dialog>
       <Dialog
         open={confirming !== null}
-        title="Discard this change?"
+        title={t({ id: 'parked.discardQuestion', defaultMessage: 'Discard this change?' })}
         onClose={() => setConfirming(null)}
       >
         {confirming ? (
           <>
             <p>
-              <strong>{describeEntry(confirming.item.entry, confirming.item.record?.data)}</strong>{' '}
-              will be removed from this tablet and never sent.
+              {t(
+                {
+                  id: 'parked.willBeRemoved',
+                  defaultMessage: '<b>{what}</b> will be removed from this tablet and never sent.',
+                },
+                {
+                  what: describe(confirming.item.entry, confirming.item.record?.data),
+                  b: (text) => <strong key="what">{text}</strong>,
+                },
+              )}
             </p>
             {confirming.dependents.length > 0 ? (
               <>
                 <p>
-                  {confirming.dependents.length === 1
-                    ? 'This change depends on it and will be discarded too:'
-                    : `These ${confirming.dependents.length} changes depend on it and will be discarded too:`}
+                  {t(
+                    {
+                      id: 'parked.dependents',
+                      defaultMessage:
+                        '{n, plural, one {This change depends on it and will be discarded too:} other {These # changes depend on it and will be discarded too:}}',
+                    },
+                    { n: confirming.dependents.length },
+                  )}
                 </p>
-                <ul aria-label="Changes discarded with it">
+                <ul
+                  aria-label={t({
+                    id: 'parked.discardedWith',
+                    defaultMessage: 'Changes discarded with it',
+                  })}
+                >
                   {confirming.dependents.map((d) => (
                     <li key={d.entry.id}>{d.label}</li>
                   ))}
                 </ul>
               </>
             ) : (
-              <p>No other change depends on it.</p>
+              <p>
+                {t({ id: 'parked.noDependents', defaultMessage: 'No other change depends on it.' })}
+              </p>
             )}
             <Choice
               error={error}
               busy={busy}
-              keep="Keep it"
+              keep={t({ id: 'collectionDetail.keep', defaultMessage: 'Keep it' })}
               onKeep={() => setConfirming(null)}
               act={
                 confirming.dependents.length > 0
-                  ? `Discard all ${confirming.dependents.length + 1}`
-                  : 'Discard'
+                  ? t(
+                      { id: 'parked.discardAll', defaultMessage: 'Discard all {n}' },
+                      { n: confirming.dependents.length + 1 },
+                    )
+                  : t({ id: 'parked.discard', defaultMessage: 'Discard' })
               }
               actClass="button-danger"
               onAct={confirmDiscard}

@@ -1,4 +1,5 @@
 import type { SyncState } from '#shared';
+import { useI18n } from '../../lib/i18n';
 import { useSyncStatus } from './sync-engine-context';
 
 /** Words first (colour is only a second cue); every pair has a contrast ratio above 7:1. */
@@ -16,6 +17,7 @@ const BADGES: Record<
 /** Where a record stands with the server: Saved on tablet, Sending, Synced, Needs attention, Conflict. */
 export function RecordSyncBadge({ state }: { state: SyncState }) {
   const badge = BADGES[state] ?? BADGES.queued;
+  const intl = useI18n();
   return (
     <span
       className={`sync-badge sync-badge-${state}`}
@@ -35,7 +37,14 @@ export function RecordSyncBadge({ state }: { state: SyncState }) {
       }}
     >
       <span aria-hidden="true">{badge.mark}</span>
-      {badge.label}
+      {intl.formatMessage(
+        {
+          id: 'badge.state',
+          defaultMessage:
+            '{state, select, syncing {Sending} synced {Synced} failed {Needs attention} conflict {Conflict} other {Saved on tablet}}',
+        },
+        { state: badge === BADGES.queued ? 'queued' : state },
+      )}
     </span>
   );
 }

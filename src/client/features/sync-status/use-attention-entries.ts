@@ -1,6 +1,7 @@
 import type { OutboxEntry } from '#shared';
 import type { TraplineDb } from '../../db/database';
 import { useThrottledLiveQuery } from '../../db/use-throttled-live-query';
+import { useI18n } from '../../lib/i18n';
 import {
   describeEntry,
   heldBehind,
@@ -9,6 +10,7 @@ import {
   type AnyRecordRow,
   type SyncStatus,
 } from '../../sync';
+import { describeEntryIn } from './describe-entry-in';
 import { useSyncEngine, useSyncStatus } from './sync-engine-context';
 
 export type AttentionItem = {
@@ -34,11 +36,12 @@ const recordOf = async (db: TraplineDb, e: OutboxEntry) =>
 export function labelEntries(
   db: TraplineDb,
   entries: OutboxEntry[],
+  describe: (entry: OutboxEntry, data?: Record<string, unknown> | null) => string = describeEntry,
 ): Promise<{ entry: OutboxEntry; label: string }[]> {
   return Promise.all(
     entries.map(async (entry) => ({
       entry,
-      label: describeEntry(entry, (await recordOf(db, entry))?.data),
+      label: describe(entry, (await recordOf(db, entry))?.data),
     })),
   );
 }
@@ -59,6 +62,7 @@ function mayHave(status: SyncStatus, states: OutboxEntry['state'][]): boolean {
  */
 export function useAttentionEntries(states: OutboxEntry['state'][]): AttentionItem[] | undefined {
   const engine = useSyncEngine();
+  const intl = useI18n();
   const look = mayHave(useSyncStatus(), states);
   const key = states.join(',');
   return useThrottledLiveQuery(
@@ -76,11 +80,14 @@ export function useAttentionEntries(states: OutboxEntry['state'][]): AttentionIt
           .map(async (entry) => ({
             entry,
             record: await recordOf(db, entry),
-            holds: await labelEntries(db, behind.get(entry.id) ?? []),
+            holds: await labelEntries(db, behind.get(entry.id) ?? [], (e, data) =>
+              describeEntryIn(intl, e, data),
+            ),
           })),
       );
     },
-    `${key}:${look}`,
+    // The labels are words of the language shown: another language reads the list again.
+    `${key}:${look}:${intl.locale}`,
     READ_EVERY_MS,
   );
 }

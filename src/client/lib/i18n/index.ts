@@ -20,3 +20,6 @@ export { type LanguageChoice } from './locales';
 export { english, type Catalogue } from './catalogues';
 export { translateShared } from './shared-messages';
 export { sayIn, type Said } from './said';
+export { dateIn } from './dates';
+export { distanceIn, compassIn } from './distance';
+export { fieldIn, translateRule } from './rule-messages';

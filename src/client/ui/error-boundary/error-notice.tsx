@@ -1,15 +1,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { useI18n } from '../../lib/i18n';
 
 export type ErrorKind = 'render' | 'chunk';
 
 /** How many changes wait to be sent, or null when the tablet's storage could not be read. */
 export type CountUnsent = () => Promise<number | null>;
-
-function unsentWords(count: number): string {
-  if (count === 0) return 'Nothing is waiting to be sent.';
-  if (count === 1) return '1 unsent change is kept on this tablet and will be sent as usual.';
-  return `${count} unsent changes are kept on this tablet and will be sent as usual.`;
-}
 
 /** The unsent count, read once when the notice opens (read only). */
 function useUnsentCount(countUnsent: CountUnsent | undefined): number | null {
@@ -49,29 +44,54 @@ export function ErrorNotice({
   const heading = useRef<HTMLHeadingElement>(null);
   const headingId = useId();
   const count = useUnsentCount(countUnsent);
+  const intl = useI18n();
+  const t = intl.formatMessage;
   useEffect(() => heading.current?.focus(), []);
   return (
     <section className="error-notice" role="alert" aria-labelledby={headingId}>
       <h1 id={headingId} ref={heading} tabIndex={-1}>
         {kind === 'chunk'
-          ? 'This screen could not load'
-          : 'Something went wrong showing this screen'}
+          ? t({ id: 'errorNotice.chunkTitle', defaultMessage: 'This screen could not load' })
+          : t({
+              id: 'errorNotice.renderTitle',
+              defaultMessage: 'Something went wrong showing this screen',
+            })}
       </h1>
       <p>
         {kind === 'chunk'
-          ? 'The app could not load this screen: the tablet may be offline, or the app is being updated. Please reload when you are back in signal.'
-          : 'Reload the app to try again, or go to the start.'}
+          ? t({
+              id: 'errorNotice.chunkBody',
+              defaultMessage:
+                'The app could not load this screen: the tablet may be offline, or the app is being updated. Please reload when you are back in signal.',
+            })
+          : t({
+              id: 'errorNotice.renderBody',
+              defaultMessage: 'Reload the app to try again, or go to the start.',
+            })}
       </p>
       <p className="error-notice-safe">
-        <strong>What is saved on this tablet is safe.</strong>{' '}
-        {count === null ? null : <span>{unsentWords(count)}</span>}
+        <strong>
+          {t({ id: 'errorNotice.safe', defaultMessage: 'What is saved on this tablet is safe.' })}
+        </strong>{' '}
+        {count === null ? null : (
+          <span>
+            {t(
+              {
+                id: 'errorNotice.unsent',
+                defaultMessage:
+                  '{count, plural, =0 {Nothing is waiting to be sent.} one {# unsent change is kept on this tablet and will be sent as usual.} other {# unsent changes are kept on this tablet and will be sent as usual.}}',
+              },
+              { count },
+            )}
+          </span>
+        )}
       </p>
       <div className="error-notice-actions">
         <button type="button" className="button button-primary" onClick={onReload}>
-          Reload
+          {t({ id: 'errorNotice.reload', defaultMessage: 'Reload' })}
         </button>
         <button type="button" className="button" onClick={onGoToStart}>
-          Go to start
+          {t({ id: 'errorNotice.goToStart', defaultMessage: 'Go to start' })}
         </button>
       </div>
     </section>
@@ -80,12 +100,18 @@ export function ErrorNotice({
 
 /** Shown while the automatic reload after a failed chunk is under way. */
 export function ReloadingNotice({ onReload }: { onReload: () => void }) {
+  const intl = useI18n();
   return (
     <section className="error-notice" role="status">
-      <p>Loading the latest version of the app…</p>
+      <p>
+        {intl.formatMessage({
+          id: 'errorNotice.loadingLatest',
+          defaultMessage: 'Loading the latest version of the app…',
+        })}
+      </p>
       <div className="error-notice-actions">
         <button type="button" className="button" onClick={onReload}>
-          Reload
+          {intl.formatMessage({ id: 'errorNotice.reload', defaultMessage: 'Reload' })}
         </button>
       </div>
     </section>
@@ -94,13 +120,39 @@ export function ReloadingNotice({ onReload }: { onReload: () => void }) {
 
 /** A part of a screen (a map) that failed: the rest of the screen, and any typing, stay. */
 export function PartErrorNotice({ kind, what }: { kind: ErrorKind | 'reloading'; what: string }) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  // `what` is a part's name in code ("map", "history"): said as the language names it.
+  const part = t(
+    {
+      id: 'errorNotice.part',
+      defaultMessage: '{what, select, map {map} history {history} other {{what}}}',
+    },
+    { what },
+  );
   return (
     <div className="error-part" role={kind === 'reloading' ? 'status' : 'alert'}>
       {kind === 'reloading'
-        ? 'Loading the latest version of the app…'
+        ? t({
+            id: 'errorNotice.loadingLatest',
+            defaultMessage: 'Loading the latest version of the app…',
+          })
         : kind === 'chunk'
-          ? `The ${what} could not load: the tablet may be offline, or the app is being updated. The rest of this screen works; reload when you are back in signal.`
-          : `The ${what} could not be shown. The rest of this screen works.`}
+          ? t(
+              {
+                id: 'errorNotice.partChunk',
+                defaultMessage:
+                  'The {part} could not load: the tablet may be offline, or the app is being updated. The rest of this screen works; reload when you are back in signal.',
+              },
+              { part },
+            )
+          : t(
+              {
+                id: 'errorNotice.partRender',
+                defaultMessage: 'The {part} could not be shown. The rest of this screen works.',
+              },
+              { part },
+            )}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { FieldValues, Path, UseFormRegister } from 'react-hook-form';
+import { useI18n } from '../../lib/i18n';
 import { Field } from './field';
 import { asOptionalText } from './form-errors';
 
@@ -10,8 +11,12 @@ export function CommentsField<T extends FieldValues>({
   register: UseFormRegister<T>;
   error: string | null;
 }) {
+  const intl = useI18n();
   return (
-    <Field label="Comments" error={error}>
+    <Field
+      label={intl.formatMessage({ id: 'form.comments', defaultMessage: 'Comments' })}
+      error={error}
+    >
       <textarea rows={3} {...register('comments' as Path<T>, { setValueAs: asOptionalText })} />
     </Field>
   );

@@ -1,4 +1,4 @@
-import { formatDate } from '../../lib/dates';
+import { dateIn, useI18n } from '../../lib/i18n';
 import { Banner } from '../banner';
 import type { FormDraft } from './use-form-draft';
 
@@ -7,17 +7,19 @@ import type { FormDraft } from './use-form-draft';
  * record changed since, and a way back to the saved values.
  */
 export function DraftNotice({ draft }: { draft: FormDraft }) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   if (draft.discarded && draft.restoredAt === null) {
     return (
       <Banner
         tone="info"
         actions={
           <button type="button" className="button" onClick={draft.undoDiscard}>
-            Undo
+            {t({ id: 'draft.undo', defaultMessage: 'Undo' })}
           </button>
         }
       >
-        <p>Draft discarded.</p>
+        <p>{t({ id: 'draft.discarded', defaultMessage: 'Draft discarded.' })}</p>
       </Banner>
     );
   }
@@ -27,18 +29,26 @@ export function DraftNotice({ draft }: { draft: FormDraft }) {
       tone={draft.changedSince ? 'warn' : 'info'}
       actions={
         <button type="button" className="button" onClick={draft.discard}>
-          Discard draft
+          {t({ id: 'draft.discard', defaultMessage: 'Discard draft' })}
         </button>
       }
     >
       <p>
-        Restored what you typed on {formatDate(new Date(draft.restoredAt).toISOString())} before the
-        app closed.
+        {t(
+          {
+            id: 'draft.restored',
+            defaultMessage: 'Restored what you typed on {when} before the app closed.',
+          },
+          { when: dateIn(intl, new Date(draft.restoredAt).toISOString()) },
+        )}
       </p>
       {draft.changedSince ? (
         <p>
-          This record changed on this tablet since (a sync brought a newer version): the fields you
-          did not type in show it. Check before saving.
+          {t({
+            id: 'draft.changedSince',
+            defaultMessage:
+              'This record changed on this tablet since (a sync brought a newer version): the fields you did not type in show it. Check before saving.',
+          })}
         </p>
       ) : null}
     </Banner>

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useI18n } from '../../lib/i18n';
 
 /**
  * The bottom of a record form: the form's other actions (`extra`, e.g. Remove), Cancel when the
@@ -15,12 +16,13 @@ export function FormActions({
   onCancel?: () => void;
   extra?: ReactNode;
 }) {
+  const intl = useI18n();
   return (
     <div className="form-actions">
       {extra}
       {onCancel ? (
         <button type="button" className="button" onClick={onCancel}>
-          Cancel
+          {intl.formatMessage({ id: 'form.cancel', defaultMessage: 'Cancel' })}
         </button>
       ) : null}
       <button type="submit" className="button button-primary" disabled={saving}>

@@ -1,6 +1,9 @@
+import type { IntlShape, MessageDescriptor } from 'react-intl';
+
 /**
- * Turns zod's generic messages into words a technician understands, for the shared schemas used
- * as form resolvers. Schema-level messages (e.g. "Site code must be exactly 6 digits") win; this
+ * Turns zod's generic messages into words a technician understands, in the person's language,
+ * for the shared schemas used as form resolvers. Schema-level messages (e.g. "Site code must be
+ * exactly 6 digits") win (said in the language at display, see lib/i18n `translateRule`); this
  * only fills the generic ones: missing values, wrong types, numbers out of range.
  */
 type Issue = {
@@ -13,36 +16,58 @@ type Issue = {
   origin?: string;
 };
 
-function labelFor(path: PropertyKey[] | undefined, labels: Record<string, string>): string {
+/** A form's field labels by dotted path (`arthropods.*.species` for every row). */
+export type FieldLabels = Record<string, string | MessageDescriptor>;
+
+function labelFor(intl: IntlShape, path: PropertyKey[] | undefined, labels: FieldLabels): string {
   const key = (path ?? []).map(String).join('.');
-  if (labels[key]) return labels[key];
   const generic = key.replace(/\.\d+\./g, '.*.').replace(/^\d+\./, '*.');
-  if (labels[generic]) return labels[generic];
-  const last =
-    key
-      .split('.')
-      .filter((p) => !/^\d+$/.test(p))
-      .pop() ?? 'This field';
+  const found = labels[key] ?? labels[generic];
+  if (found) return typeof found === 'string' ? found : intl.formatMessage(found);
+  const last = key
+    .split('.')
+    .filter((p) => !/^\d+$/.test(p))
+    .pop();
+  if (!last)
+    return intl.formatMessage({ id: 'formErrors.thisField', defaultMessage: 'This field' });
   const words = last.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export function friendlyErrors(labels: Record<string, string>) {
+export function friendlyErrors(labels: FieldLabels, intl: IntlShape) {
+  const t = intl.formatMessage;
   return (iss: Issue): string | undefined => {
-    const label = labelFor(iss.path, labels);
+    const label = labelFor(intl, iss.path, labels);
     // NaN comes from a number field holding text: "must be a number", not "required".
     const empty = iss.input === undefined || iss.input === null || iss.input === '';
-    if (iss.code === 'invalid_type' && empty) return `${label} is required`;
+    if (iss.code === 'invalid_type' && empty)
+      return t({ id: 'formErrors.required', defaultMessage: '{label} is required' }, { label });
     if (iss.code === 'invalid_type' && iss.expected === 'number')
-      return `${label} must be a number`;
-    if (iss.code === 'invalid_type') return `${label} is not valid`;
-    if (iss.code === 'invalid_value') return `Choose a ${label.toLowerCase()} from the list`;
+      return t(
+        { id: 'formErrors.notNumber', defaultMessage: '{label} must be a number' },
+        { label },
+      );
+    if (iss.code === 'invalid_type')
+      return t({ id: 'formErrors.notValid', defaultMessage: '{label} is not valid' }, { label });
+    if (iss.code === 'invalid_value')
+      return t(
+        { id: 'formErrors.chooseFromList', defaultMessage: 'Choose a {label} from the list' },
+        { label: label.toLowerCase() },
+      );
     if (iss.code === 'too_small' && iss.origin === 'number')
-      return `${label} must be at least ${String(iss.minimum)}`;
-    if (iss.code === 'too_small' && iss.origin === 'string') return `${label} is required`;
+      return t(
+        { id: 'formErrors.atLeast', defaultMessage: '{label} must be at least {min}' },
+        { label, min: String(iss.minimum) },
+      );
+    if (iss.code === 'too_small' && iss.origin === 'string')
+      return t({ id: 'formErrors.required', defaultMessage: '{label} is required' }, { label });
     if (iss.code === 'too_big' && iss.origin === 'number')
-      return `${label} must be at most ${String(iss.maximum)}`;
-    if (iss.code === 'too_big' && iss.origin === 'string') return `${label} is too long`;
+      return t(
+        { id: 'formErrors.atMost', defaultMessage: '{label} must be at most {max}' },
+        { label, max: String(iss.maximum) },
+      );
+    if (iss.code === 'too_big' && iss.origin === 'string')
+      return t({ id: 'formErrors.tooLong', defaultMessage: '{label} is too long' }, { label });
     return undefined;
   };
 }

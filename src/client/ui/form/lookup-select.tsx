@@ -1,4 +1,5 @@
 import type { FieldValues, Path, UseFormRegister } from 'react-hook-form';
+import { useI18n } from '../../lib/i18n';
 import { Field } from './field';
 import { asNumber } from './form-errors';
 import { listKey } from './list-key';
@@ -23,10 +24,13 @@ export function LookupSelect<T extends FieldValues>({
   error: string | null;
   options: readonly LookupOption[];
 }) {
+  const intl = useI18n();
   return (
     <Field label={label} error={error}>
       <select key={listKey(options)} {...register(name, { setValueAs: asNumber })}>
-        <option value="">Choose…</option>
+        <option value="">
+          {intl.formatMessage({ id: 'form.choose', defaultMessage: 'Choose…' })}
+        </option>
         {options.map((o) => (
           <option key={o.id} value={o.id}>
             {o.label}

@@ -1,4 +1,6 @@
 import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import type { IntlShape } from 'react-intl';
+import { translateRule } from '../../lib/i18n';
 
 /** A save the tablet refused by rule: a message for the technician and one per field. */
 export type Refusal = {
@@ -13,6 +15,7 @@ export type Refusal = {
  * saved on the tablet. Either way the form keeps what was typed.
  */
 export function saveErrorMessage<T extends FieldValues>(
+  intl: IntlShape,
   error: unknown,
   isRefusal: (e: unknown) => e is Refusal,
   setError: UseFormSetError<T>,
@@ -22,7 +25,10 @@ export function saveErrorMessage<T extends FieldValues>(
     for (const f of error.fields) {
       setError(mapPath(f.path) as Path<T>, { type: 'server', message: f.message });
     }
-    return error.message;
+    return translateRule(intl, error.message);
   }
-  return `Could not save on this tablet: ${error instanceof Error ? error.message : String(error)}`;
+  return intl.formatMessage(
+    { id: 'form.notSaved', defaultMessage: 'Could not save on this tablet: {reason}' },
+    { reason: error instanceof Error ? error.message : String(error) },
+  );
 }

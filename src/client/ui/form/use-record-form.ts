@@ -11,7 +11,8 @@ import {
 import type { z } from 'zod';
 import { useDirtyForm } from './dirty-forms';
 import { errorAt } from './error-at';
-import { friendlyErrors } from './form-errors';
+import { translateRule, useI18n } from '../../lib/i18n';
+import { friendlyErrors, type FieldLabels } from './form-errors';
 import type { Problem } from './problem-banner';
 import { saveErrorMessage, type Refusal } from './save-error';
 import { useFormDraft, type DraftPlace } from './use-form-draft';
@@ -23,7 +24,7 @@ export type RecordFormOptions<TValues extends FieldValues> = {
   /** The record's schema, memoised by the caller: a new schema is a new resolver. */
   schema: z.ZodType;
   /** Field labels for zod's generic messages (a module constant). */
-  labels: Record<string, string>;
+  labels: FieldLabels;
   defaultValues: DefaultValues<TValues>;
   /** The server's refusal of this record, put beside its fields once, on open. */
   problem: Problem;
@@ -49,16 +50,17 @@ export function useRecordForm<TValues extends FieldValues, TOut = TValues>(
   options: RecordFormOptions<TValues>,
 ) {
   const { schema, labels, problem, isRefusal, mapPath } = options;
+  const intl = useI18n();
   // zodResolver's types tie the form's values to the schema's input exactly; forms hold partial
   // values while typing (the schema decides), so the one cast of the resolver lives here.
   const resolver = useMemo(
     () =>
-      zodResolver(schema as never, { error: friendlyErrors(labels) }) as unknown as Resolver<
+      zodResolver(schema as never, { error: friendlyErrors(labels, intl) }) as unknown as Resolver<
         TValues,
         unknown,
         TOut
       >,
-    [schema, labels],
+    [schema, labels, intl],
   );
   const form = useForm<TValues, unknown, TOut>({
     resolver,
@@ -86,8 +88,11 @@ export function useRecordForm<TValues extends FieldValues, TOut = TValues>(
     return () => clearTimeout(timer);
   }, [formState.submitCount]);
 
-  /** The message at a field's dotted path (`arthropods.2.sex`), or null. */
-  const err = (path: string) => errorAt(formState.errors, path);
+  /**
+   * The message at a field's dotted path (`arthropods.2.sex`), or null; a shared rule's or the
+   * server's English wording in the person's language.
+   */
+  const err = (path: string) => translateRule(intl, errorAt(formState.errors, path));
   /** The form's submit handler: validates, then saves; a failed save keeps the typing. */
   const submitWith = (save: SubmitHandler<TOut>) =>
     handleSubmit(
@@ -98,7 +103,7 @@ export function useRecordForm<TValues extends FieldValues, TOut = TValues>(
           // gone by now, waits on no draft), and never written again after the record.
           await draft.saving(() => Promise.resolve(save(data)));
         } catch (e) {
-          setSaveError(saveErrorMessage(e, isRefusal, setError, mapPath));
+          setSaveError(saveErrorMessage(intl, e, isRefusal, setError, mapPath));
         }
       },
       (_errors, e) => {
