@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshStatistics } from '../../../../src/server/db/refresh-statistics';
-import { REPORT_PAGES_AT_ONCE } from '../../../../src/server/bff/reports/report-lists';
+import { REPORT_PAGES_AT_ONCE } from '../../../../src/server/bff/reports/report-list-read';
 import { growSeasons } from '../../../bench/grow-seasons';
 import { serveHop, startBffStack, type BffStack } from '../helpers/bff-stack';
 
