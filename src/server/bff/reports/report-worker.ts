@@ -226,6 +226,15 @@ export class ReportWorker {
     });
   }
 
+  /**
+   * Ends the running thread as a crash would (its reads and reports fail with 503); the next
+   * report starts a new one with `limits` (tests give it a small heap).
+   */
+  async restart(limits: ResourceLimits = this.resourceLimits): Promise<void> {
+    this.resourceLimits = limits;
+    await this.thread?.terminate();
+  }
+
   /** Ends the thread (the BFF is closing): reads and reports under way fail. */
   async close(): Promise<void> {
     this.closed = true;

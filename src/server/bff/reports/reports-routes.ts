@@ -13,7 +13,7 @@ import {
   type ReportName,
   type ReportQuery,
 } from './report-query';
-import { OverBudget } from './report-worker';
+import { OverBudget, type ReportWorker } from './report-worker';
 
 /**
  * Most rows one report may have (issue 36 N1). A district's busiest honest request, every date
@@ -34,6 +34,7 @@ const ROW_MULTIPLIERS = ['year', 'target_year', 'interval', 'separate_by', 'spec
  * (report-worker.ts); this thread checks the request and passes the text on.
  */
 export async function reportsRoutes(app: FastifyInstance, ctx: BffContext): Promise<void> {
+  workers.set(app, reportWorkerOf(ctx));
   app.addHook('onClose', () => reportWorkerOf(ctx).close());
   for (const name of REPORT_NAMES) {
     app.get(
@@ -42,6 +43,13 @@ export async function reportsRoutes(app: FastifyInstance, ctx: BffContext): Prom
       (req, reply) => answer(ctx, name, req, reply),
     );
   }
+}
+
+const workers = new WeakMap<FastifyInstance, ReportWorker>();
+
+/** The report worker of a BFF built by buildBff (what a test restarts or limits). */
+export function reportWorkerOfApp(app: FastifyInstance): ReportWorker | undefined {
+  return workers.get(app);
 }
 
 async function answer(ctx: BffContext, name: ReportName, req: FastifyRequest, reply: FastifyReply) {
