@@ -30,7 +30,7 @@ export type ReportWorkerData = { upstreamUrl: string; timeouts: UpstreamTimeouts
 export const REPORT_WORKER_HEAP_MB = 512;
 
 /** The thread has ended (out of memory, a crash): what its callers are answered. */
-export const reportUnavailable = () =>
+const reportUnavailable = () =>
   new HttpError(
     503,
     'report_unavailable',
