@@ -43,5 +43,5 @@ export type FromReportWorker =
   | { type: 'report-ready'; jobId: number }
   | { type: 'report-failed'; jobId: number; error: WireError }
   | { type: 'report-over-budget'; jobId: number; rows: number; budget: number }
-  /** The next piece of the job's text (`done`: it was the last, or there is none). */
+  /** The next piece of the job's text; null once the text has all been sent. */
   | { type: 'chunk'; jobId: number; text: string | null };
