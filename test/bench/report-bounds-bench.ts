@@ -17,6 +17,8 @@
  *   species and trap, the species in the records);
  * - 24 write-then-report pairs whose clients leave (was 24 full reads, 3.95 GB).
  * `REPORT_BOUNDS_PER_SEASON` overrides the size (default 7,700 a season: 100,100 collections).
+ * `REPORT_BOUNDS_CPU_PROF=<dir>` writes V8 CPU profiles of the BFF's process (each of its threads)
+ * into that directory when it ends (what the BFF's time went on: open them in Chrome DevTools).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -75,7 +77,9 @@ async function startMain(
   dataDir: string,
   recordsPort: number,
 ): Promise<{ child: ChildProcess; url: string; output: () => string }> {
-  const child = spawn(process.execPath, optimisingNodeArgs('src/server/main.ts'), {
+  const profileDir = process.env.REPORT_BOUNDS_CPU_PROF;
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, ...optimisingNodeArgs('src/server/main.ts')], {
     env: {
       ...process.env,
       TRAPLINE_DATA_DIR: dataDir,

@@ -6,7 +6,7 @@
  * - over HTTP through the BFF: the first (cold) report request, which reads the agency's lists
  *   from the records service, and the same request again (warm: lists cached), so cold − warm is
  *   the list read;
- * - the list read alone, `reportLists()` in-process on a fresh cache, median of a few rounds;
+ * - the list read alone, `readReportLists()` (the report worker's read) in-process, median of a few rounds;
  * - each report's computation alone on those lists (median of ROUNDS), its ratio to the 1 s
  *   target and to a reference measured in the same run (JSON.stringify of the same lists), so
  *   the ratio means something on any machine;
@@ -14,10 +14,13 @@
  *   SQL aggregate on the same database (the bench throws if not).
  * `REPORTS_PER_SEASON` and `REPORTS_ROUNDS` override the size and the rounds.
  */
-import type { BffContext } from '../../src/server/bff/context';
 import { startBff } from '../../src/server/bff/app';
-import { reportLists, type ReportLists } from '../../src/server/bff/reports/report-lists';
-import type { StoredSession } from '../../src/server/bff/session-store';
+import { PageSlots } from '../../src/server/bff/reports/page-slots';
+import {
+  readReportLists,
+  REPORT_PAGES_AT_ONCE,
+  type ReportLists,
+} from '../../src/server/bff/reports/report-list-read';
 import { UpstreamClient } from '../../src/server/bff/upstream-client';
 import type { Database } from '../../src/server/db/database';
 import { openDatabase } from '../../src/server/db/open-database';
@@ -91,23 +94,20 @@ async function request(bff: Bff, path: string): Promise<{ ms: number; body: Repo
 }
 
 /**
- * `reportLists()` as the report routes call it, on a context of its own (its cache is keyed by
- * the context, so each round reads the lists afresh) with the signed-in agency's upstream token.
+ * `readReportLists()` as the report worker calls it, in this process, with the signed-in
+ * agency's upstream token and a pool and page slots of its own.
  */
 async function readListsInProcess(recordsUrl: string, token: string): Promise<ReportLists> {
   const upstream = new UpstreamClient(recordsUrl, {
     connectTimeoutMs: 5_000,
     responseTimeoutMs: 120_000,
   });
-  const ctx = { upstream, now: () => new Date() } as unknown as BffContext;
-  const session = {
-    idHash: 'bench',
-    token,
-    tokenExpiresAt: new Date(Date.now() + 3_600_000),
-    info: { agency: { id: 1 } },
-  } as unknown as StoredSession;
+  const slots = new PageSlots(REPORT_PAGES_AT_ONCE);
   try {
-    return await reportLists(ctx, session);
+    return await readReportLists(
+      { upstream, token, agencyId: 1, slots },
+      new AbortController().signal,
+    );
   } finally {
     await upstream.destroy();
   }

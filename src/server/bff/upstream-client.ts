@@ -64,7 +64,11 @@ export class UpstreamClient {
   private readonly basePath: string;
   readonly origin: string;
 
-  constructor(baseUrl: string, timeouts: UpstreamTimeouts) {
+  /** `baseUrl` and `timeouts` are kept so a worker thread can open a pool of its own like it. */
+  constructor(
+    readonly baseUrl: string,
+    readonly timeouts: UpstreamTimeouts,
+  ) {
     const url = new URL(baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');

@@ -38,6 +38,8 @@ export const ERROR_CODES = [
   'reauth_required',
   'upstream_unavailable',
   'upstream_timeout',
+  // The BFF's report worker ended (a report outgrew its heap): 503, try again (issue 36).
+  'report_unavailable',
   'internal',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

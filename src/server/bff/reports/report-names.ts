@@ -1,4 +1,4 @@
-import type { ReportLists } from './report-lists';
+import type { ReportLists } from './report-list-read';
 import type { CachedLookups } from '../lookup-cache';
 import type { FieldError } from '#shared/schemas/error';
 
@@ -36,31 +36,25 @@ export function lookupNames(doc: CachedLookups): KnownNames {
   return names;
 }
 
-const fromLists = new WeakMap<ReportLists, KnownNames>();
-
 /**
  * The names in the agency's own records: a species or trap since retired from the lookups still
- * has its history, and a report on it is a fair question.
+ * has its history, and a report on it is a fair question. Worked out once per read, by the
+ * report worker, which holds the lists.
  */
 export function listNames(lists: ReportLists): KnownNames {
-  let names = fromLists.get(lists);
-  if (!names) {
-    const species = new Set<string>();
-    const trap = new Set<string>();
-    for (const c of lists.collections) {
-      if (c.trap?.acronym) trap.add(c.trap.acronym);
-      for (const a of c.arthropods ?? []) {
-        if (a.species?.display_name) species.add(a.species.display_name);
-      }
+  const species = new Set<string>();
+  const trap = new Set<string>();
+  for (const c of lists.collections) {
+    if (c.trap?.acronym) trap.add(c.trap.acronym);
+    for (const a of c.arthropods ?? []) {
+      if (a.species?.display_name) species.add(a.species.display_name);
     }
-    for (const p of lists.pools) {
-      if (p.trap?.acronym) trap.add(p.trap.acronym);
-      if (p.species?.display_name) species.add(p.species.display_name);
-    }
-    names = { species, trap };
-    fromLists.set(lists, names);
   }
-  return names;
+  for (const p of lists.pools) {
+    if (p.trap?.acronym) trap.add(p.trap.acronym);
+    if (p.species?.display_name) species.add(p.species.display_name);
+  }
+  return { species, trap };
 }
 
 /**

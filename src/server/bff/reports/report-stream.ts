@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { Report } from '#shared/reports';
 import { csvLine } from './report-csv';
 
@@ -28,9 +27,4 @@ export function* reportCsvChunks(report: Report): Generator<string> {
       .map((row) => csvLine(report.columns.map((c) => row[c])))
       .join('');
   }
-}
-
-/** A stream of the chunks, read as the response drains (backpressure), as bytes. */
-export function chunkStream(chunks: Iterable<string>): Readable {
-  return Readable.from(chunks, { objectMode: false, highWaterMark: 64 * 1024 });
 }

@@ -1,18 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  abundanceAnomalyReport,
-  abundanceReport,
-  infectionRateReport,
-  ReportRowBudgetExceeded,
-  vectorIndexReport,
-  type Report,
-} from '#shared/reports';
+import type { Readable } from 'node:stream';
 import { HttpError } from '../../http/http-error';
 import type { BffContext } from '../context';
 import { requireSession, sessionOf } from '../require-session';
 import type { StoredSession } from '../session-store';
-import { reportLists, type ReportLists } from './report-lists';
-import { listNames, lookupNames, unknownNameFields, type KnownNames } from './report-names';
+import { reportLists, reportWorkerOf, type ReportLists } from './report-lists';
+import { lookupNames, unknownNameFields, type KnownNames } from './report-names';
 import {
   assertReadableQuery,
   parseReportQuery,
@@ -20,7 +13,7 @@ import {
   type ReportName,
   type ReportQuery,
 } from './report-query';
-import { chunkStream, reportCsvChunks, reportJsonChunks } from './report-stream';
+import { OverBudget, type ReportWorker } from './report-worker';
 
 /**
  * Most rows one report may have (issue 36 N1). A district's busiest honest request, every date
@@ -37,9 +30,12 @@ const ROW_MULTIPLIERS = ['year', 'target_year', 'interval', 'separate_by', 'spec
  * agency's surveillance reports (spec: shared/spec/surveillance-calculations.md), computed by the
  * shared module on the lists this BFF reads from the upstream. JSON `{rows, count}` (rows' keys in
  * column order) or, with format=csv, a CSV file with the same columns, each streamed as the
- * client takes it.
+ * client takes it. Reading, computing and serialising all run on the report worker's thread
+ * (report-worker.ts); this thread checks the request and passes the text on.
  */
 export async function reportsRoutes(app: FastifyInstance, ctx: BffContext): Promise<void> {
+  workers.set(app, reportWorkerOf(ctx));
+  app.addHook('onClose', () => reportWorkerOf(ctx).close());
   for (const name of REPORT_NAMES) {
     app.get(
       `/api/reports/${name}`,
@@ -47,6 +43,13 @@ export async function reportsRoutes(app: FastifyInstance, ctx: BffContext): Prom
       (req, reply) => answer(ctx, name, req, reply),
     );
   }
+}
+
+const workers = new WeakMap<FastifyInstance, ReportWorker>();
+
+/** The report worker of a BFF built by buildBff (what a test restarts or limits). */
+export function reportWorkerOfApp(app: FastifyInstance): ReportWorker | undefined {
+  return workers.get(app);
 }
 
 async function answer(ctx: BffContext, name: ReportName, req: FastifyRequest, reply: FastifyReply) {
@@ -57,14 +60,19 @@ async function answer(ctx: BffContext, name: ReportName, req: FastifyRequest, re
   const left = whenClientLeaves(reply);
   // The current season when no year is asked for (the shared module has no clock).
   const season = ctx.now().getUTCFullYear();
-  let lists: ReportLists;
-  let report: Report;
+  let text: Readable;
   const backstop = liftIdleBackstop(req);
   try {
     const known = await namesOfLookups(ctx, session, query);
-    lists = await reportLists(ctx, session, left);
-    assertKnownNames(query, known, lists);
-    report = compute(name, lists, query, season);
+    const lists = await reportLists(ctx, session, left);
+    try {
+      assertKnownNames(query, known, lists.names);
+      text = await compute(name, lists, query, season);
+    } finally {
+      lists.release();
+    }
+    if (left.aborted) text.destroy();
+    else left.addEventListener('abort', () => text.destroy(), { once: true });
   } catch (err) {
     // Nobody to answer: the read this request waited for goes on only for others.
     if (left.aborted) return reply;
@@ -80,11 +88,9 @@ async function answer(ctx: BffContext, name: ReportName, req: FastifyRequest, re
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="trapline-${name}-${span}.csv"`)
-      .send(chunkStream(reportCsvChunks(report)));
+      .send(text);
   }
-  return reply
-    .header('content-type', 'application/json; charset=utf-8')
-    .send(chunkStream(reportJsonChunks(report)));
+  return reply.header('content-type', 'application/json; charset=utf-8').send(text);
 }
 
 /**
@@ -134,10 +140,10 @@ async function namesOfLookups(
  * 422 naming `species` / `trap` when a name is neither in the lookups nor in the agency's own
  * records (issue 36 N1).
  */
-function assertKnownNames(query: ReportQuery, lookups: KnownNames | null, lists: ReportLists) {
+function assertKnownNames(query: ReportQuery, lookups: KnownNames | null, inLists: KnownNames) {
   if (!lookups) return;
   if (unknownNameFields(query, [lookups]).length === 0) return;
-  const fields = unknownNameFields(query, [lookups, listNames(lists)]);
+  const fields = unknownNameFields(query, [lookups, inLists]);
   if (fields.length === 0) return;
   throw new HttpError(
     422,
@@ -147,11 +153,17 @@ function assertKnownNames(query: ReportQuery, lookups: KnownNames | null, lists:
   );
 }
 
-function compute(name: ReportName, lists: ReportLists, q: ReportQuery, season: number): Report {
+/** The report's text, computed by the worker; 422 naming the row multipliers over the budget. */
+async function compute(
+  name: ReportName,
+  lists: ReportLists,
+  q: ReportQuery,
+  season: number,
+): Promise<Readable> {
   try {
-    return computeWithin(name, lists, q, season, REPORT_ROW_BUDGET);
+    return await lists.report(name, q, season, REPORT_ROW_BUDGET);
   } catch (err) {
-    if (!(err instanceof ReportRowBudgetExceeded)) throw err;
+    if (!(err instanceof OverBudget)) throw err;
     const given = ROW_MULTIPLIERS.filter((p) => q[p as keyof ReportQuery] !== undefined);
     const rows = err.rows.toLocaleString('en-US');
     const budget = err.budget.toLocaleString('en-US');
@@ -165,32 +177,5 @@ function compute(name: ReportName, lists: ReportLists, q: ReportQuery, season: n
         message: `Together these make ${rows} rows, more than the ${budget} a report may have`,
       })),
     );
-  }
-}
-
-function computeWithin(
-  name: ReportName,
-  lists: ReportLists,
-  q: ReportQuery,
-  season: number,
-  rowBudget: number,
-): Report {
-  const { format: _format, year, target_year, ...params } = q;
-  const common = { ...params, rowBudget };
-  switch (name) {
-    case 'abundance':
-      return abundanceReport(lists.collections, { ...common, year: year ?? [season] });
-    case 'abundance-anomaly':
-      return abundanceAnomalyReport(lists.collections, {
-        ...common,
-        target_year: target_year ?? season,
-      });
-    case 'infection-rate':
-      return infectionRateReport(lists.pools, { ...common, year: year ?? [season] });
-    case 'vector-index':
-      return vectorIndexReport(lists.collections, lists.pools, {
-        ...common,
-        year: year ?? [season],
-      });
   }
 }

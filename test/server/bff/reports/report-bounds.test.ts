@@ -1,7 +1,11 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshStatistics } from '../../../../src/server/db/refresh-statistics';
-import { REPORT_ROW_BUDGET } from '../../../../src/server/bff/reports/reports-routes';
+import {
+  REPORT_ROW_BUDGET,
+  reportWorkerOfApp,
+} from '../../../../src/server/bff/reports/reports-routes';
+import { REPORT_WORKER_HEAP_MB } from '../../../../src/server/bff/reports/report-worker';
 import { growSeasons } from '../../../bench/grow-seasons';
 import { startBffStack, type BffStack } from '../helpers/bff-stack';
 import { makeCollection } from '../helpers/record-bodies';
@@ -257,6 +261,81 @@ describe("reading an agency's lists", () => {
         [season],
       );
       expect(await trapEvents(after)).toBe(rows[0].events);
+    },
+    SLOW,
+  );
+});
+
+/**
+ * The longest the BFF's thread went without running a 20 ms timer while `work` ran, and how long
+ * `work` took: a thread busy with a report holds every other user's request that long.
+ */
+async function longestStall(work: () => Promise<void>): Promise<{ stall: number; took: number }> {
+  let last = performance.now();
+  let stall = 0;
+  const beat = setInterval(() => {
+    const now = performance.now();
+    stall = Math.max(stall, now - last - 20);
+    last = now;
+  }, 20);
+  const at = performance.now();
+  try {
+    await work();
+  } finally {
+    clearInterval(beat);
+  }
+  return { stall, took: performance.now() - at };
+}
+
+describe("the BFF's thread while a report runs", () => {
+  it(
+    'stays free for other requests: the report is computed and serialised off it',
+    async () => {
+      // Lists read first (the reading is the records service's work, on this test's thread).
+      const warm = await stack.api(`/api/reports/abundance?${ALL_YEARS}`, { cookie: tech });
+      expect(warm.status).toBe(200);
+      // The largest kind a technician can ask for: every date of five seasons by trap and species.
+      const path = `/api/reports/abundance?${EVERY_DATE_BY_TRAP}&separate_by=species`;
+      let rows = 0;
+      const { stall, took } = await longestStall(async () => {
+        const res = await stack.api(path, { cookie: tech });
+        expect(res.status, res.text.slice(0, 300)).toBe(200);
+        rows = res.json<{ count: number }>().count;
+      });
+      expect(rows).toBeGreaterThan(10_000);
+      // On the BFF's thread the computation alone held it for most of the request (1–3 s). A
+      // loaded machine still deschedules a thread now and then: a quarter of the request's time,
+      // and never less than 250 ms, is the generous bound.
+      expect(stall, `stalled ${stall.toFixed(0)} ms of ${took.toFixed(0)} ms`).toBeLessThan(
+        Math.max(250, took / 4),
+      );
+    },
+    SLOW,
+  );
+
+  it(
+    'answers 503 with an error body when the report worker runs out of memory, and lives on',
+    async () => {
+      const worker = reportWorkerOfApp(stack.bff.app);
+      expect(worker).toBeDefined();
+      // A heap too small for the district's lists: the read outgrows it.
+      await worker?.restart({ maxOldGenerationSizeMb: 48 });
+      await write(tech);
+      const res = await stack.api(`/api/reports/abundance?${ALL_YEARS}`, { cookie: tech });
+      expect(res.status, res.text.slice(0, 300)).toBe(503);
+      expect(res.headers['retry-after']).toBe('60');
+      expect(res.json()).toMatchObject({
+        error: {
+          code: 'report_unavailable',
+          message: expect.stringContaining('Ask for fewer years') as string,
+        },
+      });
+
+      // The BFF still answers, and the next report gets a new worker with the usual heap.
+      expect((await stack.api('/api/health')).status).toBe(200);
+      await worker?.restart({ maxOldGenerationSizeMb: REPORT_WORKER_HEAP_MB });
+      const again = await stack.api(`/api/reports/abundance?${ALL_YEARS}`, { cookie: tech });
+      expect(again.status, again.text.slice(0, 300)).toBe(200);
     },
     SLOW,
   );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { refreshStatistics } from '../../../../src/server/db/refresh-statistics';
-import { REPORT_PAGES_AT_ONCE } from '../../../../src/server/bff/reports/report-lists';
+import { REPORT_PAGES_AT_ONCE } from '../../../../src/server/bff/reports/report-list-read';
 import { growSeasons } from '../../../bench/grow-seasons';
 import { serveHop, startBffStack, type BffStack } from '../helpers/bff-stack';
 import { forwardingHop, isReportListRead } from '../helpers/forwarding-hop';
