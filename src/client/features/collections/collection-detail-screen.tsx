@@ -15,6 +15,7 @@ import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { RepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { formatDate } from '../../lib/dates';
+import { useI18n } from '../../lib/i18n';
 import { loadIdentity } from '../../lib/identity';
 import { Banner } from '../../ui/banner';
 import { Dialog } from '../../ui/dialog';
@@ -95,6 +96,7 @@ export function CollectionDetailScreen({
   renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
 }) {
   const db = useDb();
+  const intl = useI18n();
   const [, navigate] = useLocation();
   const collection = useCollection(localId);
   const site = useSiteRow(collection?.parentLocalId ?? null);
@@ -268,6 +270,16 @@ export function CollectionDetailScreen({
         </div>
       )}
       <h2>Pools</h2>
+      {pools && pools.length > 0 && editable ? (
+        <div className="row wrap">
+          <Link href={`/labels?collection=${localId}`} className="button">
+            {intl.formatMessage({ id: 'labels.printLabels', defaultMessage: 'Print labels' })}
+          </Link>
+          <Link href={`/manifest?collection=${localId}`} className="button">
+            {intl.formatMessage({ id: 'labels.labManifest', defaultMessage: 'Lab manifest' })}
+          </Link>
+        </div>
+      ) : null}
       {pools && pools.length > 0 ? (
         <ul className="list" aria-label="Pools">
           {pools.map(({ pool, tests }, i) => {
