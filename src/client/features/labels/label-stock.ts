@@ -4,7 +4,7 @@
  * stock's gutters, so label N prints on label N of the sheet with the printer's "actual size".
  */
 export type LabelStock = {
-  id: 'letter-3x10' | 'a4-3x7' | 'single';
+  id: 'letter' | 'a4' | 'single';
   /** The CSS `@page` size and margins for this stock. */
   page: { size: string; margin: string };
   columns: number;
@@ -17,7 +17,7 @@ export type LabelStock = {
 export const LABEL_STOCKS: readonly LabelStock[] = [
   // Avery 5160 and its equivalents: 30 labels of 2 5/8 × 1 in on US Letter.
   {
-    id: 'letter-3x10',
+    id: 'letter',
     page: { size: '8.5in 11in', margin: '0.5in 0.1875in' },
     columns: 3,
     rows: 10,
@@ -26,7 +26,7 @@ export const LABEL_STOCKS: readonly LabelStock[] = [
   },
   // Avery L7160 and its equivalents: 21 labels of 63.5 × 38.1 mm on A4.
   {
-    id: 'a4-3x7',
+    id: 'a4',
     page: { size: '210mm 297mm', margin: '15.15mm 7.25mm' },
     columns: 3,
     rows: 7,

@@ -69,7 +69,7 @@ export function LabelsScreen() {
                   {
                     id: 'labels.stockName',
                     defaultMessage:
-                      '{stock, select, letter-3x10 {Letter sheet, 30 labels (Avery 5160)} a4-3x7 {A4 sheet, 21 labels (Avery L7160)} other {Label printer, 2.25 × 1.25 in}}',
+                      '{stock, select, letter {Letter sheet, 30 labels (Avery 5160)} a4 {A4 sheet, 21 labels (Avery L7160)} other {Label printer, 2.25 × 1.25 in}}',
                   },
                   { stock: s.id },
                 )}
