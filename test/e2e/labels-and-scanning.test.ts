@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
@@ -19,6 +19,7 @@ import { inspectScreen } from './harness/inspect-screen';
 import { pdfText } from './harness/pdf-text';
 import { screenshot } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
+import { OUTPUT_DIR } from './harness/paths';
 import { localTable, outboxEmpties, TECH } from './harness/sync-checks';
 
 type SyncedPool = { localId: string; serverId: number; number: number };
@@ -34,6 +35,12 @@ async function syncedPools(page: Page, collectionLocalId: string): Promise<Synce
       number: Number((p.server as { pool_num: unknown }).pool_num),
     }))
     .sort((a, b) => a.number - b.number);
+}
+
+/** Keeps a printed PDF beside the screenshots (test/.output), to look at. */
+async function keepPdf(name: string, pdf: Buffer): Promise<void> {
+  await mkdir(OUTPUT_DIR, { recursive: true });
+  await writeFile(join(OUTPUT_DIR, `${name}.pdf`), pdf);
 }
 
 /** Scan → "Scan a photo" with a picture (PNG bytes): the scanner reads what the camera would. */
@@ -133,10 +140,10 @@ describe('pool labels, the lab manifest and scanning in Chromium', () => {
       expect(box?.height).toBeCloseTo(96, 0);
       await screenshot(page, 'labels-print-letter');
       const png = await label.screenshot();
-      await page.emulateMedia({ media: 'screen' });
+      await page.emulateMedia({ media: null });
       await scanPicture(page, png);
     } finally {
-      await page.emulateMedia({ media: 'screen' });
+      await page.emulateMedia({ media: null });
     }
     // The label's QR opened its own pool's test result entry.
     await expect
@@ -153,14 +160,15 @@ describe('pool labels, the lab manifest and scanning in Chromium', () => {
     await page.goto(`/labels?collection=${collection}`);
     await page.getByRole('radio', { name: /Label printer, 2.25 × 1.25 in/ }).check();
     const pdf = await page.pdf({ preferCSSPageSize: true, printBackground: true });
+    await keepPdf('labels-single', pdf);
     const text = await pdfText(pdf);
     // One page a label (form feeds between pages), each with its number.
     const pages = text.split('\f').filter((p) => p.trim() !== '');
-    expect(pages).toHaveLength(3);
+    expect(pages, text).toHaveLength(3);
     pools.forEach((pool, i) => expect(pages[i]).toContain(`Pool ${pool.number}`));
     await page.emulateMedia({ media: 'print' });
     await screenshot(page, 'labels-print-single');
-    await page.emulateMedia({ media: 'screen' });
+    await page.emulateMedia({ media: null });
   });
 
   it('prints a lab manifest of the shipped pools, as a PDF with their numbers and QR codes', async () => {
@@ -179,6 +187,7 @@ describe('pool labels, the lab manifest and scanning in Chromium', () => {
     try {
       await screenshot(page, 'manifest-print');
       const pdf = await page.pdf({ format: 'Letter', printBackground: true });
+      await keepPdf('manifest', pdf);
       const text = await pdfText(pdf);
       expect(text).toContain('Lab manifest');
       expect(text).toContain('Demo Vector Control District');
@@ -189,10 +198,10 @@ describe('pool labels, the lab manifest and scanning in Chromium', () => {
       // A manifest line's QR is the vial's label: it reads back as that pool.
       const qr = page.getByRole('img', { name: `QR code of pool ${pools[0].number}` });
       const png = await qr.screenshot();
-      await page.emulateMedia({ media: 'screen' });
+      await page.emulateMedia({ media: null });
       await scanPicture(page, png);
     } finally {
-      await page.emulateMedia({ media: 'screen' });
+      await page.emulateMedia({ media: null });
     }
     await expect
       .poll(() => new URL(page.url()).pathname)

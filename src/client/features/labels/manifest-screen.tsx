@@ -150,7 +150,7 @@ export function ManifestScreen({ preparedBy }: { preparedBy: string }) {
                     <td>{p.species}</td>
                     <td>{p.sex}</td>
                     <td>{p.count}</td>
-                    <td>
+                    <td className="manifest-day">
                       {p.collection.day}
                       {p.collection.number !== null ? (
                         <>

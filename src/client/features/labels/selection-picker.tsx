@@ -27,29 +27,31 @@ export function SelectionPicker({
   return (
     <div className="no-print label-selection">
       {'collection' in selection ? (
-        <p>
-          {pools?.[0]
-            ? t(
-                {
-                  id: 'labels.forCollection',
-                  defaultMessage:
-                    'Pools of {number, select, none {the collection} other {collection {number}}} of {day}.',
-                },
-                {
-                  number: pools[0].collection.number ?? 'none',
-                  day: pools[0].collection.day,
-                },
-              )
-            : t({
-                id: 'labels.collectionHasNoPools',
-                defaultMessage: 'This collection has no pools on this tablet.',
-              })}{' '}
+        <>
+          <p>
+            {pools?.[0]
+              ? t(
+                  {
+                    id: 'labels.forCollection',
+                    defaultMessage:
+                      'Pools of {number, select, none {the collection} other {collection {number}}} of {day}.',
+                  },
+                  {
+                    number: pools[0].collection.number ?? 'none',
+                    day: pools[0].collection.day,
+                  },
+                )
+              : t({
+                  id: 'labels.collectionHasNoPools',
+                  defaultMessage: 'This collection has no pools on this tablet.',
+                })}
+          </p>
           {day ? (
-            <Link href={`${path}?date=${day}`} className="button button-quiet">
+            <Link href={`${path}?date=${day}`} className="button">
               {t({ id: 'labels.wholeDay', defaultMessage: 'All pools of that day' })}
             </Link>
           ) : null}
-        </p>
+        </>
       ) : (
         <div className="field label-day">
           <label htmlFor="label-day">
