@@ -80,9 +80,6 @@ export function Layout({
         <NavLink href="/collections/new">
           {intl.formatMessage({ id: 'nav.newCollection', defaultMessage: 'New collection' })}
         </NavLink>
-        <NavLink href="/scan">
-          {intl.formatMessage({ id: 'nav.scan', defaultMessage: 'Scan' })}
-        </NavLink>
         <NavLink href="/sync">
           {intl.formatMessage({ id: 'nav.sync', defaultMessage: 'Sync' })}
         </NavLink>

@@ -1,7 +1,7 @@
 /**
  * Routes, and the accessible names the end-to-end tests rely on (keep them stable):
  *
- * /                         Home: heading "Hello, <user>", "New collection", "Sites" (no Sync now),
+ * /                         Home: heading "Hello, <user>", "New collection", "Sites", "Scan a label" (no Sync now),
  *                           list "Today's collections"; counts data-testid home-pending / home-parked
  * /sites                    heading "Sites", link "New site", search "Search sites", list "Sites",
  *                           region "Map of sites" (lazy Leaflet)
@@ -49,7 +49,7 @@
  *                           these pools"
  * /manifest?collection=…|date=…  heading "Lab manifest": "Ship pool N" checkboxes, "Print manifest
  *                           (N pools)", "Labels for these pools"
- * /scan                     heading "Scan a label or trap tag": video "Camera", "Scan a photo"
+ * /scan                     (Home: "Scan a label") heading "Scan a label or trap tag": video "Camera", "Scan a photo"
  *                           (file input); a pool label opens /pools/:id/tests/new, a site tag
  *                           /collections/new?site=…
  * /office                   managers only (others: "The Office is for managers only."): heading
@@ -69,7 +69,7 @@
  *                           with "Signed in as <user>", "Password" (focused), "Sign in", "Later";
  *                           after a temporary password, form "Choose your password" with "New
  *                           password", "New password again", "Set password and sign in", "Back"
- * Navigation:               nav "Main" with links "Home", "Sites", "New collection", "Scan", "Sync", "Reports",
+ * Navigation:               nav "Main" with links "Home", "Sites", "New collection", "Sync", "Reports",
  *                           "Office" (managers only), "Settings";
  *                           leaving a dirty form asks dialog "Discard the changes you typed?" with
  *                           "Keep editing" (focused) and "Discard changes"

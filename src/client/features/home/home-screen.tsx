@@ -7,6 +7,7 @@ import { useDbGone } from '../../db/use-db-gone';
 import { refreshLookups } from '../../db/refresh-lookups';
 import { useLookups } from '../../db/use-lookups';
 import { dayOf, formatDate, localDate, saySince } from '../../lib/dates';
+import { useI18n } from '../../lib/i18n';
 import { syncSummary, type SyncStatus } from '../../sync';
 import { refId, type LookupsDocument } from '#shared';
 import { LookupsNotice } from '../../ui/lookups-notice';
@@ -81,6 +82,7 @@ function CollectionList({ label, rows }: { label: string; rows: CollectionItem[]
  */
 export function HomeScreen({ userName, status, online }: Props) {
   const db = useDb();
+  const intl = useI18n();
   // The same counts as the sync bar: a change held behind a refused one is still not sent.
   const { waiting, attention, held } = syncSummary(status);
   // The database taken from this tab (cleared, or a newer app in another tab): nothing is saved
@@ -173,12 +175,23 @@ export function HomeScreen({ userName, status, online }: Props) {
         <Link href="/sites" className="button button-big">
           Sites
         </Link>
+        <Link href="/scan" className="button button-big">
+          {intl.formatMessage({ id: 'scan.action', defaultMessage: 'Scan a label' })}
+        </Link>
       </div>
       <h2>Today’s collections</h2>
       {week === undefined ? null : week.todays.length === 0 ? (
         <p className="muted">No collections today yet.</p>
       ) : (
-        <CollectionList label="Today’s collections" rows={week.todays} />
+        <>
+          <CollectionList label="Today’s collections" rows={week.todays} />
+          <Link href={`/labels?date=${localDate()}`} className="button">
+            {intl.formatMessage({
+              id: 'labels.todaysLabels',
+              defaultMessage: 'Labels for today’s pools',
+            })}
+          </Link>
+        </>
       )}
       {week && week.earlier.length > 0 ? (
         <>

@@ -46,6 +46,8 @@ export function ManifestScreen({ preparedBy }: { preparedBy: string }) {
 
   return (
     <section className="screen manifest">
+      {/* The page's margins on paper (a sheet's size is the printer's: Letter or A4). */}
+      <style>{'@page { margin: 0.5in; }'}</style>
       <h1>{t({ id: 'labels.manifestTitle', defaultMessage: 'Lab manifest' })}</h1>
       <div className="no-print">
         <SelectionPicker

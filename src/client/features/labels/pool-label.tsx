@@ -25,15 +25,14 @@ export function PoolLabel({ pool, agency }: { pool: NumberedPool; agency: number
       />
       <div className="pool-label-text">
         <strong className="pool-label-number">{title}</strong>
-        <span>
-          {pool.species} {pool.sex}
-        </span>
+        <span>{pool.species}</span>
         <span>
           {intl.formatMessage(
-            { id: 'labels.countAndDay', defaultMessage: '× {count} · {day}' },
-            { count: pool.count, day: pool.collection.day },
+            { id: 'labels.sexAndCount', defaultMessage: '{sex} × {count}' },
+            { sex: pool.sex, count: pool.count },
           )}
         </span>
+        <span>{pool.collection.day}</span>
         {pool.site ? <span className="pool-label-small">{pool.site.code}</span> : null}
       </div>
     </article>
