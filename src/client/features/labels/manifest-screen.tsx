@@ -167,7 +167,9 @@ export function ManifestScreen({ preparedBy }: { preparedBy: string }) {
                         </>
                       ) : null}
                     </td>
-                    <td>{p.site ? `${p.site.code} ${p.site.name}` : '—'}</td>
+                    <td className="manifest-wrap">
+                      {p.site ? `${p.site.code} ${p.site.name}` : '—'}
+                    </td>
                     <td>{p.collection.identifiedBy ?? '—'}</td>
                   </tr>
                 );
