@@ -1,7 +1,7 @@
 /**
  * Routes, and the accessible names the end-to-end tests rely on (keep them stable):
  *
- * /                         Home: heading "Hello, <user>", "New collection", "Sites" (no Sync now),
+ * /                         Home: heading "Hello, <user>", "New collection", "Sites", "Scan a label" (no Sync now),
  *                           list "Today's collections"; counts data-testid home-pending / home-parked
  * /sites                    heading "Sites", link "New site", search "Search sites", list "Sites",
  *                           region "Map of sites" (lazy Leaflet)
@@ -43,6 +43,15 @@
  * /office/history           managers only: heading "Changes since", date "Since", button
  *                           "Download CSV", list "Changes", "Previous page" / "Next page"
  * /settings                 "Persistent storage", "Refresh lookups", "Sign out"
+ * /labels?collection=…|date=…  heading "Pool labels": "Pools collected on" (date), radios under
+ *                           "Label stock", "Print N labels", list "Waiting for a number", region
+ *                           "Labels to print" (one article "Pool N" a label); "Lab manifest for
+ *                           these pools"
+ * /manifest?collection=…|date=…  heading "Lab manifest": "Ship pool N" checkboxes, "Print manifest
+ *                           (N pools)", "Labels for these pools"
+ * /scan                     (Home: "Scan a label") heading "Scan a label or trap tag": video "Camera", "Scan a photo"
+ *                           (file input); a pool label opens /pools/:id/tests/new, a site tag
+ *                           /collections/new?site=…
  * /office                   managers only (others: "The Office is for managers only."): heading
  *                           "Office", links "Import sites" (/office/import) and "Changes"
  *                           (/office/history); form "Add a person" ("Username", "Full name",
@@ -215,6 +224,18 @@ const SiteImportScreen = lazy(() =>
   import('../features/site-import/site-import-screen').then((m) => ({
     default: m.SiteImportScreen,
   })),
+);
+
+// Labels, the lab manifest and scanning: their own chunks (the scanner's WebAssembly on first
+// scan only).
+const LabelsScreen = lazy(() =>
+  import('../features/labels/labels-screen').then((m) => ({ default: m.LabelsScreen })),
+);
+const ManifestScreen = lazy(() =>
+  import('../features/labels/manifest-screen').then((m) => ({ default: m.ManifestScreen })),
+);
+const ScanScreen = lazy(() =>
+  import('../features/scan/scan-screen').then((m) => ({ default: m.ScanScreen })),
 );
 
 // Offline map areas: their own chunk, opened from under the Sites map.
@@ -457,6 +478,15 @@ export function AppRoutes({
                 <p>Only managers can import sites.</p>
               </section>
             )}
+          </Route>
+          <Route path="/labels">
+            <LabelsScreen />
+          </Route>
+          <Route path="/manifest">
+            <ManifestScreen preparedBy={userName} />
+          </Route>
+          <Route path="/scan">
+            <ScanScreen />
           </Route>
           <Route path="/map-areas">
             <MapAreasScreen />

@@ -13,7 +13,7 @@ const TILE_SOURCES = ['https:', 'http://127.0.0.1:*', 'http://localhost:*', 'htt
 
 /**
  * Security headers on every answer: a CSP with no inline scripts, map tiles (images and fetches)
- * as the only outside sources, no framing; no referrer; geolocation for this origin only; HSTS only over TLS (sending
+ * as the only outside sources, no framing; no referrer; geolocation and the camera for this origin only; HSTS only over TLS (sending
  * it over plain HTTP on loopback would be ignored at best, and wrong behind a misconfigured proxy).
  * Register it before any other onRequest hook: hooks run in the order they are added, and one
  * that answers early (a refused path, a missing CSRF header) would otherwise answer without them.
@@ -26,7 +26,9 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // 'wasm-unsafe-eval' compiles WebAssembly (the scanner's ZXing reader, from 'self'); it
+        // allows no eval of JavaScript and no inline script.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
         // Leaflet positions tiles and markers with inline style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', ...tiles],
@@ -47,7 +49,8 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
     crossOriginEmbedderPolicy: false,
   });
   app.addHook('onSend', async (req, reply) => {
-    reply.header('permissions-policy', 'geolocation=(self)');
+    // The camera: Scan reads labels and trap tags (features/scan), this origin only.
+    reply.header('permissions-policy', 'geolocation=(self), camera=(self)');
     // API answers carry one agency's records: no shared or browser HTTP cache keeps them unless
     // a route says otherwise (lookups revalidate with their ETag).
     if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {

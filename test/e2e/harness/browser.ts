@@ -55,8 +55,11 @@ export type AppBrowser = {
  */
 export async function launchApp(
   baseUrl: string,
-  /** `locale`: the browser's language (navigator.languages), en-US unless said. */
-  options: { viewport?: Viewport; path?: string; locale?: string } = {},
+  /**
+   * `locale`: the browser's language (navigator.languages), en-US unless said. `args`: more
+   * Chromium flags for this browser (a fake camera, for instance).
+   */
+  options: { viewport?: Viewport; path?: string; locale?: string; args?: string[] } = {},
 ): Promise<AppBrowser> {
   const profileDir = await mkdtemp(join(tmpdir(), 'trapline-e2e-profile-'));
   const pageErrors: string[] = [];
@@ -67,7 +70,7 @@ export async function launchApp(
   const start = async (path: string) => {
     const context = await chromium.launchPersistentContext(profileDir, {
       executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
+      args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
       headless: true,
       viewport: options.viewport ?? LANDSCAPE,
       baseURL: baseUrl,

@@ -201,8 +201,9 @@ describe('security headers', () => {
           return [name, values];
         }),
       );
-      expect(directives['script-src'], path).toEqual(["'self'"]);
-      expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+      // WebAssembly from 'self' (the scanner) compiles; no JavaScript eval, no inline script.
+      expect(directives['script-src'], path).toEqual(["'self'", "'wasm-unsafe-eval'"]);
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
       const tiles = ['https:', 'http://127.0.0.1:*', 'http://localhost:*', 'http://[::1]:*'];
       expect(directives['connect-src']).toEqual(["'self'", ...tiles]);
       expect(directives['img-src']).toEqual(["'self'", 'data:', ...tiles]);
@@ -211,7 +212,7 @@ describe('security headers', () => {
       expect(directives['worker-src']).toEqual(["'self'"]);
       expect(directives['frame-ancestors']).toEqual(["'none'"]);
       expect(res.headers['referrer-policy']).toBe('no-referrer');
-      expect(res.headers['permissions-policy']).toBe('geolocation=(self)');
+      expect(res.headers['permissions-policy']).toBe('geolocation=(self), camera=(self)');
       expect(res.headers['strict-transport-security'], 'no HSTS over plain HTTP').toBeUndefined();
     }
   });

@@ -87,7 +87,7 @@ describe('security headers on every answer of the BFF', () => {
     expect(h['x-content-type-options']).toBe('nosniff');
     expect(h['x-frame-options']).toBe('DENY');
     expect(h['referrer-policy']).toBe('no-referrer');
-    expect(h['permissions-policy']).toBe('geolocation=(self)');
+    expect(h['permissions-policy']).toBe('geolocation=(self), camera=(self)');
     expect(h['cross-origin-opener-policy']).toBe('same-origin');
   });
 });

@@ -357,6 +357,16 @@ export function CollectionDetailScreen({
         </div>
       )}
       <h2>{t({ id: 'collectionDetail.pools', defaultMessage: 'Pools' })}</h2>
+      {pools && pools.length > 0 && editable ? (
+        <div className="row wrap">
+          <Link href={`/labels?collection=${localId}`} className="button">
+            {intl.formatMessage({ id: 'labels.printLabels', defaultMessage: 'Print labels' })}
+          </Link>
+          <Link href={`/manifest?collection=${localId}`} className="button">
+            {intl.formatMessage({ id: 'labels.labManifest', defaultMessage: 'Lab manifest' })}
+          </Link>
+        </div>
+      ) : null}
       {pools && pools.length > 0 ? (
         <ul
           className="list"

@@ -233,6 +233,9 @@ export function HomeScreen({ userName, status, online }: Props) {
         <Link href="/sites" className="button button-big">
           {t({ id: 'siteList.title', defaultMessage: 'Sites' })}
         </Link>
+        <Link href="/scan" className="button button-big">
+          {intl.formatMessage({ id: 'scan.action', defaultMessage: 'Scan a label' })}
+        </Link>
       </div>
       <h2>{todaysLabel}</h2>
       {week === undefined ? null : week.todays.length === 0 ? (
@@ -240,7 +243,15 @@ export function HomeScreen({ userName, status, online }: Props) {
           {t({ id: 'home.noneToday', defaultMessage: 'No collections today yet.' })}
         </p>
       ) : (
-        <CollectionList label={todaysLabel} rows={week.todays} />
+        <>
+          <CollectionList label={todaysLabel} rows={week.todays} />
+          <Link href={`/labels?date=${localDate()}`} className="button">
+            {intl.formatMessage({
+              id: 'labels.todaysLabels',
+              defaultMessage: 'Labels for today’s pools',
+            })}
+          </Link>
+        </>
       )}
       {week && week.earlier.length > 0 ? (
         <>
