@@ -264,8 +264,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared',
-          // test/*.test.ts: suites about the whole code base (its architecture rules).
-          include: ['test/shared/**/*.test.ts', 'test/*.test.ts'],
+          // test/*.test.ts: suites about the whole code base (its architecture rules);
+          // test/tools: the machinery that runs the suite.
+          include: ['test/shared/**/*.test.ts', 'test/*.test.ts', 'test/tools/**/*.test.ts'],
           environment: 'node',
           isolate: false,
         },
