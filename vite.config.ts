@@ -9,6 +9,7 @@ import type { Plugin } from 'vite';
 import { parse as parseMessage } from '@formatjs/icu-messageformat-parser';
 // With its extension: Vite's native config loader (its coming default) takes no bare paths.
 import { writeCompressedCopies } from './src/server/bff/compressed-copies.ts';
+import { SuiteSequencer } from './test/tools/suite-sequencer.ts';
 
 const BFF = process.env.TRAPLINE_DEV_BFF ?? 'http://127.0.0.1:8080';
 
@@ -247,6 +248,8 @@ export default defineConfig({
   server: { proxy: { '/api': { target: BFF, changeOrigin: false } } },
   test: {
     reporters: ['default', './test/summary-reporter.ts'],
+    // Longest-running projects first, the many short client files last (test/tools).
+    sequence: { sequencer: SuiteSequencer },
     // One migrated embedded database per run, dumped; each test file's PGlite starts from it.
     globalSetup: ['./test/pglite-template.ts'],
     // Four workers on this machine's two cores: a test file waits on servers, browsers, timers

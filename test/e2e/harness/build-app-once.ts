@@ -25,9 +25,11 @@ export default async function setup(): Promise<(() => void) | undefined> {
   const pid = process.pid;
   writeAppBuildState({ state: 'building', pid });
   const build = startViteBuild();
+  let ended = false;
   build.done.then(
-    () => writeAppBuildState({ state: 'built', pid }),
+    () => ended || writeAppBuildState({ state: 'built', pid }),
     (err: unknown) =>
+      ended ||
       writeAppBuildState({
         state: 'failed',
         pid,
@@ -35,6 +37,7 @@ export default async function setup(): Promise<(() => void) | undefined> {
       }),
   );
   return () => {
+    ended = true;
     build.stop();
     if (readAppBuildState()?.pid === pid) clearAppBuildState();
   };

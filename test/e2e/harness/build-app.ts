@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { appBuildSettled } from '../../helpers/app-build-status';
 import { DIST_DIR, ROOT } from './paths';
@@ -28,8 +28,13 @@ export function appIsStale(): boolean {
 export type ViteBuild = {
   /** Resolves when the build has written dist/; rejects with the end of its output if not. */
   done: Promise<void>;
-  /** Ends the build if it is still running (a run that ends first). */
-  stop(): void;
+  /**
+   * Ends the build if it is still running (a run that ended first: `vitest list`, or every
+   * browser file filtered out by a name). A build cut short leaves a dist/ that may look whole
+   * without being so, with an index.html and a sw.js and no compressed copies: its index.html
+   * goes too, so the next run sees the app as unbuilt. Returns whether it cut one short.
+   */
+  stop(): boolean;
 };
 
 /** Starts `vite build` (its binary, never through npx, so the PID is the build's own). */
@@ -55,7 +60,10 @@ export function startViteBuild(): ViteBuild {
   return {
     done,
     stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (child.exitCode !== null || child.signalCode !== null) return false;
+      child.kill('SIGKILL');
+      rmSync(join(DIST_DIR, 'index.html'), { force: true });
+      return true;
     },
   };
 }
