@@ -334,6 +334,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           globalSetup: ['./test/e2e/harness/build-app-once.ts'],
+          // The app build above goes on beside the run's first files: each browser file waits
+          // for it before its hooks start (their time limits are for the file's own work).
+          setupFiles: ['./test/e2e/harness/await-app-build.ts'],
         },
       },
     ],

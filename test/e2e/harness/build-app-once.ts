@@ -12,8 +12,8 @@ import { appIsStale, startViteBuild } from './build-app';
  * so a build awaited here held the whole run: on a clean clone the two cores sat with only the
  * type-check and lint beside it (a minute and more on a loaded machine) before the first test.
  * Now the other projects' files start at once and what serves dist/ waits for the build
- * (test/helpers/app-build-status.ts): the browser files through `ensureAppBuilt`, spawned
- * `npm start`s through `spawnMain`. Only one build writes dist/: the files run side by side, and
+ * (test/helpers/app-build-status.ts): the browser files in their setup file
+ * (await-app-build.ts, outside their hooks' time limits), spawned `npm start`s in `spawnMain`. Only one build writes dist/: the files run side by side, and
  * two of them finding dist/ stale at once would each build into it while the other's stack serves
  * it.
  */
