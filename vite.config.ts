@@ -9,6 +9,7 @@ import type { Plugin } from 'vite';
 import { parse as parseMessage } from '@formatjs/icu-messageformat-parser';
 // With its extension: Vite's native config loader (its coming default) takes no bare paths.
 import { writeCompressedCopies } from './src/server/bff/compressed-copies.ts';
+import { SuiteSequencer } from './test/tools/suite-sequencer.ts';
 
 const BFF = process.env.TRAPLINE_DEV_BFF ?? 'http://127.0.0.1:8080';
 
@@ -248,6 +249,8 @@ export default defineConfig({
   server: { proxy: { '/api': { target: BFF, changeOrigin: false } } },
   test: {
     reporters: ['default', './test/summary-reporter.ts'],
+    // Longest-running projects first, the many short client files last (test/tools).
+    sequence: { sequencer: SuiteSequencer },
     // One migrated embedded database per run, dumped; each test file's PGlite starts from it.
     globalSetup: ['./test/pglite-template.ts'],
     // Four workers on this machine's two cores: a test file waits on servers, browsers, timers
@@ -265,8 +268,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared',
-          // test/*.test.ts: suites about the whole code base (its architecture rules).
-          include: ['test/shared/**/*.test.ts', 'test/*.test.ts'],
+          // test/*.test.ts: suites about the whole code base (its architecture rules);
+          // test/tools: the machinery that runs the suite.
+          include: ['test/shared/**/*.test.ts', 'test/*.test.ts', 'test/tools/**/*.test.ts'],
           environment: 'node',
           isolate: false,
         },
@@ -331,6 +335,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           globalSetup: ['./test/e2e/harness/build-app-once.ts'],
+          // The app build above goes on beside the run's first files: each browser file waits
+          // for it before its hooks start (their time limits are for the file's own work).
+          setupFiles: ['./test/e2e/harness/await-app-build.ts'],
         },
       },
     ],

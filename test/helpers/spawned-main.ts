@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { appBuildSettledSync } from './app-build-status';
 import { migratedDataDir } from './migrated-data-dir';
 import { nodeArgs } from './node-process';
 
@@ -35,6 +36,8 @@ export function spawnMain(
   const [command, args] = npmStartCommand
     ? [join(ROOT, 'node_modules', '.bin', 'tsx'), [MAIN]]
     : [process.execPath, nodeArgs(MAIN)];
+  // `npm start` builds the app when dist/ has none: never while the run's own build writes it.
+  appBuildSettledSync();
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', RECORDS_PORT: '0', LOG_LEVEL: 'silent', ...env },
