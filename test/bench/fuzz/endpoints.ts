@@ -15,6 +15,7 @@ import { mutateFields, toWire, type WireBody } from './mutate-body';
 import { validCreate, validUpdate } from './record-bodies';
 import type { SeededRandom } from './seeded-random';
 import { siteImportRequest } from './site-import-body';
+import { photoRequest } from './photo-requests';
 
 export type Via = 'records' | 'bff';
 
@@ -686,6 +687,7 @@ function bffOwnRoute(
     [6, 'exports'],
     [2, 'choose-password'],
     [3, 'site-import'],
+    [6, 'photos'],
   ] as const);
   // Only spare sessions (made by the fuzz's own sign-ins) are ever signed out or replaced.
   const spare = world.spareCookies.length > 0 ? rng.pick(world.spareCookies) : undefined;
@@ -784,6 +786,10 @@ function bffOwnRoute(
         path: `/api/import/sites${file.query}`,
         body: file.body,
       };
+    }
+    case 'photos': {
+      const photo = photoRequest(rng, hostile, world.liveId(rng, actor.agency, 'collection'));
+      return { ...base, ...photo, headers: { ...headers, ...photo.headers } };
     }
   }
 }
