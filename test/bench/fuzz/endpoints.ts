@@ -131,6 +131,7 @@ export function nextRequest(rng: SeededRandom, world: FuzzWorld, baseHost: strin
     [6, () => authOp(rng, world, hostile)],
     [5, () => peopleRequest(rng, world, hostile, baseHost)],
     [10, () => bffOwnRoute(rng, world, hostile, baseHost)],
+    [3, () => photoRoute(rng, world, hostile, baseHost)],
     [4, () => unrouted(rng, world, hostile, baseHost)],
   ])();
 }
@@ -669,6 +670,25 @@ function credentials(
 }
 
 /** The BFF's own routes: session, lookups document, health, config. */
+/** The photo routes (contract §13), each in turn: see photo-requests.ts. */
+function photoRoute(
+  rng: SeededRandom,
+  world: FuzzWorld,
+  hostile: boolean,
+  baseHost: string,
+): FuzzRequest {
+  const actor = pickActor(rng, world, 'bff');
+  const headers = bffHeaders(rng, hostile, baseHost, actor.cookie ?? undefined, world);
+  const photo = photoRequest(rng, hostile, world.liveId(rng, actor.agency, 'collection'));
+  return {
+    via: 'bff',
+    hostile,
+    expect: 'any',
+    ...photo,
+    headers: { ...headers, ...photo.headers },
+  };
+}
+
 function bffOwnRoute(
   rng: SeededRandom,
   world: FuzzWorld,
@@ -687,7 +707,6 @@ function bffOwnRoute(
     [6, 'exports'],
     [2, 'choose-password'],
     [3, 'site-import'],
-    [6, 'photos'],
   ] as const);
   // Only spare sessions (made by the fuzz's own sign-ins) are ever signed out or replaced.
   const spare = world.spareCookies.length > 0 ? rng.pick(world.spareCookies) : undefined;
@@ -786,10 +805,6 @@ function bffOwnRoute(
         path: `/api/import/sites${file.query}`,
         body: file.body,
       };
-    }
-    case 'photos': {
-      const photo = photoRequest(rng, hostile, world.liveId(rng, actor.agency, 'collection'));
-      return { ...base, ...photo, headers: { ...headers, ...photo.headers } };
     }
   }
 }
