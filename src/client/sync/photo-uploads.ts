@@ -50,10 +50,22 @@ const isRefusal = (status: number | null) =>
   status !== null && status >= 400 && status < 500 && ![401, 408, 409, 423, 429].includes(status);
 
 let active: PhotoUploader | null = null;
+const pageListeners = new Set<() => void>();
 
 /** Asks the page's photo queue to look now (after a photo is added). */
 export function kickPhotoUploads(): void {
   active?.kick();
+}
+
+/** The status of the page's photo queue (the signed-in user's), for the sync bar. */
+export function pagePhotoUploadStatus(): PhotoUploadStatus {
+  return active?.getStatus() ?? EMPTY;
+}
+
+/** Calls `listener` whenever the page's photo queue status changes; returns the unsubscribe. */
+export function subscribePagePhotoUploads(listener: () => void): () => void {
+  pageListeners.add(listener);
+  return () => pageListeners.delete(listener);
 }
 
 /**
@@ -80,6 +92,7 @@ export function createPhotoUploader(db: TraplineDb, options: PhotoUploaderOption
   const publish = (next: PhotoUploadStatus) => {
     status = next;
     for (const l of listeners) l();
+    if (active === uploader) for (const l of pageListeners) l();
   };
 
   async function hasServerId(photo: PhotoRow): Promise<number | null> {
@@ -197,7 +210,10 @@ export function createPhotoUploader(db: TraplineDb, options: PhotoUploaderOption
     stop() {
       stopped = true;
       abort.abort();
-      if (active === uploader) active = null;
+      if (active === uploader) {
+        active = null;
+        for (const l of pageListeners) l();
+      }
       if (typeof window !== 'undefined') window.removeEventListener('online', onOnline);
       if (timer) clearInterval(timer);
     },
