@@ -160,9 +160,18 @@ describe('photos on records', () => {
       buffer: photoFile,
     });
     // Shown at once, on the tablet, offline.
-    await visible(photos.getByRole('img', { name: 'Photo IMG_0042.jpg' }));
+    const thumb = photos.getByRole('img', { name: 'Photo IMG_0042.jpg' });
+    await visible(thumb);
+    // Drawn, not a broken image: the thumbnail decodes under the app's Content-Security-Policy.
+    await expect
+      .poll(() => thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
     await visible(photos.getByText('Waiting to send'));
-    await visible(page.getByTestId('photo-uploads').getByText(/1 photo to send/));
+    await visible(
+      page
+        .getByTestId('photo-uploads')
+        .getByText(/1 photo to send \(1 waits for its record to be sent\)/),
+    );
 
     const dbName = userDbName(1, 'demo-tech');
     const stored = (await storedPhoto(page, dbName))!;

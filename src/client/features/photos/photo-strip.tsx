@@ -1,5 +1,5 @@
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { PhotoEntity } from '#shared/schemas/attachment';
 import { useDb } from '../../db/db-context';
 import type { PhotoRow } from '../../db/photo-rows';
@@ -111,8 +111,7 @@ export function PhotoStrip({
 function PhotoThumb({ photo }: { photo: PhotoRow }) {
   const intl = useI18n();
   const t = intl.formatMessage;
-  const url = useMemo(() => URL.createObjectURL(photo.thumb), [photo.thumb]);
-  useEffect(() => () => URL.revokeObjectURL(url), [url]);
+  const url = useThumbUrl(photo.thumb);
   const state =
     photo.state === 'sent'
       ? t({ id: 'photos.state.sent', defaultMessage: 'Sent' })
@@ -122,7 +121,7 @@ function PhotoThumb({ photo }: { photo: PhotoRow }) {
   return (
     <li className={`photo-thumb photo-${photo.state}`}>
       <img
-        src={url}
+        src={url ?? undefined}
         alt={t(
           { id: 'photos.alt', defaultMessage: 'Photo {filename}' },
           { filename: photo.filename },
@@ -134,4 +133,25 @@ function PhotoThumb({ photo }: { photo: PhotoRow }) {
       {photo.problem ? <span className="photo-problem">{photo.problem}</span> : null}
     </li>
   );
+}
+
+/**
+ * The thumbnail as a data: URL: the BFF's Content-Security-Policy lets images come from the app,
+ * data: and map tile servers, not blob: URLs (a blob: allowance would serve no other screen).
+ */
+function useThumbUrl(thumb: Blob): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    const reader = new FileReader();
+    reader.onload = () => {
+      if (live && typeof reader.result === 'string') setUrl(reader.result);
+    };
+    reader.readAsDataURL(thumb);
+    return () => {
+      live = false;
+      reader.abort();
+    };
+  }, [thumb]);
+  return url;
 }

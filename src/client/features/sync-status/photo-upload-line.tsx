@@ -24,7 +24,7 @@ export function PhotoUploadLine() {
             {
               id: 'photos.sync.pending',
               defaultMessage:
-                '{n, plural, one {# photo to send} other {# photos to send}}{waiting, plural, =0 {} other { (# wait for their record to be sent)}}',
+                '{n, plural, one {# photo to send} other {# photos to send}}{waiting, plural, =0 {} one { (# waits for its record to be sent)} other { (# wait for their records to be sent)}}',
             },
             { n: status.pending, waiting: status.waitingForRecord },
           )}
