@@ -102,6 +102,7 @@ export async function startStack(
       lookupTtlMs: env.TRAPLINE_LOOKUP_TTL_S * 1000,
       lookupCatalog: env.TRAPLINE_LOOKUP_CATALOG,
       maxConnectionsPerAddress: env.TRAPLINE_MAX_CONNECTIONS_PER_ADDRESS,
+      photoQuotaBytes: env.TRAPLINE_PHOTO_QUOTA_MB * 1024 * 1024,
       sessionIdleMs: env.TRAPLINE_RENEW_WINDOW_S * 1000,
       https:
         env.TLS_CERT && env.TLS_KEY

@@ -35,6 +35,9 @@
  *                           "Download the agency's data" (exports)
  * /map-areas                heading "Offline map areas" (link "Offline map areas" under the Sites
  *                           map): form "Download an area", list "Saved map areas"
+ * Photos                    on /sites/:id, /collections/:id, /pools/:id/edit: region "Photos"
+ *                           with "Add photo" (file input "Add photo", camera) and list of
+ *                           thumbnails ("Photo <filename>", "Waiting to send" | "Sent" | …)
  * History panel              on /sites/:id, /collections/:id, /pools/:id/edit, /pool-tests/:id/edit:
  *                           region "History" with list "Changes" (one item a change: "<Created |
  *                           Changed | Deleted> by <user> · <when>", then sentences such as
@@ -158,6 +161,9 @@ const SettingsScreen = lazy(() =>
 );
 
 // The Office (managers): its own chunk, loaded on first use.
+const PhotoStrip = lazy(() =>
+  import('../features/photos/photo-strip').then((m) => ({ default: m.PhotoStrip })),
+);
 const OfficeScreen = lazy(() =>
   import('../features/office/office-screen').then((m) => ({ default: m.OfficeScreen })),
 );
@@ -418,12 +424,15 @@ export function AppRoutes({
           </Route>
           <Route path="/sites/:id">
             {(p) => (
-              <SiteDetailScreen
-                localId={p.id}
-                renderBadge={badge}
-                renderMap={spot}
-                renderHistory={HISTORY.site}
-              />
+              <>
+                <SiteDetailScreen
+                  localId={p.id}
+                  renderBadge={badge}
+                  renderMap={spot}
+                  renderHistory={HISTORY.site}
+                />
+                <PhotoStrip entity="site" recordLocalId={p.id} />
+              </>
             )}
           </Route>
           <Route path="/collections/new">
@@ -437,18 +446,26 @@ export function AppRoutes({
           </Route>
           <Route path="/collections/:id">
             {(p) => (
-              <CollectionDetailScreen
-                localId={p.id}
-                renderBadge={badge}
-                renderHistory={HISTORY.collection}
-              />
+              <>
+                <CollectionDetailScreen
+                  localId={p.id}
+                  renderBadge={badge}
+                  renderHistory={HISTORY.collection}
+                />
+                <PhotoStrip entity="collection" recordLocalId={p.id} />
+              </>
             )}
           </Route>
           <Route path="/pools/:id/tests/new">
             {(p) => <PoolTestScreen poolLocalId={p.id} ownAgencyId={agencyId} onSaved={saved} />}
           </Route>
           <Route path="/pools/:id/edit">
-            {(p) => <PoolEditScreen localId={p.id} onSaved={saved} renderHistory={HISTORY.pool} />}
+            {(p) => (
+              <>
+                <PoolEditScreen localId={p.id} onSaved={saved} renderHistory={HISTORY.pool} />
+                <PhotoStrip entity="pool" recordLocalId={p.id} />
+              </>
+            )}
           </Route>
           <Route path="/pool-tests/:id/edit">
             {(p) => (

@@ -7,7 +7,7 @@ import { removeTabletData } from '../features/auth/remove-tablet-data';
 import { SyncEngineProvider } from '../features/sync-status';
 import { fetchConfig } from '../lib/app-config';
 import { connection } from '../lib/connection';
-import { actFor, onAuthRequired } from '../lib/http';
+import { actFor, onAuthRequired, ownerHeaders } from '../lib/http';
 import {
   announceSignedInAgain,
   onSignedInElsewhere,
@@ -21,6 +21,7 @@ import { Layout } from './layout';
 import { AppRoutes } from './routes';
 import { StorageLostBanner, SupersededBanner, useSuperseded } from './superseded-banner';
 import { UpdateBanner } from './update-banner';
+import { createPhotoUploader } from '../sync/photo-uploads';
 
 // Mounted only when the server asks for the password again: its own chunk with the form library.
 const SignInSheet = lazy(() =>
@@ -62,6 +63,19 @@ export function SignedInApp({
   // mount only once the engine is set, below.
   useEffect(() => actFor({ agencyId, username }), [agencyId, username]);
   useEffect(() => signedInHere(identity), [identity]);
+
+  // The photo queue, beside the records' outbox and never in its way (sync/photo-uploads).
+  useEffect(() => {
+    const photos = createPhotoUploader(db, {
+      headers: () => ({ 'X-CSRF': '1', ...ownerHeaders() }),
+    });
+    photos.start();
+    const unsubscribe = engine?.subscribe(() => photos.kick());
+    return () => {
+      unsubscribe?.();
+      photos.stop();
+    };
+  }, [db, engine]);
 
   useEffect(() => {
     // Created in the effect so that a remount (StrictMode, user switch) never shares a stopped engine.

@@ -9,6 +9,7 @@ import type {
   Site,
   SyncState,
 } from '#shared';
+import { PHOTO_INDEXES, type PhotoRow } from './photo-rows';
 
 /**
  * A record as the tablet holds it.
@@ -85,6 +86,7 @@ export class TraplineDb extends Dexie {
   outbox!: EntityTable<OutboxEntry, 'id'>;
   lookups!: EntityTable<LookupsRow, 'key'>;
   meta!: EntityTable<MetaRow, 'key'>;
+  photos!: EntityTable<PhotoRow, 'id'>;
 
   /**
    * Set once another tab opened this database at a higher version (a newer app).
@@ -116,6 +118,9 @@ export class TraplineDb extends Dexie {
       lookups: 'key',
       meta: 'key',
     });
+    // Version 3 adds the photos of records (contract §13): a new table, nothing else changes,
+    // so every stored row is kept as it is (schema-upgrade.test.ts).
+    this.version(3).stores({ photos: PHOTO_INDEXES });
     // Dexie's default closes and reopens on the next query (at the new version, with this tab's
     // old code); an upgrade must not wait on this tab either, so close at once, for good.
     // Returning false stops Dexie's default handler.

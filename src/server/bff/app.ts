@@ -21,6 +21,9 @@ import { methodNotAllowed, proxyRoutes } from './proxy-routes';
 import { reportsRoutes } from './reports/reports-routes';
 import { exportRoutes } from './exports/export-routes';
 import { siteImportRoutes } from './site-import/site-import-route';
+import { attachmentRoutes } from './attachments/attachment-routes';
+import { DEFAULT_PHOTO_QUOTA_BYTES } from './attachments/photo-quota';
+import { uploadRoutes } from './attachments/upload-routes';
 import { capConnectionsPerAddress, DEFAULT_CONNECTIONS_PER_ADDRESS } from './connection-cap';
 import { serializeRequest } from '../http/request-log';
 import { serverTimeoutOptions, type ServerTimeouts } from '../http/server-timeouts';
@@ -92,6 +95,8 @@ export type BffOptions = {
   now?: () => Date;
   /** How long a browser may take to send a request (defaults: DEFAULT_SERVER_TIMEOUTS). */
   timeouts?: Partial<ServerTimeouts>;
+  /** Bytes of photos one agency may store (TRAPLINE_PHOTO_QUOTA_MB; default DEFAULT_PHOTO_QUOTA_BYTES). */
+  photoQuotaBytes?: number;
   /** 32 bytes sealing upstream tokens at rest (loadSessionKey); default: one per process. */
   sessionKey?: Buffer;
 };
@@ -183,6 +188,10 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
   await reportsRoutes(app, ctx);
   await exportRoutes(app, ctx, { minPageSize: options.exportMinPageSize });
   await siteImportRoutes(app, ctx);
+  await uploadRoutes(app, ctx, {
+    quotaBytes: options.photoQuotaBytes ?? DEFAULT_PHOTO_QUOTA_BYTES,
+  });
+  await attachmentRoutes(app, ctx);
   await proxyRoutes(app, ctx);
   if (ctx.tileArchive) await mapArchiveRoute(app, ctx.tileArchive);
   const shell = await appShell(app, options.staticRoot ?? null);

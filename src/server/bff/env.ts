@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { z } from 'zod';
+import { DEFAULT_PHOTO_QUOTA_MB } from './attachments/photo-quota';
 import { EnvError } from '../env-error';
 import { parseSessionKey } from './session-key';
 
@@ -85,6 +86,8 @@ const envSchema = z.object({
    * (a reverse proxy on the same machine); raise it when many tablets share one address (NAT).
    */
   TRAPLINE_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(128),
+  /** Megabytes of photos one agency may store on the BFF (contract §13; README "Photos"). */
+  TRAPLINE_PHOTO_QUOTA_MB: z.coerce.number().int().positive().default(DEFAULT_PHOTO_QUOTA_MB),
   /**
    * Both servers' log level. `warn` by default: `npm start` runs in a person's terminal, where a
    * JSON line per request buried the URL and the demo password; `info` adds one per request.

@@ -35,6 +35,9 @@ export const ERROR_CODES = [
   'password_change_required',
   'temporary_password_expired',
   'rate_limited',
+  // Photos (contract §13): the agency's photo storage is full; a tus PATCH at the wrong offset.
+  'quota_exceeded',
+  'upload_offset_mismatch',
   'reauth_required',
   'upstream_unavailable',
   'upstream_timeout',

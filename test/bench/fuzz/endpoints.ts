@@ -15,6 +15,7 @@ import { mutateFields, toWire, type WireBody } from './mutate-body';
 import { validCreate, validUpdate } from './record-bodies';
 import type { SeededRandom } from './seeded-random';
 import { siteImportRequest } from './site-import-body';
+import { photoRequest } from './photo-requests';
 
 export type Via = 'records' | 'bff';
 
@@ -130,6 +131,7 @@ export function nextRequest(rng: SeededRandom, world: FuzzWorld, baseHost: strin
     [6, () => authOp(rng, world, hostile)],
     [5, () => peopleRequest(rng, world, hostile, baseHost)],
     [10, () => bffOwnRoute(rng, world, hostile, baseHost)],
+    [3, () => photoRoute(rng, world, hostile, baseHost)],
     [4, () => unrouted(rng, world, hostile, baseHost)],
   ])();
 }
@@ -668,6 +670,25 @@ function credentials(
 }
 
 /** The BFF's own routes: session, lookups document, health, config. */
+/** The photo routes (contract §13), each in turn: see photo-requests.ts. */
+function photoRoute(
+  rng: SeededRandom,
+  world: FuzzWorld,
+  hostile: boolean,
+  baseHost: string,
+): FuzzRequest {
+  const actor = pickActor(rng, world, 'bff');
+  const headers = bffHeaders(rng, hostile, baseHost, actor.cookie ?? undefined, world);
+  const photo = photoRequest(rng, hostile, world.liveId(rng, actor.agency, 'collection'));
+  return {
+    via: 'bff',
+    hostile,
+    expect: 'any',
+    ...photo,
+    headers: { ...headers, ...photo.headers },
+  };
+}
+
 function bffOwnRoute(
   rng: SeededRandom,
   world: FuzzWorld,

@@ -4,6 +4,7 @@ import { syncSummary } from '../../sync';
 import type { IntlShape } from 'react-intl';
 import { useI18n } from '../../lib/i18n';
 import { sinceIn, untilIn } from './format-time-in';
+import { PhotoUploadLine } from './photo-upload-line';
 import { PullProgress } from './pull-progress';
 import './sync-status.css';
 import { useSyncEngine, useSyncStatus } from './sync-engine-context';
@@ -326,6 +327,7 @@ export function SyncStatusBar({
         />
       ) : null}
       <PullProgress pulling={status.pulling} />
+      <PhotoUploadLine />
       {pullLine ? <p className="sync-pull-failed">{pullLine}</p> : null}
       {attentionLine && !gone ? <p className="sync-attention">{attentionLine}</p> : null}
       {gone ? null : onSignIn && (status.paused || signInNeeded) ? (

@@ -11,6 +11,7 @@ import { journalKeepsHashes } from './010-journal-keeps-hashes';
 import { people } from './011-people';
 import { historySchema } from './012-history';
 import { tokenRenewal } from './013-token-renewal';
+import { attachments } from './014-attachments';
 
 /** Every migration, in version order. Add a file per version; never edit an applied one. */
 export const MIGRATIONS: Migration[] = [
@@ -26,4 +27,5 @@ export const MIGRATIONS: Migration[] = [
   people,
   historySchema,
   tokenRenewal,
+  attachments,
 ];
