@@ -140,8 +140,7 @@ async function readList<S extends z.ZodType>(
     return readPage(src, list, query, stop);
   };
   const byNumber = async (n: number) =>
-    (await readPage(src, list, encodeListQuery({ page: n, ...shape }), stop)) ??
-    refused(list.name);
+    (await readPage(src, list, encodeListQuery({ page: n, ...shape }), stop)) ?? refused(list.name);
   let pages = 0;
   const counted = () => {
     if ((pages += 1) > MAX_PAGES) tooManyPages(list.name);
@@ -238,9 +237,7 @@ async function highestId(
     list,
     encodeListQuery({ page: 1, pageSize: 1, sort: '-id', fields: ['id'] }),
     stop,
-  ).catch(
-    () => null,
-  );
+  ).catch(() => null);
   const id = (rows?.[0] as { id?: unknown } | undefined)?.id;
   return typeof id === 'number' ? id : null;
 }

@@ -1,3 +1,4 @@
+import { v1Path } from '#shared/entities';
 import { refId } from '#shared/schemas/common';
 import type { BffContext } from '../context';
 import { upstreamPages, type UpstreamList, type UpstreamRow } from '../exports/upstream-pages';
@@ -28,9 +29,9 @@ const FIELDS = [
 
 const SITES: UpstreamList = {
   name: 'sites',
-  path: '/v1/site',
+  path: v1Path('site'),
   populate: [],
-  extra: FIELDS.map((f) => `fields%5B%5D=${f}`).join('&'),
+  extra: { fields: FIELDS },
 };
 
 /**
