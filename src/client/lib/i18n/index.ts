@@ -20,3 +20,4 @@ export { type LanguageChoice } from './locales';
 export { english, type Catalogue } from './catalogues';
 export { translateShared } from './shared-messages';
 export { sayIn, type Said } from './said';
+export { serverMessage, serverFieldMessage, type ServerError } from './server-messages';
