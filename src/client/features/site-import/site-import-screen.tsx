@@ -89,7 +89,7 @@ export function SiteImportScreen({ onImported }: SiteImportScreenProps) {
         {t({
           id: 'siteImport.intro',
           defaultMessage:
-            'Add or update the agency’s trap sites from a spreadsheet saved as CSV or from a GIS layer of points saved as GeoJSON. The file is checked first; nothing is written until you press Import, and a file with any problem imports nothing.',
+            "Add or update the agency's trap sites from a spreadsheet saved as CSV or from a GIS layer of points saved as GeoJSON. The file is checked first; nothing is written until you press Import, and a file with any problem imports nothing.",
         })}
       </p>
       <details className="site-import-help">
