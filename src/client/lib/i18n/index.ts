@@ -14,7 +14,7 @@
  * Cost measured in the build: see README "Languages".
  */
 export { I18nProvider, useLanguage, makeIntl } from './i18n-provider';
-export { useI18n } from './use-i18n';
+export { englishIntl, useI18n } from './use-i18n';
 export { sinceIn } from './relative-time';
 export { type LanguageChoice } from './locales';
 export { english, type Catalogue } from './catalogues';
