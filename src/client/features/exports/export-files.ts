@@ -72,7 +72,10 @@ export function exportWords(intl: IntlShape, file: ExportFile['file']): ExportWo
         }),
         rows: (count) =>
           t(
-            { id: 'exports.pools.rows', defaultMessage: '{count, plural, one {# pool} other {# pools}}' },
+            {
+              id: 'exports.pools.rows',
+              defaultMessage: '{count, plural, one {# pool} other {# pools}}',
+            },
             { count },
           ),
         holds: (count) =>
@@ -126,7 +129,10 @@ export function exportWords(intl: IntlShape, file: ExportFile['file']): ExportWo
             }),
         rows: (count) =>
           t(
-            { id: 'exports.sites.rows', defaultMessage: '{count, plural, one {# site} other {# sites}}' },
+            {
+              id: 'exports.sites.rows',
+              defaultMessage: '{count, plural, one {# site} other {# sites}}',
+            },
             { count },
           ),
         holds: (count) =>

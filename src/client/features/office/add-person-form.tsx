@@ -68,7 +68,10 @@ export function AddPersonForm({ onAdded }: { onAdded: () => void }) {
     return (
       <ShownOnce
         label={t(
-          { id: 'office.temporaryPasswordFor', defaultMessage: 'Temporary password for {username}' },
+          {
+            id: 'office.temporaryPasswordFor',
+            defaultMessage: 'Temporary password for {username}',
+          },
           { username: added.username },
         )}
         secret={added.password}

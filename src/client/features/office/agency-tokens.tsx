@@ -80,7 +80,10 @@ export function AgencyTokens() {
       ) : tokens.length === 0 ? (
         <p>{t({ id: 'office.tokens.none', defaultMessage: 'No agency tokens.' })}</p>
       ) : (
-        <ul className="list" aria-label={t({ id: 'office.tokens', defaultMessage: 'Agency tokens' })}>
+        <ul
+          className="list"
+          aria-label={t({ id: 'office.tokens', defaultMessage: 'Agency tokens' })}
+        >
           {tokens.map((token) => (
             <li key={token.id} className="list-item person">
               <div className="person-who">

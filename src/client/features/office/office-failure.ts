@@ -11,7 +11,8 @@ export function officeFailureText(
   if (failure.code === 'offline')
     return intl.formatMessage({
       id: 'office.offline',
-      defaultMessage: 'No connection: the Office needs the network. Nothing was changed; try again.',
+      defaultMessage:
+        'No connection: the Office needs the network. Nothing was changed; try again.',
     });
   return serverMessage(intl, failure, values);
 }

@@ -14,7 +14,8 @@ function roleWord(intl: IntlShape, role: UserRecord['role']): string {
 }
 
 function lastSignIn(intl: IntlShape, iso: string | null): string {
-  if (!iso) return intl.formatMessage({ id: 'office.neverSignedIn', defaultMessage: 'Never signed in' });
+  if (!iso)
+    return intl.formatMessage({ id: 'office.neverSignedIn', defaultMessage: 'Never signed in' });
   return intl.formatMessage(
     { id: 'office.lastSignIn', defaultMessage: 'Last sign-in {when}' },
     { when: intl.formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' }) },
@@ -72,7 +73,10 @@ export function PeopleList({
       {reset ? (
         <ShownOnce
           label={t(
-            { id: 'office.temporaryPasswordFor', defaultMessage: 'Temporary password for {username}' },
+            {
+              id: 'office.temporaryPasswordFor',
+              defaultMessage: 'Temporary password for {username}',
+            },
             { username: reset.username },
           )}
           secret={reset.password}

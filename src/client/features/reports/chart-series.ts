@@ -121,7 +121,9 @@ function groupName(row: ReportRow, manyYears: boolean, intl: IntlShape): string 
         : String(row[k]),
     );
   if (manyYears) labels.push(String(row.Year));
-  return labels.join(' · ') || t({ id: 'reports.picker.allSpecies', defaultMessage: 'All species' });
+  return (
+    labels.join(' · ') || t({ id: 'reports.picker.allSpecies', defaultMessage: 'All species' })
+  );
 }
 
 /** A group's look: its species', else its trap's or agency's, else its season's. */
@@ -302,7 +304,10 @@ export function chartSummary(
       },
     );
   return t(
-    { id: 'reports.chart.summaryEnd', defaultMessage: '{text}. The table below lists every figure.' },
+    {
+      id: 'reports.chart.summaryEnd',
+      defaultMessage: '{text}. The table below lists every figure.',
+    },
     { text },
   );
 }

@@ -81,7 +81,8 @@ export function DownloadCsv({
           e instanceof TypeError
             ? t({
                 id: 'reports.csv.offline',
-                defaultMessage: 'No connection: the CSV is made by the server. Try again when online.',
+                defaultMessage:
+                  'No connection: the CSV is made by the server. Try again when online.',
               })
             : e instanceof Error
               ? e.message

@@ -26,7 +26,6 @@ function niceStep(max: number, ticks: number): number {
   return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * pow;
 }
 
-
 /** A point's mark: the shape tells apart species that share a colour (series-style.ts). */
 function Mark({
   shape,

@@ -74,7 +74,10 @@ function intervalWords(intl: IntlShape, interval: Interval): string {
 export function estimatorLabel(intl: IntlShape, estimate: PtEstimate): string {
   switch (estimate) {
     case 'bc-mle':
-      return intl.formatMessage({ id: 'reports.estimator.bcMle', defaultMessage: 'Bias-corrected MLE' });
+      return intl.formatMessage({
+        id: 'reports.estimator.bcMle',
+        defaultMessage: 'Bias-corrected MLE',
+      });
     case 'mle':
       return 'MLE';
     case 'mir':
@@ -201,7 +204,10 @@ export function describeChoice(c: ReportChoice, intl: IntlShape = englishIntl())
   );
   if (c.traps.length)
     parts.push(
-      t({ id: 'reports.describe.traps', defaultMessage: 'traps {traps}' }, { traps: c.traps.join(', ') }),
+      t(
+        { id: 'reports.describe.traps', defaultMessage: 'traps {traps}' },
+        { traps: c.traps.join(', ') },
+      ),
     );
   // The BFF's sex defaults (spec): females, except the vector index, which counts all sexes.
   parts.push(

@@ -102,7 +102,9 @@ function formatCell(row: ReportRow, column: string, intl: IntlShape): string {
     return column === 'Delta' ? formatPercentChange(value, intl) : formatNumber(value, intl);
   }
   if (column === 'YearsInAverage') return value.split(',').join(', ');
-  return value === '' ? intl.formatMessage({ id: 'reports.none', defaultMessage: '(none)' }) : value;
+  return value === ''
+    ? intl.formatMessage({ id: 'reports.none', defaultMessage: '(none)' })
+    : value;
 }
 
 /** Every figure of the report: the chart's accessible version and the numbers to act on. */

@@ -1,9 +1,5 @@
 import type { IntlShape } from 'react-intl';
-import {
-  MAX_IMPORT_BYTES,
-  MAX_IMPORT_ROWS,
-  type ImportReport,
-} from '#shared/schemas/site-import';
+import { MAX_IMPORT_BYTES, MAX_IMPORT_ROWS, type ImportReport } from '#shared/schemas/site-import';
 import { serverMessage } from '../../lib/i18n';
 import type { SendFailure } from './send-site-file';
 

@@ -25,9 +25,7 @@ export function ImportProblems({ errors, geojson }: { errors: ImportError[]; geo
                 ? t({ id: 'siteImport.problems.feature', defaultMessage: 'Feature' })
                 : t({ id: 'siteImport.problems.row', defaultMessage: 'Row' })}
             </th>
-            <th scope="col">
-              {t({ id: 'siteImport.problems.column', defaultMessage: 'Column' })}
-            </th>
+            <th scope="col">{t({ id: 'siteImport.problems.column', defaultMessage: 'Column' })}</th>
             <th scope="col">
               {t({ id: 'siteImport.problems.problem', defaultMessage: 'Problem' })}
             </th>
@@ -52,7 +50,10 @@ export function ImportProblems({ errors, geojson }: { errors: ImportError[]; geo
       {!all && errors.length > FIRST && (
         <button type="button" className="button" onClick={() => setAll(true)}>
           {t(
-            { id: 'siteImport.problems.showAll', defaultMessage: 'Show all {count, number} problems' },
+            {
+              id: 'siteImport.problems.showAll',
+              defaultMessage: 'Show all {count, number} problems',
+            },
             { count: errors.length },
           )}
         </button>

@@ -15,8 +15,7 @@ export async function mediaTypeOf(file: File): Promise<string> {
  * English sentence), no answer in time, no connection, or an answer this app cannot read.
  */
 export type SendFailure =
-  | { kind: 'server'; error: ServerError }
-  | { kind: 'timeout' | 'offline' | 'unreadable' };
+  { kind: 'server'; error: ServerError } | { kind: 'timeout' | 'offline' | 'unreadable' };
 
 export type SendOutcome =
   | { ok: true; report: ImportReport }

@@ -179,7 +179,10 @@ export function SiteImportScreen({ onImported }: SiteImportScreenProps) {
                   { id: 'siteImport.notImported', defaultMessage: '{name} was not imported' },
                   { name: step.file.name },
                 )
-              : t({ id: 'siteImport.fileNotImported', defaultMessage: 'The file was not imported' })}
+              : t({
+                  id: 'siteImport.fileNotImported',
+                  defaultMessage: 'The file was not imported',
+                })}
           </h2>
           <p>{failureWords(intl, step.failure, step.report)}</p>
           {step.report && step.report.errors.length > 0 && (

@@ -55,7 +55,8 @@ export function serverMessage(
     case 'rate_limited':
       return t({
         id: 'server.rateLimited',
-        defaultMessage: 'The server is busy with an earlier request of yours: wait a minute, then try again.',
+        defaultMessage:
+          'The server is busy with an earlier request of yours: wait a minute, then try again.',
       });
     case 'upstream_unavailable':
     case 'upstream_timeout':

@@ -33,9 +33,7 @@ export async function openExport(
   const render = geojson ? geojsonFeatures : csvLines;
   async function* body(): AsyncGenerator<string, void, undefined> {
     try {
-      yield geojson
-        ? '{"type":"FeatureCollection","features":['
-        : CSV_BOM + csvLine(table.columns);
+      yield geojson ? '{"type":"FeatureCollection","features":[' : CSV_BOM + csvLine(table.columns);
       let page: UpstreamRow[] | undefined = first.done ? undefined : first.value;
       while (page) {
         const chunk = render(table, page, names, written);
