@@ -11,12 +11,25 @@ export function problemWords(intl: IntlShape, e: ImportError): string {
   const t = intl.formatMessage;
   const columns = IMPORT_COLUMNS.join(', ');
   switch (e.code) {
-    case 'duplicate_code':
-      return t({
-        id: 'siteImport.problem.duplicateCode',
-        defaultMessage:
-          'This site code is also on an earlier row: each site must appear once in the file',
-      });
+    case 'duplicate_code': {
+      // The earlier row is only in the server's sentence ("… is also on row 2: …") until the
+      // report carries it as a value of its own.
+      const first = /\bon row (\d+)/.exec(e.message)?.[1];
+      return first
+        ? t(
+            {
+              id: 'siteImport.problem.duplicateCodeAt',
+              defaultMessage:
+                'Site code {code} is also on row {first}: each site must appear once in the file',
+            },
+            { code: /^Site code (\S+)/.exec(e.message)?.[1] ?? '', first: Number(first) },
+          )
+        : t({
+            id: 'siteImport.problem.duplicateCode',
+            defaultMessage:
+              'This site code is also on an earlier row: each site must appear once in the file',
+          });
+    }
     case 'reserved_code':
       return t({
         id: 'siteImport.problem.reservedCode',
