@@ -58,7 +58,7 @@ describe('the language', () => {
     expect(await screen.findByRole('heading', { name: 'Ajustes', level: 1 })).toBeVisible();
     expect(document.documentElement.lang).toBe('es');
     const nav = screen.getByRole('navigation', { name: 'Principal' });
-    expect(within(nav).getByRole('link', { name: 'Nueva colecta' })).toBeVisible();
+    expect(within(nav).getByRole('link', { name: 'Nueva recolección' })).toBeVisible();
     expect(screen.getByRole('button', { name: 'Sincronizar ahora' })).toBeVisible();
 
     // A reload: the page starts again from what the tablet kept.
