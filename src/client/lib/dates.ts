@@ -59,37 +59,6 @@ export function dayOf(iso: string | null | undefined, dateOnly = false): string 
   return Number.isNaN(d.getTime()) ? iso.slice(0, 10) : localDate(d);
 }
 
-/** A time this far after now was stamped before the tablet's clock was set back. */
-const FUTURE_SLACK_MS = 45_000;
-
-/**
- * "just now", "4 min ago", "2 h ago", else the date and time: how long ago `at` was (the last
- * sync, the lists' download). Null for a time in the future (stamped while the clock ran ahead,
- * since corrected): how long ago it was cannot be told, and it must never read as "just now".
- * A few seconds ahead is only clocks differing, and reads "just now".
- */
-function formatSince(at: number, now = Date.now()): string | null {
-  if (at - now > FUTURE_SLACK_MS) return null;
-  const seconds = Math.max(0, Math.round((now - at) / 1000));
-  if (seconds < 45) return 'just now';
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
-  return new Date(at).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
-
-/**
- * `what` followed by how long ago `at` was: "Last synced 4 min ago", or, when that cannot be
- * told (see `formatSince`), "Last synced: time unknown (the tablet’s clock was changed)".
- */
-export function saySince(what: string, at: number, now = Date.now()): string {
-  const since = formatSince(at, now);
-  return since === null
-    ? `${what}: time unknown (the tablet’s clock was changed)`
-    : `${what} ${since}`;
-}
-
 /**
  * Human date for lists: `Jul 14, 2026, 06:30 AM` or `Jul 14, 2026` for date-only values (whose
  * day is read as written, never shifted by the device's zone: see `dayOf`).

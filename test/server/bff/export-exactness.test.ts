@@ -102,7 +102,9 @@ function parseCsv(text: string): string[][] {
 }
 
 function table(text: string): Array<Record<string, string>> {
-  const [header, ...rows] = parseCsv(text);
+  // Every CSV starts with the UTF-8 byte-order mark (for Excel); the header follows it.
+  expect(text.startsWith('\uFEFF'), 'the file starts with the BOM').toBe(true);
+  const [header, ...rows] = parseCsv(text.slice(1));
   for (const r of rows) expect(r.length, r.join('|')).toBe(header.length);
   return rows.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i]])));
 }
@@ -192,7 +194,9 @@ describe('the columns', () => {
   it('are the documented ones, in the documented order, in every file', async () => {
     for (const [file, columns] of Object.entries(DOCUMENTED_COLUMNS)) {
       const res = await download(file);
-      expect(res.text.slice(0, res.text.indexOf('\r\n')), file).toBe(columns.replace(/, /g, ','));
+      expect(res.text.slice(0, res.text.indexOf('\r\n')), file).toBe(
+        `\uFEFF${columns.replace(/, /g, ',')}`,
+      );
     }
     const geo = JSON.parse((await download('sites.geojson')).text) as {
       features: Array<{ properties: Record<string, unknown> }>;

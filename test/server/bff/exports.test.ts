@@ -99,7 +99,9 @@ function parseCsv(text: string): { records: string[][]; complete: boolean } {
 
 /** A CSV file as objects keyed by its header. */
 function table(text: string): Array<Record<string, string>> {
-  const { records, complete } = parseCsv(text);
+  // Every CSV starts with the UTF-8 byte-order mark (for Excel; csv-bom.test.ts): a streamed
+  // read keeps it, undici's body.text() drops it.
+  const { records, complete } = parseCsv(text.replace(/^\uFEFF/, ''));
   expect(complete, 'the file ends with a complete record').toBe(true);
   const [header, ...rows] = records;
   for (const r of rows) expect(r.length, r.join('|')).toBe(header.length);

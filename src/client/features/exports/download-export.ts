@@ -1,11 +1,25 @@
 import { fetchReportingConnection, ownerHeaders, request } from '../../lib/http';
+import type { ServerError } from '../../lib/i18n';
 import type { ExportFile } from './export-files';
 import { rowCounter } from './row-counter';
 
 export type DownloadOutcome = { rows: number; fileName: string };
 
-/** Why a download did not give a file, in words for the person who asked for it. */
-export class DownloadFailed extends Error {}
+/**
+ * Why a download did not give a file; the panel says it in the person's language. `server`:
+ * the server's error (its code and English sentence); `broke`: the stream ended early after
+ * `rows` rows.
+ */
+export type DownloadFailure =
+  | { kind: 'offline' | 'reauth' }
+  | { kind: 'server'; status: number; error: ServerError | null }
+  | { kind: 'broke'; rows: number };
+
+export class DownloadFailed extends Error {
+  constructor(readonly failure: DownloadFailure) {
+    super(failure.kind);
+  }
+}
 
 /** `attachment; filename="trapline-x-collections-2026-05-01.csv"` → the file name. */
 function fileNameIn(disposition: string | null, fallback: string): string {
@@ -33,20 +47,22 @@ export async function downloadExport(
       credentials: 'same-origin',
     });
   } catch {
-    throw new DownloadFailed(
-      'No connection: the file is made by the server. Try again when online.',
-    );
+    throw new DownloadFailed({ kind: 'offline' });
   }
   if (res.status === 401) {
     // Through the app's client, so the sign-in sheet opens as for any expired session.
     await request('/api/export/summary');
-    throw new DownloadFailed('Your sign-in has expired: sign in again, then download.');
+    throw new DownloadFailed({ kind: 'reauth' });
   }
   if (!res.ok || !res.body) {
-    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
-    throw new DownloadFailed(
-      body?.error?.message ?? `The server could not make the file (HTTP ${res.status}).`,
-    );
+    const body = (await res.json().catch(() => null)) as {
+      error?: { code?: string; message?: string };
+    } | null;
+    const error =
+      body?.error?.code && body.error.message
+        ? { code: body.error.code, message: body.error.message }
+        : null;
+    throw new DownloadFailed({ kind: 'server', status: res.status, error });
   }
   const counter = rowCounter(file.file.endsWith('.geojson') ? 'geojson' : 'csv');
   const counted = res.body.pipeThrough(
@@ -65,9 +81,7 @@ export async function downloadExport(
   try {
     blob = await new Response(counted).blob();
   } catch {
-    throw new DownloadFailed(
-      `The download broke off after ${counter.rows().toLocaleString('en-US')} ${file.rowName}: nothing was saved. Try again.`,
-    );
+    throw new DownloadFailed({ kind: 'broke', rows: counter.rows() });
   }
   const fileName = fileNameIn(res.headers.get('content-disposition'), `trapline-${file.file}`);
   const url = URL.createObjectURL(blob);

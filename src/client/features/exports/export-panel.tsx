@@ -1,16 +1,22 @@
 import { useEffect, useState } from 'react';
+import type { IntlShape } from 'react-intl';
 import { request } from '../../lib/http';
+import { serverMessage, useI18n } from '../../lib/i18n';
 import { useOnline } from '../../lib/use-online';
-import { downloadExport, DownloadFailed } from './download-export';
-import { EXPORT_FILES, type ExportFile, type ExportSummary } from './export-files';
-
-const n = (v: number) => v.toLocaleString('en-US');
+import { downloadExport, DownloadFailed, type DownloadFailure } from './download-export';
+import {
+  EXPORT_FILES,
+  exportWords,
+  type ExportFile,
+  type ExportSummary,
+  type ExportWords,
+} from './export-files';
 
 type Outcome =
   | { state: 'idle' }
   | { state: 'busy'; rows: number }
-  | { state: 'done'; text: string }
-  | { state: 'failed'; text: string };
+  | { state: 'done'; rows: number; fileName: string }
+  | { state: 'failed'; failure: DownloadFailure | null };
 
 /** The server's totals before any download (GET /api/export/summary); null until known. */
 function useSummary(online: boolean): ExportSummary | null {
@@ -30,6 +36,43 @@ function useSummary(online: boolean): ExportSummary | null {
   return summary;
 }
 
+/** Why a download gave no file, in the person's language; null: a failure not foreseen. */
+function failureText(intl: IntlShape, words: ExportWords, failure: DownloadFailure | null): string {
+  const t = intl.formatMessage;
+  switch (failure?.kind) {
+    case 'offline':
+      return t({
+        id: 'exports.failure.offline',
+        defaultMessage: 'No connection: the file is made by the server. Try again when online.',
+      });
+    case 'reauth':
+      return t({
+        id: 'exports.failure.reauth',
+        defaultMessage: 'Your sign-in has expired: sign in again, then download.',
+      });
+    case 'broke':
+      return t(
+        {
+          id: 'exports.failure.broke',
+          defaultMessage: 'The download broke off after {rows}: nothing was saved. Try again.',
+        },
+        { rows: words.rows(failure.rows) },
+      );
+    case 'server':
+      return failure.error
+        ? serverMessage(intl, failure.error)
+        : t(
+            {
+              id: 'exports.failure.server',
+              defaultMessage: 'The server could not make the file (HTTP {status}).',
+            },
+            { status: failure.status },
+          );
+    default:
+      return t({ id: 'exports.failure.other', defaultMessage: 'The download failed. Try again.' });
+  }
+}
+
 function ExportItem({
   file,
   online,
@@ -39,30 +82,26 @@ function ExportItem({
   online: boolean;
   total: number | null;
 }) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  const words = exportWords(intl, file.file);
   const [outcome, setOutcome] = useState<Outcome>({ state: 'idle' });
   const busy = outcome.state === 'busy';
   const start = async () => {
     setOutcome({ state: 'busy', rows: 0 });
     try {
       const done = await downloadExport(file, (rows) => setOutcome({ state: 'busy', rows }));
-      setOutcome({
-        state: 'done',
-        text: `Downloaded ${n(done.rows)} ${file.rowName} (${done.fileName}).`,
-      });
+      setOutcome({ state: 'done', rows: done.rows, fileName: done.fileName });
     } catch (e) {
-      setOutcome({
-        state: 'failed',
-        text: e instanceof DownloadFailed ? e.message : 'The download failed. Try again.',
-      });
+      setOutcome({ state: 'failed', failure: e instanceof DownloadFailed ? e.failure : null });
     }
   };
   const id = `export-${file.file.replace('.', '-')}`;
   return (
     <li className="stack">
-      <h3 id={id}>{file.title}</h3>
+      <h3 id={id}>{words.title}</h3>
       <p className="muted">
-        {file.contains}
-        {total !== null ? ` The server holds ${n(total)} ${file.total.noun}.` : ''}
+        {total !== null ? `${words.contains} ${words.holds(total)}` : words.contains}
       </p>
       <div className="row wrap">
         <button
@@ -71,12 +110,25 @@ function ExportItem({
           onClick={() => void start()}
           disabled={!online || busy}
         >
-          {busy ? `Downloading… ${n(outcome.rows)} ${file.rowName}` : `Download ${file.title}`}
+          {outcome.state === 'busy'
+            ? t(
+                { id: 'exports.downloading', defaultMessage: 'Downloading… {rows}' },
+                { rows: words.rows(outcome.rows) },
+              )
+            : t(
+                { id: 'exports.download', defaultMessage: 'Download {title}' },
+                { title: words.title },
+              )}
         </button>
         {outcome.state === 'done' ? (
-          <span role="status">{outcome.text}</span>
+          <span role="status">
+            {t(
+              { id: 'exports.downloaded', defaultMessage: 'Downloaded {rows} ({fileName}).' },
+              { rows: words.rows(outcome.rows), fileName: outcome.fileName },
+            )}
+          </span>
         ) : outcome.state === 'failed' ? (
-          <span role="alert">{outcome.text}</span>
+          <span role="alert">{failureText(intl, words, outcome.failure)}</span>
         ) : null}
       </div>
     </li>
@@ -85,18 +137,28 @@ function ExportItem({
 
 /** Downloads of the agency's data as the server holds it (CSV per entity, sites as GeoJSON). */
 export function ExportPanel() {
+  const t = useI18n().formatMessage;
   const online = useOnline();
   const summary = useSummary(online);
   return (
     <section aria-labelledby="export-heading">
-      <h2 id="export-heading">Download the agency&apos;s data</h2>
+      <h2 id="export-heading">
+        {t({ id: 'exports.title', defaultMessage: "Download the agency's data" })}
+      </h2>
       <p>
-        Files of everything the agency holds on the server (records still waiting on this tablet are
-        not in them until they are sent). In CSV files, text starting with = + - or @ gets a leading
-        &apos; so spreadsheets show it instead of running it.
+        {t({
+          id: 'exports.about',
+          defaultMessage:
+            "Files of everything the agency holds on the server (records still waiting on this tablet are not in them until they are sent). In CSV files, text starting with = + - or @ gets a leading ' so spreadsheets show it instead of running it.",
+        })}
       </p>
       {!online ? (
-        <p role="status">Downloads need a connection: the files are made by the server.</p>
+        <p role="status">
+          {t({
+            id: 'exports.offline',
+            defaultMessage: 'Downloads need a connection: the files are made by the server.',
+          })}
+        </p>
       ) : null}
       <ul className="stack">
         {EXPORT_FILES.map((f) => (
@@ -104,7 +166,7 @@ export function ExportPanel() {
             key={f.file}
             file={f}
             online={online}
-            total={summary ? summary[f.total.key] : null}
+            total={summary ? summary[f.total] : null}
           />
         ))}
       </ul>

@@ -2,12 +2,14 @@ import './history.css';
 import { useState } from 'react';
 import type { HistoryRow } from '#shared/schemas/history';
 import { useLookups } from '../../db/use-lookups';
-import { formatDate, localDate } from '../../lib/dates';
+import { localDate } from '../../lib/dates';
+import { dateIn, useI18n } from '../../lib/i18n';
 import { useOnline } from '../../lib/use-online';
-import { ACTION_WORDS, describeChanges } from './describe-changes';
-import { Sentences } from './sentences';
+import { actionWord, describeChanges } from './describe-changes';
 import { fetchHistory, HistoryError } from './fetch-history';
-import { historyCsv, RECORD_WORDS } from './history-csv';
+import { historyCsv, recordWord } from './history-csv';
+import { historyErrorText } from './history-error-text';
+import { Sentences } from './sentences';
 import { SINCE_PAGE_SIZE, useChangesSince } from './use-history';
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
@@ -33,6 +35,8 @@ async function allChangesSince(since: string): Promise<HistoryRow[]> {
  * them. Read from the server: offline it says it needs a connection.
  */
 export function ChangesSinceScreen() {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const online = useOnline();
   const { lookups } = useLookups();
   const [since, setSince] = useState(aWeekAgo);
@@ -43,7 +47,7 @@ export function ChangesSinceScreen() {
     busy: false,
     message: null,
   });
-  const describe = (row: HistoryRow) => describeChanges(row, lookups);
+  const describe = (row: HistoryRow) => describeChanges(row, lookups, intl);
   const pages = list.data ? Math.max(1, Math.ceil(list.data.count / SINCE_PAGE_SIZE)) : 1;
 
   const download = async () => {
@@ -51,7 +55,7 @@ export function ChangesSinceScreen() {
     try {
       const rows = await allChangesSince(since);
       const url = URL.createObjectURL(
-        new Blob([historyCsv(rows, describe)], { type: 'text/csv;charset=utf-8' }),
+        new Blob([historyCsv(rows, describe, intl)], { type: 'text/csv;charset=utf-8' }),
       );
       const a = document.createElement('a');
       a.href = url;
@@ -60,18 +64,31 @@ export function ChangesSinceScreen() {
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setCsv({ busy: false, message: `Downloaded ${a.download} (${rows.length} changes)` });
+      setCsv({
+        busy: false,
+        message: t(
+          {
+            id: 'history.csv.downloaded',
+            defaultMessage:
+              'Downloaded {fileName} ({count, plural, one {# change} other {# changes}})',
+          },
+          { fileName: a.download, count: rows.length },
+        ),
+      });
     } catch (e) {
-      setCsv({ busy: false, message: e instanceof Error ? e.message : String(e) });
+      setCsv({
+        busy: false,
+        message: e instanceof HistoryError ? historyErrorText(intl, e) : String(e),
+      });
     }
   };
 
   return (
     <section className="screen">
-      <h1>Changes since</h1>
+      <h1>{t({ id: 'history.since.title', defaultMessage: 'Changes since' })}</h1>
       <div className="row wrap">
         <label className="field">
-          <span className="label">Since</span>
+          <span className="label">{t({ id: 'history.since.since', defaultMessage: 'Since' })}</span>
           <input
             type="date"
             value={since}
@@ -88,7 +105,9 @@ export function ChangesSinceScreen() {
           onClick={() => void download()}
           disabled={!online || !valid || csv.busy}
         >
-          {csv.busy ? 'Preparing CSV…' : 'Download CSV'}
+          {csv.busy
+            ? t({ id: 'reports.csv.preparing', defaultMessage: 'Preparing CSV…' })
+            : t({ id: 'reports.csv.download', defaultMessage: 'Download CSV' })}
         </button>
         {csv.message ? (
           <span role="status" className="muted">
@@ -98,32 +117,65 @@ export function ChangesSinceScreen() {
       </div>
       {!online || list.error?.reason === 'offline' ? (
         <p className="muted" role="status">
-          The changes need a connection: they are kept on the server. Open this again when the
-          tablet is online.
+          {t({
+            id: 'history.since.offline',
+            defaultMessage:
+              'The changes need a connection: they are kept on the server. Open this again when the tablet is online.',
+          })}
         </p>
       ) : !valid ? (
-        <p role="alert">Pick a day to list the changes from.</p>
+        <p role="alert">
+          {t({
+            id: 'history.since.pickDay',
+            defaultMessage: 'Pick a day to list the changes from.',
+          })}
+        </p>
       ) : list.error ? (
         <p role="alert">
-          {list.error instanceof HistoryError ? list.error.message : String(list.error)}
+          {list.error instanceof HistoryError
+            ? historyErrorText(intl, list.error)
+            : String(list.error)}
         </p>
       ) : !list.data ? (
-        <p className="muted">Loading the changes…</p>
+        <p className="muted">
+          {t({ id: 'history.since.loading', defaultMessage: 'Loading the changes…' })}
+        </p>
       ) : (
         <>
           <p className="muted" data-testid="changes-count">
-            {list.data.count === 1 ? '1 change' : `${list.data.count} changes`} since{' '}
-            {formatDate(since)}
+            {t(
+              {
+                id: 'history.since.count',
+                defaultMessage: '{count, plural, one {# change} other {# changes}} since {day}',
+              },
+              { count: list.data.count, day: dateIn(intl, since) },
+            )}
           </p>
-          <ol className="history-rows" aria-label="Changes">
+          <ol
+            className="history-rows"
+            aria-label={t({ id: 'history.changes', defaultMessage: 'Changes' })}
+          >
             {list.data.rows.map((row) => (
               <li key={row.id} className="history-row">
                 <p className="history-head">
-                  <strong>
-                    {RECORD_WORDS[row.entity]} (record {row.record}): {ACTION_WORDS[row.action]}
-                  </strong>{' '}
-                  by {row.user.full_name ?? 'someone'} ·{' '}
-                  <time dateTime={row.at}>{formatDate(row.at)}</time>
+                  {t(
+                    {
+                      id: 'history.since.rowHead',
+                      defaultMessage:
+                        '<b>{record} (record {id}): {action}</b> by {who} · <time>{when}</time>',
+                    },
+                    {
+                      record: recordWord(intl, row.entity),
+                      id: row.record,
+                      action: actionWord(intl, row.action),
+                      who:
+                        row.user.full_name ??
+                        t({ id: 'history.someone', defaultMessage: 'someone' }),
+                      when: dateIn(intl, row.at),
+                      b: (chunks) => <strong>{chunks}</strong>,
+                      time: (chunks) => <time dateTime={row.at}>{chunks}</time>,
+                    },
+                  )}
                 </p>
                 <Sentences lines={describe(row)} />
               </li>
@@ -137,10 +189,13 @@ export function ChangesSinceScreen() {
                 disabled={page <= 1}
                 onClick={() => setPage(page - 1)}
               >
-                Previous page
+                {t({ id: 'history.since.previous', defaultMessage: 'Previous page' })}
               </button>
               <span>
-                Page {page} of {pages}
+                {t(
+                  { id: 'history.since.page', defaultMessage: 'Page {page} of {pages}' },
+                  { page, pages },
+                )}
               </span>
               <button
                 type="button"
@@ -148,7 +203,7 @@ export function ChangesSinceScreen() {
                 disabled={page >= pages}
                 onClick={() => setPage(page + 1)}
               >
-                Next page
+                {t({ id: 'history.since.next', defaultMessage: 'Next page' })}
               </button>
             </div>
           ) : null}

@@ -1,10 +1,16 @@
 import type { AgencyTokenRecord, CreatedUser, UserCreate, UserRecord, UserUpdate } from '#shared';
 import { NetworkError, request, type HttpResult } from '../../lib/http';
 
-/** An Office call's outcome: the answer, or what to say and beside which fields. */
+/**
+ * Why an Office call failed: the server's error (its code, said in the person's language by
+ * office-failure.ts), or `offline` when no answer came.
+ */
+export type OfficeFailure = { code: string; message: string };
+
+/** An Office call's outcome: the answer, or what went wrong and beside which fields. */
 export type OfficeResult<T> =
   | { ok: true; value: T }
-  | { ok: false; message: string; fields: Array<{ path: string; message: string }> };
+  | { ok: false; failure: OfficeFailure; fields: Array<{ path: string; message: string }> };
 
 /** The Office reads and writes the server directly (never the tablet's queue): online only. */
 async function call<T>(
@@ -16,15 +22,15 @@ async function call<T>(
     res = await request<T>(path, options);
   } catch (e) {
     if (e instanceof NetworkError)
-      return {
-        ok: false,
-        message: 'No connection: the Office needs the network. Nothing was changed; try again.',
-        fields: [],
-      };
+      return { ok: false, failure: { code: 'offline', message: '' }, fields: [] };
     throw e;
   }
   if (res.ok) return { ok: true, value: res.body };
-  return { ok: false, message: res.error.message, fields: res.error.fields ?? [] };
+  return {
+    ok: false,
+    failure: { code: res.error.code, message: res.error.message },
+    fields: res.error.fields ?? [],
+  };
 }
 
 type List<T> = { rows: T[]; count: number };

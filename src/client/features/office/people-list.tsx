@@ -1,17 +1,25 @@
 import { useState } from 'react';
 import type { UserRecord, UserUpdate } from '#shared';
+import type { IntlShape } from 'react-intl';
+import { useI18n } from '../../lib/i18n';
 import { Banner } from '../../ui/banner';
-import { resetPassword, updatePerson } from './office-api';
+import { resetPassword, updatePerson, type OfficeFailure } from './office-api';
+import { officeFailureText } from './office-failure';
 import { ShownOnce } from './shown-once';
 
-const ROLE_WORDS = { manager: 'Manager', user: 'Technician' } as const;
+function roleWord(intl: IntlShape, role: UserRecord['role']): string {
+  return role === 'manager'
+    ? intl.formatMessage({ id: 'office.role.manager', defaultMessage: 'Manager' })
+    : intl.formatMessage({ id: 'office.role.technician', defaultMessage: 'Technician' });
+}
 
-function lastSignIn(iso: string | null): string {
-  if (!iso) return 'Never signed in';
-  return `Last sign-in ${new Date(iso).toLocaleString(undefined, {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-  })}`;
+function lastSignIn(intl: IntlShape, iso: string | null): string {
+  if (!iso)
+    return intl.formatMessage({ id: 'office.neverSignedIn', defaultMessage: 'Never signed in' });
+  return intl.formatMessage(
+    { id: 'office.lastSignIn', defaultMessage: 'Last sign-in {when}' },
+    { when: intl.formatDate(iso, { dateStyle: 'medium', timeStyle: 'short' }) },
+  );
 }
 
 /**
@@ -28,7 +36,9 @@ export function PeopleList({
   currentUserId: number | null;
   onChanged: () => void;
 }) {
-  const [failure, setFailure] = useState<string | null>(null);
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  const [failure, setFailure] = useState<OfficeFailure | null>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
   const [reset, setReset] = useState<{ username: string; password: string } | null>(null);
 
@@ -37,7 +47,7 @@ export function PeopleList({
     setBusyId(person.id);
     try {
       const result = await run();
-      if (!result.ok) setFailure(result.message);
+      if (!result.ok) setFailure(result.failure);
       else onChanged();
     } finally {
       setBusyId(null);
@@ -50,7 +60,7 @@ export function PeopleList({
     setBusyId(person.id);
     try {
       const result = await resetPassword(person.id);
-      if (!result.ok) setFailure(result.message);
+      if (!result.ok) setFailure(result.failure);
       else setReset({ username: person.username, password: result.value.temporary_password });
     } finally {
       setBusyId(null);
@@ -59,64 +69,93 @@ export function PeopleList({
 
   return (
     <>
-      {failure ? <Banner tone="error">{failure}</Banner> : null}
+      {failure ? <Banner tone="error">{officeFailureText(intl, failure)}</Banner> : null}
       {reset ? (
         <ShownOnce
-          label={`Temporary password for ${reset.username}`}
+          label={t(
+            {
+              id: 'office.temporaryPasswordFor',
+              defaultMessage: 'Temporary password for {username}',
+            },
+            { username: reset.username },
+          )}
           secret={reset.password}
-          note="Their sign-ins have ended. At their next sign-in they choose a new password; this one stops working after 7 days."
+          note={t({
+            id: 'office.resetNote',
+            defaultMessage:
+              'Their sign-ins have ended. At their next sign-in they choose a new password; this one stops working after 7 days.',
+          })}
           onDone={() => setReset(null)}
         />
       ) : null}
-      <ul className="list people" aria-label="People">
+      <ul className="list people" aria-label={t({ id: 'office.people', defaultMessage: 'People' })}>
         {people.map((p) => {
           const me = p.id === currentUserId;
           const busy = busyId === p.id;
+          const roleAction =
+            p.role === 'manager'
+              ? t({ id: 'office.makeTechnician', defaultMessage: 'Make technician' })
+              : t({ id: 'office.makeManager', defaultMessage: 'Make manager' });
+          const activeAction = p.active
+            ? t({ id: 'office.deactivate', defaultMessage: 'Deactivate' })
+            : t({ id: 'office.reactivate', defaultMessage: 'Reactivate' });
+          const resetAction = t({ id: 'office.resetPassword', defaultMessage: 'Reset password' });
+          const forPerson = (action: string) =>
+            t(
+              { id: 'office.actionFor', defaultMessage: '{action}: {username}' },
+              { action, username: p.username },
+            );
           return (
             <li key={p.id} className={p.active ? 'list-item person' : 'list-item person inactive'}>
               <div className="person-who">
                 <strong>{p.full_name ?? p.username}</strong>
                 <span className="muted">
-                  {p.username}
-                  {me ? ' (you)' : ''}
+                  {me
+                    ? t(
+                        { id: 'office.you', defaultMessage: '{username} (you)' },
+                        { username: p.username },
+                      )
+                    : p.username}
                 </span>
               </div>
               <div className="person-facts">
-                <span className="tag">{ROLE_WORDS[p.role]}</span>
+                <span className="tag">{roleWord(intl, p.role)}</span>
                 <span className={p.active ? 'tag' : 'tag tag-off'}>
-                  {p.active ? 'Active' : 'Deactivated'}
+                  {p.active
+                    ? t({ id: 'office.active', defaultMessage: 'Active' })
+                    : t({ id: 'office.deactivated', defaultMessage: 'Deactivated' })}
                 </span>
-                <span className="muted">{lastSignIn(p.last_login)}</span>
+                <span className="muted">{lastSignIn(intl, p.last_login)}</span>
               </div>
               <div className="person-actions">
                 <button
                   type="button"
                   className="button"
                   disabled={busy || me}
-                  aria-label={`${p.role === 'manager' ? 'Make technician' : 'Make manager'}: ${p.username}`}
+                  aria-label={forPerson(roleAction)}
                   onClick={() =>
                     void update(p, { role: p.role === 'manager' ? 'user' : 'manager' })
                   }
                 >
-                  {p.role === 'manager' ? 'Make technician' : 'Make manager'}
+                  {roleAction}
                 </button>
                 <button
                   type="button"
                   className="button"
                   disabled={busy}
-                  aria-label={`Reset password: ${p.username}`}
+                  aria-label={forPerson(resetAction)}
                   onClick={() => void resetFor(p)}
                 >
-                  Reset password
+                  {resetAction}
                 </button>
                 <button
                   type="button"
                   className={p.active ? 'button button-danger' : 'button'}
                   disabled={busy || me}
-                  aria-label={`${p.active ? 'Deactivate' : 'Reactivate'}: ${p.username}`}
+                  aria-label={forPerson(activeAction)}
                   onClick={() => void update(p, { active: !p.active })}
                 >
-                  {p.active ? 'Deactivate' : 'Reactivate'}
+                  {activeAction}
                 </button>
               </div>
             </li>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useI18n } from '../../lib/i18n';
 
 /**
  * A secret the server shows once (a temporary password, an agency token): big, selectable, with
@@ -15,6 +16,7 @@ export function ShownOnce({
   note: string;
   onDone: () => void;
 }) {
+  const t = useI18n().formatMessage;
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const copy = async () => {
     try {
@@ -30,20 +32,28 @@ export function ShownOnce({
       <p className="shown-once-secret" data-testid="shown-once-secret">
         {secret}
       </p>
-      <p>{note} It is shown only now.</p>
+      <p>
+        {t(
+          { id: 'office.shownOnce.note', defaultMessage: '{note} It is shown only now.' },
+          { note },
+        )}
+      </p>
       <div className="office-actions">
         <button type="button" className="button button-primary" onClick={() => void copy()}>
-          Copy
+          {t({ id: 'office.shownOnce.copy', defaultMessage: 'Copy' })}
         </button>
         <button type="button" className="button button-quiet" onClick={onDone}>
-          Done
+          {t({ id: 'office.shownOnce.done', defaultMessage: 'Done' })}
         </button>
       </div>
       <p role="status" className="muted">
         {copied === 'yes'
-          ? 'Copied.'
+          ? t({ id: 'office.shownOnce.copied', defaultMessage: 'Copied.' })
           : copied === 'failed'
-            ? 'This browser did not allow copying: select the text and copy it.'
+            ? t({
+                id: 'office.shownOnce.copyFailed',
+                defaultMessage: 'This browser did not allow copying: select the text and copy it.',
+              })
             : ''}
       </p>
     </section>

@@ -1,13 +1,8 @@
+import type { IntlShape } from 'react-intl';
 import type { Interval } from '#shared/reports';
+import { englishIntl } from '../../lib/i18n';
 import type { ReportRow } from './fetch-report';
 import type { SeasonsFound } from './seasons-with-data';
-
-const PERIODS: Record<Interval, { one: string; many: string }> = {
-  Week: { one: 'week', many: 'weeks' },
-  Biweek: { one: 'two-week period', many: 'two-week periods' },
-  Month: { one: 'month', many: 'months' },
-  CollectionDate: { one: 'day of the year', many: 'days of the year' },
-};
 
 /**
  * Why the anomaly report's average is "—", in words: a district in its first season saw "—"
@@ -21,19 +16,37 @@ export function anomalyNote(
   target: number,
   interval: Interval,
   found: SeasonsFound | undefined,
+  intl: IntlShape = englishIntl(),
 ): string | null {
+  const t = intl.formatMessage;
   const missing = rows.filter((r) => r.FiveYearAvg === null || r.FiveYearAvg === undefined);
   if (missing.length === 0) return null;
-  const period = PERIODS[interval];
   if (missing.length < rows.length)
-    return `“—”: no earlier season has trap collections in that ${period.one}, so there is nothing to compare with.`;
-  const earlier = found && found.from < target ? found.years.filter((y) => y < target) : null;
-  if (earlier && earlier.length === 0)
-    return (
-      `No earlier season (${found!.from}–${target - 1}) has trap collections, so there is no ` +
-      'five-year average to compare with yet: the average and change columns show “—”. ' +
-      'The average appears once an earlier season has data.'
+    return t(
+      {
+        id: 'reports.note.somePeriods',
+        defaultMessage:
+          '“—”: no earlier season has trap collections in that {period, select, Week {week} Biweek {two-week period} Month {month} other {day of the year}}, so there is nothing to compare with.',
+      },
+      { period: interval },
     );
-  const which = earlier ? ` (${[...earlier].sort((a, b) => a - b).join(', ')})` : '';
-  return `The earlier seasons${which} have no trap collections in these ${period.many}, so there is no average to compare with: “—”.`;
+  const earlier = found && found.from < target ? found.years.filter((y) => y < target) : null;
+  if (found && earlier && earlier.length === 0)
+    return t(
+      {
+        id: 'reports.note.noEarlierSeason',
+        defaultMessage:
+          'No earlier season ({from}–{last}) has trap collections, so there is no five-year average to compare with yet: the average and change columns show “—”. The average appears once an earlier season has data.',
+      },
+      { from: String(found.from), last: String(target - 1) },
+    );
+  const which = earlier ? [...earlier].sort((a, b) => a - b).join(', ') : '';
+  return t(
+    {
+      id: 'reports.note.otherPeriods',
+      defaultMessage:
+        'The earlier seasons{which, select, none {} other { ({which})}} have no trap collections in these {period, select, Week {weeks} Biweek {two-week periods} Month {months} other {days of the year}}, so there is no average to compare with: “—”.',
+    },
+    { which: which || 'none', period: interval },
+  );
 }

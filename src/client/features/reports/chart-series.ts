@@ -1,7 +1,9 @@
+import type { IntlShape } from 'react-intl';
+import { englishIntl } from '../../lib/i18n';
 import type { Cell, Interval } from '#shared/reports';
 import type { ReportRow } from './fetch-report';
 import { formatFigure } from './format-figure';
-import { MONTHS, periodLabel } from './period-label';
+import { dayOfYear, periodLabel } from './period-label';
 import type { ReportKind } from './report-choice';
 import {
   ALL_SPECIES_STYLE,
@@ -45,13 +47,20 @@ export const MAX_GROUPS = 6;
 /** The BFF's infection-rate scale (the screen never asks for another): figures per 1,000. */
 export const RATE_SCALE = 1000;
 
-const MEASURES: Record<ReportKind, string> = {
-  'abundance-anomaly': 'Mosquitoes per trap night',
-  abundance: 'Mosquitoes per trap night',
-  'infection-rate': 'Infection rate per 1,000',
-  'vector-index': 'Vector index per 1,000',
-};
-export const CDC_LINE = 'CDC vector index, all species';
+function measureOf(intl: IntlShape, kind: ReportKind): string {
+  const t = intl.formatMessage;
+  switch (kind) {
+    case 'abundance-anomaly':
+    case 'abundance':
+      return t({ id: 'reports.measure.abundance', defaultMessage: 'Mosquitoes per trap night' });
+    case 'infection-rate':
+      return t({ id: 'reports.column.infectionRate', defaultMessage: 'Infection rate per 1,000' });
+    case 'vector-index':
+      return t({ id: 'reports.column.vectorIndex', defaultMessage: 'Vector index per 1,000' });
+  }
+}
+const cdcLine = (intl: IntlShape) =>
+  intl.formatMessage({ id: 'reports.column.cdc', defaultMessage: 'CDC vector index, all species' });
 const AVERAGE_DASH = '7 5';
 const CDC_DASH = '3 3';
 
@@ -64,19 +73,32 @@ const num = (v: Cell | undefined): number | null =>
  * in the season before) comes after the season's own dates and never shares the point of the
  * same month and day of the season's own January.
  */
-function categoryOf(row: ReportRow, interval: Interval): { key: string; label: string } {
+function categoryOf(
+  row: ReportRow,
+  interval: Interval,
+  intl: IntlShape,
+): { key: string; label: string } {
   const v = row[interval];
   if (interval === 'CollectionDate') {
     const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(v ?? ''));
     if (!m) return { key: String(v), label: String(v) };
     const season = typeof row.Year === 'number' ? row.Year : Number(m[1]);
     const years = Math.max(-1, Math.min(1, Number(m[1]) - season)); // -1, 0 or +1: key order
-    const day = `${MONTHS[Number(m[2]) - 1]} ${Number(m[3])}`;
-    const label = years === 0 ? day : `${day}, ${years > 0 ? 'next' : 'previous'} year`;
+    const day = dayOfYear(intl, Number(m[2]), Number(m[3]));
+    const label =
+      years === 0
+        ? day
+        : intl.formatMessage(
+            {
+              id: 'reports.chart.otherYear',
+              defaultMessage: '{day}, {which, select, next {next year} other {previous year}}',
+            },
+            { day, which: years > 0 ? 'next' : 'previous' },
+          );
     return { key: `${years + 1}-${m[2]}-${m[3]}`, label };
   }
   const key = String(Number(v)).padStart(3, '0');
-  return { key, label: periodLabel(interval, v) };
+  return { key, label: periodLabel(interval, v, intl) };
 }
 
 type Group = {
@@ -89,12 +111,19 @@ type Group = {
   bySeason: boolean;
 };
 
-function groupName(row: ReportRow, manyYears: boolean): string {
+function groupName(row: ReportRow, manyYears: boolean, intl: IntlShape): string {
+  const t = intl.formatMessage;
   const labels = (['Species', 'Trap', 'Agency'] as const)
     .filter((k) => k in row)
-    .map((k) => (row[k] === null || row[k] === '' ? '(none)' : String(row[k])));
+    .map((k) =>
+      row[k] === null || row[k] === ''
+        ? t({ id: 'reports.none', defaultMessage: '(none)' })
+        : String(row[k]),
+    );
   if (manyYears) labels.push(String(row.Year));
-  return labels.join(' · ') || 'All species';
+  return (
+    labels.join(' · ') || t({ id: 'reports.picker.allSpecies', defaultMessage: 'All species' })
+  );
 }
 
 /** A group's look: its species', else its trap's or agency's, else its season's. */
@@ -124,12 +153,13 @@ export function chartSeries(
   rows: ReportRow[],
   interval: Interval,
   speciesOrder: readonly string[],
+  intl: IntlShape = englishIntl(),
 ): ChartData {
   const years = [...new Set(rows.map((r) => r.Year))].sort().reverse();
   const manyYears = years.length > 1;
   const categories = new Map<string, string>();
   for (const r of rows) {
-    const c = categoryOf(r, interval);
+    const c = categoryOf(r, interval, intl);
     categories.set(c.key, c.label);
   }
   const keys = [...categories.keys()].sort();
@@ -139,7 +169,7 @@ export function chartSeries(
   const groups = new Map<string, Group>();
   const cdc = new Map<string, (ChartPoint | null)[]>();
   for (const r of rows) {
-    const name = groupName(r, manyYears);
+    const name = groupName(r, manyYears, intl);
     let g = groups.get(name);
     if (!g) {
       g = {
@@ -150,7 +180,7 @@ export function chartSeries(
       };
       groups.set(name, g);
     }
-    const i = at.get(categoryOf(r, interval).key) ?? 0;
+    const i = at.get(categoryOf(r, interval, intl).key) ?? 0;
     if (kind === 'infection-rate') {
       const y = num(r.InfectionRate);
       if (y !== null) g.main[i] = { y, lo: num(r.LowerCI) ?? y, hi: num(r.UpperCI) ?? y };
@@ -161,7 +191,7 @@ export function chartSeries(
       if (kind === 'abundance-anomaly' && avg !== null) g.avg[i] = { y: avg };
       const total = num(r.CDCVectorIndex);
       if (kind === 'vector-index' && total !== null) {
-        const line = manyYears ? `${CDC_LINE} · ${String(r.Year)}` : CDC_LINE;
+        const line = manyYears ? `${cdcLine(intl)} · ${String(r.Year)}` : cdcLine(intl);
         if (!cdc.has(line)) cdc.set(line, empty());
         (cdc.get(line) as (ChartPoint | null)[])[i] = { y: total * RATE_SCALE };
       }
@@ -180,7 +210,10 @@ export function chartSeries(
     series.push({ name, role: 'main', ...g.style, dash, points: g.main });
     if (kind === 'abundance-anomaly' && g.avg.some((p) => p !== null))
       series.push({
-        name: `${name}, five-year average`,
+        name: intl.formatMessage(
+          { id: 'reports.chart.average', defaultMessage: '{name}, five-year average' },
+          { name },
+        ),
         role: 'average',
         ...g.style,
         dash: AVERAGE_DASH,
@@ -200,17 +233,19 @@ export function chartSeries(
     categories: keys.map((k) => categories.get(k) ?? k),
     series,
     hidden: ranked.length - shown.length,
-    measure: MEASURES[kind],
-    secondAxis: cdc.size > 0 ? { title: 'CDC vector index', per: RATE_SCALE } : null,
+    measure: measureOf(intl, kind),
+    secondAxis:
+      cdc.size > 0
+        ? {
+            title: intl.formatMessage({
+              id: 'reports.chart.cdcAxis',
+              defaultMessage: 'CDC vector index',
+            }),
+            per: RATE_SCALE,
+          }
+        : null,
   };
 }
-
-const INTERVAL_WORDS: Record<Interval, string> = {
-  Week: 'week',
-  Biweek: 'MMWR weeks',
-  Month: 'month',
-  CollectionDate: 'collection date',
-};
 
 /** The highest point of some lines: its figure, line and category. */
 function highest(data: ChartData, lines: ChartSeries[]) {
@@ -223,19 +258,56 @@ function highest(data: ChartData, lines: ChartSeries[]) {
 }
 
 /** A sentence for screen readers: what the chart shows and its highest points. */
-export function chartSummary(data: ChartData, interval: Interval): string {
-  const word = INTERVAL_WORDS[interval];
+export function chartSummary(
+  data: ChartData,
+  interval: Interval,
+  intl: IntlShape = englishIntl(),
+): string {
+  const t = intl.formatMessage;
   const main = data.series.filter((s) => s.role === 'main');
-  const head = `${data.measure} by ${word}, ${main.length} line${main.length === 1 ? '' : 's'}`;
+  const head = t(
+    {
+      id: 'reports.chart.summaryHead',
+      defaultMessage:
+        '{measure} by {interval, select, Week {week} Biweek {MMWR weeks} Month {month} other {collection date}}, {lines, plural, one {# line} other {# lines}}',
+    },
+    { measure: data.measure, interval, lines: main.length },
+  );
   const peak = highest(data, main);
   let text = peak
-    ? `${head}; highest ${formatFigure(peak.y)} (${peak.name}, ${word} ${peak.x})`
-    : `${head}; no figures`;
+    ? t(
+        {
+          id: 'reports.chart.summaryPeak',
+          defaultMessage:
+            '{head}; highest {figure} ({name}, {interval, select, Week {week} Biweek {MMWR weeks} Month {month} other {collection date}} {at})',
+        },
+        { head, figure: formatFigure(peak.y, intl), name: peak.name, interval, at: peak.x },
+      )
+    : t({ id: 'reports.chart.summaryEmpty', defaultMessage: '{head}; no figures' }, { head });
   const cdc = highest(
     data,
     data.series.filter((s) => s.role === 'cdc'),
   );
   if (cdc && data.secondAxis)
-    text += `, ${cdc.name}, highest ${formatFigure(cdc.y / data.secondAxis.per)} (${word} ${cdc.x})`;
-  return `${text}. The table below lists every figure.`;
+    text = t(
+      {
+        id: 'reports.chart.summaryCdc',
+        defaultMessage:
+          '{text}, {name}, highest {figure} ({interval, select, Week {week} Biweek {MMWR weeks} Month {month} other {collection date}} {at})',
+      },
+      {
+        text,
+        name: cdc.name,
+        figure: formatFigure(cdc.y / data.secondAxis.per, intl),
+        interval,
+        at: cdc.x,
+      },
+    );
+  return t(
+    {
+      id: 'reports.chart.summaryEnd',
+      defaultMessage: '{text}. The table below lists every figure.',
+    },
+    { text },
+  );
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { fetchReportingConnection, ownerHeaders, request } from '../../lib/http';
+import { useI18n } from '../../lib/i18n';
 import { reportPath } from './fetch-report';
 import type { ReportKind } from './report-choice';
 
@@ -23,6 +24,7 @@ export function DownloadCsv({
   query: string;
   online: boolean;
 }) {
+  const t = useI18n().formatMessage;
   const [state, setState] = useState<{ busy: boolean; message: string | null }>({
     busy: false,
     message: null,
@@ -39,9 +41,23 @@ export function DownloadCsv({
       if (res.status === 401) {
         // Through the app's client, so the sign-in sheet opens as for any expired session.
         await request(reportPath(kind, query));
-        throw new Error('Your sign-in has expired: sign in again, then download.');
+        throw new Error(
+          t({
+            id: 'reports.csv.reauth',
+            defaultMessage: 'Your sign-in has expired: sign in again, then download.',
+          }),
+        );
       }
-      if (!res.ok) throw new Error(`The server could not make the file (HTTP ${res.status}).`);
+      if (!res.ok)
+        throw new Error(
+          t(
+            {
+              id: 'reports.csv.failed',
+              defaultMessage: 'The server could not make the file (HTTP {status}).',
+            },
+            { status: res.status },
+          ),
+        );
       const blob = await res.blob();
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
@@ -51,13 +67,23 @@ export function DownloadCsv({
       a.click();
       a.remove();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setState({ busy: false, message: `Downloaded ${a.download}` });
+      setState({
+        busy: false,
+        message: t(
+          { id: 'reports.csv.downloaded', defaultMessage: 'Downloaded {fileName}' },
+          { fileName: a.download },
+        ),
+      });
     } catch (e) {
       setState({
         busy: false,
         message:
           e instanceof TypeError
-            ? 'No connection: the CSV is made by the server. Try again when online.'
+            ? t({
+                id: 'reports.csv.offline',
+                defaultMessage:
+                  'No connection: the CSV is made by the server. Try again when online.',
+              })
             : e instanceof Error
               ? e.message
               : String(e),
@@ -72,9 +98,15 @@ export function DownloadCsv({
         onClick={() => void download()}
         disabled={!online || state.busy}
       >
-        {state.busy ? 'Preparing CSV…' : 'Download CSV'}
+        {state.busy
+          ? t({ id: 'reports.csv.preparing', defaultMessage: 'Preparing CSV…' })
+          : t({ id: 'reports.csv.download', defaultMessage: 'Download CSV' })}
       </button>
-      {!online ? <span className="muted">The CSV needs a connection.</span> : null}
+      {!online ? (
+        <span className="muted">
+          {t({ id: 'reports.csv.needsConnection', defaultMessage: 'The CSV needs a connection.' })}
+        </span>
+      ) : null}
       {state.message ? (
         <span role="status" className="muted">
           {state.message}

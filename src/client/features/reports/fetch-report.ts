@@ -1,6 +1,7 @@
 import type { Cell } from '#shared/reports';
 import type { FieldError } from '#shared/schemas/error';
 import { NetworkError, request } from '../../lib/http';
+import type { ServerError } from '../../lib/i18n';
 import type { ReportKind } from './report-choice';
 
 export type ReportRow = Record<string, Cell>;
@@ -14,6 +15,8 @@ export class ReportError extends Error {
     readonly reason: 'offline' | 'invalid' | 'reauth' | 'server',
     message: string,
     readonly fields: FieldError[] = [],
+    /** The server's error, for `server`: the screen says it by its code. */
+    readonly server: ServerError | null = null,
   ) {
     super(message);
   }
@@ -56,5 +59,7 @@ export async function fetchReport(
   throw new ReportError(
     'server',
     `The server could not compute this report (${res.error.message}). Try again in a minute.`,
+    [],
+    { code: res.error.code, message: res.error.message },
   );
 }

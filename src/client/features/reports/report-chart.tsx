@@ -1,7 +1,8 @@
 import type { Interval } from '#shared/reports';
 import { chartSummary, type ChartData, type ChartPoint, type ChartSeries } from './chart-series';
+import { useI18n } from '../../lib/i18n';
 import { formatFigure } from './format-figure';
-import { PERIOD_AXIS } from './period-label';
+import { periodAxis } from './period-label';
 import type { Marker } from './series-style';
 
 /**
@@ -24,8 +25,6 @@ function niceStep(max: number, ticks: number): number {
   const m = raw / pow;
   return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * pow;
 }
-
-const fmt = (v: number) => (Math.abs(v) >= 100 ? v.toFixed(0) : String(Number(v.toPrecision(3))));
 
 /** A point's mark: the shape tells apart species that share a colour (series-style.ts). */
 function Mark({
@@ -103,6 +102,14 @@ function linePath(
 }
 
 export default function ReportChart({ data, interval }: { data: ChartData; interval: Interval }) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
+  // A tick: whole from 100 up, else three significant digits, in the person's digits.
+  const fmt = (v: number) =>
+    intl.formatNumber(Number(Math.abs(v) >= 100 ? v.toFixed(0) : v.toPrecision(3)), {
+      maximumFractionDigits: 20,
+      useGrouping: false,
+    });
   const n = data.categories.length;
   const right = data.secondAxis ? M.rightWithAxis : M.right;
   const plotW = W - M.left - right;
@@ -124,18 +131,18 @@ export default function ReportChart({ data, interval }: { data: ChartData; inter
       <svg
         viewBox={`0 0 ${W} ${H}`}
         role="img"
-        aria-label={chartSummary(data, interval)}
+        aria-label={chartSummary(data, interval, intl)}
         data-testid="report-chart"
       >
-        {ticks.map((t) => (
-          <g key={t}>
-            <line x1={M.left} x2={W - right} y1={y(t)} y2={y(t)} className="chart-grid" />
-            <text x={M.left - 8} y={y(t) + 5} textAnchor="end" className="chart-tick">
-              {fmt(t)}
+        {ticks.map((tick) => (
+          <g key={tick}>
+            <line x1={M.left} x2={W - right} y1={y(tick)} y2={y(tick)} className="chart-grid" />
+            <text x={M.left - 8} y={y(tick) + 5} textAnchor="end" className="chart-tick">
+              {fmt(tick)}
             </text>
             {data.secondAxis ? (
-              <text x={W - right + 8} y={y(t) + 5} textAnchor="start" className="chart-tick">
-                {formatFigure(t / data.secondAxis.per)}
+              <text x={W - right + 8} y={y(tick) + 5} textAnchor="start" className="chart-tick">
+                {formatFigure(tick / data.secondAxis.per, intl)}
               </text>
             ) : null}
           </g>
@@ -168,7 +175,7 @@ export default function ReportChart({ data, interval }: { data: ChartData; inter
           ) : null,
         )}
         <text x={M.left + plotW / 2} y={H - 4} textAnchor="middle" className="chart-axis">
-          {PERIOD_AXIS[interval]}
+          {periodAxis(intl, interval)}
         </text>
         {drawOrder(data.series).map((s) => (
           <g key={s.name} data-series={s.name}>
@@ -225,9 +232,17 @@ export default function ReportChart({ data, interval }: { data: ChartData; inter
       <figcaption>
         {data.secondAxis ? (
           <p className="chart-axes-note">
-            Left axis: {data.measure.toLowerCase()}, as vectorsurvR reports it. Right axis: the CDC
-            vector index (the same ÷ {formatFigure(data.secondAxis.per)}, infected mosquitoes per
-            trap night), the scale of CDC thresholds.
+            {t(
+              {
+                id: 'reports.chart.axesNote',
+                defaultMessage:
+                  'Left axis: {measure}, as vectorsurvR reports it. Right axis: the CDC vector index (the same ÷ {per}, infected mosquitoes per trap night), the scale of CDC thresholds.',
+              },
+              {
+                measure: data.measure.toLocaleLowerCase(intl.locale),
+                per: formatFigure(data.secondAxis.per, intl),
+              },
+            )}
           </p>
         ) : (
           <span className="chart-measure">{data.measure}</span>
@@ -242,8 +257,14 @@ export default function ReportChart({ data, interval }: { data: ChartData; inter
         </ul>
         {data.hidden > 0 ? (
           <p className="muted">
-            {data.hidden} more {data.hidden === 1 ? 'line is' : 'lines are'} in the table only, to
-            keep the chart readable.
+            {t(
+              {
+                id: 'reports.chart.hidden',
+                defaultMessage:
+                  '{count, plural, one {# more line is} other {# more lines are}} in the table only, to keep the chart readable.',
+              },
+              { count: data.hidden },
+            )}
           </p>
         ) : null}
       </figcaption>

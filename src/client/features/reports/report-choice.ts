@@ -6,6 +6,8 @@ import {
   type PtEstimate,
   type TargetDisease,
 } from '#shared/reports';
+import type { IntlShape } from 'react-intl';
+import { englishIntl } from '../../lib/i18n';
 
 /** The four BFF reports, in the order the screen offers them. */
 export const REPORT_KINDS = [
@@ -17,39 +19,71 @@ export const REPORT_KINDS = [
 export type ReportKind = (typeof REPORT_KINDS)[number];
 
 /** Short names for the report buttons (the heading gives the full title). */
-export const REPORT_SHORT: Record<ReportKind, string> = {
-  'abundance-anomaly': 'Abundance vs 5-year average',
-  abundance: 'Abundance',
-  'infection-rate': 'Infection rate',
-  'vector-index': 'Vector index',
-};
+export function reportShort(intl: IntlShape, kind: ReportKind): string {
+  const t = intl.formatMessage;
+  switch (kind) {
+    case 'abundance-anomaly':
+      return t({ id: 'reports.short.anomaly', defaultMessage: 'Abundance vs 5-year average' });
+    case 'abundance':
+      return t({ id: 'reports.title.abundance', defaultMessage: 'Abundance' });
+    case 'infection-rate':
+      return t({ id: 'reports.title.infectionRate', defaultMessage: 'Infection rate' });
+    case 'vector-index':
+      return t({ id: 'reports.title.vectorIndex', defaultMessage: 'Vector index' });
+  }
+}
 
-export const REPORT_TITLES: Record<ReportKind, string> = {
-  'abundance-anomaly': 'Abundance against the five-year average',
-  abundance: 'Abundance',
-  'infection-rate': 'Infection rate',
-  'vector-index': 'Vector index',
-};
+export function reportTitle(intl: IntlShape, kind: ReportKind): string {
+  return kind === 'abundance-anomaly'
+    ? intl.formatMessage({
+        id: 'reports.title.anomaly',
+        defaultMessage: 'Abundance against the five-year average',
+      })
+    : reportShort(intl, kind);
+}
 
-export const INTERVAL_LABELS: Record<Interval, string> = {
-  Week: 'Week (MMWR)',
-  Biweek: 'Two weeks',
-  Month: 'Month',
-  CollectionDate: 'Collection date',
-};
+export function intervalLabel(intl: IntlShape, interval: Interval): string {
+  const t = intl.formatMessage;
+  switch (interval) {
+    case 'Week':
+      return t({ id: 'reports.interval.week', defaultMessage: 'Week (MMWR)' });
+    case 'Biweek':
+      return t({ id: 'reports.interval.biweek', defaultMessage: 'Two weeks' });
+    case 'Month':
+      return t({ id: 'reports.interval.month', defaultMessage: 'Month' });
+    case 'CollectionDate':
+      return t({ id: 'reports.interval.collectionDate', defaultMessage: 'Collection date' });
+  }
+}
 
-const INTERVAL_WORDS: Record<Interval, string> = {
-  Week: 'by MMWR week',
-  Biweek: 'by two-week period',
-  Month: 'by month',
-  CollectionDate: 'by collection date',
-};
+function intervalWords(intl: IntlShape, interval: Interval): string {
+  const t = intl.formatMessage;
+  switch (interval) {
+    case 'Week':
+      return t({ id: 'reports.by.week', defaultMessage: 'by MMWR week' });
+    case 'Biweek':
+      return t({ id: 'reports.by.biweek', defaultMessage: 'by two-week period' });
+    case 'Month':
+      return t({ id: 'reports.by.month', defaultMessage: 'by month' });
+    case 'CollectionDate':
+      return t({ id: 'reports.by.collectionDate', defaultMessage: 'by collection date' });
+  }
+}
 
-export const ESTIMATOR_LABELS: Record<PtEstimate, string> = {
-  'bc-mle': 'Bias-corrected MLE',
-  mle: 'MLE',
-  mir: 'MIR',
-};
+/** The estimators' names: statistical terms, the same in every language but their spelling out. */
+export function estimatorLabel(intl: IntlShape, estimate: PtEstimate): string {
+  switch (estimate) {
+    case 'bc-mle':
+      return intl.formatMessage({
+        id: 'reports.estimator.bcMle',
+        defaultMessage: 'Bias-corrected MLE',
+      });
+    case 'mle':
+      return 'MLE';
+    case 'mir':
+      return 'MIR';
+  }
+}
 
 /** What the user picked. Empty lists mean "all" (the BFF's default: no filter). */
 export type ReportChoice = {
@@ -156,16 +190,31 @@ export function searchOfQuery(kind: ReportKind, query: string): URLSearchParams 
   return s;
 }
 
-/** A one-line description of a choice: seasons, interval and filters. */
-export function describeChoice(c: ReportChoice): string {
+/** A one-line description of a choice: seasons, interval and filters, in the person's language. */
+export function describeChoice(c: ReportChoice, intl: IntlShape = englishIntl()): string {
+  const t = intl.formatMessage;
   const years = APPLIES[c.report].manyYears
     ? [...c.years].sort((a, b) => a - b).join(', ')
     : String(Math.max(...c.years));
-  const parts = [years, INTERVAL_WORDS[c.interval]];
-  parts.push(c.species.length ? c.species.join(', ') : 'all species');
-  if (c.traps.length) parts.push(`traps ${c.traps.join(', ')}`);
+  const parts = [years, intervalWords(intl, c.interval)];
+  parts.push(
+    c.species.length
+      ? c.species.join(', ')
+      : t({ id: 'reports.describe.allSpecies', defaultMessage: 'all species' }),
+  );
+  if (c.traps.length)
+    parts.push(
+      t(
+        { id: 'reports.describe.traps', defaultMessage: 'traps {traps}' },
+        { traps: c.traps.join(', ') },
+      ),
+    );
   // The BFF's sex defaults (spec): females, except the vector index, which counts all sexes.
-  parts.push(c.report === 'vector-index' ? 'all sexes' : 'females');
-  if (APPLIES[c.report].infection) parts.push(`${c.target}, ${ESTIMATOR_LABELS[c.estimator]}`);
+  parts.push(
+    c.report === 'vector-index'
+      ? t({ id: 'reports.describe.allSexes', defaultMessage: 'all sexes' })
+      : t({ id: 'reports.describe.females', defaultMessage: 'females' }),
+  );
+  if (APPLIES[c.report].infection) parts.push(`${c.target}, ${estimatorLabel(intl, c.estimator)}`);
   return parts.join(' · ');
 }

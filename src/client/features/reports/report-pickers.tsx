@@ -7,13 +7,14 @@ import {
   type PtEstimate,
   type TargetDisease,
 } from '#shared/reports';
+import { useI18n } from '../../lib/i18n';
 import { Field } from '../../ui/form/field';
 import {
   APPLIES,
-  ESTIMATOR_LABELS,
-  INTERVAL_LABELS,
+  estimatorLabel,
+  intervalLabel,
   REPORT_KINDS,
-  REPORT_SHORT,
+  reportShort,
   type ReportChoice,
   type ReportKind,
 } from './report-choice';
@@ -134,6 +135,8 @@ export function ReportPickers({
   targets,
   errors,
 }: Props) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const set = <K extends keyof ReportChoice>(key: K, value: ReportChoice[K]) =>
     onChange({ ...choice, [key]: value });
   const applies = APPLIES[choice.report];
@@ -145,7 +148,7 @@ export function ReportPickers({
         className="report-kinds"
         aria-describedby={errors.report ? reportErrorId : undefined}
       >
-        <legend>Report</legend>
+        <legend>{t({ id: 'reports.picker.report', defaultMessage: 'Report' })}</legend>
         {REPORT_KINDS.map((k: ReportKind) => (
           <label key={k} className={choice.report === k ? 'report-kind active' : 'report-kind'}>
             <input
@@ -155,7 +158,7 @@ export function ReportPickers({
               checked={choice.report === k}
               onChange={() => set('report', k)}
             />
-            {REPORT_SHORT[k]}
+            {reportShort(intl, k)}
           </label>
         ))}
         <FieldMessage id={reportErrorId} text={errors.report} />
@@ -168,7 +171,9 @@ export function ReportPickers({
             aria-describedby={errors.years ? yearsErrorId : undefined}
             aria-invalid={errors.years ? true : undefined}
           >
-            <legend className="label">Seasons</legend>
+            <legend className="label">
+              {t({ id: 'reports.picker.seasons', defaultMessage: 'Seasons' })}
+            </legend>
             {seasons.map((y) => (
               <label key={y} className="check">
                 <input
@@ -188,7 +193,10 @@ export function ReportPickers({
             <FieldMessage id={yearsErrorId} text={errors.years} />
           </fieldset>
         ) : (
-          <Field label="Season" error={errors.years}>
+          <Field
+            label={t({ id: 'reports.picker.season', defaultMessage: 'Season' })}
+            error={errors.years}
+          >
             <select
               value={Math.max(...choice.years)}
               onChange={(e) => set('years', [Number(e.target.value)])}
@@ -201,14 +209,17 @@ export function ReportPickers({
             </select>
           </Field>
         )}
-        <Field label="Interval" error={errors.interval}>
+        <Field
+          label={t({ id: 'reports.picker.interval', defaultMessage: 'Interval' })}
+          error={errors.interval}
+        >
           <select
             value={choice.interval}
             onChange={(e) => set('interval', e.target.value as Interval)}
           >
             {INTERVALS.map((i) => (
               <option key={i} value={i}>
-                {INTERVAL_LABELS[i]}
+                {intervalLabel(intl, i)}
               </option>
             ))}
           </select>
@@ -219,12 +230,15 @@ export function ReportPickers({
             checked={choice.bySpecies}
             onChange={(e) => set('bySpecies', e.target.checked)}
           />
-          A line for each species
+          {t({ id: 'reports.picker.bySpecies', defaultMessage: 'A line for each species' })}
         </label>
         {errors.bySpecies ? <p className="field-error">{errors.bySpecies}</p> : null}
         {applies.infection ? (
           <>
-            <Field label="Target virus" error={errors.target}>
+            <Field
+              label={t({ id: 'reports.picker.target', defaultMessage: 'Target virus' })}
+              error={errors.target}
+            >
               <select
                 value={choice.target}
                 onChange={(e) => set('target', e.target.value as TargetDisease)}
@@ -236,14 +250,17 @@ export function ReportPickers({
                 ))}
               </select>
             </Field>
-            <Field label="Estimator" error={errors.estimator}>
+            <Field
+              label={t({ id: 'reports.picker.estimator', defaultMessage: 'Estimator' })}
+              error={errors.estimator}
+            >
               <select
                 value={choice.estimator}
                 onChange={(e) => set('estimator', e.target.value as PtEstimate)}
               >
                 {PT_ESTIMATES.map((p) => (
                   <option key={p} value={p}>
-                    {ESTIMATOR_LABELS[p]}
+                    {estimatorLabel(intl, p)}
                   </option>
                 ))}
               </select>
@@ -253,20 +270,20 @@ export function ReportPickers({
       </div>
       <div className="report-grid report-grid-two">
         <CheckList
-          legend="Species"
+          legend={t({ id: 'reports.picker.species', defaultMessage: 'Species' })}
           options={species}
           picked={choice.species}
           onChange={(v) => set('species', v)}
           error={errors.species}
-          allWord="All species"
+          allWord={t({ id: 'reports.picker.allSpecies', defaultMessage: 'All species' })}
         />
         <CheckList
-          legend="Trap types"
+          legend={t({ id: 'reports.picker.traps', defaultMessage: 'Trap types' })}
           options={traps}
           picked={choice.traps}
           onChange={(v) => set('traps', v)}
           error={errors.traps}
-          allWord="All trap types"
+          allWord={t({ id: 'reports.picker.allTraps', defaultMessage: 'All trap types' })}
         />
       </div>
     </div>

@@ -1,4 +1,6 @@
+import type { IntlShape } from 'react-intl';
 import type { Cell, Interval } from '#shared/reports';
+import { useI18n } from '../../lib/i18n';
 import type { ReportRow } from './fetch-report';
 import { formatFigure, formatPercentChange } from './format-figure';
 import { periodLabel } from './period-label';
@@ -9,20 +11,53 @@ import { periodLabel } from './period-label';
  * "Vector index"): the CDC vector index beside them is per trap night, the figure a manager
  * compares with the CDC thresholds (near 0.5).
  */
-const HEADERS: Record<string, string> = {
-  Week: 'MMWR week',
-  Biweek: 'MMWR weeks',
-  CollectionDate: 'Collection date',
-  TrapEvents: 'Trap nights',
-  Abundance: 'Per trap night',
-  FiveYearAvg: 'Five-year average',
-  YearsInAverage: 'Years in average',
-  Delta: 'vs average (%)',
-  InfectionRate: 'Infection rate per 1,000',
-  CI: '95% CI per 1,000',
-  VectorIndex: 'Vector index per 1,000',
-  CDCVectorIndex: 'CDC vector index, all species',
-};
+function header(intl: IntlShape, column: string): string {
+  const t = intl.formatMessage;
+  switch (column) {
+    case 'Year':
+      return t({ id: 'reports.column.year', defaultMessage: 'Year' });
+    case 'Week':
+      return t({ id: 'reports.column.week', defaultMessage: 'MMWR week' });
+    case 'Biweek':
+      return t({ id: 'reports.column.biweek', defaultMessage: 'MMWR weeks' });
+    case 'Month':
+      return t({ id: 'reports.interval.month', defaultMessage: 'Month' });
+    case 'CollectionDate':
+      return t({ id: 'reports.interval.collectionDate', defaultMessage: 'Collection date' });
+    case 'Species':
+      return t({ id: 'reports.picker.species', defaultMessage: 'Species' });
+    case 'Trap':
+      return t({ id: 'reports.column.trap', defaultMessage: 'Trap' });
+    case 'Agency':
+      return t({ id: 'reports.column.agency', defaultMessage: 'Agency' });
+    case 'Count':
+      return t({ id: 'reports.column.count', defaultMessage: 'Count' });
+    case 'TrapEvents':
+      return t({ id: 'reports.column.trapNights', defaultMessage: 'Trap nights' });
+    case 'Abundance':
+      return t({ id: 'reports.column.abundance', defaultMessage: 'Per trap night' });
+    case 'FiveYearAvg':
+      return t({ id: 'reports.column.fiveYearAvg', defaultMessage: 'Five-year average' });
+    case 'YearsInAverage':
+      return t({ id: 'reports.column.yearsInAverage', defaultMessage: 'Years in average' });
+    case 'Delta':
+      return t({ id: 'reports.column.delta', defaultMessage: 'vs average (%)' });
+    case 'InfectionRate':
+      return t({ id: 'reports.column.infectionRate', defaultMessage: 'Infection rate per 1,000' });
+    case 'CI':
+      return t({ id: 'reports.column.ci', defaultMessage: '95% CI per 1,000' });
+    case 'VectorIndex':
+      return t({ id: 'reports.column.vectorIndex', defaultMessage: 'Vector index per 1,000' });
+    case 'CDCVectorIndex':
+      return t({ id: 'reports.column.cdc', defaultMessage: 'CDC vector index, all species' });
+    case 'Pools':
+      return t({ id: 'reports.column.pools', defaultMessage: 'Pools' });
+    case 'Positives':
+      return t({ id: 'reports.column.positives', defaultMessage: 'Positive pools' });
+    default:
+      return column;
+  }
+}
 
 const INTERVAL_COLUMNS: readonly Interval[] = ['Week', 'Biweek', 'Month', 'CollectionDate'];
 const LABEL_COLUMNS = ['Year', ...INTERVAL_COLUMNS, 'Species', 'Trap', 'Agency', 'YearsInAverage'];
@@ -44,37 +79,45 @@ function shownColumns(row: ReportRow | undefined): string[] {
   return out;
 }
 
-function formatNumber(value: Cell | undefined): string {
-  return typeof value === 'number' ? formatFigure(value) : '—';
+function formatNumber(value: Cell | undefined, intl: IntlShape): string {
+  return typeof value === 'number' ? formatFigure(value, intl) : '—';
 }
 
 /**
  * A cell as a person reads it: figures rounded (format-figure.ts), periods labelled as the chart
  * labels them, the averaged years with a space after each comma; a dash for none.
  */
-function formatCell(row: ReportRow, column: string): string {
+function formatCell(row: ReportRow, column: string, intl: IntlShape): string {
   if (column === 'CI') {
     const lo = row.LowerCI;
     const hi = row.UpperCI;
     if (typeof lo !== 'number' || typeof hi !== 'number') return '—';
-    return `${formatFigure(lo)}–${formatFigure(hi)}`;
+    return `${formatFigure(lo, intl)}–${formatFigure(hi, intl)}`;
   }
   const value = row[column];
   if (value === null || value === undefined) return '—';
-  if (isInterval(column)) return periodLabel(column, value);
+  if (isInterval(column)) return periodLabel(column, value, intl);
   if (typeof value === 'number') {
     if (!isFigure(column)) return String(value);
-    return column === 'Delta' ? formatPercentChange(value) : formatNumber(value);
+    return column === 'Delta' ? formatPercentChange(value, intl) : formatNumber(value, intl);
   }
   if (column === 'YearsInAverage') return value.split(',').join(', ');
-  return value === '' ? '(none)' : value;
+  return value === ''
+    ? intl.formatMessage({ id: 'reports.none', defaultMessage: '(none)' })
+    : value;
 }
 
 /** Every figure of the report: the chart's accessible version and the numbers to act on. */
 export function ReportTable({ rows, caption }: { rows: ReportRow[]; caption: string }) {
+  const intl = useI18n();
   const columns = shownColumns(rows[0]);
   return (
-    <div className="report-table-wrap" tabIndex={0} role="region" aria-label="Report table">
+    <div
+      className="report-table-wrap"
+      tabIndex={0}
+      role="region"
+      aria-label={intl.formatMessage({ id: 'reports.table', defaultMessage: 'Report table' })}
+    >
       <table className="table report-table">
         <caption>{caption}</caption>
         <thead>
@@ -86,7 +129,7 @@ export function ReportTable({ rows, caption }: { rows: ReportRow[]; caption: str
                 title={c === 'CI' ? 'LowerCI, UpperCI' : c}
                 className={isFigure(c) ? 'num' : `label-${c}`}
               >
-                {HEADERS[c] ?? c}
+                {header(intl, c)}
               </th>
             ))}
           </tr>
@@ -96,7 +139,7 @@ export function ReportTable({ rows, caption }: { rows: ReportRow[]; caption: str
             <tr key={i}>
               {columns.map((c) => (
                 <td key={c} className={isFigure(c) ? 'num' : `label-${c}`}>
-                  {formatCell(r, c)}
+                  {formatCell(r, c, intl)}
                 </td>
               ))}
             </tr>

@@ -1,10 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
+import type { IntlShape } from 'react-intl';
 import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { TARGET_DISEASES, type TargetDisease } from '#shared/reports';
 import { useLookups } from '../../db/use-lookups';
 import { loadIdentity, ownerOf } from '../../lib/identity';
 import { reportOwner } from '../../lib/report-cache';
+import { serverMessage, useI18n } from '../../lib/i18n';
 import { useOnline } from '../../lib/use-online';
 import { Banner } from '../../ui/banner';
 import { anomalyNote } from './anomaly-note';
@@ -16,7 +18,7 @@ import {
   choiceToSearch,
   describeChoice,
   REPORT_KINDS,
-  REPORT_TITLES,
+  reportTitle,
   reportQuery,
   searchOfQuery,
   type ReportChoice,
@@ -36,8 +38,9 @@ import './reports.css';
 // The chart is its own chunk, loaded when a report is first drawn.
 const ReportChart = lazy(() => import('./report-chart'));
 
-export const formatComputed = (ms: number) =>
-  new Date(ms).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+/** When a report was computed, in the person's language. */
+const formatComputed = (intl: IntlShape, ms: number) =>
+  intl.formatDate(ms, { dateStyle: 'medium', timeStyle: 'short' });
 
 type Props = {
   /** The agency data download panel (the exports feature), composed in by the app. */
@@ -66,13 +69,23 @@ function useKeptReports(owner: string) {
  * kept report is on screen (one tap opens it), open when the chosen report is not kept.
  */
 function KeptReports({ owner, season, open }: { owner: string; season: number; open: boolean }) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const kept = useKeptReports(owner);
   if (kept.length === 0) return null;
   return (
-    <nav aria-label="Reports kept on this tablet" className="report-kept">
+    <nav
+      aria-label={t({ id: 'reports.kept.label', defaultMessage: 'Reports kept on this tablet' })}
+      className="report-kept"
+    >
       <details open={open}>
         <summary>
-          <h2>Reports kept on this tablet ({kept.length})</h2>
+          <h2>
+            {t(
+              { id: 'reports.kept.title', defaultMessage: 'Reports kept on this tablet ({count})' },
+              { count: kept.length },
+            )}
+          </h2>
         </summary>
         <ul className="list">
           {kept.map((r) => {
@@ -82,11 +95,16 @@ function KeptReports({ owner, season, open }: { owner: string; season: number; o
               <li key={`${r.kind}?${r.query}`}>
                 <Link href={`/reports?${search.toString()}`} className="list-item">
                   <span>
-                    <strong>{REPORT_TITLES[r.kind]}</strong>
+                    <strong>{reportTitle(intl, r.kind)}</strong>
                     <br />
-                    <span className="muted">{describeChoice(choice)}</span>
+                    <span className="muted">{describeChoice(choice, intl)}</span>
                   </span>
-                  <span className="tag">computed {formatComputed(r.computedAt)}</span>
+                  <span className="tag">
+                    {t(
+                      { id: 'reports.kept.computed', defaultMessage: 'computed {when}' },
+                      { when: formatComputed(intl, r.computedAt) },
+                    )}
+                  </span>
                 </Link>
               </li>
             );
@@ -99,6 +117,8 @@ function KeptReports({ owner, season, open }: { owner: string; season: number; o
 
 /** Reports: the district's surveillance figures, computed by the BFF, kept for offline use. */
 export function ReportsScreen({ exports }: Props) {
+  const intl = useI18n();
+  const t = intl.formatMessage;
   const [owner] = useState(() => {
     const who = loadIdentity();
     return who ? reportOwner(ownerOf(who)) : 'nobody';
@@ -166,19 +186,20 @@ export function ReportsScreen({ exports }: Props) {
   );
   const note =
     data && choice.report === 'abundance-anomaly'
-      ? anomalyNote(data.rows, Math.max(...choice.years), choice.interval, found)
+      ? anomalyNote(data.rows, Math.max(...choice.years), choice.interval, found, intl)
       : null;
   const error = report.error;
   const offline = !online || error?.reason === 'offline';
   const errors = error?.reason === 'invalid' ? pickerErrors(error.fields) : {};
   const chart = useMemo(
-    () => (data ? chartSeries(choice.report, data.rows, choice.interval, speciesOrder) : null),
-    [data, choice.report, choice.interval, speciesOrder],
+    () =>
+      data ? chartSeries(choice.report, data.rows, choice.interval, speciesOrder, intl) : null,
+    [data, choice.report, choice.interval, speciesOrder, intl],
   );
 
   return (
     <section className="screen reports">
-      <h1>Reports</h1>
+      <h1>{t({ id: 'reports.title', defaultMessage: 'Reports' })}</h1>
       {offline ? <KeptReports owner={owner} season={season} open={!data} /> : null}
       <ReportPickers
         choice={choice}
@@ -190,46 +211,88 @@ export function ReportsScreen({ exports }: Props) {
         errors={errors}
       />
 
-      <h2>{REPORT_TITLES[choice.report]}</h2>
-      <p className="muted report-description">{describeChoice(choice)}</p>
+      <h2>{reportTitle(intl, choice.report)}</h2>
+      <p className="muted report-description">{describeChoice(choice, intl)}</p>
       {data && offline ? (
         <Banner tone="warn">
-          You are offline. This is the report as computed {formatComputed(data.computedAt)}; it
-          updates when the connection is back.
+          {t(
+            {
+              id: 'reports.offlineKept',
+              defaultMessage:
+                'You are offline. This is the report as computed {when}; it updates when the connection is back.',
+            },
+            { when: formatComputed(intl, data.computedAt) },
+          )}
         </Banner>
       ) : null}
       {!data && offline && restored ? (
         <Banner tone="warn">
-          You are offline. This report has not been kept on this tablet; reports need a connection.
-          The last ones you opened are kept: they are listed at the top.
+          {t({
+            id: 'reports.offlineNotKept',
+            defaultMessage:
+              'You are offline. This report has not been kept on this tablet; reports need a connection. The last ones you opened are kept: they are listed at the top.',
+          })}
         </Banner>
       ) : null}
       {error?.reason === 'invalid' ? (
-        <Banner tone="error">{error.message}. Check the choices marked above.</Banner>
+        <Banner tone="error">
+          {t(
+            {
+              id: 'reports.invalid',
+              defaultMessage: '{message}. Check the choices marked above.',
+            },
+            { message: error.message },
+          )}
+        </Banner>
       ) : null}
-      {error?.reason === 'reauth' ? <Banner tone="warn">{error.message}</Banner> : null}
+      {error?.reason === 'reauth' ? (
+        <Banner tone="warn">
+          {t({
+            id: 'reports.reauth',
+            defaultMessage: 'Your sign-in has expired: sign in again to see reports.',
+          })}
+        </Banner>
+      ) : null}
       {error?.reason === 'server' ? (
         <Banner
           tone="error"
           actions={
             <button type="button" className="button" onClick={() => void report.refetch()}>
-              Try again
+              {t({ id: 'reports.tryAgain', defaultMessage: 'Try again' })}
             </button>
           }
         >
-          {error.message}
+          {t(
+            {
+              id: 'reports.serverFailed',
+              defaultMessage:
+                'The server could not compute this report ({why}). Try again in a minute.',
+            },
+            { why: serverMessage(intl, error.server ?? { code: '', message: error.message }) },
+          )}
         </Banner>
       ) : null}
 
       {data ? (
         <>
           <p className="report-computed" data-testid="report-computed">
-            Computed {formatComputed(data.computedAt)}
-            {report.isFetching && !offline ? ' · updating…' : ''}
+            {report.isFetching && !offline
+              ? t(
+                  { id: 'reports.computedUpdating', defaultMessage: 'Computed {when} · updating…' },
+                  { when: formatComputed(intl, data.computedAt) },
+                )
+              : t(
+                  { id: 'reports.computed', defaultMessage: 'Computed {when}' },
+                  { when: formatComputed(intl, data.computedAt) },
+                )}
           </p>
           {data.rows.length === 0 ? (
             <p className="card">
-              No trap collections or pools match these choices. Try another season or fewer filters.
+              {t({
+                id: 'reports.noRows',
+                defaultMessage:
+                  'No trap collections or pools match these choices. Try another season or fewer filters.',
+              })}
             </p>
           ) : (
             <>
@@ -239,13 +302,19 @@ export function ReportsScreen({ exports }: Props) {
                 </p>
               ) : null}
               {chart ? (
-                <Suspense fallback={<p className="muted">Drawing the chart…</p>}>
+                <Suspense
+                  fallback={
+                    <p className="muted">
+                      {t({ id: 'reports.drawingChart', defaultMessage: 'Drawing the chart…' })}
+                    </p>
+                  }
+                >
                   <ReportChart data={chart} interval={choice.interval} />
                 </Suspense>
               ) : null}
               <ReportTable
                 rows={data.rows}
-                caption={`${REPORT_TITLES[choice.report]}: ${describeChoice(choice)}`}
+                caption={`${reportTitle(intl, choice.report)}: ${describeChoice(choice, intl)}`}
               />
             </>
           )}
@@ -253,7 +322,7 @@ export function ReportsScreen({ exports }: Props) {
         </>
       ) : report.isFetching || !restored ? (
         <p className="muted" role="status">
-          Computing the report…
+          {t({ id: 'reports.computing', defaultMessage: 'Computing the report…' })}
         </p>
       ) : null}
 

@@ -1,5 +1,6 @@
 import { IMPORT_MEDIA_TYPES, importReport, type ImportReport } from '#shared/schemas/site-import';
 import { NetworkError, request } from '../../lib/http';
+import type { ServerError } from '../../lib/i18n';
 
 /** A CSV or GeoJSON file, by its name, else by its first character (`{` opens GeoJSON). */
 export async function mediaTypeOf(file: File): Promise<string> {
@@ -9,10 +10,17 @@ export async function mediaTypeOf(file: File): Promise<string> {
   return head.startsWith('{') ? IMPORT_MEDIA_TYPES.geojson : IMPORT_MEDIA_TYPES.csv;
 }
 
+/**
+ * Why a file was not imported, said in words by the screen: the server's error (its code and
+ * English sentence), no answer in time, no connection, or an answer this app cannot read.
+ */
+export type SendFailure =
+  { kind: 'server'; error: ServerError } | { kind: 'timeout' | 'offline' | 'unreadable' };
+
 export type SendOutcome =
   | { ok: true; report: ImportReport }
   /** `report` when the server checked the file (its bad rows, or what was written before a failure). */
-  | { ok: false; message: string; report?: ImportReport };
+  | { ok: false; failure: SendFailure; report?: ImportReport };
 
 /** A 20,000-row import writes for a while; the answer is worth waiting for. */
 const IMPORT_TIMEOUT_MS = 10 * 60_000;
@@ -30,21 +38,16 @@ export async function sendSiteFile(file: File, dryRun: boolean): Promise<SendOut
       const report = importReport.safeParse(res.body);
       return report.success
         ? { ok: true, report: report.data }
-        : { ok: false, message: 'The server answered in a way this app does not understand' };
+        : { ok: false, failure: { kind: 'unreadable' } };
     }
     const report = importReport.safeParse(res.details);
     return {
       ok: false,
-      message: res.error.message,
+      failure: { kind: 'server', error: { code: res.error.code, message: res.error.message } },
       ...(report.success ? { report: report.data } : {}),
     };
   } catch (err) {
     if (!(err instanceof NetworkError)) throw err;
-    return {
-      ok: false,
-      message: err.timedOut
-        ? 'The server did not answer in time. Choose the file again to see what was imported: importing it again never makes a site twice'
-        : 'No connection to the office server: the file was not sent. Try again when the tablet is online',
-    };
+    return { ok: false, failure: { kind: err.timedOut ? 'timeout' : 'offline' } };
   }
 }

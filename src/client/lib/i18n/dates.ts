@@ -5,8 +5,7 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /**
  * A record's date in the active language ("Jul 14, 2026, 06:30 AM", "14 jul 2026, 06:30"), or
  * only its day for a date-only value, whose day is read as written (never shifted by the
- * tablet's zone: see lib/dates `dayOf`). lib/dates' `formatDate` is the English one of the
- * screens not converted yet: keep the two the same.
+ * tablet's zone: see lib/dates `dayOf`). The one date formatter of the app's screens.
  */
 export function dateIn(intl: IntlShape, iso: string | null | undefined, dateOnly = false): string {
   if (!iso) return '';

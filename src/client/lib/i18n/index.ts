@@ -14,7 +14,7 @@
  * Cost measured in the build: see README "Languages".
  */
 export { I18nProvider, useLanguage, makeIntl } from './i18n-provider';
-export { useI18n } from './use-i18n';
+export { englishIntl, useI18n } from './use-i18n';
 export { sinceIn } from './relative-time';
 export { type LanguageChoice } from './locales';
 export { english, type Catalogue } from './catalogues';
@@ -23,3 +23,4 @@ export { sayIn, type Said } from './said';
 export { dateIn } from './dates';
 export { distanceIn, compassIn } from './distance';
 export { fieldIn, translateRule } from './rule-messages';
+export { serverMessage, serverFieldMessage, type ServerError } from './server-messages';

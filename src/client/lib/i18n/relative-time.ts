@@ -6,8 +6,7 @@ const FUTURE_SLACK_MS = 45_000;
 /**
  * How long ago `at` was, in the active language: "just now", "4 min ago", "2 h ago", else the
  * date and time in the language's own way; null when it cannot be told (stamped while the
- * tablet's clock ran ahead: it must never read as "just now"). lib/dates' `formatSince` is the
- * English one of the screens not converted yet, with the same rules: keep them the same.
+ * tablet's clock ran ahead: it must never read as "just now"). The one "… ago" of the app.
  */
 export function sinceIn(intl: IntlShape, at: number, now = Date.now()): string | null {
   if (at - now > FUTURE_SLACK_MS) return null;

@@ -28,6 +28,32 @@ export function translateShared(intl: IntlShape, text: string | undefined): stri
         id: 'shared.passwordIsUsername',
         defaultMessage: 'Choose something other than your username',
       });
+    case 'Use at least 3 characters':
+      return intl.formatMessage(
+        { id: 'shared.passwordTooShort', defaultMessage: 'Use at least {min} characters' },
+        { min: 3 },
+      );
+    case 'Use at most 64 characters':
+    case 'Use at most 200 characters':
+      return intl.formatMessage(
+        { id: 'shared.tooLong', defaultMessage: 'Use at most {max} characters' },
+        { max: Number(/\d+/.exec(text)?.[0]) },
+      );
+    case 'Use letters, digits and . _ - @ only (no spaces)':
+      return intl.formatMessage({
+        id: 'shared.usernameCharacters',
+        defaultMessage: 'Use letters, digits and . _ - @ only (no spaces)',
+      });
+    case 'Enter the person’s name':
+      return intl.formatMessage({
+        id: 'shared.enterFullName',
+        defaultMessage: 'Enter the person’s name',
+      });
+    case 'Choose manager or user':
+      return intl.formatMessage({
+        id: 'shared.chooseRole',
+        defaultMessage: 'Choose manager or technician',
+      });
     default:
       return text;
   }

@@ -1,6 +1,6 @@
 import type { Cell } from '#shared/reports';
 import type { BffContext } from '../context';
-import { csvCell } from '../reports/report-csv';
+import { CSV_BOM, csvCell } from '../reports/report-csv';
 import type { StoredSession } from '../session-store';
 import type { ExportTable } from './export-tables';
 import { lookupNames, type LookupNames } from './lookup-names';
@@ -33,7 +33,7 @@ export async function openExport(
   const render = geojson ? geojsonFeatures : csvLines;
   async function* body(): AsyncGenerator<string, void, undefined> {
     try {
-      yield geojson ? '{"type":"FeatureCollection","features":[' : csvLine(table.columns);
+      yield geojson ? '{"type":"FeatureCollection","features":[' : CSV_BOM + csvLine(table.columns);
       let page: UpstreamRow[] | undefined = first.done ? undefined : first.value;
       while (page) {
         const chunk = render(table, page, names, written);

@@ -2,6 +2,13 @@ import type { Cell, Report } from '#shared/reports';
 import { guardFormula } from '../csv-formula-guard';
 
 /**
+ * The UTF-8 byte-order mark every CSV file starts with: without it Excel reads the file in the
+ * machine's legacy code page and a site named "Peña" shows as "PeÃ±a". Scripts see it before
+ * the first header name (README "CSV files and the byte-order mark" says how each tool skips it).
+ */
+export const CSV_BOM = '\uFEFF';
+
+/**
  * A report as CSV (RFC 4180): the columns as the header, one line per row, CRLF line ends. Empty
  * for null. A text cell is quoted when it holds a comma, quote, line break, semicolon or tab; one
  * that starts with = + - @ (or a tab or carriage return) is prefixed with ' so a spreadsheet

@@ -1,5 +1,5 @@
 import type { Report } from '#shared/reports';
-import { csvLine } from './report-csv';
+import { CSV_BOM, csvLine } from './report-csv';
 
 /**
  * Rows serialised per chunk: big enough that a chunk is one write, small enough that a report of
@@ -18,9 +18,9 @@ export function* reportJsonChunks(report: Report): Generator<string> {
   yield `],"count":${report.rows.length}}`;
 }
 
-/** The CSV (report-csv.ts) chunk by chunk: the header line, then the rows. */
+/** The CSV (report-csv.ts) chunk by chunk: the byte-order mark and header line, then the rows. */
 export function* reportCsvChunks(report: Report): Generator<string> {
-  yield csvLine(report.columns);
+  yield CSV_BOM + csvLine(report.columns);
   for (let at = 0; at < report.rows.length; at += ROWS_PER_CHUNK) {
     yield report.rows
       .slice(at, at + ROWS_PER_CHUNK)
