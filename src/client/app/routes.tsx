@@ -214,14 +214,7 @@ const HISTORY = {
 
 /** Managers only: a technician never loads the screen's code (contract §11: 403 anyway). */
 function OfficeHistoryRoute({ isManager }: { isManager: boolean }) {
-  if (!isManager) {
-    return (
-      <section className="screen">
-        <h1>Not found</h1>
-        <p>This page does not exist.</p>
-      </section>
-    );
-  }
+  if (!isManager) return <NotFound />;
   return <ChangesSinceScreen />;
 }
 
@@ -257,6 +250,38 @@ const SavedMapNote = lazy(() =>
 );
 const LocationPicker = lazy(() => import('../features/map/location-picker'));
 const SiteSpotMap = lazy(() => import('../features/map/site-spot-map'));
+
+/** An address the app has no screen for (or one this person may not see). */
+function NotFound() {
+  const intl = useI18n();
+  return (
+    <section className="screen">
+      <h1>{intl.formatMessage({ id: 'routes.notFound', defaultMessage: 'Not found' })}</h1>
+      <p>
+        {intl.formatMessage({
+          id: 'routes.notFoundBody',
+          defaultMessage: 'This page does not exist.',
+        })}
+      </p>
+    </section>
+  );
+}
+
+/** The import screen's address opened by a technician. */
+function ManagersOnlyImport() {
+  const intl = useI18n();
+  return (
+    <section className="screen">
+      <h1>{intl.formatMessage({ id: 'routes.importTitle', defaultMessage: 'Import sites' })}</h1>
+      <p>
+        {intl.formatMessage({
+          id: 'routes.importManagersOnly',
+          defaultMessage: 'Only managers can import sites.',
+        })}
+      </p>
+    </section>
+  );
+}
 
 function MapFallback() {
   const intl = useI18n();
@@ -490,10 +515,7 @@ export function AppRoutes({
             {isManager ? (
               <SiteImportScreen onImported={() => engine.requestSync()} />
             ) : (
-              <section className="screen">
-                <h1>Import sites</h1>
-                <p>Only managers can import sites.</p>
-              </section>
+              <ManagersOnlyImport />
             )}
           </Route>
           <Route path="/labels">
@@ -523,10 +545,7 @@ export function AppRoutes({
             />
           </Route>
           <Route>
-            <section className="screen">
-              <h1>Not found</h1>
-              <p>This page does not exist.</p>
-            </section>
+            <NotFound />
           </Route>
         </Switch>
       </Suspense>

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { defineMessages } from 'react-intl';
 import type { SessionInfo } from '#shared';
 import { openUserDb } from '../db/database';
 import { DbContext } from '../db/db-context';
@@ -6,6 +7,7 @@ import { refreshLookups } from '../db/refresh-lookups';
 import { removeTabletData } from '../features/auth/remove-tablet-data';
 import { SyncEngineProvider } from '../features/sync-status';
 import { fetchConfig } from '../lib/app-config';
+import { useI18n } from '../lib/i18n';
 import { connection } from '../lib/connection';
 import { actFor, onAuthRequired, ownerHeaders } from '../lib/http';
 import {
@@ -31,11 +33,15 @@ const SignInSheet = lazy(() =>
 /** How long Sign out waits for this user's data to be removed before it signs out anyway. */
 const REMOVE_WAIT_MS = 10_000;
 
-const REFRESH_WORDS = {
-  updated: 'Lookups updated',
-  unchanged: 'Lookups are up to date',
-  failed: 'Could not refresh: using the saved lookups',
-} as const;
+/** What Settings says after "Refresh lookups", by refreshLookups' outcome. */
+const REFRESH_WORDS = defineMessages({
+  updated: { id: 'lookups.refreshUpdated', defaultMessage: 'Lookups updated' },
+  unchanged: { id: 'lookups.refreshUnchanged', defaultMessage: 'Lookups are up to date' },
+  failed: {
+    id: 'lookups.refreshFailed',
+    defaultMessage: 'Could not refresh: using the saved lookups',
+  },
+});
 
 /**
  * Everything behind sign-in: the user's own database, their sync engine, lookups kept fresh, and
@@ -52,6 +58,7 @@ export function SignedInApp({
 }) {
   const owner = ownerOf(identity);
   const { agencyId, username } = owner;
+  const intl = useI18n();
   const db = useMemo(() => openUserDb({ agencyId, username }), [agencyId, username]);
   const [engine, setEngine] = useState<SyncEngine | null>(null);
   const [sheetOpen, setSheetOpen] = useState(false);
@@ -167,7 +174,10 @@ export function SignedInApp({
     },
     [engine, db, agencyId, username, onSignOut],
   );
-  const refreshNow = useCallback(async () => REFRESH_WORDS[await refreshLookups(db)], [db]);
+  const refreshNow = useCallback(
+    async () => intl.formatMessage(REFRESH_WORDS[await refreshLookups(db)]),
+    [db, intl],
+  );
   if (!engine) return null;
 
   return (
