@@ -209,7 +209,12 @@ describe('upgrading an existing database to this version', () => {
         const applied = await migrate(db);
         expect(applied).toEqual(MIGRATIONS.filter((m) => m.version > level).map((m) => m.version));
 
-        expect(await snapshot(db)).toEqual(before);
+        // Every table that held records holds the same; a table a later migration adds (the
+        // BFF's photos, migration 14) starts empty.
+        const after = await snapshot(db);
+        expect(Object.fromEntries(Object.keys(before).map((t) => [t, after[t]]))).toEqual(before);
+        for (const t of Object.keys(after).filter((t) => !(t in before)))
+          expect(after[t], `${t}, added by an upgrade`).toEqual([]);
         expect(await liveTests(db)).toEqual(testsToKeep);
         const { rows: undated } = await db.query(
           `select p.id from pool p join collection c on c.id = p.collection

@@ -48,25 +48,31 @@ export function PhotoStrip({
     >
       <div className="row wrap photos-head">
         <h2>{t({ id: 'photos.heading', defaultMessage: 'Photos' })}</h2>
-        <input
-          id={inputId}
-          className="photos-input"
-          type="file"
-          accept="image/*"
-          capture="environment"
-          multiple
-          disabled={busy}
-          onChange={(e) => {
-            void onFiles(e.currentTarget.files);
-            e.currentTarget.value = '';
-          }}
-        />
-        {/* A label styled as a button: the file input itself is hard to size to 48 px. */}
-        <label htmlFor={inputId} className="button photos-add" aria-disabled={busy}>
-          {busy
-            ? t({ id: 'photos.adding', defaultMessage: 'Adding…' })
-            : t({ id: 'photos.add', defaultMessage: 'Add photo' })}
-        </label>
+        {/*
+          A label styled as a button, with the file input laid over it, transparent: a tap lands
+          on the input itself, which is as large as the button (a touch target of 48 px), and
+          keyboard focus shows on the button.
+        */}
+        <span className="photos-add-wrap">
+          <input
+            id={inputId}
+            className="photos-input"
+            type="file"
+            accept="image/*"
+            capture="environment"
+            multiple
+            disabled={busy}
+            onChange={(e) => {
+              void onFiles(e.currentTarget.files);
+              e.currentTarget.value = '';
+            }}
+          />
+          <label htmlFor={inputId} className="button photos-add" aria-disabled={busy}>
+            {busy
+              ? t({ id: 'photos.adding', defaultMessage: 'Adding…' })
+              : t({ id: 'photos.add', defaultMessage: 'Add photo' })}
+          </label>
+        </span>
       </div>
       {problems.map((p, i) => (
         <Banner key={i} tone="warn">
