@@ -157,6 +157,7 @@ describe('parseListQuery', () => {
     ['?page=-1', 'page'],
     ['?searchFields[]=site&search=4', 'searchFields'],
     ['?populate[]=pools', 'populate'],
+    ['?populate[x]=site', 'populate'],
     ['?fields[]=password_hash', 'fields'],
     ['?sort=-trap_problem_bit', 'sort'],
     ['?sort=nope', 'sort'],
