@@ -25,21 +25,20 @@ const LINK_LATENCY_MS = 150;
 const RETRY_MS = 250;
 
 /**
- * The smallest baseline JPEG (1x1, grey) that decoders accept: SOI, DQT, SOF0, DHT, SOS, EOI.
+ * The smallest JPEG (1x1, arithmetic-coded) that decoders accept: SOI, DQT, SOF9, DAC, SOS, EOI.
  * The photo is this with comment (COM) segments of pseudo-random bytes inserted after the SOI,
  * so it is a valid JPEG of the size asked that no compression can shrink.
  */
 const TINY_JPEG = Buffer.from(
-  '/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////' +
-    '////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQAB' +
-    'PxA=',
+  '/9j/2wBDAAMCAgICAgMCAgIDAwMDBAYEBAQEBAgGBgUGCQgKCgkICQkKDA8MCgsOCwkJDRENDg8QEBEQCgwSExIQEw8Q' +
+    'EBD/yQALCAABAAEBAREA/8wABgAQEAX/2gAIAQEAAD8A0s8g/9k=',
   'base64',
 );
 
 export function photoJpeg(size: number, seed: number): Buffer {
   const out = Buffer.alloc(size);
-  // SOI + APP0 (JFIF) of the tiny JPEG first, then COM segments, then the rest of it.
-  const head = 20; // FFD8 + APP0 (2 + 16 bytes)
+  // The tiny JPEG's SOI first, then the COM segments, then the rest of it.
+  const head = 2;
   TINY_JPEG.copy(out, 0, 0, head);
   let at = head;
   const tail = TINY_JPEG.length - head;
