@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
 import { launchApp, type AppBrowser } from './harness/browser';
 import { visible } from './harness/field-actions';
+import { signInInSpanish } from './harness/spanish-tablet';
 import { inspectScreen } from './harness/inspect-screen';
 import { recordsApi } from './harness/records-api';
 import { startStack, type Stack } from './harness/stack';
@@ -58,13 +59,7 @@ describe('a technician whose tablet is in Spanish logs a collection', () => {
 
   it('signs in, places a site, and saves a collection, all in Spanish', async () => {
     const page = app.page;
-    const signIn = page.getByRole('form', { name: 'Iniciar sesión' });
-    await visible(signIn, 30_000);
-    await signIn.getByLabel('Usuario').fill('demo-tech');
-    await signIn.getByLabel('Contraseña').fill(stack.password);
-    await signIn.getByRole('button', { name: 'Iniciar sesión' }).click();
-    const nav = page.getByRole('navigation', { name: 'Principal' });
-    await visible(nav, 30_000);
+    const nav = await signInInSpanish(page, 'demo-tech', stack.password);
     await visible(page.getByRole('heading', { name: /^Hola, / }));
     await visible(
       page

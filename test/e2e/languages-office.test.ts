@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
 import { launchApp, LANDSCAPE, PORTRAIT, type AppBrowser } from './harness/browser';
 import { visible } from './harness/field-actions';
+import { signInInSpanish } from './harness/spanish-tablet';
 import { screenScreenshot } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
 
@@ -26,13 +27,7 @@ describe('a manager whose tablet is in Spanish', () => {
 
   it('reads Reports and the Office people in Spanish', async () => {
     const page = app.page;
-    const form = page.getByRole('form', { name: 'Iniciar sesión' });
-    await visible(form, 30_000);
-    await form.getByLabel('Usuario').fill('demo-manager');
-    await form.getByLabel('Contraseña').fill(stack.password);
-    await form.getByRole('button', { name: 'Iniciar sesión' }).click();
-    const nav = page.getByRole('navigation', { name: 'Principal' });
-    await visible(nav, 30_000);
+    const nav = await signInInSpanish(page, 'demo-manager', stack.password);
 
     await nav.getByRole('link', { name: 'Reportes' }).click();
     await visible(page.getByRole('heading', { name: 'Reportes', level: 1 }));
