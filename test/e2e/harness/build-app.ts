@@ -14,8 +14,18 @@ function newestMtime(path: string): number {
   return newest;
 }
 
-/** Inputs of the client bundle: when any is newer than dist/index.html the app is rebuilt. */
-const INPUTS = ['src/client', 'src/shared', 'public', 'index.html', 'vite.config.ts'];
+/**
+ * Inputs of the client bundle: when any is newer than dist/index.html the app is rebuilt. The
+ * lock file too: `npm ci` after a dependency change leaves every source file as it was.
+ */
+const INPUTS = [
+  'src/client',
+  'src/shared',
+  'public',
+  'index.html',
+  'vite.config.ts',
+  'package-lock.json',
+];
 
 export function appIsStale(): boolean {
   if (process.env.TRAPLINE_E2E_DIST) return false;
