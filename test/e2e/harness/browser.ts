@@ -8,10 +8,14 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
  * Debian's headless shell when installed (.ci/run installs it): the same Blink and V8 as its
  * Chromium, without the browser's UI process around them. The e2e files spent ~190 s of CPU in
  * Chromium, most of the browser project's; the shell does the same pages for less.
+ * TRAPLINE_CHROMIUM names another binary: the suite on an older or newer Chromium than the one
+ * installed (a tablet's browser is not always current; README, "Testing on another Chromium").
  */
-export const CHROMIUM = existsSync('/usr/bin/chromium-headless-shell')
-  ? '/usr/bin/chromium-headless-shell'
-  : '/usr/bin/chromium';
+export const CHROMIUM =
+  process.env.TRAPLINE_CHROMIUM ||
+  (existsSync('/usr/bin/chromium-headless-shell')
+    ? '/usr/bin/chromium-headless-shell'
+    : '/usr/bin/chromium');
 
 /** Flags for Debian's Chromium in a container with no network beyond loopback. */
 export const CHROMIUM_ARGS = [
