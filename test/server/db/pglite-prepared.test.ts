@@ -158,4 +158,49 @@ describe('prepared statements on PGlite', () => {
     // Each refused statement was closed: the text holds one prepared statement, not one per shape.
     expect(await preparedCount()).toBe(baseline);
   });
+
+  it('answers a page larger than the backend sends at once, with text of every width, as PGlite query does', async () => {
+    // 3,000 rows of 1- to 4-byte characters: the reply arrives in many chunks, and a character
+    // or a message split across two of them must read back whole.
+    const prepared = preparedStatements(pg);
+    await pg.exec(`create table wide (id int primary key, label text, note text, n bigint)`);
+    await pg.exec(`insert into wide
+      select g, repeat('aé☂𝄞', g % 17) || ' ' || g, case when g % 5 = 0 then null else '' end, g::bigint * 1000003
+      from generate_series(1, 3000) g`);
+    const sql = 'select * from wide where id > $1 order by id';
+    const { rows } = await prepared.query(sql, [0], false);
+    expect(rows).toHaveLength(3000);
+    expect(rows).toEqual((await pg.query(sql, [0])).rows);
+    expect(rows[16]).toEqual({ id: 17, label: ' 17', note: '', n: 17_000_051 });
+    expect(rows[4].note).toBeNull();
+  });
+
+  it('rejects with every field of the database error: its message, code, detail and constraint', async () => {
+    const prepared = preparedStatements(pg);
+    await pg.exec(`create table owned (id int primary key, owner int not null check (owner > 0))`);
+    const insert = 'insert into owned (id, owner) values ($1, $2)';
+    await prepared.query(insert, [1, 1], false);
+    const duplicate = await prepared.query(insert, [1, 2], false).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(duplicate).toBeInstanceOf(Error);
+    expect(duplicate).toMatchObject({
+      message: 'duplicate key value violates unique constraint "owned_pkey"',
+      code: '23505',
+      detail: 'Key (id)=(1) already exists.',
+      constraint: 'owned_pkey',
+      table: 'owned',
+      severity: 'ERROR',
+    });
+    await expect(prepared.query(insert, [2, 0], false)).rejects.toMatchObject({
+      code: '23514',
+      constraint: 'owned_owner_check',
+    });
+    // And the statement goes on answering after its errors.
+    await prepared.query(insert, [2, 2], false);
+    expect((await prepared.query('select count(*)::int as n from owned', [], false)).rows).toEqual([
+      { n: 2 },
+    ]);
+  });
 });
