@@ -42,6 +42,13 @@ export function failureWords(
           { rows },
         );
       }
+      // A write refused partway: the table below says at which row, why and what was written.
+      if (error.code !== 'reauth_required' && report?.errors.some((e) => e.code === 'write_failed'))
+        return t({
+          id: 'siteImport.failure.stopped',
+          defaultMessage:
+            'The import stopped partway. The table below says at which row and why; import the same file again to finish.',
+        });
       if (error.code === 'payload_too_large')
         return t(
           {
