@@ -1,21 +1,19 @@
 /**
  * Why the BFF refuses a report's parameters (422 validation_failed, one `fields` entry per
- * parameter): the stable code of each sentence and the values it names, so that the app says it
- * in the person's language (issue 38). The English `message` beside it is unchanged.
+ * parameter): the stable code of each sentence, beside the values it names, so that the app says
+ * it in the person's language (issue 38). The English `message` beside it is unchanged.
  */
-export const REPORT_PROBLEMS = [
+export type ReportProblem =
   // A parameter no report takes: {parameter}.
-  'unknown_parameter',
+  | 'unknown_parameter'
   // More values than one parameter may carry: {max}.
-  'too_many_values',
+  | 'too_many_values'
   // Species or trap names neither the lookups nor the agency's records have:
   // {names} (the first few, as asked for) and {more} (how many besides).
-  'unknown_names',
+  | 'unknown_names'
   // The report would have more rows than a report may: {rows, budget}, on every multiplier.
-  'too_many_rows',
+  | 'too_many_rows'
   // trapnight_max below trapnight_min: {min}.
-  'trapnights_order',
+  | 'trapnights_order'
   // Any other value out of its range or list (the app's own pickers never send one).
-  'invalid_value',
-] as const;
-export type ReportProblem = (typeof REPORT_PROBLEMS)[number];
+  | 'invalid_value';
