@@ -15,5 +15,8 @@ export type ReportProblem =
   | 'too_many_rows'
   // trapnight_max below trapnight_min: {min}.
   | 'trapnights_order'
+  // A number above or below its parameter's range (a year past 2200, trapnight_min 0): {max} / {min}.
+  | 'above_max'
+  | 'below_min'
   // Any other value out of its range or list (the app's own pickers never send one).
   | 'invalid_value';

@@ -113,6 +113,20 @@ describe('what a refusal names, apart from its English sentence', () => {
     ]);
   });
 
+  it('gives the bound a number is past', async () => {
+    expect((await refusal('year=2300')).fields).toEqual([
+      { path: 'year', message: expect.any(String), problem: 'above_max', values: { max: 2200 } },
+    ]);
+    expect((await refusal('trapnight_min=0')).fields).toEqual([
+      {
+        path: 'trapnight_min',
+        message: expect.any(String),
+        problem: 'below_min',
+        values: { min: 1 },
+      },
+    ]);
+  });
+
   it('marks any other bad value as such', async () => {
     const error = await refusal('interval=Fortnight');
     expect(error.fields).toEqual([

@@ -59,6 +59,17 @@ export function reportProblemWords(intl: IntlShape, field: FieldError): string {
         },
         { min: Number(v.min) },
       );
+    // Bounds said as written: they are years and counts, never "2,200".
+    case 'above_max':
+      return t(
+        { id: 'reports.problem.aboveMax', defaultMessage: 'Must be at most {max}' },
+        { max: String(v.max) },
+      );
+    case 'below_min':
+      return t(
+        { id: 'reports.problem.belowMin', defaultMessage: 'Must be at least {min}' },
+        { min: String(v.min) },
+      );
     case 'invalid_value':
       return t({
         id: 'reports.problem.invalidValue',

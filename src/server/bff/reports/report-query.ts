@@ -130,6 +130,18 @@ export function parseReportQuery(name: ReportName, query: unknown): ReportQuery 
           message: issue.message,
           ...said('too_many_values', { max: MAX_NAMES }),
         });
+      } else if (issue.code === 'too_big' && issue.origin === 'number') {
+        fields.push({
+          path: String(issue.path[0] ?? ''),
+          message: issue.message,
+          ...said('above_max', { max: Number(issue.maximum) }),
+        });
+      } else if (issue.code === 'too_small' && issue.origin === 'number') {
+        fields.push({
+          path: String(issue.path[0] ?? ''),
+          message: issue.message,
+          ...said('below_min', { min: Number(issue.minimum) }),
+        });
       } else {
         fields.push({
           path: String(issue.path[0] ?? ''),

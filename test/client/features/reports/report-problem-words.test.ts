@@ -44,6 +44,18 @@ const REFUSED: FieldError[] = [
     problem: 'trapnights_order',
     values: { min: 3 },
   },
+  {
+    path: 'year',
+    message: 'Too big: expected number to be <=2200',
+    problem: 'above_max',
+    values: { max: 2200 },
+  },
+  {
+    path: 'trapnight_min',
+    message: 'Too small: expected number to be >=1',
+    problem: 'below_min',
+    values: { min: 1 },
+  },
   { path: 'interval', message: 'Invalid option: expected one of …', problem: 'invalid_value' },
 ];
 const OVER_BUDGET: FieldError[] = ['year', 'species'].map((path) => ({
@@ -62,6 +74,8 @@ describe('a refused report in Spanish', () => {
       'Ninguna especie se llama “aa” o “ab” (y 2 más): elige de la lista',
       'Ningún tipo de trampa se llama “XYZ”: elige de la lista',
       'Debe ser al menos el número mínimo de noches-trampa (3)',
+      'Debe ser como máximo 2200',
+      'Debe ser al menos 1',
       'Este valor no lo acepta el informe',
     ]);
   });
