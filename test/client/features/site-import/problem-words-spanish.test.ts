@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { failureWords } from '../../../../src/client/features/site-import/failure-words';
 import { problemWords } from '../../../../src/client/features/site-import/problem-words';
 import { english, makeIntl } from '../../../../src/client/lib/i18n';
 import { loadCatalogue } from '../../../../src/client/lib/i18n/catalogues';
@@ -136,6 +137,22 @@ describe('a site file’s problems in Spanish', () => {
     });
     expect(said).toBe(
       'El código de sitio 300401 también está en la fila 4: cada sitio debe aparecer una sola vez en el archivo',
+    );
+  });
+
+  it('says an import stopped partway by a refused write in Spanish, above the row that says why', async () => {
+    const intl = makeIntl('es', await loadCatalogue('es'));
+    const refused = PROBLEMS.find((e) => e.problem === 'write_refused')!;
+    const said = failureWords(
+      intl,
+      {
+        kind: 'server',
+        error: { code: 'validation_failed', message: refused.message },
+      },
+      { rows: 20, created: 4, updated: 0, unchanged: 0, errors: [refused] },
+    );
+    expect(said).toBe(
+      'La importación se detuvo a medias. La tabla de abajo dice en qué fila y por qué; importa el mismo archivo otra vez para terminar.',
     );
   });
 });
