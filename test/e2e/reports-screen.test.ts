@@ -458,6 +458,7 @@ describe('Reports screen in Chromium', () => {
     await visible(
       page.getByText('These choices cannot make a report. Check the choices marked above.'),
     );
+    await inspectScreen(page, 'reports-objection');
   });
 
   it('reopens on the last report viewed, offline too, with the kept ones where they are seen', async () => {
