@@ -226,8 +226,11 @@ describe('collection screens: the field trial’s corrections', () => {
   });
 
   it('shows an empty trap’s lures, offers no pools for it, and no delete a technician cannot do', async () => {
-    // Offline: saved on the tablet, and tried at once, so it may be on the server already.
-    await app.context.setOffline(true);
+    // No answer from the server, the network still up (a hotspot with nothing behind it): saved
+    // on the tablet and tried at once, so it may be on the server already. Not setOffline: there
+    // Chromium 156 says navigator.onLine false and the app rightly does not try (150 kept it
+    // true after the reload), so the screen under test depended on the browser's version.
+    await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
     try {
       await page.goto(`/sites/${southId}`);
       await page.getByRole('link', { name: 'New collection here' }).click();
@@ -244,7 +247,7 @@ describe('collection screens: the field trial’s corrections', () => {
       expect(await page.getByRole('button', { name: 'Delete collection' }).count()).toBe(0);
       await inspectScreen(page, 'collection-detail-empty-trap');
     } finally {
-      await app.context.setOffline(false);
+      await page.unroute('**/api/**');
     }
   });
 

@@ -37,3 +37,4 @@ export type { ReportPool } from './report-pool';
 export { ReportRowBudgetExceeded } from './report-row-budget';
 export { INTERVALS, SEPARATE_BY, SEX_FILTERS, TARGET_DISEASES } from './report-params';
 export type * from './report-params';
+export type { ReportProblem } from './report-problems';

@@ -47,7 +47,28 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export const fieldError = z.object({ path: z.string(), message: z.string() });
+/**
+ * What a problem's sentence names (a field, a name, a limit, a row number), kept apart from the
+ * English `message` so that a client says the sentence in the person's language (issue 38).
+ * A list of names stays a list: the client joins it the way its language does.
+ */
+export const problemValues = z.record(
+  z.string(),
+  z.union([z.string(), z.number(), z.array(z.string())]),
+);
+export type ProblemValues = z.infer<typeof problemValues>;
+
+/**
+ * One failing field (contract §2). `problem` and `values` are additive (issue 38): a stable code
+ * for the sentence and what it names, where the BFF says a sentence a person meets (report
+ * parameters, site import rows). `message` stays the English sentence for every other reader.
+ */
+export const fieldError = z.object({
+  path: z.string(),
+  message: z.string(),
+  problem: z.string().optional(),
+  values: problemValues.optional(),
+});
 export type FieldError = z.infer<typeof fieldError>;
 
 /** `{ error: { code, message, fields? } }`. Codes are open-ended so unknown upstream codes parse. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { problemValues } from './error';
 
 /**
  * Site import (contract §12): the columns of a CSV file (or the properties of a GeoJSON feature,
@@ -60,6 +61,29 @@ export const IMPORT_ERROR_CODES = [
 export type ImportErrorCode = (typeof IMPORT_ERROR_CODES)[number];
 
 /**
+ * The sentences of a `validation_failed` or `write_failed` row that the BFF words itself, each
+ * with the values it names. A field the shared site schema refused keeps no `problem`: its
+ * `message` is the schema's own rule, which the client translates by its wording.
+ */
+export const IMPORT_PROBLEMS = [
+  // {column}: a required cell is empty.
+  'required',
+  // {column, value, example}: a coordinate that is no decimal number.
+  'not_a_number',
+  // {code, padded}: fewer than 6 digits, as a spreadsheet drops leading zeros.
+  'code_short',
+  // {code}: not 6 digits.
+  'code_digits',
+  // {latitude, longitude}: the pair as the file gave it, which looks swapped.
+  'coordinates_swapped',
+  // {written, reason?}: the records service refused the row after `written` sites were written.
+  'write_refused',
+  // {written}: the sign-in expired while the rows were written.
+  'write_reauth',
+] as const;
+export type ImportProblem = (typeof IMPORT_PROBLEMS)[number];
+
+/**
  * One problem. `row` is the row as a spreadsheet numbers it (the header is row 1, the first site
  * row 2; a quoted cell holding line breaks stays one row), or the feature's position (1-based) in
  * a GeoJSON file. `field` is a column name, `geometry`, or `(file)` for the file as a whole.
@@ -69,6 +93,13 @@ export const importError = z.object({
   field: z.string(),
   code: z.string(),
   message: z.string(),
+  /**
+   * Which sentence, where one `code` has several (IMPORT_PROBLEMS), and what it names (the
+   * earlier row of a duplicate code, the value that is not a number): the client says it from
+   * its own catalogue (issue 38). Additive: `message` stays the English sentence.
+   */
+  problem: z.string().optional(),
+  values: problemValues.optional(),
 });
 export type ImportError = z.infer<typeof importError>;
 

@@ -98,8 +98,28 @@ const IMPORT_REPORT = {
   unchanged: 0,
   dry_run: true,
   errors: [
-    { row: 3, field: 'code', code: 'duplicate_code', message: 'Site code 104233 is also on row 2' },
-    { row: 4, field: '(row)', code: 'wrong_column_count', message: 'Row 4 has 3 cells' },
+    {
+      row: 3,
+      field: 'code',
+      code: 'duplicate_code',
+      message: 'Site code 104233 is also on row 2',
+      values: { code: '104233', first: 2 },
+    },
+    {
+      row: 4,
+      field: '(row)',
+      code: 'wrong_column_count',
+      message: 'Row 4 has 3 cells',
+      values: { cells: 3, columns: 8 },
+    },
+    {
+      row: 4,
+      field: 'latitude',
+      code: 'validation_failed',
+      message: 'Latitude "N 38" is not a number: write decimal degrees, like 38.58',
+      problem: 'not_a_number',
+      values: { column: 'latitude', value: 'N 38', example: '38.58' },
+    },
     { row: 5, field: 'geometry', code: 'not_a_point', message: 'Feature 5 is a LineString' },
     { row: 0, field: '(file)', code: 'not_utf8', message: 'The file is not UTF-8 text' },
     { row: 1, field: 'colour', code: 'unknown_column', message: 'Unknown column "colour"' },
@@ -207,8 +227,9 @@ const data = [
   ...['Year', 'Week', 'Species', 'Count', 'TrapEvents', 'Abundance', 'FiveYearAvg'],
   ...['YearsInAverage', 'Delta', 'InfectionRate', 'LowerCI, UpperCI', 'VectorIndex'],
   'CDCVectorIndex',
-  // The import file's column names, as the file must spell them.
+  // The import file's column names, as the file must spell them (and each in a Column cell).
   IMPORT_COLUMNS.join(', '),
+  ...IMPORT_COLUMNS,
   // Dates through Intl (the pseudo-locale formats as English).
   ...HISTORY.map((r) => dateIn(intl, r.at)),
 ]

@@ -83,6 +83,11 @@ describe('site import when an upstream without the batch route fails midway', ()
     expect(first.body.errors[0].message).toMatch(
       /12 sites were written.*import the same file again/,
     );
+    // What the app's sentence names, apart from the English (issue 38).
+    expect(first.body.errors[0]).toMatchObject({
+      problem: 'write_refused',
+      values: { written: 12, reason: 'Down for a moment' },
+    });
 
     failCreatesAfter = null;
     const second = await importFile(csv);
@@ -136,6 +141,7 @@ describe('site import when an upstream without the batch route fails midway', ()
     expect(first.body.error?.code).toBe('reauth_required');
     expect(first.body.created).toBe(3);
     expect(first.body.errors[0].message).toMatch(/sign-in has expired.*3 sites were written/);
+    expect(first.body.errors[0]).toMatchObject({ problem: 'write_reauth', values: { written: 3 } });
 
     failCreatesAfter = null;
     manager = await stack.signIn('demo-manager');

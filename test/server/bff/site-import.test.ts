@@ -177,6 +177,86 @@ describe('POST /api/import/sites', () => {
     expect(dry.json<Answer>()).toMatchObject({ rows: 10, created: 1, errors: body.errors });
   });
 
+  it('gives each problem a stable code and the values its sentence names, for the app to say in Spanish (issue 38)', async () => {
+    const csv = [
+      HEADER,
+      '300401,Good one,38.5,-121.5,1,,,', // row 2
+      '300402,Swapped,-121.5,38.5,1,,,', // row 3
+      '300403,Bad precision,38.5,-121.5,Satellite,,,', // row 4
+      '300401,Twice,38.5,-121.5,1,,,', // row 5: duplicate of row 2
+      "300405,Not a number,38°30'N,-121.5,1,,,", // row 6
+      '1234,Short code,38.5,-121.5,1,,,', // row 7
+      '300407,,38.5,-121.5,1,,,', // row 8: no name
+      '12345a,Letters,38.5,-121.5,1,,,', // row 9
+      '300409,Short row,38.5', // row 10
+    ].join('\n');
+    const res = await importFile(csv);
+    expect(res.status).toBe(422);
+    const body = res.json<Answer>();
+    const said = body.errors.map(({ row, code, problem, values }) => ({
+      row,
+      code,
+      problem,
+      values,
+    }));
+    expect(said).toEqual([
+      {
+        row: 3,
+        code: 'validation_failed',
+        problem: 'coordinates_swapped',
+        values: { latitude: -121.5, longitude: 38.5 },
+      },
+      {
+        row: 4,
+        code: 'unknown_lookup',
+        problem: undefined,
+        values: {
+          value: 'Satellite',
+          choices: expect.arrayContaining([expect.stringMatching(/^1 /)]),
+        },
+      },
+      {
+        row: 5,
+        code: 'duplicate_code',
+        problem: undefined,
+        values: { code: '300401', first: 2 },
+      },
+      {
+        row: 6,
+        code: 'validation_failed',
+        problem: 'not_a_number',
+        values: { column: 'latitude', value: "38°30'N", example: '38.58' },
+      },
+      {
+        row: 7,
+        code: 'validation_failed',
+        problem: 'code_short',
+        values: { code: '1234', padded: '001234' },
+      },
+      { row: 8, code: 'validation_failed', problem: 'required', values: { column: 'name' } },
+      { row: 9, code: 'validation_failed', problem: 'code_digits', values: { code: '12345a' } },
+      {
+        row: 10,
+        code: 'wrong_column_count',
+        problem: undefined,
+        values: { cells: 3, columns: 8 },
+      },
+    ]);
+    // The contract's `fields` carry the same, each with its problem (the code where no finer one).
+    const { fields } = (
+      res.json() as {
+        error: { fields: Array<{ path: string; problem: string; values?: object }> };
+      }
+    ).error;
+    expect(fields[2]).toEqual({
+      path: 'rows.5.code',
+      message: expect.stringMatching(/row 2/),
+      problem: 'duplicate_code',
+      values: { code: '300401', first: 2 },
+    });
+    expect(fields.map((f) => f.problem)).toContain('required');
+  });
+
   it('says which columns a file without a header row lacks', async () => {
     const res = await importFile('300401,No header,38.5,-121.5,1,,,\n');
     expect(res.status).toBe(422);

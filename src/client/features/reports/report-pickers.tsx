@@ -40,12 +40,18 @@ const PARAM_TO_PICKER: Record<string, keyof PickerErrors> = {
   pt_estimate: 'estimator',
 };
 
-/** A 422's `fields` → messages per picker; a parameter no picker shows goes to `report`. */
-export function pickerErrors(fields: { path: string; message: string }[]): PickerErrors {
+/**
+ * A 422's `fields` → messages per picker; a parameter no picker shows goes to `report`. `say`
+ * words a field in the person's language (report-problem-words.ts).
+ */
+export function pickerErrors<F extends { path: string; message: string }>(
+  fields: F[],
+  say: (field: F) => string = (f) => f.message,
+): PickerErrors {
   const out: PickerErrors = {};
   for (const f of fields) {
     const at = PARAM_TO_PICKER[f.path] ?? 'report';
-    const text = at === 'report' ? `${f.path}: ${f.message}` : f.message;
+    const text = at === 'report' ? `${f.path}: ${say(f)}` : say(f);
     out[at] = out[at] ? `${out[at]}; ${text}` : text;
   }
   return out;

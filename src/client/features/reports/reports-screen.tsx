@@ -25,6 +25,7 @@ import {
   type ReportKind,
 } from './report-choice';
 import { pickerErrors, ReportPickers, type Option } from './report-pickers';
+import { refusalSummary, reportProblemWords } from './report-problem-words';
 import { ReportTable } from './report-table';
 import { offeredSeasons, useSeasonsWithData } from './seasons-with-data';
 import {
@@ -190,7 +191,10 @@ export function ReportsScreen({ exports }: Props) {
       : null;
   const error = report.error;
   const offline = !online || error?.reason === 'offline';
-  const errors = error?.reason === 'invalid' ? pickerErrors(error.fields) : {};
+  const errors =
+    error?.reason === 'invalid'
+      ? pickerErrors(error.fields, (f) => reportProblemWords(intl, f))
+      : {};
   const chart = useMemo(
     () =>
       data ? chartSeries(choice.report, data.rows, choice.interval, speciesOrder, intl) : null,
@@ -241,7 +245,7 @@ export function ReportsScreen({ exports }: Props) {
               id: 'reports.invalid',
               defaultMessage: '{message}. Check the choices marked above.',
             },
-            { message: error.message },
+            { message: refusalSummary(intl, error.message, error.fields) },
           )}
         </Banner>
       ) : null}

@@ -30,6 +30,14 @@ export function failureWords(
       });
     case 'server': {
       const { error } = failure;
+      // A write refused partway (the upstream's 422 too, whose code is validation_failed): sites
+      // may have been written; the table below says at which row, why and how many.
+      if (error.code !== 'reauth_required' && report?.errors.some((e) => e.code === 'write_failed'))
+        return t({
+          id: 'siteImport.failure.stopped',
+          defaultMessage:
+            'The import stopped partway. The table below says at which row and why; import the same file again to finish.',
+        });
       // An import with bad rows: nothing was written, the table below lists every problem.
       if (error.code === 'validation_failed' && report && report.errors.length > 0) {
         const rows = new Set(report.errors.map((e) => e.row)).size;

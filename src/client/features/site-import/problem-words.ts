@@ -1,41 +1,52 @@
 import type { IntlShape } from 'react-intl';
 import { IMPORT_COLUMNS, type ImportError } from '#shared/schemas/site-import';
+import { fieldProblemWords, writeProblemWords } from './row-problem-words';
 
 /**
  * A problem of an import file in the person's language, by its stable code (README "Importing
- * sites" lists them). The server's English sentence is kept where the code alone does not say
- * it: a field's validation (the shared site schema's words) and a write the records service
- * refused (its own words).
+ * sites" lists them), with the values the server sends beside its English sentence (the earlier
+ * row of a duplicate code, the precisions there are). An older server's answer without values
+ * gets the sentence that needs none.
  */
 export function problemWords(intl: IntlShape, e: ImportError): string {
   const t = intl.formatMessage;
   const columns = IMPORT_COLUMNS.join(', ');
+  const v = e.values ?? {};
   switch (e.code) {
-    case 'duplicate_code': {
-      // The earlier row is only in the server's sentence ("… is also on row 2: …") until the
-      // report carries it as a value of its own.
-      const first = /\bon row (\d+)/.exec(e.message)?.[1];
-      return first
+    case 'duplicate_code':
+      return typeof v.first === 'number'
         ? t(
             {
               id: 'siteImport.problem.duplicateCodeAt',
               defaultMessage:
                 'Site code {code} is also on row {first}: each site must appear once in the file',
             },
-            { code: /^Site code (\S+)/.exec(e.message)?.[1] ?? '', first: Number(first) },
+            { code: String(v.code ?? ''), first: v.first },
           )
         : t({
             id: 'siteImport.problem.duplicateCode',
             defaultMessage:
               'This site code is also on an earlier row: each site must appear once in the file',
           });
-    }
+    case 'validation_failed':
+      return fieldProblemWords(intl, e);
+    case 'write_failed':
+      return writeProblemWords(intl, e);
     case 'reserved_code':
       return t({
         id: 'siteImport.problem.reservedCode',
         defaultMessage: 'Site code 000000 belongs to the agency’s Zero Site — pick another code',
       });
     case 'wrong_column_count':
+      if (typeof v.cells === 'number' && typeof v.columns === 'number')
+        return t(
+          {
+            id: 'siteImport.problem.wrongColumnCountOf',
+            defaultMessage:
+              'This row has {cells, plural, one {# cell} other {# cells}} but the header has {columns, plural, one {# column} other {# columns}}: a comma in a cell needs the cell in double quotes',
+          },
+          { cells: v.cells, columns: v.columns },
+        );
       return t({
         id: 'siteImport.problem.wrongColumnCount',
         defaultMessage:
@@ -65,6 +76,15 @@ export function problemWords(intl: IntlShape, e: ImportError): string {
         defaultMessage: 'This feature is not a Point: a site is one point (longitude, latitude)',
       });
     case 'unknown_lookup':
+      if (typeof v.value === 'string' && Array.isArray(v.choices))
+        return t(
+          {
+            id: 'siteImport.problem.unknownLookupOf',
+            defaultMessage:
+              'Unknown coordinate precision “{value}”: use one of the agency’s precisions, by its number or its name ({choices})',
+          },
+          { value: v.value, choices: intl.formatList(v.choices, { type: 'disjunction' }) },
+        );
       return t({
         id: 'siteImport.problem.unknownLookup',
         defaultMessage:

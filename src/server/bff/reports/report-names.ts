@@ -1,6 +1,7 @@
 import type { ReportLists } from './report-list-read';
 import type { CachedLookups } from '../lookup-cache';
 import type { FieldError } from '#shared/schemas/error';
+import { said } from './report-query';
 
 /** Names a report's `species` and `trap` filters may take. */
 export type KnownNames = { species: ReadonlySet<string>; trap: ReadonlySet<string> };
@@ -70,13 +71,16 @@ export function unknownNameFields(
   for (const { param, what, example } of FILTERS) {
     const unknown = (query[param] ?? []).filter((n) => !known.some((k) => k[param].has(n)));
     if (unknown.length === 0) continue;
-    const shown = unknown.slice(0, NAMES_SHOWN).map((n) => JSON.stringify(n));
-    const more = unknown.length > NAMES_SHOWN ? ` and ${unknown.length - NAMES_SHOWN} more` : '';
+    const names = unknown.slice(0, NAMES_SHOWN);
+    const others = unknown.length - names.length;
+    const shown = names.map((n) => JSON.stringify(n));
+    const more = others > 0 ? ` and ${others} more` : '';
     fields.push({
       path: param,
       message:
         `No ${what} is called ${shown.join(', ')}${more}: use the names the lookups show ` +
         `(e.g. ${example})`,
+      ...said('unknown_names', { names, more: others }),
     });
   }
   return fields;

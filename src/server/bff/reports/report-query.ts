@@ -5,8 +5,9 @@ import {
   SEPARATE_BY,
   SEX_FILTERS,
   TARGET_DISEASES,
+  type ReportProblem,
 } from '#shared/reports';
-import type { FieldError } from '#shared/schemas/error';
+import type { FieldError, ProblemValues } from '#shared/schemas/error';
 import { HttpError } from '../../http/http-error';
 
 export const REPORT_NAMES = [
@@ -116,9 +117,37 @@ export function parseReportQuery(name: ReportName, query: unknown): ReportQuery 
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       if (issue.code === 'unrecognized_keys') {
-        for (const key of issue.keys) fields.push({ path: key, message: 'Unknown parameter' });
+        for (const key of issue.keys) {
+          fields.push({
+            path: key,
+            message: 'Unknown parameter',
+            ...said('unknown_parameter', { parameter: key }),
+          });
+        }
+      } else if (issue.code === 'too_big' && issue.origin === 'array') {
+        fields.push({
+          path: String(issue.path[0] ?? ''),
+          message: issue.message,
+          ...said('too_many_values', { max: MAX_NAMES }),
+        });
+      } else if (issue.code === 'too_big' && issue.origin === 'number') {
+        fields.push({
+          path: String(issue.path[0] ?? ''),
+          message: issue.message,
+          ...said('above_max', { max: Number(issue.maximum) }),
+        });
+      } else if (issue.code === 'too_small' && issue.origin === 'number') {
+        fields.push({
+          path: String(issue.path[0] ?? ''),
+          message: issue.message,
+          ...said('below_min', { min: Number(issue.minimum) }),
+        });
       } else {
-        fields.push({ path: String(issue.path[0] ?? ''), message: issue.message });
+        fields.push({
+          path: String(issue.path[0] ?? ''),
+          message: issue.message,
+          ...said('invalid_value'),
+        });
       }
     }
   } else {
@@ -128,7 +157,11 @@ export function parseReportQuery(name: ReportName, query: unknown): ReportQuery 
       q.trapnight_max !== undefined &&
       q.trapnight_min > q.trapnight_max
     ) {
-      fields.push({ path: 'trapnight_max', message: 'Must be at least trapnight_min' });
+      fields.push({
+        path: 'trapnight_max',
+        message: 'Must be at least trapnight_min',
+        ...said('trapnights_order', { min: q.trapnight_min }),
+      });
     }
     if (fields.length === 0) return q;
   }
@@ -138,4 +171,12 @@ export function parseReportQuery(name: ReportName, query: unknown): ReportQuery 
     `These report parameters are not valid: ${[...new Set(fields.map((f) => f.path))].join(', ')}`,
     fields,
   );
+}
+
+/** A refusal's stable code and values (issue 38), beside its English message. */
+export function said(
+  problem: ReportProblem,
+  values?: ProblemValues,
+): { problem: ReportProblem; values?: ProblemValues } {
+  return values ? { problem, values } : { problem };
 }

@@ -10,6 +10,7 @@ import {
   assertReadableQuery,
   parseReportQuery,
   REPORT_NAMES,
+  said,
   type ReportName,
   type ReportQuery,
 } from './report-query';
@@ -175,6 +176,7 @@ async function compute(
       (given.length > 0 ? given : ['interval']).map((path) => ({
         path,
         message: `Together these make ${rows} rows, more than the ${budget} a report may have`,
+        ...said('too_many_rows', { rows: err.rows, budget: err.budget }),
       })),
     );
   }

@@ -45,6 +45,7 @@ export function planImport(
           field: 'code',
           code: 'duplicate_code',
           message: `Site code ${rawCode} is also on row ${first}: each site must appear once in the file`,
+          values: { code: rawCode, first },
         });
       } else {
         firstRowOfCode.set(rawCode, input.row);

@@ -70,6 +70,7 @@ export function readCsvRows(text: string): ReadRows {
         field: '(row)',
         code: 'wrong_column_count',
         message: `Row ${row} has ${cells.length} cells but the header has ${header.length} columns: a comma in a cell needs the cell in double quotes`,
+        values: { cells: cells.length, columns: header.length },
       });
       continue;
     }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { siteCreate, type SiteCreate } from '#shared/schemas/site';
-import type { ImportError } from '#shared/schemas/site-import';
+import type { ImportError, ImportProblem } from '#shared/schemas/site-import';
 import type { ImportRow } from './import-rows';
 
 export type PrecisionLookup = ReadonlyArray<{ id: number; name: string }>;
@@ -31,8 +31,8 @@ export function rowToSite(
 ): { site: CheckedRow } | { errors: ImportError[] } {
   const { row, values } = input;
   const errors: ImportError[] = [];
-  const fail = (field: string, code: ImportError['code'], message: string) =>
-    errors.push({ row, field, code, message });
+  const fail: Fail = (field, code, message, said) =>
+    errors.push({ row, field, code, message, ...said });
 
   const code = blank(values.code) ? undefined : String(values.code).trim();
   const lon = coordinate(values.longitude, 'longitude', fail);
@@ -57,42 +57,41 @@ export function rowToSite(
       const field = fieldOf(issue, lat, lon);
       // Already said: a missing or non-numeric coordinate, an unknown precision.
       if (errors.some((e) => e.field === field)) continue;
-      fail(field, 'validation_failed', messageOf(issue, field, code, body));
+      fail(field, 'validation_failed', ...messageOf(issue, field, code, body));
     }
   }
   if (errors.length) return { errors };
   return { site: { row, body: parsed.data!, columns } };
 }
 
-function coordinate(
-  v: unknown,
-  field: 'latitude' | 'longitude',
-  fail: (field: string, code: ImportError['code'], message: string) => void,
-): number | undefined {
+function coordinate(v: unknown, field: 'latitude' | 'longitude', fail: Fail): number | undefined {
   if (blank(v)) {
-    fail(field, 'validation_failed', `${cap(field)} is required`);
+    fail(field, 'validation_failed', `${cap(field)} is required`, required(field));
     return undefined;
   }
   const n =
     typeof v === 'number' ? v : typeof v === 'string' && NUMBER.test(v.trim()) ? Number(v) : NaN;
   if (!Number.isFinite(n)) {
+    const example = field === 'latitude' ? '38.58' : '-121.49';
     fail(
       field,
       'validation_failed',
-      `${cap(field)} "${String(v)}" is not a number: write decimal degrees, like ${field === 'latitude' ? '38.58' : '-121.49'}`,
+      `${cap(field)} "${String(v)}" is not a number: write decimal degrees, like ${example}`,
+      { problem: 'not_a_number', values: { column: field, value: String(v), example } },
     );
     return undefined;
   }
   return n;
 }
 
-function precisionId(
-  v: unknown,
-  precisions: PrecisionLookup,
-  fail: (field: string, code: ImportError['code'], message: string) => void,
-): number | undefined {
+function precisionId(v: unknown, precisions: PrecisionLookup, fail: Fail): number | undefined {
   if (blank(v)) {
-    fail('coordinate_precision', 'validation_failed', 'Coordinate precision is required');
+    fail(
+      'coordinate_precision',
+      'validation_failed',
+      'Coordinate precision is required',
+      required('coordinate_precision'),
+    );
     return undefined;
   }
   const s = String(v).trim();
@@ -104,6 +103,7 @@ function precisionId(
       'coordinate_precision',
       'unknown_lookup',
       `Unknown coordinate precision "${s}": use one of ${precisions.map((p) => `${p.id} "${p.name}"`).join(', ')}`,
+      { values: { value: s, choices: precisions.map((p) => `${p.id} “${p.name}”`) } },
     );
     return undefined;
   }
@@ -124,25 +124,48 @@ function fieldOf(issue: z.core.$ZodIssue, lat?: number, lon?: number): string {
       : 'latitude';
 }
 
+/**
+ * The English sentence of a schema issue and, where the BFF words it, its problem and values.
+ * An issue the shared schema words itself keeps only its message (the client knows its rules).
+ */
 function messageOf(
   issue: z.core.$ZodIssue,
   field: string,
   code: string | undefined,
   body: Record<string, unknown>,
-): string {
+): [message: string, said?: Said] {
   if (body[field] === undefined && field !== 'latitude' && field !== 'longitude') {
-    return `${cap(field.replace(/_/g, ' '))} is required`;
+    return [`${cap(field.replace(/_/g, ' '))} is required`, required(field)];
   }
   if (field === 'code' && code && /^\d{1,5}$/.test(code)) {
-    return `Site code "${code}" has fewer than 6 digits: spreadsheets drop leading zeros, so format the column as text (e.g. ${code.padStart(6, '0')})`;
+    const padded = code.padStart(6, '0');
+    return [
+      `Site code "${code}" has fewer than 6 digits: spreadsheets drop leading zeros, so format the column as text (e.g. ${padded})`,
+      { problem: 'code_short', values: { code, padded } },
+    ];
   }
-  if (field === 'code') return `Site code "${code}" must be exactly 6 digits`;
+  if (field === 'code') {
+    return [
+      `Site code "${code}" must be exactly 6 digits`,
+      { problem: 'code_digits', values: { code: code ?? '' } },
+    ];
+  }
   // The schema words it for an API body ([longitude, latitude]); a file has two columns.
   const c = (body.shape as { coordinates: [number, number] }).coordinates;
   if (/swapped/.test(issue.message)) {
-    return `Latitude ${c[1]} is outside -90..90: the latitude and longitude columns look swapped (latitude ${c[0]}, longitude ${c[1]}?)`;
+    return [
+      `Latitude ${c[1]} is outside -90..90: the latitude and longitude columns look swapped (latitude ${c[0]}, longitude ${c[1]}?)`,
+      // As the file gave them: the client suggests the pair the other way round.
+      { problem: 'coordinates_swapped', values: { latitude: c[1], longitude: c[0] } },
+    ];
   }
-  return issue.message;
+  return [issue.message];
 }
+
+/** A sentence's stable code and values (issue 38), beside the English message. */
+type Said = Pick<ImportError, 'problem' | 'values'> & { problem?: ImportProblem };
+type Fail = (field: string, code: ImportError['code'], message: string, said?: Said) => void;
+
+const required = (column: string): Said => ({ problem: 'required', values: { column } });
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

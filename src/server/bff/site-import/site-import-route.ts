@@ -176,7 +176,12 @@ async function runImport(
         code: 'validation_failed',
         message: `Nothing was imported: ${n} row${n === 1 ? ' has' : 's have'} a problem. Fix ${n === 1 ? 'it' : 'them'} and import the file again`,
         // The contract's 422 names every failing field: here `rows.<row>.<column>`.
-        fields: plan.errors.map((e) => ({ path: `rows.${e.row}.${e.field}`, message: e.message })),
+        fields: plan.errors.map((e) => ({
+          path: `rows.${e.row}.${e.field}`,
+          message: e.message,
+          problem: e.problem ?? e.code,
+          ...(e.values ? { values: e.values } : {}),
+        })),
       },
     });
   }

@@ -209,6 +209,10 @@ export function writeFailure(outcome: WriteOutcome): ImportError | null {
     row: f.row,
     field: '(row)',
     code: 'write_failed',
+    // `reason`: the records service's own words, which the client translates where it knows them.
+    ...(f.code === 'reauth_required'
+      ? { problem: 'write_reauth', values: { written } }
+      : { problem: 'write_refused', values: { written, reason: f.why } }),
     message:
       `The records service refused row ${f.row}: ${f.why}. ${written} site${written === 1 ? ' was' : 's were'} ` +
       'written before the import stopped; import the same file again to finish ' +

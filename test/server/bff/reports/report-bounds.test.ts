@@ -143,6 +143,11 @@ describe('the row budget', () => {
     expect(error.code).toBe('validation_failed');
     expect(error.message).toContain(`at most ${REPORT_ROW_BUDGET.toLocaleString('en-US')}`);
     expect(error.fields.map((f) => f.path)).toEqual(['year', 'interval', 'separate_by', 'species']);
+    // What the app's sentence names, in the person's language (issue 38).
+    const over = (error.fields as Array<{ problem?: string; values?: { rows: number } }>)[0];
+    expect(over.problem).toBe('too_many_rows');
+    expect(over.values).toEqual({ rows: expect.any(Number), budget: REPORT_ROW_BUDGET });
+    expect(over.values!.rows).toBeGreaterThan(REPORT_ROW_BUDGET);
   });
 
   it(
