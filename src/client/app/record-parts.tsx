@@ -12,7 +12,7 @@ import { StoredRecordSyncBadge } from '../features/sync-status';
 import type { HistoryEntity } from '#shared/schemas/history';
 import { PartErrorBoundary } from './error-boundaries';
 import { HistoryPanel, LocationPicker, SiteSpotMap } from './lazy-screens';
-import { MapFallback } from './route-screens';
+import { MapPart } from './route-screens';
 
 export const badge = (row: LocalRecord<unknown, unknown>): ReactNode => (
   <StoredRecordSyncBadge record={row} />
@@ -38,18 +38,14 @@ export const HISTORY = {
 
 /** The site form's map to place a site on. */
 export const picker = (props: LocationPickerProps) => (
-  <PartErrorBoundary what="map">
-    <Suspense fallback={<MapFallback />}>
-      <LocationPicker {...props} />
-    </Suspense>
-  </PartErrorBoundary>
+  <MapPart>
+    <LocationPicker {...props} />
+  </MapPart>
 );
 
 /** The small map of one site on its page. */
 export const spot = (props: SiteSpotProps) => (
-  <PartErrorBoundary what="map">
-    <Suspense fallback={<MapFallback />}>
-      <SiteSpotMap {...props} />
-    </Suspense>
-  </PartErrorBoundary>
+  <MapPart>
+    <SiteSpotMap {...props} />
+  </MapPart>
 );

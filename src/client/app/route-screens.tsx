@@ -1,5 +1,5 @@
 /** The small screens and fallbacks the routes compose around the features' screens. */
-import { Suspense, useCallback } from 'react';
+import { Suspense, useCallback, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { Entity } from '#shared';
 import { HomeScreen } from '../features/home/home-screen';
@@ -54,12 +54,21 @@ export function OfficeHistoryRoute({ isManager }: { isManager: boolean }) {
   return <ChangesSinceScreen />;
 }
 
-export function MapFallback() {
+function MapFallback() {
   const intl = useI18n();
   return (
     <div className="map map-loading">
       {intl.formatMessage({ id: 'map.loading', defaultMessage: 'Loading map…' })}
     </div>
+  );
+}
+
+/** A map part: one that fails to load leaves its screen, and what was typed in it, in place. */
+export function MapPart({ children }: { children: ReactNode }) {
+  return (
+    <PartErrorBoundary what="map">
+      <Suspense fallback={<MapFallback />}>{children}</Suspense>
+    </PartErrorBoundary>
   );
 }
 
@@ -73,25 +82,23 @@ function MapAreasLink() {
   );
 }
 
-/** The Sites list with its map (a map that fails to load leaves the list in place). */
+/** The Sites list with its map. */
 export function SitesRoute() {
   const [, navigate] = useLocation();
   return (
     <SiteListScreen
       map={
         <>
-          <PartErrorBoundary what="map">
-            <Suspense fallback={<MapFallback />}>
-              <SitesMap
-                onSelect={(id) => navigate(`/sites/${id}`)}
-                overlay={
-                  <Suspense fallback={null}>
-                    <SavedMapNote />
-                  </Suspense>
-                }
-              />
-            </Suspense>
-          </PartErrorBoundary>
+          <MapPart>
+            <SitesMap
+              onSelect={(id) => navigate(`/sites/${id}`)}
+              overlay={
+                <Suspense fallback={null}>
+                  <SavedMapNote />
+                </Suspense>
+              }
+            />
+          </MapPart>
           <MapAreasLink />
         </>
       }
