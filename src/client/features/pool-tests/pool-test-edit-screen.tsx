@@ -6,7 +6,7 @@ import { useDb } from '../../db/db-context';
 import { useI18n } from '../../lib/i18n';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
-import { readPoolTestLineage } from '../../db/read-pool-lineage';
+import { readPoolTestLineage } from '../../db/record-reads';
 import { dayOf } from '../../lib/dates';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { draftKey } from '../../lib/drafts/draft-keys';

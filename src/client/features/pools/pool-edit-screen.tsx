@@ -12,8 +12,7 @@ import { isRepositoryError } from '../../db/repository-error';
 import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
-import { readPoolLineage } from '../../db/read-pool-lineage';
-import { readPoolsOf } from '../../db/read-pools-of';
+import { readPoolForEdit } from '../../db/record-reads';
 import { dateIn, useI18n } from '../../lib/i18n';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { PoolHeading } from '../../ui/record-number';
@@ -208,11 +207,7 @@ export function PoolEditScreen({
   const t = intl.formatMessage;
   const [, navigate] = useLocation();
   const { lookups } = useLookups();
-  const loaded = useLiveQuery(async () => {
-    const { pool, collection } = await readPoolLineage(db, localId);
-    const siblings = pool?.parentLocalId ? await readPoolsOf(db, pool.parentLocalId) : [];
-    return { pool, collection, others: siblings.filter((p) => p.localId !== localId) };
-  }, [db, localId]);
+  const loaded = useLiveQuery(() => readPoolForEdit(db, localId), [db, localId]);
   // Stable across live-query refreshes so the form's resolver is not rebuilt on every change.
   const rows = useMemo(
     () =>
