@@ -14,6 +14,7 @@ import { DeleteCollectionDialog, WhyNotDeletable } from './collection-deletion';
 import { CollectionPools, type AnyRow } from './collection-pools';
 import { lureName, nameIn } from './lookup-names';
 import { useCollection, useMayDeleteCollection, usePoolsOf, useSiteRow } from './use-collections';
+import type { RenderHistory } from '../../ui/render-history';
 
 /** A collection: where and when, its abundance rows, its pools and their test results. */
 export function CollectionDetailScreen({
@@ -23,11 +24,7 @@ export function CollectionDetailScreen({
 }: {
   localId: string;
   renderBadge?: (row: AnyRow) => ReactNode;
-  /**
-   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
-   * the server's `updated` it last saw (the panel reads again when that moves).
-   */
-  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
+  renderHistory?: RenderHistory;
 }) {
   const db = useDb();
   const intl = useI18n();

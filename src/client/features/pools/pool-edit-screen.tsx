@@ -1,6 +1,6 @@
 import { defineMessages } from 'react-intl';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
 import { optionalText, poolCreate, type AbundanceInput, type LookupsDocument } from '#shared';
@@ -29,6 +29,7 @@ import { draftKey } from '../../lib/drafts/draft-keys';
 import { type DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools } from './propose-pools';
+import type { RenderHistory } from '../../ui/render-history';
 
 type Counted = { species: number; sex: number; num_count: number };
 type PoolValues = { species: number; sex: number; num_count: number; comments?: string | null };
@@ -196,11 +197,7 @@ export function PoolEditScreen({
 }: {
   localId: string;
   onSaved?: () => void;
-  /**
-   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
-   * the server's `updated` it last saw (the panel reads again when that moves).
-   */
-  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
+  renderHistory?: RenderHistory;
 }) {
   const db = useDb();
   const intl = useI18n();
