@@ -4,7 +4,8 @@
 //   shared <- client/lib <- client/ui <- client/db <- client/sync <- client/features <- client/app
 //   a feature never imports another feature (the app composes them);
 //   server/db, server/http <- server/records, server/bff; records and bff talk HTTP only;
-//   client and server never import each other; shared imports neither.
+//   client and server never import each other; shared imports neither;
+//   vite.config.ts imports neither the app nor a server's modules (but compressed-copies).
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
@@ -60,6 +61,19 @@ const ARCHITECTURE_ZONES = [
     ['./src/server/records', './src/server/main.ts'],
     'records and bff talk HTTP only',
   ),
+];
+
+// The build's config runs in Node at every build and test run: it may use the shared layer and
+// the one build step it shares with the BFF (the compressed copies the BFF serves), never the app
+// it builds nor a server's own modules (they would bring browser code or a database into it).
+const BUILD_CONFIG_ZONES = [
+  forbid('./vite.config.ts', './src/client', 'the build config never imports the app it builds'),
+  {
+    target: './vite.config.ts',
+    from: './src/server',
+    except: ['./bff/compressed-copies.ts'],
+    message: 'the build config shares only compressed-copies with the servers',
+  },
 ];
 
 export default tseslint.config(
@@ -138,6 +152,17 @@ export default tseslint.config(
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: ARCHITECTURE_ZONES }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+
+  {
+    files: ['vite.config.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: BUILD_CONFIG_ZONES }],
     },
   },
 );

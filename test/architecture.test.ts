@@ -42,6 +42,11 @@ const CROSSINGS: Array<[string, string, string]> = [
   ['src/server/records/probe.ts', "import '../bff/app';", 'records → bff'],
   ['src/server/http/probe.ts', "import '../records/app';", 'http → records'],
   ['src/server/db/probe.ts', "import '../bff/app';", 'db → bff'],
+  // The build's config runs in Node: the app it builds, or a server's modules beyond the build
+  // step they share (compressed-copies), would pull browser code or a database into every build.
+  ['vite.config.ts', "import './src/client/lib/dates';", 'build config → app'],
+  ['vite.config.ts', "import './src/server/records/app';", 'build config → records service'],
+  ['vite.config.ts', "import './src/server/bff/app';", 'build config → BFF'],
 ];
 
 describe('the architecture as lint rules', () => {
@@ -70,6 +75,9 @@ describe('the architecture as lint rules', () => {
       await ruleErrors('src/client/app/probe.ts', "import '../features/home/home-screen';"),
     ).toEqual([]);
     expect(await ruleErrors('src/server/bff/probe.ts', "import '../http/json-depth';")).toEqual([]);
+    expect(
+      await ruleErrors('vite.config.ts', "import './src/server/bff/compressed-copies.ts';"),
+    ).toEqual([]);
   });
 });
 

@@ -63,6 +63,19 @@ describe('the suite layout', () => {
     ).toEqual([]);
   });
 
+  it('names in README exactly the named places it keeps', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const rule = readme.slice(
+      readme.indexOf('Where tests live'),
+      readme.indexOf('The design is in'),
+    );
+    const named = rule.slice(rule.indexOf('**Named places**'));
+    const listed = [...named.matchAll(/`(test\/[^`]+)`/g)].map((m) => m[1]).sort();
+    expect(listed, 'README "Where tests live" and NAMED_PLACES say the same').toEqual(
+      Object.keys(NAMED_PLACES).sort(),
+    );
+  });
+
   it('keeps the suites that render a feature with the features, not under the layers below', () => {
     const misplaced = testFiles().filter(
       (file) =>

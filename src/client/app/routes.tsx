@@ -80,285 +80,43 @@
  *                           screen could not load" when its code did not arrive; focused), "What is
  *                           saved on this tablet is safe.", buttons "Reload" and "Go to start"
  */
-import { lazy, Suspense, useCallback, useEffect, type ComponentProps, type ReactNode } from 'react';
-import { Link, Route, Switch, useLocation } from 'wouter';
-import type { Entity } from '#shared';
-import type { LocalRecord } from '../db/database';
-import { HomeScreen } from '../features/home/home-screen';
-import type { LocationPickerProps } from '../features/sites/site-form';
-import type { SiteSpotProps } from '../features/sites/site-detail-screen';
-import { StoredRecordSyncBadge, useSyncEngine, useSyncStatus } from '../features/sync-status';
+import { Suspense, useCallback, useEffect } from 'react';
+import { Route, Switch, useLocation } from 'wouter';
+import { useSyncEngine } from '../features/sync-status';
 import { LeaveGuard } from '../ui/form/leave-guard';
-import { useI18n } from '../lib/i18n';
-import { useOnline } from '../lib/use-online';
 import { whenIdle } from '../lib/when-idle';
-import type { HistoryEntity } from '#shared/schemas/history';
-import { PartErrorBoundary } from './error-boundaries';
-
-// Only Home is in the first load: every other screen is its own chunk, loaded on first use (the
-// service worker precaches every chunk, so they open offline too).
-const SiteListScreen = lazy(() =>
-  import('../features/sites/site-list-screen').then((m) => ({ default: m.SiteListScreen })),
-);
-const SiteDetailScreen = lazy(() =>
-  import('../features/sites/site-detail-screen').then((m) => ({ default: m.SiteDetailScreen })),
-);
-const CollectionDetailScreen = lazy(() =>
-  import('../features/collections/collection-detail-screen').then((m) => ({
-    default: m.CollectionDetailScreen,
-  })),
-);
-const ParkedEntries = lazy(() =>
-  import('../features/sync-status/parked-entries').then((m) => ({ default: m.ParkedEntries })),
-);
-const ConflictResolver = lazy(() =>
-  import('../features/sync-status/conflict-resolver').then((m) => ({
-    default: m.ConflictResolver,
-  })),
-);
-
-// Forms and settings load on first use (the service worker precaches every chunk, so they
-// open offline too): the first screen a technician sees waits only for what it shows.
-const CollectionFormScreen = lazy(() =>
-  import('../features/collections/collection-form-screen').then((m) => ({
-    default: m.CollectionFormScreen,
-  })),
-);
-const SiteFormScreen = lazy(() =>
-  import('../features/sites/site-form-screen').then((m) => ({ default: m.SiteFormScreen })),
-);
-const MakePoolsScreen = lazy(() =>
-  import('../features/pools/make-pools-screen').then((m) => ({ default: m.MakePoolsScreen })),
-);
-const PoolTestScreen = lazy(() =>
-  import('../features/pool-tests/pool-test-screen').then((m) => ({ default: m.PoolTestScreen })),
-);
-const PoolEditScreen = lazy(() =>
-  import('../features/pools/pool-edit-screen').then((m) => ({ default: m.PoolEditScreen })),
-);
-const PoolTestEditScreen = lazy(() =>
-  import('../features/pool-tests/pool-test-edit-screen').then((m) => ({
-    default: m.PoolTestEditScreen,
-  })),
-);
-// Reports and exports are for the office as much as the field: their own chunk, loaded on first use.
-const ReportsScreen = lazy(() =>
-  Promise.all([import('../features/reports/reports-screen'), import('./query-provider')]).then(
-    ([screen, query]) => ({
-      default: (props: ComponentProps<typeof screen.ReportsScreen>) => (
-        <query.QueryProvider>
-          <screen.ReportsScreen {...props} />
-        </query.QueryProvider>
-      ),
-    }),
-  ),
-);
-const ExportPanel = lazy(() =>
-  import('../features/exports/export-panel').then((m) => ({ default: m.ExportPanel })),
-);
-const SettingsScreen = lazy(() =>
-  import('../features/settings/settings-screen').then((m) => ({ default: m.SettingsScreen })),
-);
-
-// The Office (managers): its own chunk, loaded on first use.
-const PhotoStrip = lazy(() =>
-  import('../features/photos/photo-strip').then((m) => ({ default: m.PhotoStrip })),
-);
-const OfficeScreen = lazy(() =>
-  import('../features/office/office-screen').then((m) => ({ default: m.OfficeScreen })),
-);
-
-// The History panel of a record and the manager's changes since (/office/history): read from
-// the server through TanStack Query, so their chunk brings the query provider, as Reports does.
-const HistoryPanel = lazy(() =>
-  Promise.all([import('../features/history/history-panel'), import('./query-provider')]).then(
-    ([panel, query]) => ({
-      default: (props: ComponentProps<typeof panel.HistoryPanel>) => (
-        <query.QueryProvider>
-          <panel.HistoryPanel {...props} />
-        </query.QueryProvider>
-      ),
-    }),
-  ),
-);
-const ChangesSinceScreen = lazy(() =>
-  Promise.all([
-    import('../features/history/changes-since-screen'),
-    import('./query-provider'),
-  ]).then(([screen, query]) => ({
-    default: () => (
-      <query.QueryProvider>
-        <screen.ChangesSinceScreen />
-      </query.QueryProvider>
-    ),
-  })),
-);
-
-/** The History panel under a record screen: a part that fails leaves the screen in place. */
-const historyOf = (entity: HistoryEntity) =>
-  function RecordHistory(serverId: number | null, serverUpdated: string | null) {
-    return (
-      <PartErrorBoundary what="history">
-        <Suspense fallback={null}>
-          <HistoryPanel entity={entity} serverId={serverId} serverUpdated={serverUpdated} />
-        </Suspense>
-      </PartErrorBoundary>
-    );
-  };
-const HISTORY = {
-  site: historyOf('site'),
-  collection: historyOf('collection'),
-  pool: historyOf('pool'),
-  test: historyOf('test'),
-};
-
-/** Managers only: a technician never loads the screen's code (contract §11: 403 anyway). */
-function OfficeHistoryRoute({ isManager }: { isManager: boolean }) {
-  if (!isManager) return <NotFound />;
-  return <ChangesSinceScreen />;
-}
-
-// The Office's site import: managers only, its own chunk (technicians never load it).
-const SiteImportScreen = lazy(() =>
-  import('../features/site-import/site-import-screen').then((m) => ({
-    default: m.SiteImportScreen,
-  })),
-);
-
-// Labels, the lab manifest and scanning: their own chunks (the scanner's WebAssembly on first
-// scan only).
-const LabelsScreen = lazy(() =>
-  import('../features/labels/labels-screen').then((m) => ({ default: m.LabelsScreen })),
-);
-const ManifestScreen = lazy(() =>
-  import('../features/labels/manifest-screen').then((m) => ({ default: m.ManifestScreen })),
-);
-const ScanScreen = lazy(() =>
-  import('../features/scan/scan-screen').then((m) => ({ default: m.ScanScreen })),
-);
-
-// Offline map areas: their own chunk, opened from under the Sites map.
-const MapAreasScreen = lazy(() =>
-  import('../features/map-areas/map-areas-screen').then((m) => ({ default: m.MapAreasScreen })),
-);
-
-// Leaflet is its own chunk: the first screen does not wait for the map.
-const loadSitesMap = () => import('../features/map/sites-map');
-const SitesMap = lazy(loadSitesMap);
-const SavedMapNote = lazy(() =>
-  import('../features/map-areas/saved-map-note').then((m) => ({ default: m.SavedMapNote })),
-);
-const LocationPicker = lazy(() => import('../features/map/location-picker'));
-const SiteSpotMap = lazy(() => import('../features/map/site-spot-map'));
-
-/** An address the app has no screen for (or one this person may not see). */
-function NotFound() {
-  const intl = useI18n();
-  return (
-    <section className="screen">
-      <h1>{intl.formatMessage({ id: 'routes.notFound', defaultMessage: 'Not found' })}</h1>
-      <p>
-        {intl.formatMessage({
-          id: 'routes.notFoundBody',
-          defaultMessage: 'This page does not exist.',
-        })}
-      </p>
-    </section>
-  );
-}
-
-/** The import screen's address opened by a technician. */
-function ManagersOnlyImport() {
-  const intl = useI18n();
-  return (
-    <section className="screen">
-      <h1>{intl.formatMessage({ id: 'routes.importTitle', defaultMessage: 'Import sites' })}</h1>
-      <p>
-        {intl.formatMessage({
-          id: 'routes.importManagersOnly',
-          defaultMessage: 'Only managers can import sites.',
-        })}
-      </p>
-    </section>
-  );
-}
-
-function MapFallback() {
-  const intl = useI18n();
-  return (
-    <div className="map map-loading">
-      {intl.formatMessage({ id: 'map.loading', defaultMessage: 'Loading map…' })}
-    </div>
-  );
-}
-
-/** Under the Sites map: the way to the offline map areas. */
-function MapAreasLink() {
-  const intl = useI18n();
-  return (
-    <Link href="/map-areas" className="button button-quiet">
-      {intl.formatMessage({ id: 'mapAreas.title', defaultMessage: 'Offline map areas' })}
-    </Link>
-  );
-}
-
-/** While a screen's code arrives. */
-function ScreenLoading() {
-  const intl = useI18n();
-  return (
-    <p className="screen">
-      {intl.formatMessage({ id: 'collections.loading', defaultMessage: 'Loading…' })}
-    </p>
-  );
-}
-
-/** Resolve a conflict (sync-status feature), under its heading. */
-function ConflictScreen({ entryId, onDone }: { entryId: string; onDone: () => void }) {
-  const intl = useI18n();
-  return (
-    <section className="screen">
-      <h1>{intl.formatMessage({ id: 'conflict.title', defaultMessage: 'Resolve a conflict' })}</h1>
-      <ConflictResolver entryId={entryId} onDone={onDone} />
-    </section>
-  );
-}
-
-const badge = (row: LocalRecord<unknown, unknown>): ReactNode => (
-  <StoredRecordSyncBadge record={row} />
-);
-
-function SyncScreen() {
-  const [, navigate] = useLocation();
-  const intl = useI18n();
-  // Fix: open the form of the refused record (each record has its own edit screen).
-  const onFix = useCallback(
-    (entity: Entity, localId: string) => {
-      if (entity === 'site') return navigate(`/sites/${localId}/edit`);
-      if (entity === 'collection') return navigate(`/collections/${localId}/edit`);
-      if (entity === 'pool') return navigate(`/pools/${localId}/edit`);
-      return navigate(`/pool-tests/${localId}/edit`);
-    },
-    [navigate],
-  );
-  return (
-    <section className="screen">
-      <h1>{intl.formatMessage({ id: 'parked.title', defaultMessage: 'Changes to review' })}</h1>
-      <ParkedEntries onFix={onFix} onResolveConflict={(id) => navigate(`/sync/conflict/${id}`)} />
-    </section>
-  );
-}
-
-/**
- * Home with the sync status and the connection it shows. Read here, not in AppRoutes: the status
- * changes with every page a pull stores and every answer a drain gets, and in AppRoutes each
- * change rendered the whole route tree again, the open screen included (a New site form while
- * a sync brought 200 renamed sites: tasks of 126 ms).
- */
-function HomeRoute({ userName }: { userName: string }) {
-  const status = useSyncStatus();
-  const online = useOnline();
-  return <HomeScreen userName={userName} status={status} online={online} />;
-}
+import {
+  CollectionDetailScreen,
+  CollectionFormScreen,
+  ExportPanel,
+  LabelsScreen,
+  loadSitesMap,
+  MakePoolsScreen,
+  ManifestScreen,
+  MapAreasScreen,
+  OfficeScreen,
+  PhotoStrip,
+  PoolEditScreen,
+  PoolTestEditScreen,
+  PoolTestScreen,
+  ReportsScreen,
+  ScanScreen,
+  SettingsScreen,
+  SiteDetailScreen,
+  SiteFormScreen,
+  SiteImportScreen,
+} from './lazy-screens';
+import { badge, HISTORY, picker, spot } from './record-parts';
+import {
+  ConflictScreen,
+  HomeRoute,
+  ManagersOnlyImport,
+  NotFound,
+  OfficeHistoryRoute,
+  ScreenLoading,
+  SitesRoute,
+  SyncScreen,
+} from './route-screens';
 
 type RoutesProps = {
   userName: string;
@@ -390,27 +148,6 @@ export function AppRoutes({
   // the tap that opens Sites, it was that screen's longest task (a module graph evaluates in one
   // task, which nothing can slice).
   useEffect(() => whenIdle(() => void loadSitesMap().catch(() => undefined), 2_000), []);
-  const picker = useCallback(
-    (props: LocationPickerProps) => (
-      // A map that fails to load leaves the form, and what was typed, in place.
-      <PartErrorBoundary what="map">
-        <Suspense fallback={<MapFallback />}>
-          <LocationPicker {...props} />
-        </Suspense>
-      </PartErrorBoundary>
-    ),
-    [],
-  );
-  const spot = useCallback(
-    (props: SiteSpotProps) => (
-      <PartErrorBoundary what="map">
-        <Suspense fallback={<MapFallback />}>
-          <SiteSpotMap {...props} />
-        </Suspense>
-      </PartErrorBoundary>
-    ),
-    [],
-  );
   return (
     <>
       {/* Outside Suspense: a screen loading does not drop an open question. */}
@@ -421,25 +158,7 @@ export function AppRoutes({
             <HomeRoute userName={userName} />
           </Route>
           <Route path="/sites">
-            <SiteListScreen
-              map={
-                <>
-                  <PartErrorBoundary what="map">
-                    <Suspense fallback={<MapFallback />}>
-                      <SitesMap
-                        onSelect={(id) => navigate(`/sites/${id}`)}
-                        overlay={
-                          <Suspense fallback={null}>
-                            <SavedMapNote />
-                          </Suspense>
-                        }
-                      />
-                    </Suspense>
-                  </PartErrorBoundary>
-                  <MapAreasLink />
-                </>
-              }
-            />
+            <SitesRoute />
           </Route>
           <Route path="/sites/new">
             <SiteFormScreen onSaved={saved} renderPicker={picker} />

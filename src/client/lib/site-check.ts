@@ -1,5 +1,6 @@
 import type { LatLon } from './geo';
-import type { ChecksAnswer, IndexMessage, SiteRecordLike } from './site-index-core';
+import type { SiteRecordLike } from './site-index-core';
+import type { ChecksAnswer, IndexMessage } from './site-index-protocol';
 
 /**
  * A site as the site form checks a new code and place against it (features/sites site-schema's

@@ -1,6 +1,13 @@
 import Supercluster, { type ClusterProperties } from 'supercluster';
 import { nearestTo, type LatLon } from './geo';
 import { byLocalId, placeOf, siteCheckOf, type SiteCheck } from './site-check';
+import type { ChecksAnswer, IndexSummary } from './site-index-protocol';
+import {
+  groupOverlapping,
+  markerSignature,
+  type IndexedSite,
+  type MapFeature,
+} from './site-map-features';
 
 /**
  * The agency's sites reduced to what the map and the Sites list need, with a cluster index and a
@@ -8,50 +15,8 @@ import { byLocalId, placeOf, siteCheckOf, type SiteCheck } from './site-check';
  * main thread never deserialises 20,000 site records nor clusters them. Pure: tested in Node.
  */
 
-/** A site as the index keeps it. `state` is the record's sync state. */
-export type IndexedSite = LatLon & {
-  id: string;
-  code: string;
-  name: string;
-  state: string;
-};
-
-/**
- * What is drawn in view: a cluster of sites (many in view: the density's summary), one site, or
- * a group of sites whose markers would overlap at this zoom (two traps on one creek, or on one
- * post), in code order, drawn as one to choose from. A group's `zoomTo` is the zoom at which its
- * sites come apart, or null when they overlap even at MAP_MAX_ZOOM (the same spot). `key` is
- * stable while the feature is unchanged.
- */
-export type MapFeature =
-  | { kind: 'cluster'; key: string; lat: number; lon: number; count: number; zoomTo: number }
-  | { kind: 'site'; key: string; lat: number; lon: number; site: IndexedSite }
-  | {
-      kind: 'group';
-      key: string;
-      lat: number;
-      lon: number;
-      sites: IndexedSite[];
-      zoomTo: number | null;
-    };
-
 export type SearchResult = { total: number; matched: number; shown: IndexedSite[] };
 export type NearbySite = { site: IndexedSite; meters: number; bearing: number };
-export type IndexSummary = {
-  version: number;
-  count: number;
-  /** [[south, west], [north, east]] of every site with a position, or null when none has one. */
-  bounds: [[number, number], [number, number]] | null;
-};
-
-/**
- * The site form's checks as the page last received them brought up to date: every check when
- * the page holds none (or ones too old to bring up to date), else the checks changed since and
- * the ids of sites gone since (applyChecks, site-check.ts).
- */
-export type ChecksAnswer =
-  | { version: number; all: SiteCheck[] }
-  | { version: number; changed: SiteCheck[]; removed: string[] };
 
 /** Versions of the index whose changed ids are kept for ChecksAnswer, and how many ids at most. */
 const CHECKS_LOG_VERSIONS = 32;
@@ -64,18 +29,6 @@ export const CLUSTER_MAX_ZOOM = 16;
  * in a group with the sites its marker would overlap (groupOverlapping).
  */
 export const DRAW_EACH_UP_TO = 100;
-/**
- * The deepest zoom the map offers (Leaflet's tile layer default): sites still overlapping there
- * can only be told apart from a list.
- */
-export const MAP_MAX_ZOOM = 18;
-/**
- * Markers closer than this on screen (px) are one group: a site's tap target is 44 px across
- * (sites-layer.ts), so two nearer than that take each other's taps, and a gloved finger lands on
- * the wrong site.
- */
-export const MARKERS_APART_PX = 44;
-
 /** A stored site row, as much of it as the index reads (database.ts SiteRow). */
 export type SiteRecordLike = {
   localId: string;
@@ -90,8 +43,6 @@ export type SiteRecordLike = {
 
 /** What a SiteCheck holds beyond the map's fields, for telling a changed site. */
 const checkSignature = (c: SiteCheck) => JSON.stringify([c.data, c.server, c.createdAt]);
-
-const signature = (s: IndexedSite) => `${s.lat},${s.lon},${s.state},${s.code},${s.name}`;
 
 export class SiteIndexCore {
   private sites: IndexedSite[] = [];
@@ -130,7 +81,7 @@ export class SiteIndexCore {
       next.push(site);
       checked.push(check);
       // With what the form checks: a change of a site's dates alone changes the index too.
-      signatures.set(site.id, `${signature(site)}|${checkSignature(check)}`);
+      signatures.set(site.id, `${markerSignature(site)}|${checkSignature(check)}`);
     }
     const changed: string[] = [];
     for (const [id, sig] of signatures) if (this.signatures.get(id) !== sig) changed.push(id);
@@ -248,7 +199,7 @@ export class SiteIndexCore {
         };
       }
       const site = this.placed[props.i ?? 0];
-      return { kind: 'site', key: `s:${site.id}:${signature(site)}`, lat, lon, site };
+      return { kind: 'site', key: `s:${site.id}:${markerSignature(site)}`, lat, lon, site };
     });
     return groupOverlapping(features, Math.max(0, Math.round(zoom)));
   }
@@ -303,153 +254,3 @@ export class SiteIndexCore {
     }));
   }
 }
-
-/** A place in pixels of the whole world drawn at `zoom` (Web Mercator, 256 px tiles). */
-function worldPixel(lat: number, lon: number, zoom: number): { x: number; y: number } {
-  const size = 256 * 2 ** zoom;
-  const sin = Math.min(0.9999, Math.max(-0.9999, Math.sin((lat * Math.PI) / 180)));
-  return {
-    x: ((lon + 180) / 360) * size,
-    y: (0.5 - Math.log((1 + sin) / (1 - sin)) / (4 * Math.PI)) * size,
-  };
-}
-
-/** The place drawn at world pixel (x, y) at `zoom`: worldPixel's inverse. */
-function placeOfPixel(x: number, y: number, zoom: number): { lat: number; lon: number } {
-  const size = 256 * 2 ** zoom;
-  const n = Math.PI - (2 * Math.PI * y) / size;
-  return { lon: (x / size) * 360 - 180, lat: (180 / Math.PI) * Math.atan(Math.sinh(n)) };
-}
-
-const byCode = (a: IndexedSite, b: IndexedSite) =>
-  a.code < b.code ? -1 : a.code > b.code ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
-
-/** Sites drawn as one marker at (x, y): the centre of its members, in world pixels. */
-type Blob = { x: number; y: number; members: number[] };
-
-/**
- * Markers that would overlap (centres closer than MARKERS_APART_PX) merged until none does: each
- * pass joins every pair of markers that are each other's nearest overlapping one (the closest
- * pair always is, so each pass joins at least one) into one at their members' centre. Merging
- * by the markers' own centres, not by any two members, keeps a town's sites from chaining into
- * the next town's. Neighbours are found through a grid of MARKERS_APART_PX cells.
- */
-function mergeOverlapping(points: readonly { x: number; y: number }[]): Blob[] {
-  let blobs: Blob[] = points.map((p, i) => ({ x: p.x, y: p.y, members: [i] }));
-  for (;;) {
-    const cells = new Map<string, number[]>();
-    const cellOf = (b: Blob) => [
-      Math.floor(b.x / MARKERS_APART_PX),
-      Math.floor(b.y / MARKERS_APART_PX),
-    ];
-    blobs.forEach((b, i) => {
-      const key = cellOf(b).join(',');
-      const list = cells.get(key);
-      if (list) list.push(i);
-      else cells.set(key, [i]);
-    });
-    const nearest = blobs.map((b) => {
-      const [cx, cy] = cellOf(b);
-      let best = -1;
-      let bestD = MARKERS_APART_PX;
-      for (let dx = -1; dx <= 1; dx += 1)
-        for (let dy = -1; dy <= 1; dy += 1)
-          for (const j of cells.get(`${cx + dx},${cy + dy}`) ?? []) {
-            const o = blobs[j];
-            if (o === b) continue;
-            const d = Math.hypot(b.x - o.x, b.y - o.y);
-            if (d < bestD || (d === bestD && best >= 0 && j < best)) {
-              best = j;
-              bestD = d;
-            }
-          }
-      return best;
-    });
-    const next: Blob[] = [];
-    let merged = false;
-    blobs.forEach((b, i) => {
-      const j = nearest[i];
-      if (j >= 0 && nearest[j] === i) {
-        if (j < i) return; // joined when its partner came
-        const o = blobs[j];
-        const n = b.members.length + o.members.length;
-        next.push({
-          x: (b.x * b.members.length + o.x * o.members.length) / n,
-          y: (b.y * b.members.length + o.y * o.members.length) / n,
-          members: [...b.members, ...o.members],
-        });
-        merged = true;
-      } else next.push(b);
-    });
-    if (!merged) return blobs;
-    blobs = next;
-  }
-}
-
-/**
- * The site features whose markers would overlap at `zoom` made one 'group' feature each
- * (mergeOverlapping), at their members' centre; other features untouched. Clusters need no
- * grouping: Supercluster already keeps them 72 px apart.
- */
-function groupOverlapping(features: MapFeature[], zoom: number): MapFeature[] {
-  const sites: { f: Extract<MapFeature, { kind: 'site' }>; x: number; y: number }[] = [];
-  for (const f of features)
-    if (f.kind === 'site') sites.push({ f, ...worldPixel(f.lat, f.lon, zoom) });
-  if (sites.length < 2) return features;
-  const blobs = mergeOverlapping(sites);
-  if (blobs.length === sites.length) return features;
-  const out: MapFeature[] = features.filter((f) => f.kind !== 'site');
-  for (const blob of blobs) {
-    if (blob.members.length === 1) {
-      out.push(sites[blob.members[0]].f);
-      continue;
-    }
-    const list = blob.members.map((i) => sites[i].f.site).sort(byCode);
-    const zoomTo = comesApartAt(list, zoom);
-    out.push({
-      kind: 'group',
-      // With where a tap takes it: the same sites seen from another zoom come apart elsewhere.
-      key: `g:${zoomTo}:${list.map((s) => `${s.id}:${signature(s)}`).join('|')}`,
-      ...placeOfPixel(blob.x, blob.y, zoom),
-      sites: list,
-      zoomTo,
-    });
-  }
-  return out;
-}
-
-/**
- * The first zoom after `zoom` at which these sites are no longer one marker, or null when they
- * are one up to MAP_MAX_ZOOM (the same spot). A group of hundreds (beyond CLUSTER_MAX_ZOOM in a
- * dense district) is said to come apart one zoom in, where a tap on it then goes, if it comes
- * apart at all: one still one marker at MAP_MAX_ZOOM (an import that put every site at the
- * office) is null, listed on a tap, or its sites could never be reached.
- */
-function comesApartAt(sites: readonly IndexedSite[], zoom: number): number | null {
-  const apartAt = (z: number) =>
-    mergeOverlapping(sites.map((s) => worldPixel(s.lat, s.lon, z))).length > 1;
-  if (zoom >= MAP_MAX_ZOOM) return null;
-  if (sites.length > 400) return apartAt(MAP_MAX_ZOOM) ? zoom + 1 : null;
-  for (let z = zoom + 1; z <= MAP_MAX_ZOOM; z += 1) if (apartAt(z)) return z;
-  return null;
-}
-
-/** Messages to the worker. `id` pairs a question with its answer. */
-export type IndexRequest =
-  | { type: 'open'; dbName: string }
-  | { type: 'watch'; on: boolean }
-  | { type: 'search'; id: number; query: string; limit: number }
-  | { type: 'view'; id: number; bbox: [number, number, number, number]; zoom: number }
-  | { type: 'nearest'; id: number; here: LatLon; count: number }
-  | { type: 'checksSince'; id: number; known: number | null };
-
-/**
- * Messages from the worker: the index changed (with how many sites did: their ids would cost the
- * page a long task to receive after a first read of 20,000), or an answer.
- */
-export type IndexMessage =
-  | { type: 'loaded'; summary: IndexSummary; changed: number }
-  | { type: 'answer'; id: number; result: unknown }
-  /** Checks of a ChecksAnswer sent ahead of its 'answer', which holds the last of them. */
-  | { type: 'checksPart'; id: number; checks: SiteCheck[] }
-  | { type: 'failed'; message: string };

@@ -1,17 +1,12 @@
 import { startTransition, useEffect, useMemo, useState } from 'react';
 import type { LatLon } from './geo';
-import type {
-  ChecksAnswer,
-  IndexMessage,
-  IndexRequest,
-  IndexSummary,
-  MapFeature,
-  NearbySite,
-  SearchResult,
-} from './site-index-core';
+import type { NearbySite, SearchResult } from './site-index-core';
+import type { ChecksAnswer, IndexMessage, IndexRequest, IndexSummary } from './site-index-protocol';
+import type { MapFeature } from './site-map-features';
 import { joinChecks, type SiteCheck } from './site-check';
 
-export type { IndexedSite, MapFeature, NearbySite, SearchResult } from './site-index-core';
+export type { NearbySite, SearchResult } from './site-index-core';
+export type { IndexedSite, MapFeature } from './site-map-features';
 export { applyChecks, placeOf, siteCheckOf, type SiteCheck } from './site-check';
 
 type Question = IndexRequest extends infer R ? (R extends { id: number } ? R : never) : never;

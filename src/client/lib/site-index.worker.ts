@@ -11,12 +11,8 @@
  */
 import Dexie from 'dexie';
 import { checksMessages } from './site-check';
-import {
-  SiteIndexCore,
-  type IndexMessage,
-  type IndexRequest,
-  type SiteRecordLike,
-} from './site-index-core';
+import { SiteIndexCore, type SiteRecordLike } from './site-index-core';
+import type { IndexMessage, IndexRequest } from './site-index-protocol';
 import { writesTo } from './storage-mutations';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;

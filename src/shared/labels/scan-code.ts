@@ -13,6 +13,8 @@
  * when the tablet does not hold it.
  */
 
+import { MAX_STORED_INT } from '../schemas/common';
+
 export type PoolLabel = { agency: number; poolId: number; poolNumber: number };
 export type SiteTag = { agency: number; siteId: number };
 
@@ -27,13 +29,12 @@ export type ScannedCode =
   | { kind: 'invalid'; text: string };
 
 const PREFIX = 'TRAPLINE:';
-/** The records service's ids and numbers are int4 (contract §3: positive integers). */
-const MAX_ID = 2_147_483_647;
 /** Longest text worth looking up as a site name (the schema's names are shorter). */
 const MAX_TEXT = 200;
 
+/** The records service's ids and numbers are int4 (contract §3: positive integers). */
 function positiveInt(value: number, what: string): number {
-  if (!Number.isInteger(value) || value < 1 || value > MAX_ID) {
+  if (!Number.isInteger(value) || value < 1 || value > MAX_STORED_INT) {
     throw new RangeError(`${what} must be a positive whole number, not ${String(value)}`);
   }
   return value;
@@ -43,7 +44,7 @@ function positiveInt(value: number, what: string): number {
 function readId(text: string): number | null {
   if (!/^[1-9]\d{0,9}$/.test(text)) return null;
   const n = Number(text);
-  return n <= MAX_ID ? n : null;
+  return n <= MAX_STORED_INT ? n : null;
 }
 
 export function encodePoolLabel(label: PoolLabel): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { id, MAX_STORED_INT } from './common';
 import { siteCreate, siteUpdate } from './site';
 
 /**
@@ -15,7 +16,7 @@ export const siteBatchItem = z.discriminatedUnion('op', [
   z.strictObject({ op: z.literal('create'), site: siteCreate }),
   z.strictObject({
     op: z.literal('update'),
-    id: z.number().int().positive().max(2147483647),
+    id: id.max(MAX_STORED_INT),
     site: siteUpdate,
   }),
 ]);

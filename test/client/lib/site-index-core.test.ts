@@ -3,9 +3,9 @@ import {
   CLUSTER_MAX_ZOOM,
   DRAW_EACH_UP_TO,
   SiteIndexCore,
-  type MapFeature,
   type SiteRecordLike,
 } from '../../../src/client/lib/site-index-core';
+import type { MapFeature } from '../../../src/client/lib/site-map-features';
 
 /** `count` synced sites spread over the Sacramento–Yolo district, codes 100001 up. */
 function makeSites(count: number): SiteRecordLike[] {

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  SiteIndexCore,
-  type MapFeature,
-  type SiteRecordLike,
-} from '../../../src/client/lib/site-index-core';
+import { SiteIndexCore, type SiteRecordLike } from '../../../src/client/lib/site-index-core';
+import type { MapFeature } from '../../../src/client/lib/site-map-features';
 
 /** A synced site at [lon, lat]. */
 const at = (localId: string, code: string, lon: number, lat: number): SiteRecordLike => ({

@@ -1,97 +1,20 @@
 import { useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import {
-  lureTypeIds,
-  refId,
-  type CollectionCreate,
-  type CollectionLure,
-  type LookupsDocument,
-} from '#shared';
-import type { CollectionRow, PoolRow, PoolTestRow } from '../../db/database';
+import { lureTypeIds, type CollectionCreate, type CollectionLure } from '#shared';
 import { useDb } from '../../db/db-context';
 import { deleteCollection } from '../../db/delete-collection';
-import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
+import { collectionNumberOf } from '../../db/record-numbers';
 import { RepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
 import { dateIn, translateRule, useI18n } from '../../lib/i18n';
-import { loadIdentity } from '../../lib/identity';
 import { Banner } from '../../ui/banner';
-import { Dialog } from '../../ui/dialog';
-import { CollectionTitle, PoolTitle } from '../../ui/record-number';
-import { mayChangeCollection } from './may-change-collection';
+import { CollectionTitle } from '../../ui/record-number';
+import { AbundanceCounts } from './abundance-counts';
+import { DeleteCollectionDialog, WhyNotDeletable } from './collection-deletion';
+import { CollectionPools, type AnyRow } from './collection-pools';
+import { lureName, nameIn } from './lookup-names';
 import { useCollection, useMayDeleteCollection, usePoolsOf, useSiteRow } from './use-collections';
-
-type AnyRow = CollectionRow | PoolRow | PoolTestRow;
-
-const nameIn = (
-  list: readonly {
-    id: number;
-    name?: string;
-    display_name?: string | null;
-    full_name?: string;
-    acronym?: string | null;
-  }[],
-  id: unknown,
-) => {
-  const item = list.find((x) => x.id === refId(id as number));
-  return item
-    ? (item.display_name ?? item.full_name ?? item.acronym ?? item.name ?? String(item.id))
-    : `#${String(id)}`;
-};
-
-function TestLine({
-  test,
-  label,
-  editable,
-  lookups,
-  renderBadge,
-}: {
-  test: PoolTestRow;
-  /** Accessible name of its edit link, e.g. "Edit test result 1 of pool 2". */
-  label: string;
-  editable: boolean;
-  lookups: LookupsDocument;
-  renderBadge?: (row: AnyRow) => ReactNode;
-}) {
-  const d = test.data;
-  const intl = useI18n();
-  const t = intl.formatMessage;
-  return (
-    <li className="row wrap">
-      <span>
-        {t(
-          {
-            id: 'collectionDetail.testLine',
-            defaultMessage:
-              '{target} by {method}: <b>{status}</b>{hasValue, select, yes { (Ct {value})} other {}} · {day}',
-          },
-          {
-            target: nameIn(lookups.test_target, d.target),
-            method: nameIn(lookups.test_method, d.method),
-            status: nameIn(lookups.test_status, d.status),
-            hasValue: typeof d.value === 'number' ? 'yes' : 'no',
-            value: typeof d.value === 'number' ? intl.formatNumber(d.value) : '',
-            day: dateIn(intl, String(d.test_date ?? ''), true),
-            b: (text) => <strong key="status">{text}</strong>,
-          },
-        )}
-      </span>
-      {renderBadge?.(test)}
-      {editable ? (
-        <Link href={`/pool-tests/${test.localId}/edit`} className="button" aria-label={label}>
-          {t({ id: 'collectionDetail.editTest', defaultMessage: 'Edit' })}
-        </Link>
-      ) : null}
-    </li>
-  );
-}
-
-/** A lure type by its code and description, as the form lists it. */
-function lureName(lookups: LookupsDocument, id: number): string {
-  const lure = lookups.lure.find((l) => l.id === id);
-  if (!lure) return `#${id}`;
-  return lure.description ? `${lure.code} (${lure.description})` : lure.code;
-}
+import type { RenderHistory } from '../../ui/render-history';
 
 /** A collection: where and when, its abundance rows, its pools and their test results. */
 export function CollectionDetailScreen({
@@ -101,11 +24,7 @@ export function CollectionDetailScreen({
 }: {
   localId: string;
   renderBadge?: (row: AnyRow) => ReactNode;
-  /**
-   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
-   * the server's `updated` it last saw (the panel reads again when that moves).
-   */
-  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
+  renderHistory?: RenderHistory;
 }) {
   const db = useDb();
   const intl = useI18n();
@@ -140,7 +59,6 @@ export function CollectionDetailScreen({
   // refused at sync while the collection stays. Discarding one never sent is anyone's; one the
   // tablet has tried to send may be on the server already (useMayDeleteCollection).
   const deletable = mayDelete === true;
-  const agency = loadIdentity()?.agency.name;
 
   const remove = async () => {
     setConfirmingDelete(false);
@@ -241,203 +159,21 @@ export function CollectionDetailScreen({
           })}
         </p>
       ) : null}
-      {editable && mayDelete === false ? (
-        <p className="muted">
-          <span>
-            {collection.serverId === null
-              ? t({
-                  id: 'collectionDetail.maybeOnServer',
-                  defaultMessage:
-                    'The tablet has tried to send it, so it may already be on the server, where only a manager can delete it.',
-                })
-              : t({
-                  id: 'records.onlyManagerDeletes',
-                  defaultMessage: 'Only a manager can delete a record that is on the server.',
-                })}
-          </span>{' '}
-          <span>
-            {agency
-              ? t(
-                  {
-                    id: 'collectionDetail.askManagerOf',
-                    defaultMessage: 'To have it deleted, ask a manager of {agency}.',
-                  },
-                  { agency },
-                )
-              : t({
-                  id: 'collectionDetail.askManager',
-                  defaultMessage: 'To have it deleted, ask a manager of your agency.',
-                })}
-            {mayChangeCollection(collection)
-              ? ` ${t({
-                  id: 'collectionDetail.wrongSite',
-                  defaultMessage:
-                    'Entered at the wrong site? Edit the collection and change its site.',
-                })}`
-              : ''}
-          </span>
-        </p>
-      ) : null}
-      <Dialog
+      {editable && mayDelete === false ? <WhyNotDeletable collection={collection} /> : null}
+      <DeleteCollectionDialog
         open={confirmingDelete}
-        title={t({
-          id: 'collectionDetail.deleteQuestion',
-          defaultMessage: 'Delete this collection?',
-        })}
-        onClose={() => setConfirmingDelete(false)}
-      >
-        <p>
-          {collection.serverId === null
-            ? t({
-                id: 'collectionDetail.deleteUnsent',
-                defaultMessage:
-                  'It has not been sent: its counts leave this tablet and are never sent.',
-              })
-            : t({
-                id: 'collectionDetail.deleteSent',
-                defaultMessage:
-                  'Its counts, pools and test results go from the server too once the deletion is sent.',
-              })}
-        </p>
-        <div className="row wrap">
-          <button
-            type="button"
-            className="button button-primary"
-            autoFocus
-            onClick={() => setConfirmingDelete(false)}
-          >
-            {t({ id: 'collectionDetail.keep', defaultMessage: 'Keep it' })}
-          </button>
-          <button type="button" className="button button-danger" onClick={() => void remove()}>
-            {t({ id: 'collectionDetail.delete', defaultMessage: 'Delete collection' })}
-          </button>
-        </div>
-      </Dialog>
-      <h2>{t({ id: 'abundance.title', defaultMessage: 'Abundance' })}</h2>
-      {rows.length === 0 ? (
-        <p className="muted">
-          {t({ id: 'collectionDetail.emptyTrap', defaultMessage: 'Nothing counted (empty trap).' })}
-        </p>
-      ) : (
-        // A phone with large text scrolls the table, not the screen.
-        <div
-          className="table-scroll"
-          role="region"
-          aria-label={t({ id: 'collectionDetail.counts', defaultMessage: 'Abundance counts' })}
-          tabIndex={0}
-        >
-          <table className="table">
-            <thead>
-              <tr>
-                <th scope="col">
-                  {t({ id: 'collectionDetail.species', defaultMessage: 'Species' })}
-                </th>
-                <th scope="col">{t({ id: 'collectionDetail.sex', defaultMessage: 'Sex' })}</th>
-                <th scope="col">{t({ id: 'collectionDetail.count', defaultMessage: 'Count' })}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={`${r.species}:${r.sex}`}>
-                  <td>{nameIn(lookups.species, r.species)}</td>
-                  <td>{nameIn(lookups.sex, r.sex)}</td>
-                  <td>{intl.formatNumber(r.num_count)}</td>
-                </tr>
-              ))}
-            </tbody>
-            <tfoot>
-              <tr>
-                <th scope="row" colSpan={2}>
-                  {t({ id: 'collectionDetail.total', defaultMessage: 'Total' })}
-                </th>
-                <td>{intl.formatNumber(total)}</td>
-              </tr>
-            </tfoot>
-          </table>
-        </div>
-      )}
-      <h2>{t({ id: 'collectionDetail.pools', defaultMessage: 'Pools' })}</h2>
-      {pools && pools.length > 0 && editable ? (
-        <div className="row wrap">
-          <Link href={`/labels?collection=${localId}`} className="button">
-            {intl.formatMessage({ id: 'labels.printLabels', defaultMessage: 'Print labels' })}
-          </Link>
-          <Link href={`/manifest?collection=${localId}`} className="button">
-            {intl.formatMessage({ id: 'labels.labManifest', defaultMessage: 'Lab manifest' })}
-          </Link>
-        </div>
-      ) : null}
-      {pools && pools.length > 0 ? (
-        <ul
-          className="list"
-          aria-label={t({ id: 'collectionDetail.pools', defaultMessage: 'Pools' })}
-        >
-          {pools.map(({ pool, tests }, i) => {
-            // Links name the pool as its card does: by its number once it has one, by its place
-            // until then (equal pools keep their places: use-collections.ts).
-            const poolName = String(poolNumberOf(pool) ?? i + 1);
-            return (
-              <li key={pool.localId} className="card">
-                <div className="row wrap">
-                  <strong>
-                    <PoolTitle
-                      number={poolNumberOf(pool)}
-                      place={i + 1}
-                      what={`${nameIn(lookups.species, pool.data.species)} ${nameIn(lookups.sex, pool.data.sex)}`}
-                      count={pool.data.num_count}
-                    />
-                  </strong>
-                  {renderBadge?.(pool)}
-                  {editable ? (
-                    <>
-                      <Link
-                        href={`/pools/${pool.localId}/edit`}
-                        className="button"
-                        aria-label={t(
-                          {
-                            id: 'collectionDetail.editPoolNamed',
-                            defaultMessage: 'Edit pool {pool}',
-                          },
-                          { pool: poolName },
-                        )}
-                      >
-                        {t({ id: 'collectionDetail.editPool', defaultMessage: 'Edit pool' })}
-                      </Link>
-                      <Link href={`/pools/${pool.localId}/tests/new`} className="button">
-                        {t({ id: 'collectionDetail.addTest', defaultMessage: 'Add test result' })}
-                      </Link>
-                    </>
-                  ) : null}
-                </div>
-                {tests.length > 0 ? (
-                  <ul className="tests">
-                    {tests.map((test, j) => (
-                      <TestLine
-                        key={test.localId}
-                        test={test}
-                        label={t(
-                          {
-                            id: 'collectionDetail.editTestNamed',
-                            defaultMessage: 'Edit test result {n} of pool {pool}',
-                          },
-                          { n: j + 1, pool: poolName },
-                        )}
-                        editable={editable}
-                        lookups={lookups}
-                        renderBadge={renderBadge}
-                      />
-                    ))}
-                  </ul>
-                ) : null}
-              </li>
-            );
-          })}
-        </ul>
-      ) : (
-        <p className="muted">
-          {t({ id: 'collectionDetail.noPools', defaultMessage: 'No pools yet.' })}
-        </p>
-      )}
+        collection={collection}
+        onKeep={() => setConfirmingDelete(false)}
+        onDelete={() => void remove()}
+      />
+      <AbundanceCounts rows={rows} total={total} lookups={lookups} />
+      <CollectionPools
+        localId={localId}
+        pools={pools}
+        editable={editable}
+        lookups={lookups}
+        renderBadge={renderBadge}
+      />
       {renderHistory?.(collection.serverId, collection.baseUpdated)}
     </section>
   );

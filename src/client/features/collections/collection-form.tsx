@@ -17,6 +17,7 @@ import { CommentsField } from '../../ui/form/comments-field';
 import { enterMovesOn } from '../../ui/form/enter-moves-on';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
+import { IdCheckboxes } from '../../ui/form/id-checkboxes';
 import { LookupSelect } from '../../ui/form/lookup-select';
 import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
@@ -32,6 +33,7 @@ import {
 } from './collection-schema';
 import { commonSpecies } from './common-species';
 import { DiscardQuestion } from './discard-question';
+import { lureName } from './lookup-names';
 import { SitePicker } from './site-picker';
 
 export type CollectionSubmit = { siteLocalId: string; data: CollectionData };
@@ -279,35 +281,12 @@ export function CollectionForm({
             {t({ id: 'collectionForm.trapProblem', defaultMessage: 'Trap problem' })}
           </label>
         </div>
-        {lookups.lure.length > 0 ? (
-          <Controller
-            control={control}
-            name="lures"
-            render={({ field }) => {
-              const selected = new Set(field.value ?? []);
-              return (
-                <fieldset className="checks">
-                  <legend>{t({ id: 'collectionForm.lures', defaultMessage: 'Lures' })}</legend>
-                  {lookups.lure.map((l) => (
-                    <label key={l.id} className="check">
-                      <input
-                        type="checkbox"
-                        checked={selected.has(l.id)}
-                        onChange={(e) => {
-                          const next = new Set(selected);
-                          if (e.target.checked) next.add(l.id);
-                          else next.delete(l.id);
-                          field.onChange([...next]);
-                        }}
-                      />
-                      {l.description ? `${l.code} (${l.description})` : l.code}
-                    </label>
-                  ))}
-                </fieldset>
-              );
-            }}
-          />
-        ) : null}
+        <IdCheckboxes
+          control={control}
+          name="lures"
+          legend={t({ id: 'collectionForm.lures', defaultMessage: 'Lures' })}
+          options={lookups.lure.map((l) => ({ id: l.id, label: lureName(lookups, l.id) }))}
+        />
       </fieldset>
 
       <AbundanceRows

@@ -1,9 +1,8 @@
 import { useLiveQuery } from 'dexie-react-hooks';
 import type { CollectionRow, PoolRow, PoolTestRow, SiteRow } from '../../db/database';
-import { byCreation } from '../../db/creation-order';
 import { useDb } from '../../db/db-context';
 import { mayDeleteSynced, neverSent } from '../../db/delete-record';
-import { readPoolsOf } from '../../db/read-pools-of';
+import { readPoolsWithTests } from '../../db/record-reads';
 import { entriesOf } from '../../db/record-tables';
 
 export function useCollection(localId: string): CollectionRow | null | undefined {
@@ -31,25 +30,12 @@ export function useSiteRow(localId: string | null): SiteRow | null | undefined {
   );
 }
 
-/** The collection's pools (not deleted) and each pool's tests. */
+/** The collection's pools (not deleted) and each pool's tests, in the order they were made. */
 export function usePoolsOf(
   collectionLocalId: string,
 ): { pool: PoolRow; tests: PoolTestRow[] }[] | undefined {
   const db = useDb();
-  return useLiveQuery(async () => {
-    const pools = await readPoolsOf(db, collectionLocalId);
-    const tests = pools.length
-      ? await db.poolTests
-          .where('parentLocalId')
-          .anyOf(pools.map((p) => p.localId))
-          .toArray()
-      : [];
-    // In the order they were made: equal pools and same-day re-tests are told apart by place.
-    return pools.sort(byCreation).map((pool) => ({
-      pool,
-      tests: tests.filter((t) => t.parentLocalId === pool.localId && !t.deleted).sort(byCreation),
-    }));
-  }, [db, collectionLocalId]);
+  return useLiveQuery(() => readPoolsWithTests(db, collectionLocalId), [db, collectionLocalId]);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { LookupsDocument } from '#shared';
 import type { CollectionRow, PoolRow, SiteRow, TraplineDb } from '../../db/database';
 import { byCreation } from '../../db/creation-order';
-import { readPoolsOf } from '../../db/read-pools-of';
+import { readPoolsOf } from '../../db/record-reads';
 import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { dayOf } from '../../lib/dates';
 

@@ -1,4 +1,3 @@
-import type { ReactNode } from 'react';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useLocation } from 'wouter';
 import type { PoolTestData } from '../../db/create-pool-test';
@@ -6,13 +5,14 @@ import { useDb } from '../../db/db-context';
 import { useI18n } from '../../lib/i18n';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
-import { readPoolTestLineage } from '../../db/read-pool-lineage';
+import { readPoolTestLineage } from '../../db/record-reads';
 import { dayOf } from '../../lib/dates';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { draftKey } from '../../lib/drafts/draft-keys';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { PoolTestForm } from './pool-test-form';
 import { TestedPool } from './tested-pool';
+import type { RenderHistory } from '../../ui/render-history';
 
 /** Fields the pool test form edits; the others (agency, user...) pass through the edit. */
 const POOL_TEST_FORM_KEYS = [
@@ -38,11 +38,7 @@ export function PoolTestEditScreen({
   localId: string;
   ownAgencyId: number | null;
   onSaved?: () => void;
-  /**
-   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
-   * the server's `updated` it last saw (the panel reads again when that moves).
-   */
-  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
+  renderHistory?: RenderHistory;
 }) {
   const db = useDb();
   const intl = useI18n();

@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import { createPoolTest, type PoolTestData } from '../../db/create-pool-test';
 import { useDb } from '../../db/db-context';
 import { useLookups } from '../../db/use-lookups';
-import { readPoolLineage } from '../../db/read-pool-lineage';
+import { readPoolLineage } from '../../db/record-reads';
 import { LookupsNotice } from '../../ui/lookups-notice';
 import { draftKey } from '../../lib/drafts/draft-keys';
 import { useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-draft';

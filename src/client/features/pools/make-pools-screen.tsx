@@ -9,7 +9,7 @@ import { useDb } from '../../db/db-context';
 import { collectionNumberOf } from '../../db/record-numbers';
 import { isRepositoryError } from '../../db/repository-error';
 import { useLookups } from '../../db/use-lookups';
-import { readPoolsOf } from '../../db/read-pools-of';
+import { readCollectionForPools } from '../../db/record-reads';
 import { asNumber } from '../../ui/form/form-errors';
 import { enterMovesOn } from '../../ui/form/enter-moves-on';
 import { dateIn, useI18n } from '../../lib/i18n';
@@ -230,10 +230,10 @@ export function MakePoolsScreen({
   const t = intl.formatMessage;
   const [, navigate] = useLocation();
   const { lookups } = useLookups();
-  const loaded = useLiveQuery(async () => {
-    const collection = (await db.collections.get(collectionLocalId)) ?? null;
-    return { collection, pools: await readPoolsOf(db, collectionLocalId) };
-  }, [db, collectionLocalId]);
+  const loaded = useLiveQuery(
+    () => readCollectionForPools(db, collectionLocalId),
+    [db, collectionLocalId],
+  );
   const collectionGone =
     loaded !== undefined && (!loaded.collection || loaded.collection.deleted === true);
   useDropDraftsWhenGone(collectionGone, db.meta, 'pools', null, collectionLocalId);

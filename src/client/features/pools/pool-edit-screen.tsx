@@ -1,6 +1,6 @@
 import { defineMessages } from 'react-intl';
 import { useLiveQuery } from 'dexie-react-hooks';
-import { useMemo, type ReactNode } from 'react';
+import { useMemo } from 'react';
 import { useLocation } from 'wouter';
 import { z } from 'zod';
 import { optionalText, poolCreate, type AbundanceInput, type LookupsDocument } from '#shared';
@@ -12,8 +12,7 @@ import { isRepositoryError } from '../../db/repository-error';
 import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
-import { readPoolLineage } from '../../db/read-pool-lineage';
-import { readPoolsOf } from '../../db/read-pools-of';
+import { readPoolForEdit } from '../../db/record-reads';
 import { dateIn, useI18n } from '../../lib/i18n';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
 import { PoolHeading } from '../../ui/record-number';
@@ -30,6 +29,7 @@ import { draftKey } from '../../lib/drafts/draft-keys';
 import { type DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { checkPools } from './propose-pools';
+import type { RenderHistory } from '../../ui/render-history';
 
 type Counted = { species: number; sex: number; num_count: number };
 type PoolValues = { species: number; sex: number; num_count: number; comments?: string | null };
@@ -197,22 +197,14 @@ export function PoolEditScreen({
 }: {
   localId: string;
   onSaved?: () => void;
-  /**
-   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
-   * the server's `updated` it last saw (the panel reads again when that moves).
-   */
-  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
+  renderHistory?: RenderHistory;
 }) {
   const db = useDb();
   const intl = useI18n();
   const t = intl.formatMessage;
   const [, navigate] = useLocation();
   const { lookups } = useLookups();
-  const loaded = useLiveQuery(async () => {
-    const { pool, collection } = await readPoolLineage(db, localId);
-    const siblings = pool?.parentLocalId ? await readPoolsOf(db, pool.parentLocalId) : [];
-    return { pool, collection, others: siblings.filter((p) => p.localId !== localId) };
-  }, [db, localId]);
+  const loaded = useLiveQuery(() => readPoolForEdit(db, localId), [db, localId]);
   // Stable across live-query refreshes so the form's resolver is not rebuilt on every change.
   const rows = useMemo(
     () =>

@@ -7,6 +7,7 @@ import { bearingDegrees, compassPoint, distanceMeters, type LatLon } from '../..
 import { compassIn, dateIn, distanceIn, useI18n } from '../../lib/i18n';
 import { useWatchedPosition } from '../../lib/use-gps';
 import { useSite, useSiteCollections } from './use-sites';
+import type { RenderHistory } from '../../ui/render-history';
 
 /** What the site page lends the map of the site (lazy-loaded by the app). */
 export type SiteSpotProps = {
@@ -34,11 +35,7 @@ export function SiteDetailScreen({
   localId: string;
   renderBadge?: (row: SiteRow) => ReactNode;
   renderMap?: (props: SiteSpotProps) => ReactNode;
-  /**
-   * The record's History panel (composed in app/), given its server id (null: not sent yet) and
-   * the server's `updated` it last saw (the panel reads again when that moves).
-   */
-  renderHistory?: (serverId: number | null, serverUpdated: string | null) => ReactNode;
+  renderHistory?: RenderHistory;
 }) {
   const site = useSite(localId);
   const collections = useSiteCollections(localId);

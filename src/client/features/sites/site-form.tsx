@@ -1,33 +1,30 @@
-import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Controller, useWatch } from 'react-hook-form';
-import { SITE_POPULATIONS, ZERO_SITE_CODE, type LookupsDocument, type SiteCreate } from '#shared';
-import { placeOf, type SiteCheck } from '../../lib/site-index';
+import { useMemo, useRef, type ReactNode } from 'react';
+import { useWatch } from 'react-hook-form';
+import type { LookupsDocument, SiteCreate } from '#shared';
+import type { SiteCheck } from '../../lib/site-index';
 import { isRepositoryError } from '../../db/repository-error';
-import { asNumber, asOptionalText } from '../../ui/form/form-errors';
+import { asNumber } from '../../ui/form/form-errors';
 import {
   coordinateHint,
-  nearestTo,
-  placeQuestion,
   precisionForAccuracy,
   precisionForMapPlace,
   roundCoord,
   wrapLongitude,
-  type LatLon,
 } from '../../lib/geo';
-import { Dialog } from '../../ui/dialog';
 import { Field } from '../../ui/form/field';
 import { CoordinateFields } from '../../ui/coordinate-fields';
 import { LocateControl } from '../../ui/locate-control';
-import { CommentsField } from '../../ui/form/comments-field';
 import { FormActions } from '../../ui/form/form-actions';
 import { FormProblems } from '../../ui/form/form-problems';
-import { NumberField } from '../../ui/form/number-field';
 import type { Problem } from '../../ui/form/problem-banner';
 import type { DraftPlace } from '../../ui/form/use-form-draft';
 import { useRecordForm } from '../../ui/form/use-record-form';
 import { distanceIn, translateRule, useI18n } from '../../lib/i18n';
-import { siteFormSchema, SITE_LABELS, SITE_WORDS } from './site-schema';
 import { useGps } from '../../lib/use-gps';
+import { PlaceQuestionDialog, usePlaceQuestion } from './place-question';
+import { SiteAddressFields, SiteSurroundingsFields } from './site-area-fields';
+import { siteFormSchema, SITE_LABELS, SITE_WORDS } from './site-schema';
+import { useCloseBySite } from './use-close-by-site';
 
 /** What the site form lends the map picker: the pin and a way to move it. */
 export type LocationPickerProps = {
@@ -53,9 +50,6 @@ type SiteFormProps = {
   /** Where the typing is kept as a draft until saved (the screen knows the record). */
   draft?: DraftPlace;
 };
-
-/** Another site this close (m) to the place is named under the map: perhaps the same one. */
-const CLOSE_BY_M = 100;
 
 const EMPTY: Partial<SiteCreate> = {
   shape: { type: 'Point', coordinates: [undefined as never, undefined as never] },
@@ -172,54 +166,15 @@ export function SiteForm({
 
   const submit = submitWith(onSubmit);
 
-  // The agency's site nearest the place, when close enough to be the same one placed twice.
-  // Measured when the place changes, not at every keystroke (20,000 sites on a slow tablet).
-  const [placeLat, placeLon] = position ?? [Number.NaN, Number.NaN];
-  const closeBy = useMemo(() => {
-    if (!Number.isFinite(placeLat) || !Number.isFinite(placeLon)) return null;
-    const others = sites.flatMap((s) => {
-      if (s.deleted || s.localId === selfLocalId || s.code === ZERO_SITE_CODE) return [];
-      const at = placeOf(s);
-      return at ? [{ ...at, site: s }] : [];
-    });
-    const [nearest] = nearestTo(others, { lat: placeLat, lon: placeLon }, 1);
-    return nearest && nearest.meters <= CLOSE_BY_M ? nearest : null;
-  }, [sites, selfLocalId, placeLat, placeLon]);
+  const closeBy = useCloseBySite(sites, selfLocalId, position);
 
-  // A place far from all the agency's other sites (a longitude typed without its minus) or at
-  // 0, 0 is asked about once before saving; the question goes when the place is changed. The
-  // other sites' places are gathered on Save, not with every change of the sites (a sync
-  // bringing sites re-renders the form, 20,000 of them each time).
-  const othersPlaces = () =>
-    sites
-      .filter((s) => !s.deleted && s.localId !== selfLocalId && s.code !== ZERO_SITE_CODE)
-      .map(placeOf)
-      .filter((p): p is LatLon => p !== null);
-  const formRef = useRef<HTMLFormElement>(null);
-  const confirmedPlace = useRef<string | null>(null);
-  const [askedPlace, setAskedPlace] = useState<{ key: string; question: string } | null>(null);
-  const startPlace = JSON.stringify(initial?.shape?.coordinates ?? null);
-  const placeKey = JSON.stringify(position ? [position[1], position[0]] : null);
-  const question = askedPlace && askedPlace.key === placeKey ? askedPlace.question : null;
-  const submitAsking = (e: FormEvent<HTMLFormElement>) => {
-    // An edit that leaves the place as it was is not asked about again.
-    // Coordinates out of range are the schema's to refuse, not a place to ask about.
-    if (
-      position &&
-      Math.abs(position[0]) <= 90 &&
-      Math.abs(position[1]) <= 180 &&
-      placeKey !== startPlace &&
-      confirmedPlace.current !== placeKey
-    ) {
-      const asking = placeQuestion({ lat: position[0], lon: position[1] }, othersPlaces());
-      if (asking) {
-        e.preventDefault();
-        setAskedPlace({ key: placeKey, question: translateRule(intl, asking) });
-        return;
-      }
-    }
-    return submit(e);
-  };
+  const { formRef, submitAsking, question, changePlace, saveThere, dismiss } = usePlaceQuestion({
+    position,
+    initialCoordinates: initial?.shape?.coordinates,
+    sites,
+    selfLocalId,
+    submit,
+  });
 
   return (
     <form
@@ -289,125 +244,15 @@ export function SiteForm({
         />
       </fieldset>
 
-      <fieldset className="fieldset">
-        <legend>{t(SITE_WORDS.address)}</legend>
-        <div className="form-grid">
-          <Field label={t(SITE_WORDS.address)} error={err('address_1')}>
-            <input autoComplete="off" {...register('address_1', { setValueAs: asOptionalText })} />
-          </Field>
-          <Field label={t(SITE_WORDS.address2)} error={err('address_2')}>
-            <input autoComplete="off" {...register('address_2', { setValueAs: asOptionalText })} />
-          </Field>
-          <Field label={t(SITE_WORDS.city)} error={err('city')}>
-            <input autoComplete="off" {...register('city', { setValueAs: asOptionalText })} />
-          </Field>
-          <Field label={t(SITE_WORDS.postalCode)} error={err('postal_code')}>
-            <input
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={5}
-              {...register('postal_code', { setValueAs: asOptionalText })}
-            />
-          </Field>
-        </div>
-      </fieldset>
+      <SiteAddressFields register={register} err={err} />
+      <SiteSurroundingsFields register={register} err={err} control={control} lookups={lookups} />
 
-      <fieldset className="fieldset">
-        <legend>{t({ id: 'siteForm.surroundings', defaultMessage: 'Surroundings' })}</legend>
-        <div className="form-grid">
-          <Field label={t(SITE_WORDS.population)} error={err('site_population')}>
-            <select {...register('site_population', { setValueAs: asOptionalText })}>
-              <option value="">{t({ id: 'siteForm.notSet', defaultMessage: 'Not set' })}</option>
-              {SITE_POPULATIONS.map((p) => (
-                <option key={p} value={p}>
-                  {t(
-                    {
-                      id: 'siteForm.populationValue',
-                      defaultMessage:
-                        '{p, select, Urban {Urban} Suburban {Suburban} Rural {Rural} other {{p}}}',
-                    },
-                    { p },
-                  )}
-                </option>
-              ))}
-            </select>
-          </Field>
-          <NumberField
-            register={register}
-            name="elevation"
-            label={t({ id: 'siteForm.elevationM', defaultMessage: 'Elevation (m)' })}
-            error={err('elevation')}
-            decimal
-          />
-        </div>
-        {lookups.land_usage.length > 0 ? (
-          <Controller
-            control={control}
-            name="site_land_usage"
-            render={({ field }) => {
-              const selected = new Set(field.value ?? []);
-              return (
-                <fieldset className="checks">
-                  <legend>{t({ id: 'siteForm.landUsage', defaultMessage: 'Land usage' })}</legend>
-                  {lookups.land_usage.map((u) => (
-                    <label key={u.id} className="check">
-                      <input
-                        type="checkbox"
-                        checked={selected.has(u.id)}
-                        onChange={(e) => {
-                          const next = new Set(selected);
-                          if (e.target.checked) next.add(u.id);
-                          else next.delete(u.id);
-                          field.onChange([...next]);
-                        }}
-                      />
-                      {u.name}
-                    </label>
-                  ))}
-                </fieldset>
-              );
-            }}
-          />
-        ) : null}
-        <CommentsField register={register} error={err('comments')} />
-      </fieldset>
-
-      <Dialog
-        open={question !== null}
-        title={t({ id: 'siteForm.checkPlace', defaultMessage: 'Check the place' })}
-        onClose={() => setAskedPlace(null)}
-      >
-        <p>{question}</p>
-        <div className="row wrap">
-          <button
-            type="button"
-            className="button button-primary"
-            autoFocus
-            onClick={() => {
-              setAskedPlace(null);
-              // After the sheet has closed (it gives focus back to Save site).
-              setTimeout(() =>
-                formRef.current
-                  ?.querySelector<HTMLElement>('input[name="shape.coordinates.1"]')
-                  ?.focus(),
-              );
-            }}
-          >
-            {t({ id: 'siteForm.changePlace', defaultMessage: 'Change the place' })}
-          </button>
-          <button
-            type="button"
-            className="button"
-            onClick={() => {
-              confirmedPlace.current = placeKey;
-              setAskedPlace(null);
-              formRef.current?.requestSubmit();
-            }}
-          >
-            {t({ id: 'siteForm.saveThere', defaultMessage: 'Save it there' })}
-          </button>
-        </div>
-      </Dialog>
+      <PlaceQuestionDialog
+        question={question}
+        onClose={dismiss}
+        onChangePlace={changePlace}
+        onSaveThere={saveThere}
+      />
 
       <FormActions
         submitLabel={submitLabel ?? t({ id: 'siteForm.save', defaultMessage: 'Save site' })}

@@ -2,6 +2,7 @@ import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
 import type { CollectionRow, SiteRow } from '../../db/database';
 import { useDb } from '../../db/db-context';
+import { readSiteCollections } from '../../db/record-reads';
 import { useSiteIndex, type SearchResult } from '../../lib/site-index';
 
 export function useSite(localId: string): SiteRow | null | undefined {
@@ -12,14 +13,7 @@ export function useSite(localId: string): SiteRow | null | undefined {
 /** The site's collections, newest first. */
 export function useSiteCollections(localId: string, limit = 10): CollectionRow[] | undefined {
   const db = useDb();
-  return useLiveQuery(
-    async () =>
-      (await db.collections.where('parentLocalId').equals(localId).toArray())
-        .filter((c) => !c.deleted)
-        .sort((a, b) => Date.parse(b.collectionDate) - Date.parse(a.collectionDate))
-        .slice(0, limit),
-    [db, localId, limit],
-  );
+  return useLiveQuery(() => readSiteCollections(db, localId, limit), [db, localId, limit]);
 }
 
 /**
