@@ -12,7 +12,7 @@ export const ENTITIES = ['site', 'collection', 'pool', 'poolTest'] as const;
 export type Entity = (typeof ENTITIES)[number];
 
 export type EntityFacts = {
-  /** The resource under `/v1` (the BFF serves it under `/api/v1`). */
+  /** The resource's path on the records API (`/v1/site`); the BFF serves it under `/api`. */
   path: string;
   /** The Dexie table holding the tablet's records of this entity. */
   table: 'sites' | 'collections' | 'pools' | 'poolTests';
@@ -39,7 +39,7 @@ export type EntityFacts = {
 
 export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
   site: {
-    path: '/site',
+    path: '/v1/site',
     table: 'sites',
     parent: null,
     deletable: true,
@@ -49,7 +49,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     openapi: { name: 'Site', tag: 'sites' },
   },
   collection: {
-    path: '/arthropod/collection',
+    path: '/v1/arthropod/collection',
     table: 'collections',
     parent: { field: 'site', entity: 'site' },
     deletable: true,
@@ -59,7 +59,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     openapi: { name: 'Collection', tag: 'collections' },
   },
   pool: {
-    path: '/arthropod/pool',
+    path: '/v1/arthropod/pool',
     table: 'pools',
     parent: { field: 'collection', entity: 'collection' },
     deletable: true,
@@ -69,7 +69,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     openapi: { name: 'Pool', tag: 'pools' },
   },
   poolTest: {
-    path: '/arthropod/pool/test',
+    path: '/v1/arthropod/pool/test',
     table: 'poolTests',
     parent: { field: 'pool', entity: 'pool' },
     deletable: false,
@@ -88,10 +88,7 @@ export const CHILD_ENTITY: Partial<Record<Entity, Entity>> = Object.fromEntries(
   }),
 );
 
-/** `/v1/...` path of an entity's resource. */
-export const v1Path = (entity: Entity): string => `/v1${ENTITY[entity].path}`;
-
-/** The entity served at a `/v1/...` resource path (no id), if any. */
-export function entityAtV1Path(path: string): Entity | undefined {
-  return ENTITIES.find((e) => v1Path(e) === path);
+/** The entity served at a resource path of the records API (`/v1/site`, no id), if any. */
+export function entityAtPath(path: string): Entity | undefined {
+  return ENTITIES.find((e) => ENTITY[e].path === path);
 }

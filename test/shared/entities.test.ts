@@ -3,8 +3,7 @@ import {
   CHILD_ENTITY,
   ENTITIES,
   ENTITY,
-  entityAtV1Path,
-  v1Path,
+  entityAtPath,
   type Entity,
 } from '../../src/shared/entities';
 import { LOOKUP_LISTS } from '../../src/shared/schemas/lookups';
@@ -51,8 +50,8 @@ describe('entity registry', () => {
     ]) {
       expect(new Set(facts).size).toBe(ENTITIES.length);
     }
-    for (const entity of ENTITIES) expect(entityAtV1Path(v1Path(entity))).toBe(entity);
-    expect(entityAtV1Path('/v1/species')).toBeUndefined();
+    for (const entity of ENTITIES) expect(entityAtPath(ENTITY[entity].path)).toBe(entity);
+    expect(entityAtPath('/v1/species')).toBeUndefined();
   });
 
   it('has a natural key of create-body fields and at least one way to list every record', () => {
@@ -69,12 +68,12 @@ describe('entity registry', () => {
     const lookupPaths = new Set<string>(Object.values(LOOKUP_LISTS).map((l) => l.path));
     const records = PROXY_RECORD_ROUTES.filter((r) => !lookupPaths.has(r.path));
     const bases = new Set(records.map((r) => r.path.replace(/\/:id$/, '')));
-    expect(sorted(bases)).toEqual(sorted(ENTITIES.map(v1Path)));
+    expect(sorted(bases)).toEqual(sorted(ENTITIES.map((e) => ENTITY[e].path)));
     for (const entity of ENTITIES) {
       const methods = (path: string) =>
         sorted(records.filter((r) => r.path === path).map((r) => r.method));
-      expect(methods(v1Path(entity))).toEqual(['GET', 'POST']);
-      expect(methods(`${v1Path(entity)}/:id`)).toEqual(
+      expect(methods(ENTITY[entity].path)).toEqual(['GET', 'POST']);
+      expect(methods(`${ENTITY[entity].path}/:id`)).toEqual(
         sorted(['GET', 'PUT', ...(ENTITY[entity].deletable ? ['DELETE'] : [])]),
       );
     }

@@ -32,7 +32,7 @@ async function call(
   },
 ): Promise<{ result: HttpResult | null; error: SyncError | null }> {
   try {
-    const result = await request(`${ctx.baseUrl}/api/v1${path}`, {
+    const result = await request(`${ctx.baseUrl}/api${path}`, {
       method: init.method,
       body: init.body,
       headers: { ...ctx.headers, ...init.headers },

@@ -8,7 +8,7 @@ import {
   type PageFetch,
 } from '../../../src/server/bff/keyset-pages';
 import { UpstreamClient } from '../../../src/server/bff/upstream-client';
-import { v1Path } from '../../../src/shared/entities';
+import { ENTITY } from '../../../src/shared/entities';
 import { buildTestRecords, type TestRecords } from '../helpers/records-app';
 import { makeSite } from './helpers/record-bodies';
 
@@ -23,7 +23,7 @@ let token: string;
 /** The query strings asked of the service, in order. */
 const asked: string[] = [];
 
-const SITES = v1Path('site');
+const SITES = ENTITY.site.path;
 
 /** One page of the agency's sites over HTTP: rows, or null when the service refuses the query. */
 const fetchSites: PageFetch = async (query) => {

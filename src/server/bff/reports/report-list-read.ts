@@ -10,7 +10,7 @@ import {
   type ReportCollection,
   type ReportPool,
 } from '#shared/reports';
-import { v1Path } from '#shared/entities';
+import { ENTITY } from '#shared/entities';
 import { encodeListQuery } from '#shared/list-query';
 import {
   KeyNotHonoured,
@@ -62,7 +62,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 const COLLECTION_LIST = {
   name: 'collections',
-  path: v1Path('collection'),
+  path: ENTITY.collection.path,
   populate: ['arthropods', 'trap', 'agency'],
   fields: [
     'id',
@@ -79,7 +79,7 @@ const COLLECTION_LIST = {
 } as const;
 const POOL_LIST = {
   name: 'pools',
-  path: v1Path('pool'),
+  path: ENTITY.pool.path,
   populate: ['test', 'status', 'species', 'sex', 'trap', 'agency'],
   fields: [
     'id',
