@@ -7,6 +7,8 @@ import {
   type Entity,
 } from '../../src/shared/entities';
 import { LOOKUP_LISTS } from '../../src/shared/schemas/lookups';
+import { ENTITY_BODIES } from '../../src/shared/schemas/entity-bodies';
+import { putBody } from '../../src/server/records/put-body';
 import { TraplineDb } from '../../src/client/db/database';
 import { PROXY_RECORD_ROUTES } from '../../src/server/bff/proxy-allow-list';
 
@@ -87,4 +89,41 @@ describe('entity registry', () => {
       .filter((n) => !['outbox', 'lookups', 'meta', 'photos'].includes(n));
     expect(sorted(tables)).toEqual(sorted(ENTITIES.map((e) => ENTITY[e].table)));
   });
+});
+
+describe("an entity's response-only fields and references, declared once in the registry", () => {
+  const echoed = (entity: Entity) =>
+    Object.fromEntries(
+      ENTITY[entity].responseOnly.map((f) => [f, { id: 7, anything: 'as GET had it' }]),
+    );
+
+  it.each(ENTITIES)('%s: the update schema takes every one back as GET answered it', (entity) => {
+    const read = ENTITY_BODIES[entity].update.safeParse(echoed(entity));
+    expect(read.success, JSON.stringify(read.error?.issues)).toBe(true);
+  });
+
+  it.each(ENTITIES)('%s: the create schema still refuses every one', (entity) => {
+    for (const field of ENTITY[entity].responseOnly) {
+      const read = ENTITY_BODIES[entity].create.safeParse({ [field]: 1 });
+      expect(
+        read.error?.issues.some(
+          (i) =>
+            i.path.includes(field) || (i.code === 'unrecognized_keys' && i.keys.includes(field)),
+        ),
+        field,
+      ).toBe(true);
+    }
+  });
+
+  it.each(ENTITIES)(
+    "%s: the service's PUT reading drops them and reads references as ids",
+    (entity) => {
+      const reference = ENTITY[entity].references[0];
+      const body = putBody(entity, {
+        ...echoed(entity),
+        [reference]: { id: 12, name: 'populated' },
+      });
+      expect(body).toEqual({ [reference]: 12 });
+    },
+  );
 });
