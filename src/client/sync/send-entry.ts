@@ -3,7 +3,7 @@ import { ENTITY } from '#shared/entities';
 import { request, type HttpResult } from '../lib/http';
 import { conflictingFields } from './detect-conflict';
 import { keyMayBeForgotten, markSending } from './entry-sending';
-import { recordTable } from './record-tables';
+import { recordTable } from '../db/record-tables';
 import { resolveRefs } from './resolve-refs';
 import type { SyncContext } from './sync-context';
 import { SyncError, classify, outcomeUnknown } from './sync-error';
