@@ -43,7 +43,7 @@ export class KeyNotHonoured extends Error {
 }
 
 /** The query string of the page after `afterId` (ids up to `upTo`), sorted by id. */
-export function keysetQuery(read: KeysetRead, afterId: number): string {
+function keysetQuery(read: KeysetRead, afterId: number): string {
   const upTo = read.upTo ?? null;
   const id = upTo === null ? { $gt: afterId } : { $gt: afterId, $lte: upTo };
   const params = read.params ?? {};
