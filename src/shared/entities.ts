@@ -9,10 +9,32 @@
 import type { ListParams } from './list-query';
 
 export const ENTITIES = ['site', 'collection', 'pool', 'poolTest'] as const;
+
+/** What every record as the service answers it carries and no client sets (contract §6). */
+export const RESPONSE_ONLY_FIELDS = ['id', 'add_date', 'updated'] as const;
+
+/** Each entity's response-only fields (ENTITY[e].responseOnly), kept literal for the schemas. */
+export const RESPONSE_ONLY = {
+  site: [...RESPONSE_ONLY_FIELDS, 'delete_date', 'original_location'],
+  collection: [...RESPONSE_ONLY_FIELDS, 'deactive_date', 'pools'],
+  // The collection's (surv_year, location, lures), the tests' (result, test, status).
+  pool: [
+    ...RESPONSE_ONLY_FIELDS,
+    'deactive_date',
+    'primary_source',
+    'surv_year',
+    'location',
+    'result',
+    'lures',
+    'test',
+    'status',
+  ],
+  poolTest: [...RESPONSE_ONLY_FIELDS, 'deactive_date'],
+} as const satisfies Record<Entity, readonly string[]>;
 export type Entity = (typeof ENTITIES)[number];
 
 export type EntityFacts = {
-  /** The resource under `/v1` (the BFF serves it under `/api/v1`). */
+  /** The resource's path on the records API (`/v1/site`); the BFF serves it under `/api`. */
   path: string;
   /** The Dexie table holding the tablet's records of this entity. */
   table: 'sites' | 'collections' | 'pools' | 'poolTests';
@@ -31,6 +53,15 @@ export type EntityFacts = {
    * type at a time (mosquito by default, contract §4).
    */
   listVariants: readonly ListParams[];
+  /**
+   * Fields a record as the service answers it carries that a client cannot set, beyond
+   * RESPONSE_ONLY_FIELDS: ignored on PUT (contract §6), so a record read with GET can be sent back
+   * unchanged; POST still refuses them. The service's PUT reading (records/put-body.ts) and the
+   * `*Update` schemas both read `responseOnly` (the two together).
+   */
+  responseOnly: readonly string[];
+  /** References a GET may answer populated (`{id, …}`); on PUT they stand for their id. */
+  references: readonly string[];
   /** What a person calls one record: "New pool test …", "Pool test not found". */
   noun: string;
   /** OpenAPI component name of the record (`${name}Create`, `${name}Update` for bodies) and tag. */
@@ -39,42 +70,50 @@ export type EntityFacts = {
 
 export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
   site: {
-    path: '/site',
+    path: '/v1/site',
     table: 'sites',
     parent: null,
     deletable: true,
     naturalKey: ['code'],
     listVariants: [{}],
+    responseOnly: RESPONSE_ONLY.site,
+    references: ['coordinate_precision', 'region', 'agency', 'user'],
     noun: 'Site',
     openapi: { name: 'Site', tag: 'sites' },
   },
   collection: {
-    path: '/arthropod/collection',
+    path: '/v1/arthropod/collection',
     table: 'collections',
     parent: { field: 'site', entity: 'site' },
     deletable: true,
     naturalKey: ['trap', 'site'],
     listVariants: [{}],
+    responseOnly: RESPONSE_ONLY.collection,
+    references: ['trap', 'site', 'agency', 'user'],
     noun: 'Collection',
     openapi: { name: 'Collection', tag: 'collections' },
   },
   pool: {
-    path: '/arthropod/pool',
+    path: '/v1/arthropod/pool',
     table: 'pools',
     parent: { field: 'collection', entity: 'collection' },
     deletable: true,
     naturalKey: ['species', 'sex', 'num_count', 'collection'],
     listVariants: [{ type: 'mosquito' }, { type: 'tick' }, { type: 'nontick' }],
+    responseOnly: RESPONSE_ONLY.pool,
+    references: ['collection', 'site', 'species', 'sex', 'trap', 'agency', 'user'],
     noun: 'Pool',
     openapi: { name: 'Pool', tag: 'pools' },
   },
   poolTest: {
-    path: '/arthropod/pool/test',
+    path: '/v1/arthropod/pool/test',
     table: 'poolTests',
     parent: { field: 'pool', entity: 'pool' },
     deletable: false,
     naturalKey: ['pool', 'method', 'target'],
     listVariants: [{}],
+    responseOnly: RESPONSE_ONLY.poolTest,
+    references: ['pool', 'method', 'target', 'status', 'test_agency', 'agency', 'user'],
     noun: 'Pool test',
     openapi: { name: 'PoolTest', tag: 'pool tests' },
   },
@@ -88,10 +127,7 @@ export const CHILD_ENTITY: Partial<Record<Entity, Entity>> = Object.fromEntries(
   }),
 );
 
-/** `/v1/...` path of an entity's resource. */
-export const v1Path = (entity: Entity): string => `/v1${ENTITY[entity].path}`;
-
-/** The entity served at a `/v1/...` resource path (no id), if any. */
-export function entityAtV1Path(path: string): Entity | undefined {
-  return ENTITIES.find((e) => v1Path(e) === path);
+/** The entity served at a resource path of the records API (`/v1/site`, no id), if any. */
+export function entityAtPath(path: string): Entity | undefined {
+  return ENTITIES.find((e) => ENTITY[e].path === path);
 }

@@ -1,5 +1,5 @@
 import { ENTITY_TABLE, PARENT_FIELD } from '../../src/client/db/database';
-import { tableOf } from '../../src/client/db/record-tables';
+import { recordTable } from '../../src/client/db/record-tables';
 import { sameValue, serverFieldValue } from '../../src/client/sync';
 import { normalizeValue } from '../../src/client/db/field-values';
 import type { Entity } from '../../src/shared';
@@ -141,7 +141,7 @@ export async function compareRun(input: {
   const owned = new Set<string>();
   for (const { entity, localId } of created) {
     if (deleted.has(localId)) continue;
-    const row = await tableOf(db, entity).get(localId);
+    const row = await recordTable(db, entity).get(localId);
     if (!row) {
       note('lost', `${entity} ${localId} vanished from the tablet`);
       continue;

@@ -2,7 +2,7 @@ import { createRecords } from '../../src/client/db/create-records';
 import type { TraplineDb } from '../../src/client/db/database';
 import { deleteRecord } from '../../src/client/db/delete-record';
 import { updateRecord } from '../../src/client/db/update-record';
-import { tableOf } from '../../src/client/db/record-tables';
+import { recordTable } from '../../src/client/db/record-tables';
 import type { Entity } from '../../src/shared';
 import {
   METHOD_ID,
@@ -180,7 +180,7 @@ export function buildScenario(seed: number, rng: Rng, sites: number): Scenario {
       label: `edit ${n.key}`,
       run: async (ctx) => {
         const localId = ctx.made.get(n.key)!;
-        const row = await tableOf(ctx.db, n.entity).get(localId);
+        const row = await recordTable(ctx.db, n.entity).get(localId);
         if (!row) return;
         await updateRecord(ctx.db, n.entity, localId, edited(n.entity, row.data, k));
       },

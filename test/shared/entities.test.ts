@@ -3,11 +3,12 @@ import {
   CHILD_ENTITY,
   ENTITIES,
   ENTITY,
-  entityAtV1Path,
-  v1Path,
+  entityAtPath,
   type Entity,
 } from '../../src/shared/entities';
 import { LOOKUP_LISTS } from '../../src/shared/schemas/lookups';
+import { ENTITY_BODIES } from '../../src/shared/schemas/entity-bodies';
+import { putBody } from '../../src/server/records/put-body';
 import { TraplineDb } from '../../src/client/db/database';
 import { PROXY_RECORD_ROUTES } from '../../src/server/bff/proxy-allow-list';
 
@@ -51,8 +52,8 @@ describe('entity registry', () => {
     ]) {
       expect(new Set(facts).size).toBe(ENTITIES.length);
     }
-    for (const entity of ENTITIES) expect(entityAtV1Path(v1Path(entity))).toBe(entity);
-    expect(entityAtV1Path('/v1/species')).toBeUndefined();
+    for (const entity of ENTITIES) expect(entityAtPath(ENTITY[entity].path)).toBe(entity);
+    expect(entityAtPath('/v1/species')).toBeUndefined();
   });
 
   it('has a natural key of create-body fields and at least one way to list every record', () => {
@@ -69,12 +70,12 @@ describe('entity registry', () => {
     const lookupPaths = new Set<string>(Object.values(LOOKUP_LISTS).map((l) => l.path));
     const records = PROXY_RECORD_ROUTES.filter((r) => !lookupPaths.has(r.path));
     const bases = new Set(records.map((r) => r.path.replace(/\/:id$/, '')));
-    expect(sorted(bases)).toEqual(sorted(ENTITIES.map(v1Path)));
+    expect(sorted(bases)).toEqual(sorted(ENTITIES.map((e) => ENTITY[e].path)));
     for (const entity of ENTITIES) {
       const methods = (path: string) =>
         sorted(records.filter((r) => r.path === path).map((r) => r.method));
-      expect(methods(v1Path(entity))).toEqual(['GET', 'POST']);
-      expect(methods(`${v1Path(entity)}/:id`)).toEqual(
+      expect(methods(ENTITY[entity].path)).toEqual(['GET', 'POST']);
+      expect(methods(`${ENTITY[entity].path}/:id`)).toEqual(
         sorted(['GET', 'PUT', ...(ENTITY[entity].deletable ? ['DELETE'] : [])]),
       );
     }
@@ -88,4 +89,41 @@ describe('entity registry', () => {
       .filter((n) => !['outbox', 'lookups', 'meta', 'photos'].includes(n));
     expect(sorted(tables)).toEqual(sorted(ENTITIES.map((e) => ENTITY[e].table)));
   });
+});
+
+describe("an entity's response-only fields and references, declared once in the registry", () => {
+  const echoed = (entity: Entity) =>
+    Object.fromEntries(
+      ENTITY[entity].responseOnly.map((f) => [f, { id: 7, anything: 'as GET had it' }]),
+    );
+
+  it.each(ENTITIES)('%s: the update schema takes every one back as GET answered it', (entity) => {
+    const read = ENTITY_BODIES[entity].update.safeParse(echoed(entity));
+    expect(read.success, JSON.stringify(read.error?.issues)).toBe(true);
+  });
+
+  it.each(ENTITIES)('%s: the create schema still refuses every one', (entity) => {
+    for (const field of ENTITY[entity].responseOnly) {
+      const read = ENTITY_BODIES[entity].create.safeParse({ [field]: 1 });
+      expect(
+        read.error?.issues.some(
+          (i) =>
+            i.path.includes(field) || (i.code === 'unrecognized_keys' && i.keys.includes(field)),
+        ),
+        field,
+      ).toBe(true);
+    }
+  });
+
+  it.each(ENTITIES)(
+    "%s: the service's PUT reading drops them and reads references as ids",
+    (entity) => {
+      const reference = ENTITY[entity].references[0];
+      const body = putBody(entity, {
+        ...echoed(entity),
+        [reference]: { id: 12, name: 'populated' },
+      });
+      expect(body).toEqual({ [reference]: 12 });
+    },
+  );
 });

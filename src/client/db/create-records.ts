@@ -3,7 +3,7 @@ import { newId } from '../lib/ids';
 import { PARENT_FIELD, type TraplineDb } from './database';
 import { entryTime } from './entry-time';
 import { newEntry } from './new-entry';
-import { compact, indexFields, tableOf, type AnyRow } from './record-tables';
+import { compact, indexFields, recordTable, type AnyRecordRow } from './record-tables';
 import { RepositoryError } from './repository-error';
 import { validateRecord } from './validate-record';
 
@@ -46,10 +46,10 @@ export async function createRecords(
     }
     return { ...item, data };
   });
-  const table = tableOf(db, entity);
+  const table = recordTable(db, entity);
   const tables = [
     table,
-    ...(parent ? [tableOf(db, parent.entity)] : []),
+    ...(parent ? [recordTable(db, parent.entity)] : []),
     db.outbox,
     ...(draftKey ? [db.meta] : []),
   ];
@@ -61,7 +61,7 @@ export async function createRecords(
         // Both reads at once: the parent must still be here, and its entries still queued are
         // what this child waits on (a set: only their ids are needed, not the entries).
         const [parentRow, parentEntryIds] = await Promise.all([
-          tableOf(db, parent.entity).get(item.parentLocalId),
+          recordTable(db, parent.entity).get(item.parentLocalId),
           db.outbox.where('localId').equals(item.parentLocalId).primaryKeys(),
         ]);
         if (!parentRow || parentRow.deleted) {
@@ -74,7 +74,7 @@ export async function createRecords(
       }
       const localId = newId();
       const now = Date.now();
-      const row: AnyRow = {
+      const row: AnyRecordRow = {
         localId,
         serverId: null,
         syncState: 'queued',

@@ -3,7 +3,7 @@ import type { TraplineDb } from './database';
 import { CHILD_ENTITY } from '#shared/entities';
 import { loadIdentity } from '../lib/identity';
 import { newEntry } from './new-entry';
-import { entriesOf, tableOf, type AnyRow } from './record-tables';
+import { entriesOf, recordTable, type AnyRecordRow } from './record-tables';
 import { RepositoryError } from './repository-error';
 
 function childLabel(row: {
@@ -46,7 +46,7 @@ export function neverSent(row: { serverId: number | null }, entries: OutboxEntry
   );
 }
 
-type Descendant = AnyRow & { entity: Entity };
+type Descendant = AnyRecordRow & { entity: Entity };
 
 /** The entities under `entity`, nearest first (a collection: pool, then poolTest). */
 function descendantEntities(entity: Entity): Entity[] {
@@ -61,7 +61,7 @@ async function descendantsOf(db: TraplineDb, entity: Entity, localId: string) {
   let parents = [localId];
   for (const child of descendantEntities(entity)) {
     if (parents.length === 0) break;
-    const rows = await tableOf(db, child).where('parentLocalId').anyOf(parents).toArray();
+    const rows = await recordTable(db, child).where('parentLocalId').anyOf(parents).toArray();
     found.push(...rows.map((r) => ({ ...r, entity: child })));
     parents = rows.map((r) => r.localId);
   }
@@ -100,8 +100,8 @@ export async function deleteRecord(
   entity: Entity,
   localId: string,
 ): Promise<'removed' | 'queued'> {
-  const table = tableOf(db, entity);
-  const tables = [table, ...descendantEntities(entity).map((e) => tableOf(db, e)), db.outbox];
+  const table = recordTable(db, entity);
+  const tables = [table, ...descendantEntities(entity).map((e) => recordTable(db, e)), db.outbox];
   return db.transaction('rw', tables, async () => {
     const row = await table.get(localId);
     if (!row) throw new RepositoryError('not_found', `This ${entity} is no longer on this tablet`);

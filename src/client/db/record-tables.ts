@@ -1,12 +1,24 @@
 import type { Table } from 'dexie';
-import type { Entity, OutboxEntry } from '#shared';
-import { ENTITY_TABLE, type LocalRecord, type TraplineDb } from './database';
+import type { OutboxEntry } from '#shared';
+import { ENTITIES, ENTITY, type Entity } from '#shared/entities';
+import type { LocalRecord, TraplineDb } from './database';
 
-export type AnyRow = LocalRecord<Record<string, unknown>, unknown> & Record<string, unknown>;
+/**
+ * A record row whatever its entity, typed loosely enough to share code across them: the fields
+ * every record table has, plus an entity's own indexed copies (a site's code and name, a
+ * collection's date: indexFields).
+ */
+export type AnyRecordRow = LocalRecord<Record<string, unknown>, Record<string, unknown>> &
+  Record<string, unknown>;
 
-/** The Dexie table of an entity, typed loosely for the generic record writes. */
-export function tableOf(db: TraplineDb, entity: Entity): Table<AnyRow, string> {
-  return db.table(ENTITY_TABLE[entity]);
+/** The Dexie table holding an entity's records (ENTITY[e].table). */
+export function recordTable(db: TraplineDb, entity: Entity): Table<AnyRecordRow, string> {
+  return db.table(ENTITY[entity].table);
+}
+
+/** Every record table plus the outbox and meta: the scope of a transaction that may touch any. */
+export function allSyncTables(db: TraplineDb): Table[] {
+  return [...ENTITIES.map((e) => db.table(ENTITY[e].table)), db.outbox, db.meta];
 }
 
 /** Outbox entries of one record still in the outbox, oldest first. */

@@ -4,7 +4,7 @@ import { sameValue } from './field-values';
 import type { TraplineDb } from './database';
 import { entryTime } from './entry-time';
 import { newEntry } from './new-entry';
-import { compact, entriesOf, indexFields, stableJson, tableOf } from './record-tables';
+import { compact, entriesOf, indexFields, stableJson, recordTable } from './record-tables';
 import { RepositoryError } from './repository-error';
 import { validateRecord } from './validate-record';
 
@@ -146,7 +146,7 @@ async function rekeyParked(
 export async function sendParkedAgain(db: TraplineDb, entryId: string): Promise<void> {
   const first = await db.outbox.get(entryId);
   if (!first) throw new RepositoryError('not_found', 'This change is no longer on this tablet');
-  const table = tableOf(db, first.entity);
+  const table = recordTable(db, first.entity);
   await db.transaction('rw', table, db.outbox, async () => {
     const parked = await db.outbox.get(entryId);
     if (parked?.state !== 'parked')
@@ -183,7 +183,7 @@ export async function updateRecord(
    */
   draftKey?: string,
 ): Promise<boolean> {
-  const table = tableOf(db, entity);
+  const table = recordTable(db, entity);
   const tables = draftKey ? [table, db.outbox, db.meta] : [table, db.outbox];
   return db.transaction('rw', tables, async () => {
     if (draftKey) await db.meta.delete(draftKey);

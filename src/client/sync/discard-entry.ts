@@ -1,7 +1,7 @@
 import type { OutboxEntry } from '#shared';
 import { serverFieldValue } from '../db/field-values';
 import { dependentsIn } from './outbox-graph';
-import { allSyncTables, recordTable } from './record-tables';
+import { allSyncTables, recordTable } from '../db/record-tables';
 import type { SyncContext } from './sync-context';
 import { DependentsNotConfirmedError } from './sync-error';
 

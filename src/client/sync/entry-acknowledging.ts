@@ -4,7 +4,7 @@ import { changeRow } from './change-row';
 import { markInTransaction, triedWithoutTimes } from './entry-sending';
 import { absorbDuplicate, entriesOfRecord, type Moved } from './fold-duplicate';
 import { older } from './outbox-graph';
-import { allSyncTables, recordTable, type AnyRecordRow } from './record-tables';
+import { allSyncTables, recordTable, type AnyRecordRow } from '../db/record-tables';
 import type { SyncContext } from './sync-context';
 
 /**

@@ -1,7 +1,7 @@
 import type { OutboxEntry } from '#shared';
 import { backoffDelay } from './backoff';
 import { keyMayHaveReached } from './entry-sending';
-import { allSyncTables, recordTable } from './record-tables';
+import { allSyncTables, recordTable } from '../db/record-tables';
 import type { SyncContext } from './sync-context';
 import type { SyncError } from './sync-error';
 

@@ -3,7 +3,7 @@ import { CHILD_ENTITY } from '#shared/entities';
 import { indexFields } from '../db/record-tables';
 import { moveDrafts } from '../lib/drafts/move-drafts';
 import { isStuck, older } from './outbox-graph';
-import { recordTable, type AnyRecordRow } from './record-tables';
+import { recordTable, type AnyRecordRow } from '../db/record-tables';
 import type { SyncContext } from './sync-context';
 
 /** An entry moved to the record of `localId`. */

@@ -18,5 +18,5 @@ export { DependentsNotConfirmedError } from './sync-error';
 export { isOutcomeUnknown } from '#shared';
 export { describeEntry } from './describe-entry';
 export { readWholeOutbox } from './outbox-reader';
-export { recordTable, type AnyRecordRow } from './record-tables';
+export { recordTable, type AnyRecordRow } from '../db/record-tables';
 export { serverFieldValue, sameValue } from '../db/field-values';

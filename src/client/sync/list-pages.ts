@@ -96,7 +96,7 @@ async function fetchList<R extends WalkedRow>(
 ): Promise<ListPage<R>> {
   let result;
   try {
-    result = await request<string>(`${ctx.baseUrl}/api/v1${ENTITY[entity].path}?${params}`, {
+    result = await request<string>(`${ctx.baseUrl}/api${ENTITY[entity].path}?${params}`, {
       headers: ctx.headers,
       timeoutMs: ctx.timeoutMs,
       bodyAs: 'text',

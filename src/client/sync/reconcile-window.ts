@@ -2,7 +2,7 @@ import { refId } from '#shared';
 import { activeIds } from './list-pages';
 import { POOL_TYPES, speciesTypes } from './pool-types';
 import type { PullOptions } from './pull-options';
-import type { AnyRecordRow } from './record-tables';
+import type { AnyRecordRow } from '../db/record-tables';
 import type { SyncContext } from './sync-context';
 
 /**

@@ -1,5 +1,5 @@
 import { serverFieldValue } from '../db/field-values';
-import { allSyncTables, recordTable } from './record-tables';
+import { allSyncTables, recordTable } from '../db/record-tables';
 import type { SyncContext } from './sync-context';
 
 export type ConflictChoices = Record<string, 'mine' | 'theirs'>;

@@ -1,6 +1,6 @@
 import type { OutboxEntry } from '#shared';
 import { recordKey } from './outbox-graph';
-import { recordTable } from './record-tables';
+import { recordTable } from '../db/record-tables';
 import type { SyncContext } from './sync-context';
 
 export type ResolvedPayload =

@@ -3,7 +3,7 @@ import { ENTITY } from '#shared/entities';
 import { request, type HttpResult } from '../lib/http';
 import { conflictingFields } from './detect-conflict';
 import { keyMayBeForgotten, markSending } from './entry-sending';
-import { recordTable } from './record-tables';
+import { recordTable } from '../db/record-tables';
 import { resolveRefs } from './resolve-refs';
 import type { SyncContext } from './sync-context';
 import { SyncError, classify, outcomeUnknown } from './sync-error';
@@ -32,7 +32,7 @@ async function call(
   },
 ): Promise<{ result: HttpResult | null; error: SyncError | null }> {
   try {
-    const result = await request(`${ctx.baseUrl}/api/v1${path}`, {
+    const result = await request(`${ctx.baseUrl}/api${path}`, {
       method: init.method,
       body: init.body,
       headers: { ...ctx.headers, ...init.headers },

@@ -1,7 +1,7 @@
 import type { Entity } from '#shared';
 import { eachPage } from './list-pages';
 import { storePulled } from './pull-writer';
-import { recordTable } from './record-tables';
+import { recordTable } from '../db/record-tables';
 import type { SyncContext } from './sync-context';
 
 /** Server ids of the rows a pull held back (see `settleHeld`), by entity (and pool type). */

@@ -1,7 +1,7 @@
 import { refId, type Entity } from '#shared';
 import { PARENT_FIELD, type TraplineDb } from '../db/database';
 import { serverToData } from '../db/field-values';
-import { recordTable, type AnyRecordRow } from './record-tables';
+import { recordTable, type AnyRecordRow } from '../db/record-tables';
 
 /** A row of a list as the server sent it. */
 export type PulledRow = Record<string, unknown>;

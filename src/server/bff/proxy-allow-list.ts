@@ -1,4 +1,4 @@
-import { ENTITIES, ENTITY, v1Path } from '#shared/entities';
+import { ENTITIES, ENTITY } from '#shared/entities';
 import { LOOKUP_LISTS } from '#shared/schemas/lookups';
 import { isPathId } from '../http/path-id';
 
@@ -14,8 +14,8 @@ export type ProxyRoute = {
 };
 
 /** Record resources the app may read, create and update: every entity of the registry. */
-const RECORD_RESOURCES = ENTITIES.map(v1Path);
-const DELETABLE_RESOURCES = ENTITIES.filter((e) => ENTITY[e].deletable).map(v1Path);
+const RECORD_RESOURCES = ENTITIES.map((e) => ENTITY[e].path);
+const DELETABLE_RESOURCES = ENTITIES.filter((e) => ENTITY[e].deletable).map((e) => ENTITY[e].path);
 
 /** The records and lookups the app reads and writes: every entity of the registry. */
 export const PROXY_RECORD_ROUTES: ProxyRoute[] = [

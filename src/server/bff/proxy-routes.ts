@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { entityAtV1Path } from '#shared/entities';
+import { entityAtPath } from '#shared/entities';
 import { HttpError } from '../http/http-error';
 import { reauthRequired } from './session-errors';
 import type { BffContext } from './context';
@@ -79,7 +79,7 @@ async function proxy(ctx: BffContext, route: ProxyRoute, req: FastifyRequest, re
     if (endsSignIns(route, req.body, res))
       await ctx.sessions.expireTokensOfUser(session.info.agency.id, Number(params.id), ctx.now());
     // A record made without a key is provably not a keyed create's whose answer was lost.
-    if (route.method === 'POST' && entityAtV1Path(path))
+    if (route.method === 'POST' && entityAtPath(path))
       await ctx.journal.noteKeylessCreate(session.info.agency.id, path, res);
     return send(ctx, session, reply, res);
   }

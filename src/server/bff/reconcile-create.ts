@@ -1,4 +1,4 @@
-import { ENTITY, entityAtV1Path, type Entity } from '#shared/entities';
+import { ENTITY, entityAtPath, type Entity } from '#shared/entities';
 import { encodeListQuery, type ListParams } from '#shared/list-query';
 import { listedRows } from '#shared/schemas/list';
 import { reauthRequired } from './session-errors';
@@ -83,7 +83,7 @@ export async function reconcileCreate(
   const body = parseJson(bodyText);
   if (!body || typeof body !== 'object' || Array.isArray(body)) return { kind: 'absent' };
   const b = body as Row;
-  const entity = entityAtV1Path(path);
+  const entity = entityAtPath(path);
   if (!entity) return { kind: 'absent' };
   const get = (resource: string, query: string) =>
     upstream.request({

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { v1Path } from '#shared/entities';
+import { ENTITY } from '#shared/entities';
 import { reauthRequired } from './session-errors';
 import { UpstreamError, type UpstreamClient, type UpstreamResponse } from './upstream-client';
 
@@ -41,7 +41,7 @@ export class UpstreamKeys {
     const key = `trapline-probe-${randomUUID()}`;
     const res = await this.upstream.request({
       method: 'POST',
-      path: v1Path('poolTest'),
+      path: ENTITY.poolTest.path,
       headers: {
         authorization: `Bearer ${token}`,
         accept: 'application/json',

@@ -10,6 +10,7 @@ import { HttpError } from '../http/http-error';
 import type { RecordsContext } from './context';
 import { registerRecordsRoutes } from './routes';
 import { useRouteSchemas } from './route-validation';
+import { readQueryString } from './list/list-querystring';
 import { useOpenApi } from './openapi/swagger';
 import { scheduleHousekeeping } from './housekeeping';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimitOptions } from '../http/login-limits';
@@ -81,8 +82,9 @@ export async function buildRecords(options: RecordsOptions): Promise<FastifyInst
     logger,
     ...(options.https ? { https: options.https } : {}),
     ...serverTimeoutOptions(options.timeouts, options.https ?? null),
-    // Query strings like query[site][$in][0]=4 are parsed by the list module itself.
-    routerOptions: { ignoreTrailingSlash: true },
+    // Query strings like query[site][$in][0]=4 are read with the shared codec; route schemas
+    // validate what it reads (route-validation.ts), a string it cannot read too.
+    routerOptions: { ignoreTrailingSlash: true, querystringParser: readQueryString },
     // What node's HTTP parser refuses is answered with the contract's error body too.
     clientErrorHandler: answerClientError,
     // What the router refuses before any route (a bad %-escape in the path) too.

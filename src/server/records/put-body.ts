@@ -1,39 +1,9 @@
 import { numericLoose, refId } from '#shared/schemas/common';
+import { ENTITY, type Entity } from '#shared/entities';
 
-export type PutResource = 'site' | 'collection' | 'pool' | 'poolTest';
+export type PutResource = Entity;
 
 type Json = Record<string, unknown>;
-
-/**
- * Fields a response carries that a client cannot set. Contract §6: they are ignored on PUT, so a
- * record read with GET can be sent back unchanged (POST still rejects them: it never sees this).
- */
-const RESPONSE_ONLY: Record<PutResource, readonly string[]> = {
-  site: ['id', 'add_date', 'updated', 'delete_date', 'original_location'],
-  collection: ['id', 'add_date', 'updated', 'deactive_date', 'pools'],
-  pool: [
-    'id',
-    'add_date',
-    'updated',
-    'deactive_date',
-    'primary_source',
-    'surv_year',
-    'location',
-    'result',
-    'lures',
-    'test',
-    'status',
-  ],
-  poolTest: ['id', 'add_date', 'updated', 'deactive_date'],
-};
-
-/** References a GET may return populated (`{id, …}`); on PUT they stand for their ID. */
-const REFERENCES: Record<PutResource, readonly string[]> = {
-  site: ['coordinate_precision', 'region', 'agency', 'user'],
-  collection: ['trap', 'site', 'agency', 'user'],
-  pool: ['collection', 'site', 'species', 'sex', 'trap', 'agency', 'user'],
-  poolTest: ['pool', 'method', 'target', 'status', 'test_agency', 'agency', 'user'],
-};
 
 const isObject = (v: unknown): v is Json =>
   v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -81,8 +51,10 @@ export function putBody(resource: PutResource, body: unknown): unknown {
   if (!isObject(body)) return body;
   const out: Json = {};
   for (const [key, value] of Object.entries(body)) {
-    if (RESPONSE_ONLY[resource].includes(key)) continue;
-    out[key] = REFERENCES[resource].includes(key) ? asId(value) : value;
+    // Contract §6: fields a client cannot set are ignored on PUT, so a record read with GET can
+    // be sent back unchanged (POST still refuses them: it never sees this).
+    if (ENTITY[resource].responseOnly.includes(key)) continue;
+    out[key] = ENTITY[resource].references.includes(key) ? asId(value) : value;
   }
   if (resource === 'site') {
     if (Array.isArray(out.site_land_usage)) out.site_land_usage = out.site_land_usage.map(asId);

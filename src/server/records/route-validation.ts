@@ -4,8 +4,12 @@ import { ENTITIES } from '#shared/entities';
 import { ENTITY_BODIES } from '#shared/schemas/entity-bodies';
 import { HttpError } from '../http/http-error';
 import { notFoundFor } from '../http/path-id';
-import { parseBody } from './errors';
+import { parseBody, validationFailed } from './errors';
+import { fieldsFromZod } from '#shared/schemas/error';
+import type { QueryTree } from '#shared/list-query';
 import { putBody } from './put-body';
+import { contractErrorOf, parseListQuery } from './list/parse-list-query';
+import { LIST_SPEC_OF, unreadableQueryString } from './list/list-querystring';
 
 type Reader = (data: unknown) => { value?: unknown; error?: Error };
 
@@ -53,12 +57,32 @@ const paramsReader =
   };
 
 /**
+ * The query string, as the codec read it (list/list-querystring.ts), validated at the route. A
+ * list's schema is read with its list's grammar (every failing parameter in one 422, exactly as
+ * the list answers it); any other with its zod schema (a 422 listing every failing parameter).
+ * Either way the handler gets the tree; a list's handler builds its SQL from it.
+ */
+function querystringReader(schema: z.ZodType): Reader {
+  const spec = LIST_SPEC_OF.get(schema);
+  return reading((data) => {
+    const unreadable = unreadableQueryString(data);
+    if (unreadable) throw contractErrorOf(unreadable);
+    if (spec) {
+      parseListQuery(data as QueryTree, spec);
+      return data;
+    }
+    const read = schema.safeParse(data);
+    if (!read.success) throw validationFailed(fieldsFromZod(read.error, data));
+    return read.data;
+  });
+}
+
+/**
  * Route schemas are zod schemas, the single source of what a route accepts and answers: the
  * OpenAPI document is generated from them (openapi/swagger.ts) and requests are read with them
  * here, in Fastify's validation step (after authentication and the idempotency claim, before
- * the handler). Bodies and params are read with the contract's errors. A querystring or headers
- * schema only documents: a list's query grammar (`query[field][$op]`) is read by the list
- * parser, with its own 422s, and `Idempotency-Key` by the idempotency hook.
+ * the handler). Bodies, params and query strings are read with the contract's errors. A headers
+ * schema only documents: `Idempotency-Key` is read by the idempotency hook.
  * Answers are sent as they are: a schema never strips a field (`fields[]` and `populate[]`
  * shape them per request).
  */
@@ -69,6 +93,7 @@ export const contractValidator: FastifySchemaCompiler<z.ZodType> = ({
 }) => {
   if (httpPart === 'body') return bodyReader(schema, method);
   if (httpPart === 'params') return paramsReader(schema);
+  if (httpPart === 'querystring') return querystringReader(schema);
   return () => ({});
 };
 

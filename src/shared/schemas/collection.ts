@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import {
-  MAX_STORED_INT,
-  STORED_INT_MESSAGE,
   id,
   idOrRecord,
+  ignoredOnPut,
   isoDateInput,
   isoDateOutput,
   location,
   locationInput,
+  MAX_STORED_INT,
   optionalText,
+  STORED_INT_MESSAGE,
 } from './common';
 import { text } from './text';
 import { collectionLure } from './lure';
@@ -95,12 +96,7 @@ export const collectionCreate = z.strictObject({
 export type CollectionCreate = z.infer<typeof collectionCreate>;
 
 /** PUT /v1/arthropod/collection/{id}: any subset; `arthropods`/`lures` replace the active set. */
-export const collectionUpdate = collectionCreate.partial().extend({
-  id: z.unknown().optional(),
-  add_date: z.unknown().optional(),
-  updated: z.unknown().optional(),
-  deactive_date: z.unknown().optional(),
-});
+export const collectionUpdate = collectionCreate.partial().extend(ignoredOnPut('collection'));
 export type CollectionUpdate = z.infer<typeof collectionUpdate>;
 
 /** A collection as the service returns it. Lures may be IDs, lure records or lure types (tolerate). */

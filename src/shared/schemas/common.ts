@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { text } from './text';
+import { RESPONSE_ONLY, type Entity } from '../entities';
 
 /** Internal numeric identifier: a positive integer. */
 export const id = z.number().int().positive();
@@ -144,5 +145,14 @@ export function refId(v: number | { id: number } | null | undefined): number | n
   return typeof v === 'number' ? v : v.id;
 }
 
-/** Response-only fields: ignored on PUT, rejected on POST (contract §6, all records). */
-export const RESPONSE_ONLY_FIELDS = ['id', 'add_date', 'updated'] as const;
+/**
+ * The response-only fields of an entity (ENTITY[e].responseOnly) as accepted, ignored members of
+ * its `*Update` schema: a record read with GET may be sent back on PUT (contract §6).
+ */
+export function ignoredOnPut<E extends Entity>(
+  entity: E,
+): { [F in (typeof RESPONSE_ONLY)[E][number]]: z.ZodOptional<z.ZodUnknown> } {
+  return Object.fromEntries(RESPONSE_ONLY[entity].map((f) => [f, z.unknown().optional()])) as {
+    [F in (typeof RESPONSE_ONLY)[E][number]]: z.ZodOptional<z.ZodUnknown>;
+  };
+}

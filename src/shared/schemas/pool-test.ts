@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, idOrRecord, isoDateInput, isoDateOutput, optionalText } from './common';
+import { id, idOrRecord, ignoredOnPut, isoDateInput, isoDateOutput, optionalText } from './common';
 import { poolTestValueMessages } from '../rules/pool-test-values';
 
 const poolTestFields = {
@@ -26,12 +26,10 @@ const poolTestFields = {
 export const poolTestCreate = z.strictObject(poolTestFields);
 export type PoolTestCreate = z.infer<typeof poolTestCreate>;
 
-export const poolTestUpdate = z.strictObject(poolTestFields).partial().extend({
-  id: z.unknown().optional(),
-  add_date: z.unknown().optional(),
-  updated: z.unknown().optional(),
-  deactive_date: z.unknown().optional(),
-});
+export const poolTestUpdate = z
+  .strictObject(poolTestFields)
+  .partial()
+  .extend(ignoredOnPut('poolTest'));
 export type PoolTestUpdate = z.infer<typeof poolTestUpdate>;
 
 export const poolTest = z

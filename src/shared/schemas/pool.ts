@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import {
-  MAX_STORED_INT,
-  STORED_INT_MESSAGE,
   id,
   idOrRecord,
+  ignoredOnPut,
   isoDateInput,
   isoDateOutput,
   location,
+  MAX_STORED_INT,
   optionalText,
+  STORED_INT_MESSAGE,
 } from './common';
 
 /**
@@ -56,15 +57,7 @@ export const poolCreate = poolFields.superRefine((p, ctx) => {
 });
 export type PoolCreate = z.infer<typeof poolCreate>;
 
-export const poolUpdate = poolFields.partial().extend({
-  id: z.unknown().optional(),
-  add_date: z.unknown().optional(),
-  updated: z.unknown().optional(),
-  deactive_date: z.unknown().optional(),
-  primary_source: z.unknown().optional(),
-  surv_year: z.unknown().optional(),
-  location: z.unknown().optional(),
-});
+export const poolUpdate = poolFields.partial().extend(ignoredOnPut('pool'));
 export type PoolUpdate = z.infer<typeof poolUpdate>;
 
 export const pool = z

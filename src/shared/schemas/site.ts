@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   id,
+  ignoredOnPut,
   isoDateInput,
   isoDateOutput,
   numericLoose,
@@ -66,12 +67,7 @@ export type SiteCreate = z.infer<typeof siteCreate>;
  * PUT /v1/site/{id}: any subset. `null` clears an optional field; required fields may not be
  * null. Response-only fields are accepted and ignored (stripped by the service).
  */
-export const siteUpdate = siteCreate.partial().extend({
-  id: z.unknown().optional(),
-  add_date: z.unknown().optional(),
-  updated: z.unknown().optional(),
-  delete_date: z.unknown().optional(),
-});
+export const siteUpdate = siteCreate.partial().extend(ignoredOnPut('site'));
 export type SiteUpdate = z.infer<typeof siteUpdate>;
 
 /** A site as the service returns it (tolerant of the hosted service's variations). */

@@ -109,7 +109,7 @@ async function childOfAFoldedCopy({ other }: { other: boolean }) {
   const host = bff.seed('site', site(1));
   const siteLocalId = await storeSynced(db, 'site', host, site(1));
   const lost = await queueCreate(db, 'collection', collection(), siteLocalId);
-  await bff.fetch(`/api/v1${ENTITY.collection.path}`, {
+  await bff.fetch(`/api${ENTITY.collection.path}`, {
     method: 'POST',
     headers: { 'Idempotency-Key': lost.entryId, 'content-type': 'application/json' },
     body: JSON.stringify({ ...collection(), site: host.id }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildTestRecords, type TestRecords } from '../helpers/records-app';
-import { ENTITIES, ENTITY, v1Path } from '../../../src/shared/entities';
+import { ENTITIES, ENTITY } from '../../../src/shared/entities';
 import { LOOKUP_LISTS } from '../../../src/shared/schemas/lookups';
 
 type Operation = {
@@ -80,11 +80,11 @@ it('describes exactly the entities as record resources, generated from the route
   const items = Object.keys(doc.paths).filter(
     (p) => 'put' in doc.paths[p] && p !== '/v1/user/{id}',
   );
-  expect(sorted(items)).toEqual(sorted(ENTITIES.map((e) => `${v1Path(e)}/{id}`)));
+  expect(sorted(items)).toEqual(sorted(ENTITIES.map((e) => `${ENTITY[e].path}/{id}`)));
   for (const entity of ENTITIES) {
     const { name } = ENTITY[entity].openapi;
-    const list = doc.paths[v1Path(entity)];
-    const item = doc.paths[`${v1Path(entity)}/{id}`];
+    const list = doc.paths[ENTITY[entity].path];
+    const item = doc.paths[`${ENTITY[entity].path}/{id}`];
     expect(Object.keys(list).sort()).toEqual(['get', 'post']);
     expect('delete' in item).toBe(ENTITY[entity].deletable);
     // Bodies and answers name the shared schemas the route reads and answers with.

@@ -1,4 +1,4 @@
-import { v1Path } from '#shared/entities';
+import { ENTITY } from '#shared/entities';
 import type { PhotoEntity } from '#shared/schemas/attachment';
 import { HttpError } from '../../http/http-error';
 import type { BffContext } from '../context';
@@ -20,7 +20,7 @@ export async function requireRecordOfAgency(
 ): Promise<void> {
   const res = await ctx.upstream.request({
     method: 'GET',
-    path: `${v1Path(entity)}/${record}`,
+    path: `${ENTITY[entity].path}/${record}`,
     headers: { authorization: `Bearer ${session.token}`, accept: 'application/json' },
   });
   if (res.status === 200) return;

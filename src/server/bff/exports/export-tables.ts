@@ -1,4 +1,4 @@
-import { v1Path } from '#shared/entities';
+import { ENTITY } from '#shared/entities';
 import { SPECIES_TYPES } from '#shared/schemas/lookups';
 import type { Cell } from '#shared/reports';
 import { idOf, nameOf, type LookupNames } from './lookup-names';
@@ -113,7 +113,7 @@ function siteRow(s: UpstreamRow, names: LookupNames): Cell[] {
 
 const SITES_LIST: UpstreamList = {
   name: 'sites',
-  path: v1Path('site'),
+  path: ENTITY.site.path,
   populate: ['coordinate_precision', 'region'],
 };
 
@@ -208,7 +208,7 @@ const collectionsCsv: ExportTable = {
   lists: [
     {
       name: 'collections',
-      path: v1Path('collection'),
+      path: ENTITY.collection.path,
       populate: ['site', 'trap', 'arthropods', 'lures'],
     },
   ],
@@ -274,7 +274,7 @@ const poolsCsv: ExportTable = {
   rowName: 'pools',
   lists: SPECIES_TYPES.map((type) => ({
     name: 'pools',
-    path: v1Path('pool'),
+    path: ENTITY.pool.path,
     populate: ['site', 'species', 'sex', 'trap', 'lures'],
     extra: { type },
   })),
@@ -331,7 +331,7 @@ const poolTestsCsv: ExportTable = {
   lists: [
     {
       name: 'pool tests',
-      path: v1Path('poolTest'),
+      path: ENTITY.poolTest.path,
       populate: ['pool', 'method', 'target', 'status', 'test_agency'],
     },
   ],

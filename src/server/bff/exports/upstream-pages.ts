@@ -1,4 +1,5 @@
 import { encodeListQuery, type ListParams } from '#shared/list-query';
+import { KeyNotHonoured, keysetPages, listRows, type KeyedRow } from '../keyset-pages';
 import { HttpError } from '../../http/http-error';
 import { reauthRequired } from '../session-errors';
 import type { BffContext } from '../context';
@@ -22,14 +23,13 @@ export type UpstreamList = {
   extra?: ListParams;
 };
 
-export type UpstreamRow = Record<string, unknown> & { id: number };
+export type UpstreamRow = KeyedRow;
 
 /**
- * The agency's rows of one upstream list, one page at a time, in id order. Pages are read by key
- * (`sort=id`, `query[id][$gt]=<last id>`) rather than by page number, so a record retired or added
- * while the export runs never shifts a page: nothing is skipped or repeated. While the caller
- * writes one page, the next is already being read (one page ahead at most): at most two pages are
- * in memory whatever the list's length. Rows of another agency are left out.
+ * The agency's rows of one upstream list, one page at a time, in id order, read by key
+ * (keysetPages: nothing skipped or repeated while records change, one page read ahead, so at most
+ * two pages are in memory whatever the list's length). Rows of another agency are left out. An
+ * upstream that does not honour the key cannot give a complete file: 502, never a partial one.
  */
 export async function* upstreamPages(
   ctx: BffContext,
@@ -38,73 +38,35 @@ export async function* upstreamPages(
   pageSize = EXPORT_PAGE_SIZE,
 ): AsyncGenerator<UpstreamRow[], void, undefined> {
   const agencyId = session.info.agency.id;
-  const read = (afterId: number) => readPage(ctx, session, list, pageSize, afterId);
-  let next = read(0);
-  const maxPages = Math.ceil(MAX_ROWS / pageSize);
-  for (let n = 0; n < maxPages; n++) {
-    const rows = await next;
-    if (rows.length === 0) return;
-    const lastId = rows[rows.length - 1].id;
-    const more = rows.length >= pageSize;
-    if (more) {
-      next = read(lastId);
-      // The consumer may stop (the browser went away) before awaiting it: never unhandled.
-      next.catch(() => undefined);
-    }
-    yield rows.filter((r) => {
-      const agency = r.agency;
-      const id = typeof agency === 'object' && agency ? (agency as { id?: unknown }).id : agency;
-      return id === undefined || id === null || id === agencyId;
-    });
-    if (!more) return;
-  }
-  throw new HttpError(
-    502,
-    'upstream_unavailable',
-    `The records service listed more than ${MAX_ROWS} ${list.name}`,
-  );
-}
-
-async function readPage(
-  ctx: BffContext,
-  session: StoredSession,
-  list: UpstreamList,
-  pageSize: number,
-  afterId: number,
-): Promise<UpstreamRow[]> {
-  const query = encodeListQuery({
-    page: 1,
+  const pages = keysetPages({
     pageSize,
-    sort: 'id',
-    populate: list.populate,
-    ...list.extra,
-    ...(afterId > 0 ? { query: { id: { $gt: afterId } } } : {}),
+    params: { populate: list.populate, ...list.extra },
+    fetchPage: async (query) => listRows(await getList(ctx, session, list, query), list.name),
   });
-  const body = (await getList(ctx, session, list, query)) as
-    { rows?: unknown } | unknown[] | undefined;
-  const rows = Array.isArray(body) ? body : body?.rows;
-  if (!Array.isArray(rows)) {
+  let rowsRead = 0;
+  try {
+    for await (const rows of pages) {
+      if ((rowsRead += rows.length) > MAX_ROWS) {
+        throw new HttpError(
+          502,
+          'upstream_unavailable',
+          `The records service listed more than ${MAX_ROWS} ${list.name}`,
+        );
+      }
+      yield rows.filter((r) => {
+        const agency = r.agency;
+        const id = typeof agency === 'object' && agency ? (agency as { id?: unknown }).id : agency;
+        return id === undefined || id === null || id === agencyId;
+      });
+    }
+  } catch (err) {
+    if (!(err instanceof KeyNotHonoured)) throw err;
     throw new HttpError(
       502,
       'upstream_unavailable',
-      `The records service listed ${list.name} in an unknown shape`,
+      `The records service listed ${list.name} out of id order, so the export cannot be complete`,
     );
   }
-  // Ids must rise past the key asked for: an upstream that ignored the key would otherwise send
-  // the same page again and again, and the file would repeat records.
-  let previous = afterId;
-  for (const row of rows) {
-    const id = (row as { id?: unknown } | null)?.id;
-    if (typeof id !== 'number' || id <= previous) {
-      throw new HttpError(
-        502,
-        'upstream_unavailable',
-        `The records service listed ${list.name} out of id order, so the export cannot be complete`,
-      );
-    }
-    previous = id;
-  }
-  return rows as UpstreamRow[];
 }
 
 /** The list's total as the upstream counts it (one row asked), or null when it does not say. */

@@ -10,8 +10,15 @@ import {
   type ReportCollection,
   type ReportPool,
 } from '#shared/reports';
-import { v1Path } from '#shared/entities';
+import { ENTITY } from '#shared/entities';
 import { encodeListQuery } from '#shared/list-query';
+import {
+  KeyNotHonoured,
+  keysetPage,
+  keysetPages,
+  listRows,
+  type KeysetRead,
+} from '../keyset-pages';
 import { HttpError } from '../../http/http-error';
 import { reauthRequired } from '../session-errors';
 import { parseJson } from '../parse-json';
@@ -55,7 +62,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 const COLLECTION_LIST = {
   name: 'collections',
-  path: v1Path('collection'),
+  path: ENTITY.collection.path,
   populate: ['arthropods', 'trap', 'agency'],
   fields: [
     'id',
@@ -72,7 +79,7 @@ const COLLECTION_LIST = {
 } as const;
 const POOL_LIST = {
   name: 'pools',
-  path: v1Path('pool'),
+  path: ENTITY.pool.path,
   populate: ['test', 'status', 'species', 'sex', 'trap', 'agency'],
   fields: [
     'id',
@@ -118,13 +125,12 @@ type ListSpec<S extends z.ZodType> = {
 };
 
 /**
- * Every row of one list, in pages of ids read by key (`sort=id`, `query[id][$gt]=<last id read>`)
- * until a page shorter than asked, never by page number: a record retired or added by another
- * client while the pages are read shifts no page, so no live record falls between two pages and
- * none is read twice. Past the first page, the ids up to the highest are split into
- * REPORT_KEY_RANGES ranges read side by side (`$gt` and `$lte`), the last one open so a record
- * added meanwhile is not missed. An upstream that refuses the key (400, 422) or ignores it (a page
- * whose ids do not rise past it, or leave its range) is read by page number instead, the best it
+ * Every row of one list, read by key (keysetPages: `sort=id`, `query[id][$gt]=<last id read>`)
+ * so that a record retired or added by another client while the pages are read shifts no page.
+ * Past the first page, the ids up to the highest are split into REPORT_KEY_RANGES ranges read side
+ * by side (`$gt` and `$lte`), the last one open so a record added meanwhile is not missed. An
+ * upstream that does not honour the key (KeyNotHonoured: it refuses it with 400 or 422, or answers
+ * ids that do not rise past it or leave its range) is read by page number instead, the best it
  * allows. Rows are kept once per id, only the agency's own, in id order (so the same records
  * always give the same sums to the last digit).
  */
@@ -134,17 +140,22 @@ async function readList<S extends z.ZodType>(
   stop: AbortSignal,
 ): Promise<z.infer<S>[]> {
   const shape = { pageSize: REPORT_PAGE_SIZE, populate: list.populate, fields: list.fields };
-  const byKey = (afterId: number, upTo: number | null) => {
-    const id = upTo === null ? { $gt: afterId } : { $gt: afterId, $lte: upTo };
-    const query = encodeListQuery({ page: 1, sort: 'id', query: { id }, ...shape });
-    return readPage(src, list, query, stop);
-  };
-  const byNumber = async (n: number) =>
-    (await readPage(src, list, encodeListQuery({ page: n, ...shape }), stop)) ?? refused(list.name);
   let pages = 0;
   const counted = () => {
     if ((pages += 1) > MAX_PAGES) tooManyPages(list.name);
   };
+  const byKey = (afterId: number, upTo: number | null): KeysetRead => ({
+    pageSize: REPORT_PAGE_SIZE,
+    params: { populate: list.populate, fields: list.fields },
+    afterId,
+    upTo,
+    fetchPage: (query) => {
+      counted();
+      return readPage(src, list, query, stop);
+    },
+  });
+  const byNumber = async (n: number) =>
+    (await readPage(src, list, encodeListQuery({ page: n, ...shape }), stop)) ?? refused(list.name);
 
   const seen = new Set<unknown>();
   const kept: { id: number; row: z.infer<S> }[] = [];
@@ -173,36 +184,17 @@ async function readList<S extends z.ZodType>(
     kept.push({ id: id as number, row: parsed.data });
   };
   const inIdOrder = () => kept.sort((a, b) => a.id - b.id).map((k) => k.row);
-
-  /**
-   * The ids in (afterId, upTo] page by page; false as soon as the upstream shows it did not
-   * honour the key. The next page is asked for as soon as this one's last id is known, so the
-   * upstream lists it while this one is checked and kept.
-   */
-  const readRange = async (afterId: number, upTo: number | null): Promise<boolean> => {
-    let last = afterId;
-    let next = byKey(last, upTo);
-    for (;;) {
-      counted();
-      const rows = await next;
-      if (rows === null || !risesPast(rows, last, upTo)) return false;
-      const full = rows.length >= REPORT_PAGE_SIZE;
-      if (full) {
-        last = lastIdOf(rows);
-        next = byKey(last, upTo);
-        next.catch(() => undefined); // awaited on the next turn, unless keep() throws first
-      }
-      await keep(rows);
-      if (!full) return true;
-    }
+  /** The ids in (afterId, upTo], page by page (the next page asked while this one is kept). */
+  const readRange = async (afterId: number, upTo: number | null): Promise<true> => {
+    for await (const rows of keysetPages(byKey(afterId, upTo))) await keep(rows);
+    return true;
   };
 
-  counted();
-  const first = await byKey(0, null);
-  if (first !== null && risesPast(first, 0, null)) {
+  const first = await unlessNotHonoured(keysetPage(byKey(0, null), 0));
+  if (first !== null) {
     await keep(first);
     if (first.length < REPORT_PAGE_SIZE) return inIdOrder();
-    const from = lastIdOf(first);
+    const from = first[first.length - 1].id;
     const top = await highestId(src, list, stop);
     const bounds: (number | null)[] = [];
     if (top !== null && top > from + REPORT_KEY_RANGES) {
@@ -210,10 +202,13 @@ async function readList<S extends z.ZodType>(
         bounds.push(from + Math.floor(((top - from) * i) / REPORT_KEY_RANGES));
     }
     bounds.push(null);
-    const honoured = await Promise.all(
-      bounds.map((upTo, i) => readRange(i === 0 ? from : (bounds[i - 1] as number), upTo)),
+    // Every range runs to its end (or its own refusal) before any fallback starts.
+    const ranges = await Promise.all(
+      bounds.map((upTo, i) =>
+        unlessNotHonoured(readRange(i === 0 ? from : (bounds[i - 1] as number), upTo)),
+      ),
     );
-    if (honoured.every(Boolean)) return inIdOrder();
+    if (ranges.every((honoured) => honoured !== null)) return inIdOrder();
   }
   // By page number, from the first page (rows already kept are not kept twice).
   pages = 0;
@@ -222,6 +217,16 @@ async function readList<S extends z.ZodType>(
     const rows = await byNumber(n);
     await keep(rows);
     if (rows.length < REPORT_PAGE_SIZE) return inIdOrder();
+  }
+}
+
+/** What `read` gives, or null when the upstream did not honour the key (KeyNotHonoured). */
+async function unlessNotHonoured<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (err) {
+    if (err instanceof KeyNotHonoured) return null;
+    throw err;
   }
 }
 
@@ -242,8 +247,6 @@ async function highestId(
   return typeof id === 'number' ? id : null;
 }
 
-const lastIdOf = (rows: readonly unknown[]) => (rows[rows.length - 1] as { id: number }).id;
-
 function tooManyPages(name: string): never {
   throw new HttpError(
     502,
@@ -258,17 +261,6 @@ function refused(name: string): never {
     'upstream_unavailable',
     `The records service refused to list ${name} page by page`,
   );
-}
-
-/** True when every row has a numeric id, strictly rising, all in (afterId, upTo]. */
-function risesPast(rows: readonly unknown[], afterId: number, upTo: number | null): boolean {
-  let previous = afterId;
-  for (const row of rows) {
-    const id = (row as { id?: unknown } | null)?.id;
-    if (typeof id !== 'number' || id <= previous) return false;
-    previous = id;
-  }
-  return upTo === null || previous <= upTo;
 }
 
 /**
@@ -302,12 +294,5 @@ async function readPage(
       `The records service could not list ${list.name} (HTTP ${res.status})`,
     );
   }
-  const body = parseJson(res.body) as { rows?: unknown } | unknown[] | undefined;
-  if (Array.isArray(body)) return body;
-  if (body && Array.isArray(body.rows)) return body.rows;
-  throw new HttpError(
-    502,
-    'upstream_unavailable',
-    `The records service listed ${list.name} in an unknown shape`,
-  );
+  return listRows(parseJson(res.body), list.name);
 }

@@ -1,4 +1,4 @@
-import { v1Path } from '#shared/entities';
+import { ENTITY } from '#shared/entities';
 import { encodeListQuery } from '#shared/list-query';
 import { HttpError } from '../../http/http-error';
 import { reauthRequired } from '../session-errors';
@@ -144,7 +144,7 @@ class ReportListCache {
     try {
       ({ status } = await this.ctx.upstream.request({
         method: 'GET',
-        path: v1Path('collection'),
+        path: ENTITY.collection.path,
         query: encodeListQuery({ pageSize: 1, fields: ['id'] }),
         headers: { authorization: `Bearer ${session.token}`, accept: 'application/json' },
       }));

@@ -1,4 +1,4 @@
-import { v1Path } from '#shared/entities';
+import { ENTITY } from '#shared/entities';
 import { refId } from '#shared/schemas/common';
 import type { BffContext } from '../context';
 import { upstreamPages, type UpstreamList, type UpstreamRow } from '../exports/upstream-pages';
@@ -29,7 +29,7 @@ const FIELDS = [
 
 const SITES: UpstreamList = {
   name: 'sites',
-  path: v1Path('site'),
+  path: ENTITY.site.path,
   populate: [],
   extra: { fields: FIELDS },
 };

@@ -3,8 +3,9 @@
  *
  * API
  * - `parseListQuery(req.url, spec, { firstParam })` → `ListQuery`
- *   Parses the raw query string itself (Mongoose-style bracket keys; do not rely on Fastify's
- *   `req.query`). Understands:
+ *   Parses the raw query string (or the tree the route read it into: the service's `req.query`,
+ *   decoded with the shared codec and validated with this grammar by the route's schema,
+ *   `listQuerystring`). Understands:
  *     query[f]=v ($eq) · query[f][0]=a&query[f][1]=b ($in) · query[f][$op]=v with
  *     $eq $ne $gt $gte $lt $lte · query[f][$in][0]=4 · query[f][$between][0]=a&…[1]=b ·
  *     search=text & searchFields[]=f (text fields only; no searchFields → every searchable

@@ -145,15 +145,21 @@ function valuesOf(value: QueryValue | undefined, splitCommas = false): string[] 
     : strings;
 }
 
-/** The query string as a tree; the codec's refusals as the contract's 400 and 422 (§2, §4). */
-function readTree(rawOrUrl: string): QueryTree {
+/** A refusal of the codec as the contract's answer: 422 naming an unknown name, else 400 (§2, §4). */
+export function contractErrorOf(err: ListQueryError): HttpError {
+  if (err.kind === 'unknown_name' && err.path)
+    return validationFailed([{ path: err.path, message: err.message }]);
+  return new HttpError(400, 'bad_request', err.message);
+}
+
+/** The query string as a tree (a tree already read is taken as it is). */
+function readTree(source: string | QueryTree): QueryTree {
+  if (typeof source !== 'string') return source;
   try {
-    return decodeListQuery(rawOrUrl);
+    return decodeListQuery(source);
   } catch (err) {
-    if (!(err instanceof ListQueryError)) throw err;
-    if (err.kind === 'unknown_name' && err.path)
-      throw validationFailed([{ path: err.path, message: err.message }]);
-    throw new HttpError(400, 'bad_request', err.message);
+    if (err instanceof ListQueryError) throw contractErrorOf(err);
+    throw err;
   }
 }
 
@@ -202,15 +208,15 @@ function parseSort(raw: QueryValue | undefined, spec: ListSpec): string {
 }
 
 /**
- * Parses the shared GET parameters of a list (contract §4) from the raw query string. See the
- * module documentation in `./index.ts`.
+ * Parses the shared GET parameters of a list (contract §4) from the raw query string or URL, or
+ * from the tree the route read it into. See the module documentation in `./index.ts`.
  */
 export function parseListQuery(
-  rawOrUrl: string,
+  source: string | QueryTree,
   spec: ListSpec,
   options: { firstParam?: number } = {},
 ): ListQuery {
-  const tree = readTree(rawOrUrl);
+  const tree = readTree(source);
   const binder = new Binder(options.firstParam ?? 1);
   // Contract §2: a 422 lists every failing parameter, so each one is checked on its own and a
   // problem is collected (with a neutral fallback) rather than ending the parse.

@@ -4,6 +4,12 @@ import { ENTITY, type Entity } from '#shared/entities';
 import { ENTITY_BODIES } from '#shared/schemas/entity-bodies';
 import { recordIdParams } from '../../http/path-id';
 import { ENTITY_LISTS, ENTITY_RECORDS } from './named-schemas';
+import { listQuerystring } from '../list/list-querystring';
+import type { ListSpec } from '../list';
+import { SITE_LIST } from '../sites/site-list-spec';
+import { COLLECTION_LIST } from '../collections/list-collections';
+import { POOL_LIST } from '../pools/list-pools';
+import { POOL_TEST_LIST } from '../pool-tests/list-pool-tests';
 
 /** What each error status of the service means (contract §2). */
 const ERROR_STATUSES = {
@@ -40,7 +46,7 @@ export const RECORD_QUERY = z.object({
   'fields[]': names.optional().meta({ description: 'Fields to answer with (id always)' }),
 });
 
-/** A list's query (contract §4), as the list parser reads it. */
+/** A list's query (contract §4), as the list parser reads it (listQuerystring gives it its list). */
 export const LIST_QUERY = RECORD_QUERY.extend({
   page: z.number().int().min(1).optional().meta({ description: '1-based page' }),
   pageSize: z
@@ -75,6 +81,7 @@ export const IDEMPOTENCY_HEADERS = z.object({
 function entityRouteSchemas<C extends z.ZodType, U extends z.ZodType>(
   entity: Entity,
   { create, update }: { create: C; update: U },
+  list: ListSpec,
 ) {
   const { noun, openapi } = ENTITY[entity];
   const { name, tag } = openapi;
@@ -83,7 +90,7 @@ function entityRouteSchemas<C extends z.ZodType, U extends z.ZodType>(
   return {
     list: {
       tags: [tag],
-      querystring: LIST_QUERY,
+      querystring: listQuerystring(LIST_QUERY, list),
       response: {
         200: answer(`${name} records of the caller's agency`, ENTITY_LISTS[entity]),
         ...errorAnswers('400', '401', '422'),
@@ -101,7 +108,8 @@ function entityRouteSchemas<C extends z.ZodType, U extends z.ZodType>(
     get: {
       tags: [tag],
       params,
-      querystring: RECORD_QUERY,
+      // populate[] and fields[] read as the list reads them.
+      querystring: listQuerystring(RECORD_QUERY, list),
       response: { 200: answer(name, record), ...errorAnswers('401', '404', '422') },
     },
     update: {
@@ -129,8 +137,8 @@ function entityRouteSchemas<C extends z.ZodType, U extends z.ZodType>(
 }
 
 export const ENTITY_ROUTES = {
-  site: entityRouteSchemas('site', ENTITY_BODIES.site),
-  collection: entityRouteSchemas('collection', ENTITY_BODIES.collection),
-  pool: entityRouteSchemas('pool', ENTITY_BODIES.pool),
-  poolTest: entityRouteSchemas('poolTest', ENTITY_BODIES.poolTest),
+  site: entityRouteSchemas('site', ENTITY_BODIES.site, SITE_LIST),
+  collection: entityRouteSchemas('collection', ENTITY_BODIES.collection, COLLECTION_LIST),
+  pool: entityRouteSchemas('pool', ENTITY_BODIES.pool, POOL_LIST),
+  poolTest: entityRouteSchemas('poolTest', ENTITY_BODIES.poolTest, POOL_TEST_LIST),
 };

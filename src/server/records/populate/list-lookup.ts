@@ -14,7 +14,7 @@ export type LookupExpansion = {
 };
 
 /** Every column of a lookup's shape filters, sorts and (text) searches, as on the record lists. */
-function lookupListSpec(kind: ShapeKind, expansion?: LookupExpansion): ListSpec {
+export function lookupListSpec(kind: ShapeKind, expansion?: LookupExpansion): ListSpec {
   const { columns } = SHAPES[kind];
   const fields: ListSpec['fields'] = {};
   for (const [name, type] of Object.entries(columns)) fields[name] = { sql: `l.${name}`, type };

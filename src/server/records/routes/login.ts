@@ -20,24 +20,11 @@ type UserRow = {
   password_expires_at: Date | string | null;
 };
 
-/** The interface allows credentials as query parameters when there is no JSON body. */
-function credentialsInQuery(url: string): unknown {
-  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
-  let params: URLSearchParams;
-  try {
-    params = new URLSearchParams(query);
-  } catch {
-    throw new HttpError(400, 'bad_request', 'The query string is malformed');
-  }
-  const out: Record<string, string> = {};
-  for (const [k, v] of params) out[k] = v;
-  return out;
-}
-
 const LOGIN = {
   tags: ['auth'],
   security: [],
   body: loginRequest.optional(),
+  // The interface allows credentials as query parameters when there is no JSON body.
   querystring: z.object({
     username: z.string().optional(),
     password: z.string().optional(),
@@ -65,7 +52,7 @@ export default async function loginRoutes(
 
   app.post('/login', { schema: LOGIN, preValidation: countAttempt }, async (req, reply) => {
     const now = ctx.now();
-    const { username, password } = req.body ?? parseBody(loginRequest, credentialsInQuery(req.url));
+    const { username, password } = req.body ?? parseBody(loginRequest, req.query);
     // Counted as a failure until the password is checked: a burst of attempts for one username
     // cannot all pass the limit before the first failure is counted.
     const attempt = limits.begin(username, now.getTime());

@@ -4,7 +4,7 @@ import type { ReactElement } from 'react';
 import type { Entity } from '../../../../src/shared';
 import type { TraplineDb } from '../../../../src/client/db/database';
 import { DbContext } from '../../../../src/client/db/db-context';
-import { tableOf } from '../../../../src/client/db/record-tables';
+import { recordTable } from '../../../../src/client/db/record-tables';
 import { makeDb } from '../../db/factories';
 import { LOOKUPS } from '../../lookups-fixture';
 
@@ -29,7 +29,7 @@ export async function parkRefused(
     state: 'parked',
     lastError: { status: 422, reason: 'rejected', body: problem, at: Date.now() },
   });
-  await tableOf(db, entity).update(localId, { syncState: 'failed', problem });
+  await recordTable(db, entity).update(localId, { syncState: 'failed', problem });
   return entry.id;
 }
 

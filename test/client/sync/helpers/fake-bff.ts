@@ -166,7 +166,7 @@ export class FakeBff {
     );
     const method = (init.method ?? 'GET').toUpperCase();
     const headers = new Headers(init.headers);
-    const rest = url.pathname.replace(/^\/api\/v1/, '').replace(/\/$/, '');
+    const rest = url.pathname.replace(/^\/api/, '').replace(/\/$/, '');
     const match = /^(.*?)(?:\/(\d+))?$/.exec(rest)!;
     const entity = ENTITY_BY_PATH.get(match[1]);
     const body = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;

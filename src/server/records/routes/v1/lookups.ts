@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { RecordsContext } from '../../context';
 import { listLookup, populateRefs, type LookupExpansion } from '../../populate';
+import { lookupListSpec } from '../../populate/list-lookup';
+import { listQuerystring } from '../../list/list-querystring';
 import { LOOKUP_LISTS, LOOKUP_NAMES } from '#shared/schemas/lookups';
 import { LOOKUP_LIST_RESPONSES } from '../../openapi/named-schemas';
 import { answer, errorAnswers, LIST_QUERY, LOOKUP_QUERY } from '../../openapi/route-schemas';
@@ -28,7 +30,10 @@ const LOOKUP_SCHEMAS = new Map(
     name,
     {
       tags: ['lookups'],
-      querystring: name === 'agency' ? LIST_QUERY : LOOKUP_QUERY,
+      querystring: listQuerystring(
+        name === 'agency' ? LIST_QUERY : LOOKUP_QUERY,
+        lookupListSpec(name, name === 'agency' ? AGENCY_EXPANSION : undefined),
+      ),
       response: {
         200: answer(`The ${name} list`, LOOKUP_LIST_RESPONSES.get(name)!),
         ...errorAnswers('400', '401', '422'),

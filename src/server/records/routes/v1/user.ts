@@ -10,6 +10,7 @@ import {
 import type { RecordsContext } from '../../context';
 import { forbidden } from '../../errors';
 import { applyFields, parseListQuery, runList } from '../../list';
+import { listQuerystring } from '../../list/list-querystring';
 import { recordIdParams } from '../../../http/path-id';
 import { userList } from '../../openapi/named-schemas';
 import { answer, errorAnswers, LIST_QUERY } from '../../openapi/route-schemas';
@@ -22,7 +23,7 @@ const TAGS = ['people'];
 const params = recordIdParams('User');
 const LIST = {
   tags: TAGS,
-  querystring: LIST_QUERY.omit({ 'populate[]': true }),
+  querystring: listQuerystring(LIST_QUERY.omit({ 'populate[]': true }), USER_LIST),
   response: { 200: answer('The agency’s people', userList), ...errorAnswers('401', '403', '422') },
 };
 const CREATE = {
