@@ -1,8 +1,8 @@
 /**
  * `npm run chaos -- --seeds N [--first S] [--sites K] [--verbose]`: the seeded fault matrix. Runs seeds S …
  * S+N-1 (default 1 … 10) against real servers behind fault proxies, prints one line per seed and
- * a table (with --verbose, every seed's faults and phase times in order), and exits 1 when any record was lost, duplicated, mixed up (wrong) or left stuck, or a
- * server crashed on its own.
+ * a table (with --verbose, every seed's faults and phase times in order), and exits 1 when any record or photo was lost, duplicated, mixed up (wrong) or left
+ * stuck, or a server crashed on its own.
  */
 import 'fake-indexeddb/auto';
 import { DEFAULT_SEED_OPTIONS, formatReport, runMatrix } from './run-matrix';
@@ -42,4 +42,7 @@ const report = await runMatrix(
 );
 console.log(`\n${formatReport(report)}`);
 const t = report.totals;
-process.exit(t.lost + t.duplicated + t.wrong + t.stuck > 0 || report.crashes.length > 0 ? 1 : 0);
+const p = report.photos;
+const failed =
+  t.lost + t.duplicated + t.wrong + t.stuck > 0 || p.lost + p.duplicated + p.wrong + p.stuck > 0;
+process.exit(failed || report.crashes.length > 0 ? 1 : 0);
