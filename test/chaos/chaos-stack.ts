@@ -65,7 +65,8 @@ export async function startChaosStack(): Promise<ChaosStack> {
   const lane = (side: 'edge' | 'upstream', path: string): Side =>
     side === 'edge' && path.startsWith(UPLOADS) ? 'uploads' : side;
   const hooks = (side: 'edge' | 'upstream') => ({
-    decide: (method: string, path: string) => plan?.next(lane(side, path), method, applicable) ?? null,
+    decide: (method: string, path: string) =>
+      plan?.next(lane(side, path), method, applicable) ?? null,
     injected: (kind: FaultKind, path: string) => {
       (lane(side, path) === 'uploads' ? photoCounts : counts)[kind] += 1;
     },

@@ -14,8 +14,10 @@ const SEEDS = [2, 3, 14];
 describe('the seeded fault matrix, a fixed set of seeds', () => {
   it('loses, duplicates, mixes up and strands no record and no photo while every kind of fault strikes', async () => {
     const lines: string[] = [];
-    const report = await runMatrix(SEEDS, { sites: 1, chaosMs: 20_000, calmMs: 60_000, photos: 'light' }, (l) =>
-      lines.push(l),
+    const report = await runMatrix(
+      SEEDS,
+      { sites: 1, chaosMs: 20_000, calmMs: 60_000, photos: 'light' },
+      (l) => lines.push(l),
     );
     const printed = `${lines.join('\n')}\n\n${formatReport(report)}`;
     console.log(printed);

@@ -75,8 +75,7 @@ export async function comparePhotos(options: {
     const name = `photo ${photo.id.slice(0, 8)} (${photo.look}, ${photo.bytes} B) of ${photo.key}`;
     const onTablet = await tablet.db.photos.get(photo.id);
     const record = (await tablet.db.table(ENTITY_TABLE[photo.entity]).get(photo.recordLocalId)) as
-      | { serverId: number | null }
-      | undefined;
+      { serverId: number | null } | undefined;
     if (onTablet && onTablet.state !== 'sent') {
       counts.stuck += 1;
       counts.details.push(
@@ -88,27 +87,53 @@ export async function comparePhotos(options: {
     }
     if (rows.length === 0) {
       counts.lost += 1;
-      counts.details.push(`${name}: not on the server, yet ${onTablet ? 'sent' : 'gone'} on the tablet`);
+      counts.details.push(
+        `${name}: not on the server, yet ${onTablet ? 'sent' : 'gone'} on the tablet`,
+      );
       continue;
     }
     if (rows.length > 1) {
       counts.duplicated += rows.length - 1;
-      counts.details.push(`${name}: ${rows.length} copies on the server (${rows.map((r) => r.id).join(', ')})`);
+      counts.details.push(
+        `${name}: ${rows.length} copies on the server (${rows.map((r) => r.id).join(', ')})`,
+      );
     }
     for (const row of rows) {
       const where = `${row.entity} ${row.record}`;
       if (row.entity !== photo.entity || row.record !== record?.serverId) {
         counts.wrong += 1;
-        counts.details.push(`${name}: stored under ${where}, its record is ${photo.entity} ${String(record?.serverId)}`);
+        counts.details.push(
+          `${name}: stored under ${where}, its record is ${photo.entity} ${String(record?.serverId)}`,
+        );
       } else if (row.sha256 !== photo.sha256 || row.bytes !== photo.bytes) {
         counts.wrong += 1;
-        counts.details.push(`${name}: the server's ${row.bytes} B under ${where} differ from the bytes taken`);
+        counts.details.push(
+          `${name}: the server's ${row.bytes} B under ${where} differ from the bytes taken`,
+        );
       }
     }
   }
+  // Stored photos nobody took: a second copy of a taken photo (its bytes, under its record: a
+  // queue that sent it again as a new upload) is a duplicate; anything else is wrong.
+  const serverIdOf = new Map<string, number | null>();
+  for (const photo of taken) {
+    const record = (await tablet.db.table(ENTITY_TABLE[photo.entity]).get(photo.recordLocalId)) as
+      { serverId: number | null } | undefined;
+    serverIdOf.set(photo.id, record?.serverId ?? null);
+  }
   for (const [photoId, rows] of byPhoto) {
-    counts.wrong += rows.length;
-    counts.details.push(`photo ${photoId} on the server (${rows.map((r) => `${r.entity} ${r.record}`).join(', ')}) was never taken`);
+    for (const row of rows) {
+      const copyOf = taken.find(
+        (p) =>
+          p.sha256 === row.sha256 && p.entity === row.entity && serverIdOf.get(p.id) === row.record,
+      );
+      if (copyOf) counts.duplicated += 1;
+      else counts.wrong += 1;
+      counts.details.push(
+        `photo ${photoId} on the server under ${row.entity} ${row.record} was never taken` +
+          (copyOf ? ` (a copy of ${copyOf.id.slice(0, 8)} of ${copyOf.key})` : ''),
+      );
+    }
   }
   return counts;
 }

@@ -188,8 +188,7 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
     upstream: rng.fork('upstream'),
     uploads: rng.fork('uploads'),
   };
-  const ambientFor = (side: Side, r: Rng) =>
-    side === 'uploads' ? uploads.ambient(r) : ambient(r);
+  const ambientFor = (side: Side, r: Rng) => (side === 'uploads' ? uploads.ambient(r) : ambient(r));
   let enabled = true;
   const lines: Array<{ text: string; missed: boolean }> = [];
   // Cards dealt to a request still under way, by the fault object handed out (a copy per deal),
@@ -259,7 +258,10 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
  * - reset: bytes only (the connection breaks halfway through a PATCH body);
  * - 5xx after the BFF acted: a PATCH whose bytes were stored, answered as a gateway error.
  */
-function uploadsDeck(rng: Rng, photos: number): { cards: Card[]; ambient: (r: Rng) => Fault | null } {
+function uploadsDeck(
+  rng: Rng,
+  photos: number,
+): { cards: Card[]; ambient: (r: Rng) => Fault | null } {
   if (photos === 0) return { cards: [], ambient: () => null };
   const window = Math.max(2, photos);
   const cards: Card[] = [];
@@ -281,7 +283,8 @@ function uploadsDeck(rng: Rng, photos: number): { cards: Card[]; ambient: (r: Rn
     if (!r.chance(rate)) return null;
     const kind = r.pick(['drop-request', 'drop-answer', 'delay', 'reset', 'server-error'] as const);
     if (kind === 'delay') return { kind, ms: r.between(20, 300), stage: 'answer' };
-    if (kind === 'server-error') return { kind, status: r.pick([500, 502, 503, 504]), delivered: r.chance(0.5) };
+    if (kind === 'server-error')
+      return { kind, status: r.pick([500, 502, 503, 504]), delivered: r.chance(0.5) };
     return { kind };
   };
   return { cards, ambient };

@@ -4,10 +4,11 @@ import type { ScenarioRecord } from './scenario';
 
 /**
  * How many photos a seed takes: `light` keeps npm test's seeds about as long as without photos
- * (a few small photos, one of several tus chunks); `full` (npm run chaos) photographs most
- * records, some several times, with larger photos.
+ * (a photo on each look-alike record and a few others, small but for one of two tus chunks);
+ * `full` (npm run chaos) photographs most records, some several times, with larger photos;
+ * `none` runs the records alone (to compare).
  */
-export type PhotoLoad = 'light' | 'full';
+export type PhotoLoad = 'none' | 'light' | 'full';
 
 /** Why a photo is there: the look-alikes are the ones a careless queue or server would mix up. */
 export type PhotoLook =
@@ -35,7 +36,8 @@ export type PlannedPhoto = {
 /** One tus chunk of the app (photo-upload-sender): a larger photo takes several PATCHes. */
 const CHUNK = 512 * 1024;
 
-const isPhotoEntity = (e: string): e is PhotoEntity => (PHOTO_ENTITIES as readonly string[]).includes(e);
+const isPhotoEntity = (e: string): e is PhotoEntity =>
+  (PHOTO_ENTITIES as readonly string[]).includes(e);
 
 /**
  * The look-alike group of a record: the first two collections of a site and the first two pools
@@ -53,6 +55,7 @@ const twinGroup = (key: string): string | null =>
  * size, half of them of identical bytes. In every seed at least one photo spans several chunks.
  */
 export function planPhotos(rng: Rng, records: ScenarioRecord[], load: PhotoLoad): PlannedPhoto[] {
+  if (load === 'none') return [];
   const light = load === 'light';
   const size = () => (light ? rng.between(2_000, 30_000) : rng.between(2_000, 250_000));
   const content = () => Math.floor(rng.next() * 2 ** 32);
@@ -71,8 +74,8 @@ export function planPhotos(rng: Rng, records: ScenarioRecord[], load: PhotoLoad)
     if (!isPhotoEntity(r.entity)) continue;
     const group = twinGroup(r.key);
     // Twins always have photos, so the look-alike case is in every seed.
-    if (!group && !large.has(r.key) && !rng.chance(light ? 0.45 : 0.8)) continue;
-    const count = light ? rng.between(1, 2) : rng.between(1, 3);
+    if (!group && !large.has(r.key) && !rng.chance(light ? 0.3 : 0.8)) continue;
+    const count = light ? (group ? 1 : rng.between(1, 2)) : rng.between(1, 3);
     const after = rng.chance(0.75) ? 0 : rng.between(1, 6);
     const mine: PlannedPhoto[] = [];
     for (let i = 0; i < count; i += 1) {
@@ -90,7 +93,7 @@ export function planPhotos(rng: Rng, records: ScenarioRecord[], load: PhotoLoad)
       }
       const bytes =
         i === 0 && large.has(r.key)
-          ? rng.between(CHUNK + 1, light ? CHUNK * 2 : CHUNK * 3)
+          ? rng.between(CHUNK + 1, light ? CHUNK + CHUNK / 4 : CHUNK * 3)
           : size();
       const first = { ...shot, size: bytes, content: content(), look: 'plain' as const };
       if (twinKey) twins.set(twinKey, { ...first, sameBytes: rng.chance(0.5) });

@@ -98,8 +98,7 @@ export function startPhotoQueue(
       const open = await tablet.db.photos.where('state').anyOf('waiting', 'sending').toArray();
       for (const p of open) {
         const record = (await tablet.db.table(ENTITY_TABLE[p.entity]).get(p.recordLocalId)) as
-          | { serverId: number | null }
-          | undefined;
+          { serverId: number | null } | undefined;
         if (record?.serverId != null) return false;
       }
       return true;

@@ -1,5 +1,5 @@
 /**
- * `npm run chaos -- --seeds N [--first S] [--sites K] [--verbose]`: the seeded fault matrix. Runs seeds S …
+ * `npm run chaos -- --seeds N [--first S] [--sites K] [--photos none|light|full] [--verbose]`: the seeded fault matrix. Runs seeds S …
  * S+N-1 (default 1 … 10) against real servers behind fault proxies, prints one line per seed and
  * a table (with --verbose, every seed's faults and phase times in order), and exits 1 when any record or photo was lost, duplicated, mixed up (wrong) or left
  * stuck, or a server crashed on its own.
@@ -21,8 +21,16 @@ function option(name: string, fallback: number): number {
 const count = option('seeds', 10);
 const first = option('first', 1);
 const sites = option('sites', DEFAULT_SEED_OPTIONS.sites);
+const photosAt = process.argv.indexOf('--photos');
+const photos = photosAt < 0 ? DEFAULT_SEED_OPTIONS.photos : process.argv[photosAt + 1];
+if (photos !== 'none' && photos !== 'light' && photos !== 'full') {
+  console.error('--photos is none, light or full');
+  process.exit(2);
+}
 const seeds = Array.from({ length: count }, (_, i) => first + i);
-console.log(`chaos: seeds ${first}…${first + count - 1}, ${sites} site(s) of field work each`);
+console.log(
+  `chaos: seeds ${first}…${first + count - 1}, ${sites} site(s) of field work each, photos ${photos}`,
+);
 // Ctrl-C (SIGINT) or SIGTERM ends the run after the seed in progress, with the table of the
 // seeds run so far; a second one stops at once.
 let stopping = false;
@@ -35,7 +43,7 @@ process.on('SIGINT', () => stop('SIGINT'));
 process.on('SIGTERM', () => stop('SIGTERM'));
 const report = await runMatrix(
   seeds,
-  { ...DEFAULT_SEED_OPTIONS, sites },
+  { ...DEFAULT_SEED_OPTIONS, sites, photos },
   (line) => console.log(line),
   process.argv.includes('--verbose'),
   () => stopping,
