@@ -27,6 +27,8 @@ describe('the seeded fault matrix, a fixed set of seeds', () => {
     expect(report.totals.entries).toBeGreaterThan(SEEDS.length * 10);
     expect(report.photos, printed).toMatchObject({ lost: 0, duplicated: 0, wrong: 0, stuck: 0 });
     expect(report.photos.photos).toBeGreaterThan(SEEDS.length * 5);
+    // Photos of records whose creates were still queued (or being faulted) when they were taken.
+    expect(report.photos.waited).toBeGreaterThan(SEEDS.length);
     const missing = FAULT_KINDS.filter((k) => report.faults[k] === 0);
     expect(missing, `kinds of fault never injected:\n${printed}`).toEqual([]);
     const missingOnPhotos = PHOTO_FAULT_KINDS.filter((k) => report.photoFaults[k] === 0);

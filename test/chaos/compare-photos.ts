@@ -8,6 +8,8 @@ export type PhotoCounts = {
   photos: number;
   /** Their bytes, summed. */
   bytes: number;
+  /** Of them, those taken before their record had a server id (the upload waited for it). */
+  waited: number;
   /** A photo not on the BFF though the tablet no longer offers to send it (sent, or gone). */
   lost: number;
   /** Copies of a photo on the BFF beyond the one it should have. */
@@ -43,6 +45,7 @@ export async function comparePhotos(options: {
   const counts: PhotoCounts = {
     photos: taken.length,
     bytes: taken.reduce((s, p) => s + p.bytes, 0),
+    waited: taken.filter((p) => p.waited).length,
     lost: 0,
     duplicated: 0,
     wrong: 0,

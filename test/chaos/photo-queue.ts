@@ -17,6 +17,8 @@ export type TakenPhoto = {
   bytes: number;
   sha256: string;
   look: PhotoLook;
+  /** Taken before its record had a server id: the upload had to wait for the record's create. */
+  waited: boolean;
 };
 
 export type PhotoQueue = {
@@ -61,6 +63,8 @@ export function startPhotoQueue(
     taken,
     async take(photo, recordLocalId) {
       const bytes = photoBytes(photo.size, photo.content);
+      const record = (await tablet.db.table(ENTITY_TABLE[photo.entity]).get(recordLocalId)) as
+        { serverId: number | null } | undefined;
       const now = Date.now();
       const row: PhotoRow = {
         id: crypto.randomUUID(),
@@ -91,6 +95,7 @@ export function startPhotoQueue(
         bytes: bytes.length,
         sha256: sha256(bytes),
         look: photo.look,
+        waited: record?.serverId == null,
       });
       uploader.kick(); // as add-photos.ts does
     },

@@ -17,6 +17,7 @@ export type MatrixReport = {
   photos: {
     photos: number;
     bytes: number;
+    waited: number;
     lost: number;
     duplicated: number;
     wrong: number;
@@ -67,7 +68,7 @@ export async function runMatrix(
           `stuck ${r.stuck}; requests ${r.requests.edge}/${r.requests.upstream}/${r.requests.uploads} (undealt ${r.requests.undealt}); ${r.seconds.toFixed(1)} s (calm ${r.calmSeconds.toFixed(1)} s); ${applied}`,
       );
       progress(
-        `  photos ${p.photos} (${kb(p.bytes)}), lost ${p.lost}, duplicated ${p.duplicated}, wrong ${p.wrong}, stuck ${p.stuck}; on uploads: ${onPhotos}`,
+        `  photos ${p.photos} (${kb(p.bytes)}, ${p.waited} waited for their record), lost ${p.lost}, duplicated ${p.duplicated}, wrong ${p.wrong}, stuck ${p.stuck}; on uploads: ${onPhotos}`,
       );
       const details = [...r.details, ...p.details];
       for (const d of details.slice(0, 20)) progress(`  ${d}`);
@@ -99,6 +100,7 @@ export async function runMatrix(
     photos: {
       photos: sum((r) => r.photos.photos),
       bytes: sum((r) => r.photos.bytes),
+      waited: sum((r) => r.photos.waited),
       lost: sum((r) => r.photos.lost),
       duplicated: sum((r) => r.photos.duplicated),
       wrong: sum((r) => r.photos.wrong),
@@ -131,8 +133,8 @@ export function formatReport(report: MatrixReport): string {
     ),
     '',
     formatTable(
-      ['photos', 'bytes', 'lost', 'duplicated', 'wrong', 'stuck'],
-      [[p.photos, kb(p.bytes), p.lost, p.duplicated, p.wrong, p.stuck]],
+      ['photos', 'bytes', 'waited for record', 'lost', 'duplicated', 'wrong', 'stuck'],
+      [[p.photos, kb(p.bytes), p.waited, p.lost, p.duplicated, p.wrong, p.stuck]],
     ),
     '',
     formatTable(

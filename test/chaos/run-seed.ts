@@ -55,8 +55,7 @@ async function waitsForUser(tablet: Tablet): Promise<boolean> {
 /**
  * Waits until only the user could move what is left in the queue (nothing, or parked entries and
  * those held behind them) and the photo queue has sent every photo whose record has a server id,
- * signing in again whenever the engine pauses for it. Gives up after
- * `budgetMs` of time during which the servers were up and nobody was signing in: a restart on a
+ * signing in again whenever the engine pauses for it. Gives up after `budgetMs` of time during which the servers were up and nobody was signing in: a restart on a
  * loaded machine is slow, and that is not the engine's time. While `extend` says so, it goes on
  * past that budget (still bounded). True when it settled.
  */
