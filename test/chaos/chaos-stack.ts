@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { sessionInfo, type SessionInfo } from '../../src/shared/schemas/auth';
 import { startChaosProxy, UPLOADS, type ChaosProxy } from './chaos-proxy';
 import { FAULT_KINDS, type Fault, type FaultKind, type FaultPlan, type Side } from './fault-plan';
 import { startServerProcess, type ServerProcess } from './server-process';
@@ -13,7 +14,8 @@ export type FaultCounts = Record<FaultKind, number>;
 export const noFaults = (): FaultCounts =>
   Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as FaultCounts;
 
-export type Session = { cookie: string; agencyId: number };
+/** A sign-in: the cookie, and who it is (the app keeps that as the page's identity). */
+export type Session = { cookie: string; agencyId: number; info: SessionInfo };
 
 export type ChaosStack = {
   /** Where the tablet sends: the edge proxy in front of the BFF. */
@@ -140,12 +142,12 @@ export async function startChaosStack(): Promise<ChaosStack> {
             body: JSON.stringify({ username: CHAOS_USER, password: PASSWORD }),
           });
           if (res.status === 200) {
-            const body = (await res.json()) as { agency: { id: number } };
+            const info = sessionInfo.parse(await res.json());
             const cookie = res.headers
               .getSetCookie()
               .map((c) => c.split(';', 1)[0])
               .join('; ');
-            return { cookie, agencyId: body.agency.id };
+            return { cookie, agencyId: info.agency.id, info };
           }
           if (res.status < 500 && res.status !== 429) {
             throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);

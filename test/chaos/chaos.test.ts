@@ -22,7 +22,13 @@ describe('the seeded fault matrix, a fixed set of seeds', () => {
     const printed = `${lines.join('\n')}\n\n${formatReport(report)}`;
     console.log(printed);
 
-    expect(report.totals, printed).toMatchObject({ lost: 0, duplicated: 0, wrong: 0, stuck: 0 });
+    expect(report.totals, printed).toMatchObject({
+      lost: 0,
+      duplicated: 0,
+      wrong: 0,
+      stuck: 0,
+      problems: 0,
+    });
     expect(report.crashes, printed).toEqual([]);
     expect(report.totals.entries).toBeGreaterThan(SEEDS.length * 10);
     expect(report.photos, printed).toMatchObject({ lost: 0, duplicated: 0, wrong: 0, stuck: 0 });

@@ -12,6 +12,8 @@ export type MatrixReport = {
     duplicated: number;
     wrong: number;
     stuck: number;
+    /** Steps of the field work that failed (see SeedResult.problems). */
+    problems: number;
   };
   /** The photos' verdict summed over the seeds (compare-photos). */
   photos: {
@@ -96,6 +98,7 @@ export async function runMatrix(
       duplicated: sum((r) => r.duplicated),
       wrong: sum((r) => r.wrong),
       stuck: sum((r) => r.stuck),
+      problems: sum((r) => r.problems),
     },
     photos: {
       photos: sum((r) => r.photos.photos),
@@ -117,7 +120,7 @@ const kb = (bytes: number) => `${Math.round(bytes / 1024).toLocaleString('en-US'
 
 /** Whether a seed lost, duplicated, mixed up or stranded a record or a photo. */
 export const seedFailed = (r: SeedResult) =>
-  r.lost + r.duplicated + r.wrong + r.stuck > 0 ||
+  r.lost + r.duplicated + r.wrong + r.stuck + r.problems > 0 ||
   r.photos.lost + r.photos.duplicated + r.photos.wrong + r.photos.stuck > 0;
 
 /** The report as printed: the totals, the faults injected, failing seeds, crashes. */
@@ -128,8 +131,8 @@ export function formatReport(report: MatrixReport): string {
   const slowest = Math.max(0, ...report.results.map((r) => r.calmSeconds));
   return [
     formatTable(
-      ['runs', 'entries', 'lost', 'duplicated', 'wrong', 'stuck'],
-      [[t.runs, t.entries, t.lost, t.duplicated, t.wrong, t.stuck]],
+      ['runs', 'entries', 'lost', 'duplicated', 'wrong', 'stuck', 'failed steps'],
+      [[t.runs, t.entries, t.lost, t.duplicated, t.wrong, t.stuck, t.problems]],
     ),
     '',
     formatTable(

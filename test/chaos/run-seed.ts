@@ -1,3 +1,4 @@
+import { signedInHere } from '../../src/client/lib/identity';
 import { heldIds } from '../../src/client/sync/outbox-graph';
 import type { Entity } from '../../src/shared';
 import {
@@ -21,6 +22,11 @@ export type SeedResult = RunCounts & {
   /** The photos' verdict (compare-photos), and the faults that struck photo uploads. */
   photos: PhotoCounts;
   photoFaults: FaultCounts;
+  /**
+   * Steps of the field work that failed, and failed sign-ins (in `details`): the seed did not do
+   * what it says, so it fails, whatever the comparison finds.
+   */
+  problems: number;
   /** Times the user had to sign in again (a token expired mid-queue). */
   signIns: number;
   seconds: number;
@@ -115,6 +121,9 @@ export async function runSeed(
   stack.restarts(); // the starts before this seed are not its own
   mark('servers ready');
   const session = await stack.signIn();
+  // As the signed-in app does: what asks who is signed in (may this user delete a synced record?)
+  // reads this page's identity, never the browser's localStorage, which Node has not.
+  const signedOut = signedInHere(session.info);
   mark('signed in');
   const tablet = openTablet(
     `chaos-${seed}-${crypto.randomUUID()}`,
@@ -251,6 +260,7 @@ export async function runSeed(
       faults,
       photos: photoCounts,
       photoFaults,
+      problems: problems.length,
       signIns,
       timeline,
       requests,
@@ -259,6 +269,7 @@ export async function runSeed(
     };
   } finally {
     stack.setPlan(null, noFaults());
+    signedOut();
     unsubscribe();
     await photos.stop();
     await tablet.dispose();

@@ -52,5 +52,6 @@ console.log(`\n${formatReport(report)}`);
 const t = report.totals;
 const p = report.photos;
 const failed =
-  t.lost + t.duplicated + t.wrong + t.stuck > 0 || p.lost + p.duplicated + p.wrong + p.stuck > 0;
+  t.lost + t.duplicated + t.wrong + t.stuck + t.problems > 0 ||
+  p.lost + p.duplicated + p.wrong + p.stuck > 0;
 process.exit(failed || report.crashes.length > 0 ? 1 : 0);
