@@ -12,8 +12,8 @@ import type { Fault, FaultKind } from './fault-plan';
 export type ProxyHooks = {
   /** The fault for this request, or null to pass it through untouched. */
   decide(method: string, path: string): Fault | null;
-  /** A fault was applied (counted once, when it really happened). */
-  injected(kind: FaultKind): void;
+  /** A fault was applied to a request on `path` (counted once, when it really happened). */
+  injected(kind: FaultKind, path: string): void;
   /** The fault `decide` gave could not be applied to this request (see FaultPlan.missed). */
   missed(fault: Fault): void;
   /** SIGKILLs that process now (a kill fault); false when it was down already. */
@@ -26,6 +26,9 @@ export type ChaosProxy = {
   setTarget(url: string): void;
   close(): Promise<void>;
 };
+
+/** The BFF's tus endpoint (photo uploads): POST here, HEAD and PATCH on `${UPLOADS}/<id>`. */
+export const UPLOADS = '/api/uploads';
 
 /** Hop-by-hop headers: they describe one connection, never the message. */
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'upgrade']);
@@ -83,15 +86,19 @@ export async function startChaosProxy(
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
     const path = (req.url ?? '/').split('?')[0];
-    // Only record traffic is faulted: sign-in, health and lookups pass (the runner signs in).
-    const faultable = side === 'edge' ? path.startsWith('/api/v1/') : path.startsWith('/v1/');
+    // Only record traffic and photo uploads are faulted: sign-in, health, lookups and the
+    // attachment lists pass (the runner signs in and reads the verdict through them).
+    const faultable =
+      side === 'edge'
+        ? path.startsWith('/api/v1/') || path === UPLOADS || path.startsWith(`${UPLOADS}/`)
+        : path.startsWith('/v1/');
     const fault = faultable ? hooks.decide(method, path) : null;
     const cut = () => req.socket.destroy();
     // Whether the fault acted (or, a timed kill, will act whatever becomes of the request).
     let struck = false;
     const strike = (kind: FaultKind) => {
       struck = true;
-      hooks.injected(kind);
+      hooks.injected(kind, path);
     };
     // The request ended before the fault could act on it: the fault is dealt again later.
     const miss = () => {
@@ -116,7 +123,11 @@ export async function startChaosProxy(
     }
     if (fault?.kind === 'token-expiry') {
       strike(fault.kind);
-      return answerJson(res, 401, 'unauthenticated', 'The token has expired');
+      // As each server says it: the BFF asks the app for the password, the records service
+      // tells the BFF its token is no longer good.
+      return side === 'edge'
+        ? answerJson(res, 401, 'reauth_required', 'Sign in again (chaos)')
+        : answerJson(res, 401, 'unauthenticated', 'The token has expired');
     }
     if (fault?.kind === 'server-error' && !fault.delivered) {
       strike(fault.kind);
@@ -150,7 +161,7 @@ export async function startChaosProxy(
     }
     const killing = fault?.kind === 'kill-bff' || fault?.kind === 'kill-records' ? fault : null;
     const kill = (f: NonNullable<typeof killing>) => {
-      if (hooks.kill(f.kind === 'kill-bff' ? 'bff' : 'records')) hooks.injected(f.kind);
+      if (hooks.kill(f.kind === 'kill-bff' ? 'bff' : 'records')) hooks.injected(f.kind, path);
       else hooks.missed(f);
     };
     if (killing && typeof killing.after === 'number') {

@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
-import { startChaosProxy, type ChaosProxy } from './chaos-proxy';
-import { FAULT_KINDS, type Fault, type FaultKind, type FaultPlan } from './fault-plan';
+import { sessionInfo, type SessionInfo } from '../../src/shared/schemas/auth';
+import { startChaosProxy, UPLOADS, type ChaosProxy } from './chaos-proxy';
+import { FAULT_KINDS, type Fault, type FaultKind, type FaultPlan, type Side } from './fault-plan';
 import { startServerProcess, type ServerProcess } from './server-process';
 import { migratedDataDir } from '../helpers/migrated-data-dir';
 
@@ -13,19 +14,25 @@ export type FaultCounts = Record<FaultKind, number>;
 export const noFaults = (): FaultCounts =>
   Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as FaultCounts;
 
-export type Session = { cookie: string; agencyId: number };
+/** A sign-in: the cookie, and who it is (the app keeps that as the page's identity). */
+export type Session = { cookie: string; agencyId: number; info: SessionInfo };
 
 export type ChaosStack = {
   /** Where the tablet sends: the edge proxy in front of the BFF. */
   edgeUrl: string;
-  /** Faults for the seed now running, counted into `counts` as they are applied; null for none. */
-  setPlan(plan: FaultPlan | null, counts: FaultCounts): void;
+  /**
+   * Faults for the seed now running, counted into `counts` as they are applied (those on photo
+   * uploads into `photoCounts`); null for none.
+   */
+  setPlan(plan: FaultPlan | null, counts: FaultCounts, photoCounts?: FaultCounts): void;
   /** Both servers serve (after any restart in progress). */
   ready(): Promise<void>;
   /** Whether both servers serve now. */
   up(): boolean;
   /** Signs in at the BFF as the user would (retrying while it restarts): the session cookie. */
   signIn(): Promise<Session>;
+  /** A GET on the BFF itself, past the edge proxy, signed in: for the photos' verdict only. */
+  readBff(pathAndQuery: string): Promise<Response>;
   /** A GET on the records service itself, past every proxy: for the comparison only. */
   readRecords<T>(pathAndQuery: string): Promise<T>;
   /** Crashes nobody caused (each a finding), with their output. */
@@ -48,6 +55,7 @@ export async function startChaosStack(): Promise<ChaosStack> {
   const bffDir = migratedDataDir('trapline-chaos-bff-');
   let plan: FaultPlan | null = null;
   let counts = noFaults();
+  let photoCounts = noFaults();
   let records: ServerProcess | null = null;
   let bff: ServerProcess | null = null;
   const proc = (t: 'bff' | 'records') => (t === 'bff' ? bff : records);
@@ -55,10 +63,14 @@ export async function startChaosStack(): Promise<ChaosStack> {
     f.kind === 'kill-bff' || f.kind === 'kill-records'
       ? Boolean(proc(f.kind === 'kill-bff' ? 'bff' : 'records')?.url())
       : true;
+  // Photo uploads pass the edge proxy with the record traffic but are dealt their own deck.
+  const lane = (side: 'edge' | 'upstream', path: string): Side =>
+    side === 'edge' && path.startsWith(UPLOADS) ? 'uploads' : side;
   const hooks = (side: 'edge' | 'upstream') => ({
-    decide: (method: string) => plan?.next(side, method, applicable) ?? null,
-    injected: (kind: FaultKind) => {
-      counts[kind] += 1;
+    decide: (method: string, path: string) =>
+      plan?.next(lane(side, path), method, applicable) ?? null,
+    injected: (kind: FaultKind, path: string) => {
+      (lane(side, path) === 'uploads' ? photoCounts : counts)[kind] += 1;
     },
     missed: (fault: Fault) => plan?.missed(fault),
     kill: (t: 'bff' | 'records') => proc(t)?.killAndRestart() ?? false,
@@ -109,11 +121,13 @@ export async function startChaosStack(): Promise<ChaosStack> {
     return ((await res.json()) as { token: string }).token;
   };
 
-  return {
+  let bffCookie: string | null = null;
+  const stack: ChaosStack = {
     edgeUrl: edge.url,
-    setPlan(next, into) {
+    setPlan(next, into, photosInto = noFaults()) {
       plan = next;
       counts = into;
+      photoCounts = photosInto;
     },
     ready,
     up: () => servers.every((s) => s.url() !== null),
@@ -128,12 +142,12 @@ export async function startChaosStack(): Promise<ChaosStack> {
             body: JSON.stringify({ username: CHAOS_USER, password: PASSWORD }),
           });
           if (res.status === 200) {
-            const body = (await res.json()) as { agency: { id: number } };
+            const info = sessionInfo.parse(await res.json());
             const cookie = res.headers
               .getSetCookie()
               .map((c) => c.split(';', 1)[0])
               .join('; ');
-            return { cookie, agencyId: body.agency.id };
+            return { cookie, agencyId: info.agency.id, info };
           }
           if (res.status < 500 && res.status !== 429) {
             throw new Error(`sign-in answered ${res.status}: ${await res.text()}`);
@@ -143,6 +157,18 @@ export async function startChaosStack(): Promise<ChaosStack> {
         }
         if (Date.now() > deadline) throw new Error('could not sign in within 180 s');
         await sleep(200);
+      }
+    },
+    async readBff(pathAndQuery) {
+      // A session of its own, made again if a restarted BFF or an expiry lost it.
+      for (let attempt = 0; ; attempt += 1) {
+        bffCookie ??= (await stack.signIn()).cookie;
+        const url = await bff!.ready();
+        const res = await fetch(`${url}${pathAndQuery}`, {
+          headers: { cookie: bffCookie, 'x-csrf': '1' },
+        });
+        if (res.status !== 401 || attempt > 0) return res;
+        bffCookie = null;
       }
     },
     async readRecords<T>(pathAndQuery: string): Promise<T> {
@@ -168,4 +194,5 @@ export async function startChaosStack(): Promise<ChaosStack> {
       rmSync(bffDir, { recursive: true, force: true });
     },
   };
+  return stack;
 }

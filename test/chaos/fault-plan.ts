@@ -15,8 +15,26 @@ export const FAULT_KINDS = [
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
-/** Where a fault strikes: `edge` is tablet → BFF, `upstream` is BFF → records service. */
-export type Side = 'edge' | 'upstream';
+/**
+ * Where a fault strikes: `edge` is tablet → BFF record traffic (/api/v1), `upstream` is BFF →
+ * records service, `uploads` is the tablet's photo uploads to the BFF (tus at /api/uploads: POST
+ * create, HEAD offset, PATCH bytes), which pass the same edge proxy but have a deck of their own.
+ */
+export type Side = 'edge' | 'upstream' | 'uploads';
+
+/**
+ * The kinds the uploads deck deals (every one at least once per seed with photos): a kill is
+ * left to the record traffic, whose kills strike while photos are being sent too.
+ */
+export const PHOTO_FAULT_KINDS = [
+  'drop-request',
+  'drop-answer',
+  'delay',
+  'reset',
+  'server-error',
+  'rate-limit',
+  'token-expiry',
+] as const satisfies readonly FaultKind[];
 
 export type Fault =
   /** The request never reaches the server: the connection is destroyed on arrival. */
@@ -44,7 +62,8 @@ type Card = {
   side: Side;
   at: number;
   fault: Fault;
-  postOnly: boolean;
+  /** The methods it may strike (null: any). */
+  methods: readonly string[] | null;
   /** Times it was dealt to a request it could not strike (see FaultPlan.missed). */
   misses: number;
 };
@@ -56,6 +75,8 @@ export type PlanOptions = {
   engineTimeoutMs: number;
   /** The BFF's upstream response timeout: a long upstream delay outlasts it. */
   upstreamTimeoutMs: number;
+  /** Photos the seed takes (0: no uploads deck); each makes at least a POST and a PATCH. */
+  photos?: number;
 };
 
 export type FaultPlan = {
@@ -100,7 +121,13 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
   // expiry in the first half, so the work after them is large.
   const full = Math.max(4, Math.floor(timing.saves * 0.8));
   const add = (side: Side, fault: Fault, postOnly = false, window = full) =>
-    cards.push({ side, at: rng.between(1, window), fault, postOnly, misses: 0 });
+    cards.push({
+      side,
+      at: rng.between(1, window),
+      fault,
+      methods: postOnly ? ['POST'] : null,
+      misses: 0,
+    });
   const delay = (limitMs: number): Fault => ({
     kind: 'delay',
     // One delay in three outlasts the waiting side's timeout: the answer comes after it gave up.
@@ -141,9 +168,13 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
       Math.ceil(full / 2),
     );
   }
-  cards.sort((a, b) => a.at - b.at);
-
   const ambientRate = rng.next() * 0.12;
+  // The uploads deck comes from its own fork, so the record traffic's deck and ambient faults of
+  // a seed are the same as before photos were added (seeds chosen for their record faults keep
+  // them).
+  const uploads = uploadsDeck(seededRng(seed).fork('photo-faults'), timing.photos ?? 0);
+  cards.push(...uploads.cards);
+  cards.sort((a, b) => a.at - b.at);
   const ambient = (r: Rng): Fault | null => {
     if (!r.chance(ambientRate)) return null;
     const kind = r.pick(['drop-request', 'drop-answer', 'delay', 'reset', 'server-error'] as const);
@@ -151,8 +182,13 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
     if (kind === 'server-error') return serverError();
     return { kind };
   };
-  const counters: Record<Side, number> = { edge: 0, upstream: 0 };
-  const ambientRng = { edge: rng.fork('edge'), upstream: rng.fork('upstream') };
+  const counters: Record<Side, number> = { edge: 0, upstream: 0, uploads: 0 };
+  const ambientRng = {
+    edge: rng.fork('edge'),
+    upstream: rng.fork('upstream'),
+    uploads: rng.fork('uploads'),
+  };
+  const ambientFor = (side: Side, r: Rng) => (side === 'uploads' ? uploads.ambient(r) : ambient(r));
   let enabled = true;
   const lines: Array<{ text: string; missed: boolean }> = [];
   // Cards dealt to a request still under way, by the fault object handed out (a copy per deal),
@@ -180,14 +216,14 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
         (c) =>
           c.side === side &&
           c.at <= counters[side] &&
-          (!c.postOnly || method === 'POST') &&
+          (c.methods === null || c.methods.includes(method)) &&
           applicable(c.fault),
       );
       if (i >= 0) {
         const [card] = cards.splice(i, 1);
         return deal(side, method, { ...card.fault }, card);
       }
-      const f = ambient(ambientRng[side]);
+      const f = ambientFor(side, ambientRng[side]);
       return f && applicable(f) ? deal(side, method, f) : null;
     },
     missed(fault) {
@@ -210,4 +246,46 @@ export function faultPlan(seed: number, timing: PlanOptions): FaultPlan {
       enabled = false;
     },
   };
+}
+
+/**
+ * The photo uploads' faults: every kind of PHOTO_FAULT_KINDS at least once, each card due within
+ * the first `photos` upload requests (a seed's photos make at least twice that many, so every
+ * card is dealt), plus ambient faults at a seeded rate. Which tus request each can strike:
+ * - drop-request, delay, 5xx before the BFF, 429, 401: any (POST, HEAD, PATCH);
+ * - drop-answer: one on a creation (the BFF made the upload; the tablet does not know its URL)
+ *   and one on bytes (the BFF stored them; the tablet does not know its offset);
+ * - reset: bytes only (the connection breaks halfway through a PATCH body);
+ * - 5xx after the BFF acted: a PATCH whose bytes were stored, answered as a gateway error.
+ */
+function uploadsDeck(
+  rng: Rng,
+  photos: number,
+): { cards: Card[]; ambient: (r: Rng) => Fault | null } {
+  if (photos === 0) return { cards: [], ambient: () => null };
+  const window = Math.max(2, photos);
+  const cards: Card[] = [];
+  const add = (fault: Fault, methods: readonly string[] | null = null) =>
+    cards.push({ side: 'uploads', at: rng.between(1, window), fault, methods, misses: 0 });
+  const status = () => rng.pick([500, 502, 503, 504]);
+  add({ kind: 'drop-request' });
+  add({ kind: 'drop-answer' }, ['POST']);
+  add({ kind: 'drop-answer' }, ['PATCH']);
+  add({ kind: 'reset' }, ['PATCH']);
+  if (rng.chance(0.5)) add({ kind: 'reset' }, ['PATCH']);
+  add({ kind: 'delay', ms: rng.between(20, 1500), stage: rng.chance(0.5) ? 'request' : 'answer' });
+  add({ kind: 'server-error', status: status(), delivered: false });
+  add({ kind: 'server-error', status: status(), delivered: true }, ['PATCH']);
+  add({ kind: 'rate-limit', retryAfterS: 1 });
+  add({ kind: 'token-expiry' });
+  const rate = rng.next() * 0.1;
+  const ambient = (r: Rng): Fault | null => {
+    if (!r.chance(rate)) return null;
+    const kind = r.pick(['drop-request', 'drop-answer', 'delay', 'reset', 'server-error'] as const);
+    if (kind === 'delay') return { kind, ms: r.between(20, 300), stage: 'answer' };
+    if (kind === 'server-error')
+      return { kind, status: r.pick([500, 502, 503, 504]), delivered: r.chance(0.5) };
+    return { kind };
+  };
+  return { cards, ambient };
 }

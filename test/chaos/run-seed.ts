@@ -1,3 +1,4 @@
+import { signedInHere } from '../../src/client/lib/identity';
 import { heldIds } from '../../src/client/sync/outbox-graph';
 import type { Entity } from '../../src/shared';
 import {
@@ -6,8 +7,11 @@ import {
   type ChaosStack,
   type FaultCounts,
 } from './chaos-stack';
+import { comparePhotos, type PhotoCounts } from './compare-photos';
 import { compareRun, type RunCounts } from './compare-run';
 import { faultPlan } from './fault-plan';
+import { planPhotos, type PhotoLoad } from './photo-plan';
+import { startPhotoQueue, type PhotoQueue } from './photo-queue';
 import { seededRng } from './prng';
 import { buildScenario, type StepContext } from './scenario';
 import { ENGINE_TIMEOUT_MS, openTablet, type Tablet } from './tablet';
@@ -15,13 +19,21 @@ import { ENGINE_TIMEOUT_MS, openTablet, type Tablet } from './tablet';
 export type SeedResult = RunCounts & {
   seed: number;
   faults: FaultCounts;
+  /** The photos' verdict (compare-photos), and the faults that struck photo uploads. */
+  photos: PhotoCounts;
+  photoFaults: FaultCounts;
+  /**
+   * Steps of the field work that failed, and failed sign-ins (in `details`): the seed did not do
+   * what it says, so it fails, whatever the comparison finds.
+   */
+  problems: number;
   /** Times the user had to sign in again (a token expired mid-queue). */
   signIns: number;
   seconds: number;
   /** The faults dealt, in order (see FaultPlan.dealt), and when each phase ended. */
   timeline: string[];
   /** Requests that passed each fault proxy while the faults were on, and faults never dealt. */
-  requests: { edge: number; upstream: number; undealt: number };
+  requests: { edge: number; upstream: number; uploads: number; undealt: number };
   /** Seconds the calm phase took to empty the queue (leases of killed requests show here). */
   calmSeconds: number;
 };
@@ -33,6 +45,8 @@ export type SeedOptions = {
   chaosMs: number;
   /** How long the queue may take to empty once the faults stopped (ms): what is left is stuck. */
   calmMs: number;
+  /** How many photos the tablet takes (photo-plan). */
+  photos: PhotoLoad;
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -46,13 +60,14 @@ async function waitsForUser(tablet: Tablet): Promise<boolean> {
 
 /**
  * Waits until only the user could move what is left in the queue (nothing, or parked entries and
- * those held behind them), signing in again whenever the engine pauses for it. Gives up after
- * `budgetMs` of time during which the servers were up and nobody was signing in: a restart on a
+ * those held behind them) and the photo queue has sent every photo whose record has a server id,
+ * signing in again whenever the engine pauses for it. Gives up after `budgetMs` of time during which the servers were up and nobody was signing in: a restart on a
  * loaded machine is slow, and that is not the engine's time. While `extend` says so, it goes on
  * past that budget (still bounded). True when it settled.
  */
 async function settle(
   tablet: Tablet,
+  photos: PhotoQueue,
   budgetMs: number,
   signIn: () => Promise<void>,
   busy: () => boolean,
@@ -78,7 +93,7 @@ async function settle(
       if (!tick()) return false;
     }
     if (tablet.engine.getStatus().paused) await signIn();
-    else if (await waitsForUser(tablet)) return true;
+    else if ((await waitsForUser(tablet)) && (await photos.idle())) return true;
     else await sleep(100);
     if (!tick()) return false;
   }
@@ -106,6 +121,9 @@ export async function runSeed(
   stack.restarts(); // the starts before this seed are not its own
   mark('servers ready');
   const session = await stack.signIn();
+  // As the signed-in app does: what asks who is signed in (may this user delete a synced record?)
+  // reads this page's identity, never the browser's localStorage, which Node has not.
+  const signedOut = signedInHere(session.info);
   mark('signed in');
   const tablet = openTablet(
     `chaos-${seed}-${crypto.randomUUID()}`,
@@ -114,6 +132,8 @@ export async function runSeed(
     rng.fork('jitter'),
   );
   const scenario = buildScenario(seed, rng.fork('scenario'), options.sites);
+  // Its own fork: the records' field work of a seed is the same with or without photos.
+  const planned = planPhotos(rng.fork('photos'), scenario.records, options.photos);
   const pauseRng = rng.fork('pauses');
   const problems: string[] = [];
 
@@ -130,10 +150,29 @@ export async function runSeed(
     });
     return signingIn;
   };
+  const signInFailed = (err: unknown) => problems.push(`sign-in failed: ${String(err)}`);
   // The user signs in again when the app asks (the queue paused on reauth_required).
   const unsubscribe = tablet.engine.subscribe((s) => {
-    if (s.paused) signIn().catch((err: unknown) => problems.push(`sign-in failed: ${String(err)}`));
+    if (s.paused) signIn().catch(signInFailed);
   });
+  // The photo queue asks too (a 401 on an upload); once signed in, it looks again.
+  const photos = startPhotoQueue(tablet, stack.edgeUrl, rng.fork('photo-jitter'), () => {
+    signIn()
+      .then(() => photos.kick())
+      .catch(signInFailed);
+  });
+  /** Scenario key → the step after which its record was saved. */
+  const savedAt = new Map<string, number>();
+  let toTake = [...planned];
+  /** Takes the photos due after step `i` (all that are left when `i` is null). */
+  const takePhotos = async (i: number | null) => {
+    const due = toTake.filter((p) => {
+      const at = savedAt.get(p.key);
+      return at !== undefined && (i === null || at + p.after <= i);
+    });
+    toTake = toTake.filter((p) => !due.includes(p));
+    for (const p of due) await photos.take(p, ctx.made.get(p.key)!);
+  };
 
   const created: Array<{ entity: Entity; localId: string }> = [];
   const deleted = new Set<string>();
@@ -149,12 +188,16 @@ export async function runSeed(
     saves: scenario.steps.length,
     engineTimeoutMs: ENGINE_TIMEOUT_MS,
     upstreamTimeoutMs: BFF_UPSTREAM_TIMEOUT_MS,
+    photos: planned.length,
   });
-  stack.setPlan(plan, faults);
+  const photoFaults = noFaults();
+  stack.setPlan(plan, faults, photoFaults);
   try {
-    for (const step of scenario.steps) {
+    for (const [i, step] of scenario.steps.entries()) {
       try {
         await step.run(ctx);
+        for (const key of ctx.made.keys()) if (!savedAt.has(key)) savedAt.set(key, i);
+        await takePhotos(i);
       } catch (err) {
         problems.push(
           `step "${step.label}" failed: ${err instanceof Error ? err.message : String(err)}`,
@@ -164,6 +207,7 @@ export async function runSeed(
       tablet.engine.requestSync('save');
       await sleep(pauseRng.int(60));
     }
+    await takePhotos(null);
     mark('field work saved');
     const busy = () => !stack.up() || signingIn !== null;
     // The faults stay on while the deck still holds cards and the queue still has work, however
@@ -171,6 +215,7 @@ export async function runSeed(
     // fast enough run reaches within chaosMs (the coverage check counts on it).
     const settledUnderFaults = await settle(
       tablet,
+      photos,
       options.chaosMs,
       signIn,
       busy,
@@ -181,15 +226,17 @@ export async function runSeed(
     // Calm: no more faults; both servers up; "Sync now" until the queue is empty or the time is up.
     const requests = { ...plan.seen(), undealt: plan.pending() };
     plan.off();
-    stack.setPlan(null, faults);
+    stack.setPlan(null, faults, photoFaults);
     const calmFrom = Date.now();
     await stack.ready();
     if (tablet.engine.getStatus().paused) await signIn();
     tablet.engine.requestSync('manual');
-    await settle(tablet, options.calmMs, signIn, busy);
+    photos.kick();
+    await settle(tablet, photos, options.calmMs, signIn, busy);
     mark('calm settled');
     const calmSeconds = (Date.now() - calmFrom) / 1000;
     tablet.engine.stop();
+    await photos.stop();
     // Let in-flight sends finish writing their outcome before the tablet is read.
     await Promise.race([tablet.engine.settled(), sleep(ENGINE_TIMEOUT_MS + 1000)]);
     const counts = await compareRun({
@@ -200,12 +247,20 @@ export async function runSeed(
       read: (p) => stack.readRecords(p),
     });
     counts.details.unshift(...problems);
+    const photoCounts = await comparePhotos({
+      tablet,
+      taken: photos.taken,
+      read: (p) => stack.readBff(p),
+    });
     mark('compared');
     const timeline = [...plan.dealt, ...phases, ...stack.restarts().map((r) => `restart: ${r}`)];
     return {
       seed,
       ...counts,
       faults,
+      photos: photoCounts,
+      photoFaults,
+      problems: problems.length,
       signIns,
       timeline,
       requests,
@@ -214,7 +269,9 @@ export async function runSeed(
     };
   } finally {
     stack.setPlan(null, noFaults());
+    signedOut();
     unsubscribe();
+    await photos.stop();
     await tablet.dispose();
   }
 }

@@ -39,7 +39,10 @@ export type StepContext = {
 
 export type Step = { label: string; run(ctx: StepContext): Promise<void> };
 
-export type Scenario = { siteCodes: string[]; steps: Step[] };
+/** A record of the field work, by its scenario key (photos are planned on them). */
+export type ScenarioRecord = { key: string; entity: Entity; doomed: boolean };
+
+export type Scenario = { siteCodes: string[]; steps: Step[]; records: ScenarioRecord[] };
 
 const DAY = 86_400_000;
 const isoDay = (daysAgo: number) => new Date(Date.now() - daysAgo * DAY).toISOString().slice(0, 10);
@@ -199,7 +202,8 @@ export function buildScenario(seed: number, rng: Rng, sites: number): Scenario {
   if (rng.chance(0.5)) {
     steps.splice(rng.int(steps.length + 1), 0, { label: 'pull', run: async (ctx) => ctx.pull() });
   }
-  return { siteCodes, steps };
+  const records = nodes.map(({ key, entity, doomed }) => ({ key, entity, doomed }));
+  return { siteCodes, steps, records };
 }
 
 /** A user's edit of a record: a field each kind's form really changes. */

@@ -18,6 +18,8 @@ export type Tablet = {
   db: TraplineDb;
   engine: SyncEngine;
   log: TabletLog;
+  /** The headers every request carries (cookie, origin), as of the last sign-in. */
+  headers(): Record<string, string>;
   /** The session cookie every request carries (a browser's cookie jar): set after a sign-in. */
   setCookie(cookie: string): void;
   dispose(): Promise<void>;
@@ -73,6 +75,7 @@ export function openTablet(name: string, edgeUrl: string, cookie: string, rng: R
     db,
     engine,
     log,
+    headers: () => ({ ...headers }),
     setCookie(next) {
       headers.Cookie = next;
     },

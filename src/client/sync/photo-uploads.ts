@@ -125,13 +125,19 @@ export function createPhotoUploader(db: TraplineDb, options: PhotoUploaderOption
 
   async function sendOne(photo: PhotoRow, record: number): Promise<'next' | 'pause'> {
     await db.photos.update(photo.id, { state: 'sending' });
+    // A signal of this send's own, unhooked from the queue's when the send ends: what the sender
+    // hangs on it (the upload, with the photo's bytes) goes with it, not kept by the queue's
+    // signal for as long as the queue runs.
+    const send = new AbortController();
+    const stop = () => send.abort();
+    abort.signal.addEventListener('abort', stop, { once: true });
     try {
       await sendPhoto(photo, {
         endpoint,
         headers: options.headers?.() ?? {},
         uploadUrl: photo.uploadUrl,
         record,
-        signal: abort.signal,
+        signal: send.signal,
         readSource: options.readSource,
         onUploadUrl: (url) => void db.photos.update(photo.id, { uploadUrl: url }),
         onProgress: (sent, total) => publish({ ...status, current: { id: photo.id, sent, total } }),
@@ -165,6 +171,8 @@ export function createPhotoUploader(db: TraplineDb, options: PhotoUploaderOption
       await db.photos.update(photo.id, { attempts, nextAttemptAt: now() + delay });
       // No connection: the next photo would fail the same way.
       return e.status === null ? 'pause' : 'next';
+    } finally {
+      abort.signal.removeEventListener('abort', stop);
     }
   }
 

@@ -203,6 +203,30 @@ describe('photo upload queue', () => {
     }
   });
 
+  it('holds on to no photo it sent: no abort hook per photo is left on the queue', async () => {
+    // Each hook kept the photo's upload, bytes included, for as long as the queue ran (a day
+    // of field work's photos in the tablet's memory); Node counts them on the queue's signal.
+    const { db, engine } = tablet();
+    const c = await syncedCollection(db, engine);
+    for (let i = 0; i < 12; i += 1) {
+      await addPhoto(db, c.localId, jpegBytes(2_000, 20 + i), { createdAt: i });
+    }
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    const uploader = uploaderFor(db);
+    uploader.start();
+    try {
+      await uploader.settled();
+      expect(await stored(c.serverId)).toHaveLength(12);
+      await new Promise((r) => setTimeout(r, 10)); // warnings are emitted on a later tick
+      expect(warnings.filter((w) => w.includes('MaxListenersExceeded'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      uploader.stop();
+    }
+  });
+
   it("drops a sent photo's full size after a week, keeping its thumbnail", async () => {
     const { db } = tablet();
     const weekOld = Date.now() - KEEP_FULL_SIZE_MS - 60_000;
