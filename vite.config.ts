@@ -189,6 +189,11 @@ export default defineConfig({
         // wasm: the scanner's ZXing reader (features/scan), so scanning works offline.
         globPatterns: ['**/*.{js,css,html,svg,png,woff2,wasm}'],
         navigateFallback: '/index.html',
+        // The first install takes the page it was installed from: without it, a tablet that
+        // signed in once and lost signal before any reload fetched every screen not yet opened
+        // (lazy chunks) from the network, and they did not open (test/e2e/first-visit-offline).
+        // Updates still wait for the technician's yes (registerType 'prompt': no skipWaiting).
+        clientsClaim: true,
         navigateFallbackDenylist: [/^\/api\//],
         cleanupOutdatedCaches: true,
         // Map tiles seen once stay available in the field. TILE_URL is the BFF's run-time setting,
