@@ -5,14 +5,13 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodePoolLabel } from '../../src/shared/labels/scan-code';
 import { ensureAppBuilt } from './harness/build-app';
-import { launchApp, type AppBrowser } from './harness/browser';
+import type { AppBrowser } from './harness/browser';
 import { fakeCameraArgs, writeQrVideo } from './harness/fake-camera';
 import {
   createCollectionAtSite,
   createSiteByCoordinates,
   launchSignedIn,
   makePools,
-  signIn,
   visible,
 } from './harness/field-actions';
 import { inspectScreen } from './harness/inspect-screen';
@@ -246,9 +245,8 @@ describe('pool labels, the lab manifest and scanning in Chromium', () => {
   it('opens the pool whose label the camera sees, offline, and says so when a code is unknown', async () => {
     const unknownVideo = join(work, 'unknown.y4m');
     await writeQrVideo(unknownVideo, 'HELLO FROM ANOTHER APP');
-    const camera = await launchApp(stack.appUrl, { args: fakeCameraArgs(unknownVideo) });
+    const camera = await launchSignedIn(stack, { args: fakeCameraArgs(unknownVideo) });
     try {
-      await signIn(camera.page, { username: TECH.username, password: stack.password });
       const page = camera.page;
       await page.goto('/scan');
       await visible(page.getByRole('heading', { name: 'Scan a label or trap tag' }));
@@ -269,13 +267,9 @@ describe('pool labels, the lab manifest and scanning in Chromium', () => {
       poolVideo,
       encodePoolLabel({ agency: TECH.agencyId, poolId: pool.serverId, poolNumber: pool.number }),
     );
-    const tablet = await launchApp(stack.appUrl, { args: fakeCameraArgs(poolVideo) });
+    const tablet = await launchSignedIn(stack, { args: fakeCameraArgs(poolVideo) });
     try {
       const page = tablet.page;
-      await signIn(page, { username: TECH.username, password: stack.password });
-      await page.evaluate(async () => {
-        await navigator.serviceWorker.ready;
-      });
       // The office's pools reach this fresh tablet with its first sync.
       await expect
         .poll(

@@ -1,8 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ensureAppBuilt } from './harness/build-app';
-import { launchApp, PORTRAIT, type AppBrowser } from './harness/browser';
-import { createCollectionAtSite, createSiteByMap, signIn, visible } from './harness/field-actions';
+import { PORTRAIT, type AppBrowser } from './harness/browser';
+import {
+  createCollectionAtSite,
+  createSiteByMap,
+  launchSignedIn,
+  visible,
+} from './harness/field-actions';
 import { eventually, userDbName } from './harness/local-db';
 import { screenshot } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
@@ -133,8 +138,7 @@ describe('photos on records', () => {
   beforeAll(async () => {
     await ensureAppBuilt();
     stack = await startStack();
-    app = await launchApp(stack.appUrl);
-    await signIn(app.page, { username: 'demo-tech', password: stack.password });
+    app = await launchSignedIn(stack);
   });
 
   afterAll(async () => {
@@ -144,9 +148,6 @@ describe('photos on records', () => {
 
   it('takes a photo offline on a new collection, upright and small, and sends the same bytes once online', async () => {
     const page = app.page;
-    await page.evaluate(async () => {
-      await navigator.serviceWorker.ready;
-    });
     const photoFile = withExifOrientation6(await cameraJpeg(page));
     await app.context.setOffline(true);
 

@@ -29,11 +29,11 @@ export async function signIn(page: Page, user: User): Promise<void> {
  * Chromium on a fresh profile at the app, signed in as the demo technician, with the service
  * worker ready (so the app also opens offline).
  */
-export async function launchSignedIn(stack: {
-  appUrl: string;
-  password: string;
-}): Promise<AppBrowser> {
-  const app = await launchApp(stack.appUrl);
+export async function launchSignedIn(
+  stack: { appUrl: string; password: string },
+  options: Parameters<typeof launchApp>[1] = {},
+): Promise<AppBrowser> {
+  const app = await launchApp(stack.appUrl, options);
   await signIn(app.page, { username: 'demo-tech', password: stack.password });
   await app.page.evaluate(async () => {
     await navigator.serviceWorker.ready;
