@@ -74,6 +74,9 @@ export async function createRecords(
       }
       const localId = newId();
       const now = Date.now();
+      // The page's strictly rising clock: two saves in one millisecond (a same-day re-test
+      // saved right after the first) are still told apart by when they were made.
+      const madeAt = entryTime();
       const row: AnyRecordRow = {
         localId,
         serverId: null,
@@ -84,7 +87,7 @@ export async function createRecords(
         parentLocalId: item.parentLocalId,
         updatedAt: now,
         // Within one save (several pools), the order they were given in.
-        createdAt: now + index / prepared.length,
+        createdAt: madeAt + index / prepared.length,
         problem: null,
         ...indexFields(entity, item.data),
       };

@@ -1,7 +1,7 @@
 let last = 0;
 
 /**
- * When an outbox entry is made: `Date.now()`, but never the same or an earlier time twice in
+ * When an outbox entry or a record is made: `Date.now()`, but never the same or an earlier time twice in
  * this page. The outbox sends a record's entries in the order of `createdAt`, ties broken by id,
  * which is random; two saves of one record in the same millisecond (a double tap, a form saving
  * right after another) would otherwise go out in either order, and the value saved first could

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCollection } from '../../../src/client/db/create-collection';
 import { createPoolTest } from '../../../src/client/db/create-pool-test';
 import { createPools } from '../../../src/client/db/create-pools';
@@ -78,6 +78,21 @@ describe('record reads', () => {
     expect(read.pools.map((p) => p.localId).sort()).toEqual([...poolIds].sort());
     expect(await readCollectionForPools(db, 'not-here')).toEqual({ collection: null, pools: [] });
     expect((await readPoolsOf(db, collectionId)).length).toBe(3);
+  });
+
+  it('keeps same-day re-tests saved within one millisecond in the order they were saved', async () => {
+    // Seen as a flaky run of the test below: records made in separate saves took Date.now() as
+    // when they were made, so two in one millisecond tied and their random ids decided.
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.parse('2026-07-20T15:00:00Z'));
+    try {
+      const saved: string[] = [];
+      for (let i = 0; i < 8; i++)
+        saved.push(await createPoolTest(db, poolIds[0], test('2026-07-20')));
+      const read = await readPoolsWithTests(db, collectionId);
+      expect(read[0].tests.map((t) => t.localId)).toEqual(saved);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('reads a collection’s pools in the order they were made, each with its tests in order', async () => {
