@@ -7,11 +7,13 @@ import { forwardingHop, isReportListRead } from '../helpers/forwarding-hop';
  * can say a word: minutes on a loaded office machine, during which its client's connection
  * carries nothing. The BFF's idle backstop (DEFAULT_SERVER_TIMEOUTS.idleMs, 120 s) destroys a
  * socket with no traffic for that long, so such a report ended as a reset connection ("other
- * side closed") instead of an answer. Here the backstop is one second and every list page takes
- * 0.8 s to arrive, so the read outlasts the backstop.
+ * side closed") instead of an answer. Here the backstop is three seconds and every list page
+ * takes 2.4 s to arrive, so the read (two lists, a page each, one after the other) outlasts it.
+ * Three, not one: on a loaded machine the sign-in before the report could sit silent for a
+ * second and was cut by the backstop itself, failing the test for the wrong reason.
  */
-const IDLE_MS = 1_000;
-const PAGE_DELAY_MS = 800;
+const IDLE_MS = 3_000;
+const PAGE_DELAY_MS = 2_400;
 
 /** Forwards everything; list pages (not the one-row reads) are answered PAGE_DELAY_MS late. */
 const slowListHop = (target: string) =>
@@ -40,7 +42,7 @@ afterAll(async () => {
 describe('a report whose lists take longer to read than the idle backstop', () => {
   it('is answered, not cut off', async () => {
     // A fresh session's first report: its agency's lists are read now, page by page, with its
-    // client waiting in silence (two lists of a page each, one page at a time: 1.6 s at least).
+    // client waiting in silence (two lists of a page each, one page at a time: 4.8 s at least).
     const at = Date.now();
     const res = await stack.api('/api/reports/vector-index?year=2025', { cookie: manager });
     expect(Date.now() - at).toBeGreaterThan(IDLE_MS);
