@@ -3,13 +3,24 @@ import type { SessionInfo } from '#shared';
 import { signOut } from '../features/auth/session-api';
 import { I18nProvider, useI18n } from '../lib/i18n';
 import { clearIdentity, loadIdentity, saveIdentity } from '../lib/identity';
-import { SignedInApp } from './signed-in-app';
 
 // Sign-in is its own chunk (with the form library): a returning technician opens straight into
 // their data and never waits for it; the service worker precaches it for a first sign-in.
 const SignInScreen = lazy(() =>
   import('../features/auth/sign-in-screen').then((m) => ({ default: m.SignInScreen })),
 );
+
+/**
+ * Everything behind sign-in (the user's database, the sync engine, the photo queue, Home) is a
+ * chunk of its own too: a first visit's sign-in screen on one bar of signal waited for ~90 KiB
+ * of it (Dexie, tus, the engine) it could not use yet (Lighthouse, issue 40). A tablet with a
+ * remembered identity starts fetching it here, as the page's scripts are evaluated, beside
+ * React's first render, from the service worker's cache: a returning technician does not wait
+ * on a round trip for it.
+ */
+const loadSignedInApp = () => import('./signed-in-app').then((m) => ({ default: m.SignedInApp }));
+const signedInAppAtStart = loadIdentity() ? loadSignedInApp() : null;
+const SignedInApp = lazy(() => signedInAppAtStart ?? loadSignedInApp());
 
 const PERSIST_ASKED = 'trapline.persistAsked';
 
@@ -42,13 +53,13 @@ export function App() {
   // The language is the signed-in user's choice (Settings), before sign-in the tablet's.
   return (
     <I18nProvider owner={owner}>
-      {identity ? (
-        <SignedInApp key={key} identity={identity} onIdentity={setIdentity} onSignOut={leave} />
-      ) : (
-        <Suspense fallback={<Loading />}>
+      <Suspense fallback={<Loading />}>
+        {identity ? (
+          <SignedInApp key={key} identity={identity} onIdentity={setIdentity} onSignOut={leave} />
+        ) : (
           <SignInScreen onSignedIn={signedIn} />
-        </Suspense>
-      )}
+        )}
+      </Suspense>
     </I18nProvider>
   );
 }

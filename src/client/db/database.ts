@@ -10,6 +10,7 @@ import type {
   SyncState,
 } from '#shared';
 import { PHOTO_INDEXES, type PhotoRow } from './photo-rows';
+import { databaseName } from './database-name';
 
 /**
  * A record as the tablet holds it.
@@ -188,13 +189,8 @@ function unopenable(name: string): Promise<boolean> {
   });
 }
 
-/**
- * One database per user and agency, so a shared tablet never shows one technician's unsynced
- * records to the next. The name holds no secret.
- */
-export function databaseName(owner: { agencyId: number; username: string }): string {
-  return `trapline-a${owner.agencyId}-${encodeURIComponent(owner.username.toLowerCase())}`;
-}
+// Kept in a module without Dexie: the app's error notice names the database before sign-in's chunk.
+export { databaseName };
 
 export function openUserDb(owner: { agencyId: number; username: string }): TraplineDb {
   return new TraplineDb(databaseName(owner));
