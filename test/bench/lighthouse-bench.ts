@@ -11,10 +11,11 @@
  * ignored) the first time, not as a dependency: 200 packages that `npm ci` and CI need not
  * install for a figure only this bench prints. Each page is scored LIGHTHOUSE_RUNS times (3)
  * and the median printed, each run's value in the note (Lighthouse's own advice: one run varies).
- * `npm run bench -- lighthouse`. Prints figures, never asserts a time.
+ * `npm run bench -- lighthouse`; LIGHTHOUSE_REPORTS=dir keeps each run's whole result there.
+ * Prints figures, never asserts a time.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -28,6 +29,8 @@ const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 /** The full browser, as a phone runs it (the headless shell lacks parts Lighthouse reads). */
 const BROWSER = process.env.TRAPLINE_CHROMIUM || '/usr/bin/chromium';
 const TOOLS = join(ROOT, '.trapline', 'bench-tools', `lighthouse-${LIGHTHOUSE_VERSION}`);
+/** A folder to write each run's whole Lighthouse result into (JSON: the LCP element, the chains). */
+const REPORTS = process.env.LIGHTHOUSE_REPORTS;
 
 type Audit = { numericValue?: number; details?: { overallSavingsBytes?: number } };
 type LighthouseResult = {
@@ -155,6 +158,11 @@ export async function benchLighthouse(): Promise<BenchRow[]> {
       page,
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${what}`);
+    if (REPORTS) {
+      mkdirSync(REPORTS, { recursive: true });
+      const file = `${what.replace(/[^a-z]+/gi, '-')}-${Date.now()}.json`;
+      writeFileSync(join(REPORTS, file), JSON.stringify(result.lhr));
+    }
     return scoreOf(result.lhr, what);
   };
   const runs: Record<'reference' | 'signIn' | 'home', Score[]> = {
