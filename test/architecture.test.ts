@@ -138,3 +138,19 @@ describe('the shared layer by its alias', () => {
     ).toEqual([]);
   });
 });
+
+describe('the layer chain as the docs draw it', () => {
+  it('README and docs/architecture.md draw the chain lint enforces', async () => {
+    const { readFile } = await import('node:fs/promises');
+    // The order of eslint.config.js's `below(layer, …)` zones, bottom first: each layer sits
+    // below every layer named after it.
+    const config = await readFile('eslint.config.js', 'utf8');
+    const layers = [...config.matchAll(/below\('(\w+)', \[/g)].map((m) => m[1]);
+    expect(layers.length).toBeGreaterThan(3);
+    const chain = ['shared', ...layers.map((l) => `client/${l}`), 'client/app'].join('←');
+    // Written across lines and in backticks in the prose; compared without them.
+    const flat = (text: string) => text.replace(/[`\s]/g, '');
+    for (const doc of ['README.md', 'docs/architecture.md'])
+      expect(flat(await readFile(doc, 'utf8')), doc).toContain(chain);
+  });
+});

@@ -67,7 +67,7 @@ describe('the suite layout', () => {
     const readme = readFileSync('README.md', 'utf8');
     const rule = readme.slice(
       readme.indexOf('Where tests live'),
-      readme.indexOf('The design is in'),
+      readme.indexOf('The design Trapline started from'),
     );
     const named = rule.slice(rule.indexOf('**Named places**'));
     const listed = [...named.matchAll(/`(test\/[^`]+)`/g)].map((m) => m[1]).sort();
