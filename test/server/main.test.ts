@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killSpawned, spawnMain, type SpawnedMain } from '../helpers/spawned-main';
+import { killSpawned, spawnMain, stopServer, type SpawnedMain } from '../helpers/spawned-main';
 import { cookieFrom, http } from './bff/helpers/http';
 
 /**
@@ -48,9 +48,11 @@ describe('npm start (src/server/main.ts)', () => {
     const sites = await http(`${url}/api/v1/site`, { headers: { 'x-csrf': '1', cookie } });
     expect(sites.json<{ rows: unknown[] }>().rows.length).toBeGreaterThan(1);
 
-    main.child.kill('SIGTERM');
     // With what it printed: a failure seen only under heavy load left no trace of why.
-    expect(await main.exited, `exit code or signal; output:\n${main.output()}`).toBe(0);
+    expect(
+      await stopServer(main, 'SIGTERM'),
+      `exit code or signal; output:\n${main.output()}`,
+    ).toBe(0);
   }, 200_000);
 
   // Field trial (issue 35): "signed out once after restarting npm start on the same data (not on
@@ -64,8 +66,7 @@ describe('npm start (src/server/main.ts)', () => {
       expect(session.status, `${restart} restart: ${session.text}`).toBe(200);
       const sites = await http(`${url}/api/v1/site`, { headers: { 'x-csrf': '1', cookie } });
       expect(sites.status, `${restart} restart: ${sites.text}`).toBe(200);
-      main?.child.kill('SIGINT');
-      expect(await main?.exited, main?.output()).toBe(0);
+      expect(await stopServer(main!, 'SIGINT'), main!.output()).toBe(0);
     }
   }, 400_000);
 });
