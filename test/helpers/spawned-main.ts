@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { appBuildSettledSync } from './app-build-status';
@@ -20,6 +20,8 @@ export type SpawnedMain = {
   exited: Promise<number | string | null>;
   /** The BFF URL from the banner. */
   url(): Promise<string>;
+  /** Whether `child` is a launcher (tsx) with the server in a process of its own. */
+  spawnedServer: boolean;
 };
 
 /**
@@ -27,7 +29,7 @@ export type SpawnedMain = {
  * tsx binary, which runs the server in a grandchild: a SIGKILL to it would leave the server
  * running. So the PID here is the server's own and a SIGKILL kills exactly it.
  * `npmStartCommand`: `npm start`'s own command line instead (the tsx binary, V8's every tier), for
- * the test of the two-commands promise itself; stop it with SIGTERM, which tsx passes on.
+ * the test of the two-commands promise itself; stop it with stopServer (below).
  */
 export function spawnMain(
   env: Record<string, string>,
@@ -82,6 +84,7 @@ export function spawnMain(
     });
   return {
     child,
+    spawnedServer: npmStartCommand,
     output: () => out,
     waitFor,
     exited,
@@ -90,6 +93,46 @@ export function spawnMain(
         await waitFor(/Trapline is running at https?:\/\/\S+\n/),
       )?.[1] ?? '',
   };
+}
+
+/** The PIDs `pid` started (from /proc: every thread's children). */
+function childPids(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number),
+  );
+}
+
+/**
+ * Sends `signal` to the server itself (SIGTERM as a service manager does, SIGINT as Ctrl-C does)
+ * and resolves with how the spawned command ended. Under npmStartCommand the spawned process is
+ * tsx, which runs the server in a child: tsx relays a signal sent to it only, but waits 30 ms for
+ * its child to acknowledge it and otherwise SIGKILLs it and exits 128 + the signal, and on a
+ * loaded machine 30 ms pass now and then (a restart test ended with 130 at load 18). The server's
+ * own shutdown is what the tests ask about, so the signal goes to it; tsx exits with its code.
+ */
+export async function stopServer(
+  p: SpawnedMain,
+  signal: 'SIGTERM' | 'SIGINT',
+): Promise<number | string | null> {
+  const pid = p.child.pid;
+  if (pid === undefined) return p.exited;
+  const server = p.spawnedServer ? childPids(pid).find(isServer) : pid;
+  if (server === undefined) throw new Error(`no server process under ${pid}:\n${p.output()}`);
+  process.kill(server, signal);
+  return p.exited;
+}
+
+/** Whether the process `pid` runs src/server/main.ts. */
+function isServer(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes(MAIN);
+  } catch {
+    return false;
+  }
 }
 
 /** Ends a spawned process if it still runs (SIGKILL: tests clean up, they do not test shutdown). */

@@ -3,6 +3,10 @@
 # and the suite leaves about a quarter of this machine's two cores idle (its files wait on
 # servers, browsers and timers): run one after the other they added ~25 s to a ~5.5 min run.
 # Their output is held back and printed after the tests, so it is not cut into Vitest's.
+# On a clean clone they have no caches (tsc's build info, ESLint's and Prettier's caches live in
+# node_modules/.cache): measured one at a time, 2026-11-29, load 17-27 on the two cores, tsc 65
+# CPU-s (three quarters of it checking), ESLint 75, Prettier 32, knip 6: ~180 CPU-s, about a
+# minute and a half of the run's wall time; the same check run again with its caches took 26.
 # Exits non-zero when either fails.
 set -u
 cd "$(dirname "$0")/../.."

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { closeOnSignals } from '../close-on-signals';
-import { openDatabase } from '../db/open-database';
 import { loadRecordsEnv } from './env';
-import { describeDemoCredentials, startRecordsServer } from './server';
-import { issueAgencyToken, revokeAgencyToken } from './auth/tokens';
-import { BackupRefusedError, takeBackup } from './backup/take-backup';
-import { restoreBackup } from './backup/restore-backup';
 import { isInt4Id } from './storable';
+
+/*
+ * Each command imports what it runs when it runs (`await import`): the records service's app
+ * (Fastify, every route, the OpenAPI document) is a second of CPU to load, and a backup, a
+ * restore, a token or a usage mistake needs none of it. `npm run records -- restore` refusing a
+ * file that is not a backup took 1.6 CPU-s, 1.0 of it loading the server it never starts.
+ */
 
 const USAGE = `Usage:
   npm run records                                     start the records service alone
@@ -42,6 +43,10 @@ async function agencyToken(args: string[]): Promise<void> {
   }
   const id = flag(args, sub === 'create' ? 'agency' : 'id');
   const env = loadRecordsEnv();
+  const [{ openDatabase }, { issueAgencyToken, revokeAgencyToken }] = await Promise.all([
+    import('../db/open-database'),
+    import('./auth/tokens'),
+  ]);
   if (!env.DATABASE_URL && !existsSync(join(env.TRAPLINE_DATA_DIR, 'pgdata'))) {
     // A wrong TRAPLINE_DATA_DIR (the server runs with another) would otherwise get a new, empty
     // database here and answer "No agency 1".
@@ -101,6 +106,10 @@ async function backupOrRestore(command: 'backup' | 'restore', args: string[]): P
     console.error(ON_POSTGRES);
     process.exit(2);
   }
+  const [{ BackupRefusedError, takeBackup }, { restoreBackup }] = await Promise.all([
+    import('./backup/take-backup'),
+    import('./backup/restore-backup'),
+  ]);
   try {
     if (command === 'backup') {
       const { parts } = await takeBackup(env.TRAPLINE_DATA_DIR, file);
@@ -129,6 +138,10 @@ function describeParts(parts: string[]): string {
 
 async function serve(): Promise<void> {
   const env = loadRecordsEnv();
+  const [{ describeDemoCredentials, startRecordsServer }, { closeOnSignals }] = await Promise.all([
+    import('./server'),
+    import('../close-on-signals'),
+  ]);
   const running = await startRecordsServer(env);
   console.log(`Records service listening on ${running.url}`);
   if (running.demoCredentials) console.log(describeDemoCredentials(running.demoCredentials));
