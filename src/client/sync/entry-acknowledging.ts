@@ -1,3 +1,4 @@
+import type { Table } from 'dexie';
 import type { OutboxEntry, SyncState } from '#shared';
 import { normalizeValue } from '../db/field-values';
 import { changeRow } from './change-row';
@@ -47,7 +48,7 @@ export async function acknowledgeAll(
   requests: readonly AckRequest[],
 ): Promise<Acknowledged[]> {
   const { db } = ctx;
-  return db.transaction('rw', allSyncTables(db), async () => {
+  return db.transaction('rw', ackScope(ctx, requests), async () => {
     const serverIds: Array<number | null> = [];
     const moved: Moved[][] = [];
     for (const { entry, body } of requests) {
@@ -64,6 +65,20 @@ export async function acknowledgeAll(
     }
     return results;
   });
+}
+
+/**
+ * The tables an acknowledgement may write, and no more: a read-write transaction holds back every
+ * reader of its tables (the screens' live queries) until it commits, and tells each of them to
+ * read again. A create, update or delete writes its own record table and the outbox (the entry,
+ * its record's later edits, the child it marks); only a fold of a pulled copy (absorbDuplicate)
+ * moves children to other tables and drafts in meta.
+ */
+function ackScope(ctx: SyncContext, requests: readonly AckRequest[]): Table[] {
+  const { db } = ctx;
+  if (requests.some(({ entry }) => entry.op === 'create' && mayHavePulledCopy(entry)))
+    return allSyncTables(db);
+  return [...new Set(requests.map(({ entry }) => recordTable(db, entry.entity))), db.outbox];
 }
 
 async function storeAcknowledgement(
@@ -119,7 +134,9 @@ async function storeOnRecord(
   let entries = own;
   if (entry.op === 'create' && server) {
     changes.serverId = server.id;
-    const absorbed = await absorbDuplicate(ctx, entry, server.id, own, moved);
+    const absorbed = mayHavePulledCopy(entry)
+      ? await absorbDuplicate(ctx, entry, server.id, own, moved)
+      : null;
     if (absorbed === 'record deleted') {
       // The copy's delete was acknowledged and nothing of the record is left to send: the
       // record is gone from the server, and leaves the tablet as that acknowledgement would
@@ -175,6 +192,21 @@ async function storeDeleted(ctx: SyncContext, entry: OutboxEntry): Promise<void>
 function mayStillBeAcknowledged(e: OutboxEntry): boolean {
   if (e.op !== 'create' || e.state === 'parked') return false;
   return e.keySentAt != null || triedWithoutTimes(e);
+}
+
+/**
+ * Whether a pull may have stored the server's copy of this create's record (absorbDuplicate looks
+ * for it by the answer's serverId): only if a request with its key may have reached the server
+ * before this send, and then only keySentAt says so. The entry is the one acknowledged, as its
+ * mark for this send stored it: the mark sets keySentAt on an entry left 'sending' by an app that
+ * died mid-request or tried by a version that kept no times (markInTransaction), and every
+ * transient failure since its first send set it (retryLater). Without it, this send is the
+ * key's first to reach the server, its record did not exist before it, and no pull has run since
+ * (a pull never runs beside a drain): there is no copy, and looking for one was a request per
+ * acknowledged create for nothing.
+ */
+function mayHavePulledCopy(entry: OutboxEntry): boolean {
+  return entry.keySentAt != null;
 }
 
 /** A record's syncState from its entries still in the outbox. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { drainOutbox } from '../../../src/client/sync/drain-outbox';
 import { countIdbRequests } from './helpers/count-idb-requests';
+import { countWriteTransactions } from './helpers/count-transactions';
 import { collection, pool, poolTest, queueCreate, site } from './helpers/outbox-factory';
 import { setupDrain } from './helpers/setup-drain';
 
@@ -24,12 +25,14 @@ async function queueChains(db: Parameters<typeof queueCreate>[0], chains: number
 describe('the drain’s IndexedDB work per entry', () => {
   it('is a few requests in one read-write transaction per acknowledged create', async () => {
     const { db, ctx, hooks } = setupDrain();
-    const chains = 20;
-    await queueChains(db, chains);
+    const transactions = countWriteTransactions(db);
+    await queueChains(db, 20);
     const entries = await db.outbox.count();
     const idb = countIdbRequests();
+    const writesBefore = transactions.readwrite;
 
     const { sent } = await drainOutbox(ctx, hooks);
+    const readwrite = transactions.readwrite - writesBefore;
 
     expect(sent).toBe(entries);
     expect(await db.outbox.count()).toBe(0);
@@ -39,10 +42,15 @@ describe('the drain’s IndexedDB work per entry', () => {
     );
     console.log(
       `per entry: ${perEntry.toFixed(2)} requests (${(idb.cursorSteps / entries).toFixed(2)} cursor steps), ` +
-        `${(idb.readwrite / entries).toFixed(2)} read-write and ${(idb.readonly / entries).toFixed(2)} read transactions`,
+        `${(readwrite / entries).toFixed(2)} read-write transactions`,
       byKind,
     );
-    expect(idb.readwrite / entries).toBeLessThanOrEqual(1.05);
-    expect(perEntry).toBeLessThanOrEqual(6);
+    // At most one commit per entry (answers that arrive together share one).
+    expect(readwrite / entries).toBeLessThanOrEqual(1);
+    // Six an entry: its delete, its record's other entries (syncState, later edits), its record
+    // read and written (another tab's edit of it is kept), and the child its answer releases,
+    // read and marked as being sent. It was seven: each acknowledged create also looked for a
+    // pulled copy of its record, which only a key that may have reached the server before can have.
+    expect(perEntry).toBeLessThan(6.5);
   });
 });

@@ -1,14 +1,14 @@
 import { onTestFinished } from 'vitest';
 
-/** What IndexedDB was asked, counted below Dexie (whoever asks: the drain, the status, a screen). */
+/**
+ * What IndexedDB was asked, counted below Dexie (whoever asks: the drain, the status, a screen).
+ * Transactions: countWriteTransactions (at Dexie's DBCore).
+ */
 export type IdbRequests = {
   /** Requests on object stores and indexes (get, put, delete, a cursor's first step, count...). */
   requests: number;
   /** Further steps of cursors (continue, advance): each is a request answered on its own. */
   cursorSteps: number;
-  /** Transactions opened, by mode. */
-  readwrite: number;
-  readonly: number;
   /** Requests by `store.method` (an index's as `store.index.method`). */
   byKind: Map<string, number>;
 };
@@ -30,7 +30,7 @@ const REQUEST_METHODS = [
 type Patched = { target: object; name: string; original: unknown };
 
 /**
- * Counts IndexedDB requests and transactions from now until the test ends, by wrapping the
+ * Counts IndexedDB requests from now until the test ends, by wrapping the
  * global IndexedDB classes (fake-indexeddb's under Node). This is the unit the browser's backend
  * pays for: Dexie's calls map onto it unevenly (a bulkUpdate is a read and a write, a `where`
  * with a filter a cursor step per row).
@@ -39,8 +39,6 @@ export function countIdbRequests(): IdbRequests {
   const counts: IdbRequests = {
     requests: 0,
     cursorSteps: 0,
-    readwrite: 0,
-    readonly: 0,
     byKind: new Map(),
   };
   const patched: Patched[] = [];
@@ -84,16 +82,6 @@ export function countIdbRequests(): IdbRequests {
           return original.apply(this, args);
         },
     );
-  wrap(
-    IDBDatabase.prototype,
-    'transaction',
-    (original: (...args: unknown[]) => unknown) =>
-      function (this: IDBDatabase, ...args: unknown[]) {
-        if (args[1] === 'readwrite') counts.readwrite += 1;
-        else counts.readonly += 1;
-        return original.apply(this, args);
-      },
-  );
   onTestFinished(() => {
     for (const { target, name, original } of patched.reverse()) Reflect.set(target, name, original);
   });
