@@ -289,8 +289,8 @@ type IdbCounts = {
 function idbRows(counts: IdbCounts, entries: number): BenchRow[] {
   const per = (n: number) => n / entries;
   const top = Object.entries(counts.byKind)
+    .filter(([, n]) => per(n) >= 0.005)
     .sort((a, b) => b[1] - a[1])
-    .slice(0, 12)
     .map(([kind, n]) => `${kind} ${per(n).toFixed(2)}`)
     .join(', ');
   return [
@@ -507,7 +507,7 @@ export async function benchDrainLongtask(): Promise<BenchRow[]> {
         value: drainMs / floor,
         unit: 'x',
         goal: { atMost: 1.2 },
-        note: "what exactly-once costs beyond the least a durable queue writes: marking each create before it is sent, reading what may have changed since the drain read it (the entry, the record's other entries, a pulled copy), Dexie",
+        note: "what exactly-once costs beyond the least a durable queue writes: marking each create before it is sent, reading what may have changed since the drain read it (the entry, the record's other entries, its record), Dexie",
       },
       {
         name: 'drain in Chromium / ideal client in Node beside the servers (mean)',
