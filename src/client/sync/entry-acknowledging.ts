@@ -12,6 +12,20 @@ import type { SyncContext } from './sync-context';
  * The server took an entry: what it answered is stored on the record and the entry leaves the
  * outbox, in ONE transaction over the record tables and the outbox, so a record's state and its
  * entries never disagree, whatever crashes in between.
+ * Invariants, and what each costs an acknowledged create of a queue of chains (six IndexedDB
+ * requests, issue 40):
+ * - the entry is deleted (its key with it) only in the transaction that stores its answer: a
+ *   crash before the commit leaves the entry and its key, and the retry gets the server's replay
+ *   (1 request);
+ * - the record's other entries are read in that transaction, not taken from the drain's view:
+ *   another tab may have saved an edit of the record since, which keeps it 'queued' and is
+ *   rebased on this answer (1);
+ * - the record is read and written in that transaction (changeRow), so another tab's edit of it
+ *   since the drain read the outbox is kept, never overwritten by a stale copy (2);
+ * - the child the answer releases is read and marked in it (markInTransaction): a repository
+ *   may have edited its payload in place since, and the mark freezes what is sent (2);
+ * - a pulled copy of the record is looked for only when a request with the key may have reached
+ *   the server before (mayHavePulledCopy), the only way a copy can exist.
  */
 
 export type Acknowledged = {
