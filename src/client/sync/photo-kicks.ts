@@ -12,7 +12,7 @@ import type { SyncStatus } from './sync-status';
  * added in this page looks itself (kickPhotoUploads), and the queue also looks by itself every
  * 15 s (another tab's photo, a backoff that ended).
  */
-export function mayReleasePhotos(
+function mayReleasePhotos(
   before: SyncStatus | null,
   after: SyncStatus,
   photosWaiting: number,
