@@ -24,6 +24,7 @@ import { AppRoutes } from './routes';
 import { StorageLostBanner, SupersededBanner, useSuperseded } from './superseded-banner';
 import { UpdateBanner } from './update-banner';
 import { createPhotoUploader } from '../sync/photo-uploads';
+import { kickPhotosOnRecordSync } from '../sync/photo-kicks';
 
 // Mounted only when the server asks for the password again: its own chunk with the form library.
 const SignInSheet = lazy(() =>
@@ -77,7 +78,7 @@ export function SignedInApp({
       headers: () => ({ 'X-CSRF': '1', ...ownerHeaders() }),
     });
     photos.start();
-    const unsubscribe = engine?.subscribe(() => photos.kick());
+    const unsubscribe = engine ? kickPhotosOnRecordSync(engine, photos) : undefined;
     return () => {
       unsubscribe?.();
       photos.stop();

@@ -1,3 +1,4 @@
+import type { Table } from 'dexie';
 import type { OutboxEntry, SyncState } from '#shared';
 import { normalizeValue } from '../db/field-values';
 import { changeRow } from './change-row';
@@ -11,6 +12,20 @@ import type { SyncContext } from './sync-context';
  * The server took an entry: what it answered is stored on the record and the entry leaves the
  * outbox, in ONE transaction over the record tables and the outbox, so a record's state and its
  * entries never disagree, whatever crashes in between.
+ * Invariants, and what each costs an acknowledged create of a queue of chains (six IndexedDB
+ * requests, issue 40):
+ * - the entry is deleted (its key with it) only in the transaction that stores its answer: a
+ *   crash before the commit leaves the entry and its key, and the retry gets the server's replay
+ *   (1 request);
+ * - the record's other entries are read in that transaction, not taken from the drain's view:
+ *   another tab may have saved an edit of the record since, which keeps it 'queued' and is
+ *   rebased on this answer (1);
+ * - the record is read and written in that transaction (changeRow), so another tab's edit of it
+ *   since the drain read the outbox is kept, never overwritten by a stale copy (2);
+ * - the child the answer releases is read and marked in it (markInTransaction): a repository
+ *   may have edited its payload in place since, and the mark freezes what is sent (2);
+ * - a pulled copy of the record is looked for only when a request with the key may have reached
+ *   the server before (mayHavePulledCopy), the only way a copy can exist.
  */
 
 export type Acknowledged = {
@@ -47,7 +62,7 @@ export async function acknowledgeAll(
   requests: readonly AckRequest[],
 ): Promise<Acknowledged[]> {
   const { db } = ctx;
-  return db.transaction('rw', allSyncTables(db), async () => {
+  return db.transaction('rw', ackScope(ctx, requests), async () => {
     const serverIds: Array<number | null> = [];
     const moved: Moved[][] = [];
     for (const { entry, body } of requests) {
@@ -64,6 +79,20 @@ export async function acknowledgeAll(
     }
     return results;
   });
+}
+
+/**
+ * The tables an acknowledgement may write, and no more: a read-write transaction holds back every
+ * reader of its tables (the screens' live queries) until it commits, and tells each of them to
+ * read again. A create, update or delete writes its own record table and the outbox (the entry,
+ * its record's later edits, the child it marks); only a fold of a pulled copy (absorbDuplicate)
+ * moves children to other tables and drafts in meta.
+ */
+function ackScope(ctx: SyncContext, requests: readonly AckRequest[]): Table[] {
+  const { db } = ctx;
+  if (requests.some(({ entry }) => entry.op === 'create' && mayHavePulledCopy(entry)))
+    return allSyncTables(db);
+  return [...new Set(requests.map(({ entry }) => recordTable(db, entry.entity))), db.outbox];
 }
 
 async function storeAcknowledgement(
@@ -119,7 +148,9 @@ async function storeOnRecord(
   let entries = own;
   if (entry.op === 'create' && server) {
     changes.serverId = server.id;
-    const absorbed = await absorbDuplicate(ctx, entry, server.id, own, moved);
+    const absorbed = mayHavePulledCopy(entry)
+      ? await absorbDuplicate(ctx, entry, server.id, own, moved)
+      : null;
     if (absorbed === 'record deleted') {
       // The copy's delete was acknowledged and nothing of the record is left to send: the
       // record is gone from the server, and leaves the tablet as that acknowledgement would
@@ -175,6 +206,21 @@ async function storeDeleted(ctx: SyncContext, entry: OutboxEntry): Promise<void>
 function mayStillBeAcknowledged(e: OutboxEntry): boolean {
   if (e.op !== 'create' || e.state === 'parked') return false;
   return e.keySentAt != null || triedWithoutTimes(e);
+}
+
+/**
+ * Whether a pull may have stored the server's copy of this create's record (absorbDuplicate looks
+ * for it by the answer's serverId): only if a request with its key may have reached the server
+ * before this send, and then only keySentAt says so. The entry is the one acknowledged, as its
+ * mark for this send stored it: the mark sets keySentAt on an entry left 'sending' by an app that
+ * died mid-request or tried by a version that kept no times (markInTransaction), and every
+ * transient failure since its first send set it (retryLater). Without it, this send is the
+ * key's first to reach the server, its record did not exist before it, and no pull has run since
+ * (a pull never runs beside a drain): there is no copy, and looking for one was a request per
+ * acknowledged create for nothing.
+ */
+function mayHavePulledCopy(entry: OutboxEntry): boolean {
+  return entry.keySentAt != null;
 }
 
 /** A record's syncState from its entries still in the outbox. */

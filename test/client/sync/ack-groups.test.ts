@@ -114,6 +114,10 @@ async function childOfAFoldedCopy({ other }: { other: boolean }) {
     headers: { 'Idempotency-Key': lost.entryId, 'content-type': 'application/json' },
     body: JSON.stringify({ ...collection(), site: host.id }),
   });
+  // What the lost answer leaves on the tablet: the entry's request may have reached the server
+  // (retryLater stamps keySentAt after a failure with no answer). Only such a create can find a
+  // pulled copy of its record when it is acknowledged.
+  await db.outbox.update(lost.entryId, { keySentAt: Date.now(), attempts: 1 });
   const [onServer] = bff.all('collection');
   const copy = await storeSynced(db, 'collection', onServer, collection(), siteLocalId);
   await queueUpdate(db, 'collection', copy, { num_trap: 2 });
