@@ -5,6 +5,12 @@
  *
  * The entities form one chain, each naming its parent in a payload field:
  * site ← collection (field `site`) ← pool (`collection`) ← pool test (`pool`).
+ *
+ * Adding an entity: its entry here gives the BFF's allow-list, the tablet's record table and the
+ * records service's routes, route schemas and OpenAPI components (entity-added.test.ts). What
+ * no plain fact can say is one edit per layer: its zod schemas (schemas/entity-schemas.ts), its
+ * SQL table (a migration), and the records service's store, route file and list grammar
+ * (ENTITY_LIST_SPECS); the tablet takes the new table without a new Dexie version.
  */
 import type { ListParams } from './list-query';
 
