@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import { ENTITY, type Entity, type EntityFacts } from '#shared/entities';
 import { applyFields, parseListQuery, type ListSpec } from './list';
 import { notFound } from './errors';
+import type { Database } from '../db/database';
+import type { ActiveRecordKind } from './list/list-active-records';
 import { ENTITY_LIST_SPECS, ENTITY_ROUTES, type EntityRouteSchemas } from './openapi/route-schemas';
 
 /** What the routes of an entity's resource are made of: registry facts, schemas, list grammar. */
@@ -73,4 +75,19 @@ export function registerEntityResource<C extends z.ZodType, U extends z.ZodType>
     app.delete(`${path}/:id`, { schema: schemas.delete }, async (req) =>
       remove((req as IdRequest).params.id, req),
     );
+}
+
+/**
+ * A record's GET from its kind's reader and populator, as its list reads them (collections,
+ * pools, pool tests): the record of the caller's agency, populated as asked.
+ */
+export function recordReader(
+  db: Database,
+  { records, populate }: Pick<ActiveRecordKind, 'records' | 'populate'>,
+): EntityHandlers<z.ZodType, z.ZodType>['get'] {
+  return async (id, names, req) => {
+    const [record] = await records(db, req.caller.agencyId, [id]);
+    if (record) await populate(db, req.caller.agencyId, [record], names);
+    return record;
+  };
 }

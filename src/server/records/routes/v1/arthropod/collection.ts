@@ -8,7 +8,7 @@ import { listCollections } from '../../../collections/list-collections';
 import { populateCollections } from '../../../collections/populate-collections';
 import { assertInt4 } from '../../../common/int4-errors';
 import { createOnce } from '../../../create-once';
-import { entityResource, registerEntityResource } from '../../../entity-resource';
+import { entityResource, recordReader, registerEntityResource } from '../../../entity-resource';
 
 /** /v1/arthropod/collection: contract §4 (lists, populate) and §6 (collections). */
 export default async function collectionRoutes(
@@ -17,11 +17,7 @@ export default async function collectionRoutes(
 ): Promise<void> {
   registerEntityResource(app, entityResource('collection'), {
     list: async (req) => listCollections(ctx.db, req.caller, req.url),
-    get: async (id, populate, req) => {
-      const [record] = await collectionRecords(ctx.db, req.caller.agencyId, [id]);
-      if (record) await populateCollections(ctx.db, req.caller.agencyId, [record], populate);
-      return record;
-    },
+    get: recordReader(ctx.db, { records: collectionRecords, populate: populateCollections }),
     create: async (body, req) => {
       assertInt4(body);
       return createOnce(ctx.db, req, (db) =>

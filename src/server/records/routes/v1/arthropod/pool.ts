@@ -8,17 +8,13 @@ import { assertInt4 } from '../../../common/int4-errors';
 import { createOnce } from '../../../create-once';
 import { deletePool } from '../../../pools/delete-pool';
 import { updatePool } from '../../../pools/update-pool';
-import { entityResource, registerEntityResource } from '../../../entity-resource';
+import { entityResource, recordReader, registerEntityResource } from '../../../entity-resource';
 
 /** /v1/arthropod/pool: contract §4 (lists, populate, `type`) and §6 (pools). */
 export default async function poolRoutes(app: FastifyInstance, ctx: RecordsContext): Promise<void> {
   registerEntityResource(app, entityResource('pool'), {
     list: async (req) => listPools(ctx.db, req.caller, req.url),
-    get: async (id, populate, req) => {
-      const [record] = await poolRecords(ctx.db, req.caller.agencyId, [id]);
-      if (record) await populatePools(ctx.db, req.caller.agencyId, [record], populate);
-      return record;
-    },
+    get: recordReader(ctx.db, { records: poolRecords, populate: populatePools }),
     create: async (body, req) => {
       assertInt4(body);
       return createOnce(ctx.db, req, (db) => createPool(db, req.caller, body, ctx.now()));

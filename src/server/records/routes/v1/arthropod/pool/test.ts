@@ -6,7 +6,7 @@ import { poolTestRecords } from '../../../../pool-tests/pool-test-records';
 import { assertInt4 } from '../../../../common/int4-errors';
 import { createOnce } from '../../../../create-once';
 import { createPoolTest, updatePoolTest } from '../../../../pool-tests/write-pool-test';
-import { entityResource, registerEntityResource } from '../../../../entity-resource';
+import { entityResource, recordReader, registerEntityResource } from '../../../../entity-resource';
 
 /** /v1/arthropod/pool/test: contract §4 and §6 (pool tests; the interface has no delete). */
 export default async function poolTestRoutes(
@@ -15,11 +15,7 @@ export default async function poolTestRoutes(
 ): Promise<void> {
   registerEntityResource(app, entityResource('poolTest'), {
     list: async (req) => listPoolTests(ctx.db, req.caller, req.url),
-    get: async (id, populate, req) => {
-      const [record] = await poolTestRecords(ctx.db, req.caller.agencyId, [id]);
-      if (record) await populatePoolTests(ctx.db, req.caller.agencyId, [record], populate);
-      return record;
-    },
+    get: recordReader(ctx.db, { records: poolTestRecords, populate: populatePoolTests }),
     create: async (body, req) => {
       assertInt4(body, ['value']);
       return createOnce(ctx.db, req, (db) => createPoolTest(db, req.caller, body, ctx.now()));
