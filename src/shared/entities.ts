@@ -5,6 +5,12 @@
  *
  * The entities form one chain, each naming its parent in a payload field:
  * site ← collection (field `site`) ← pool (`collection`) ← pool test (`pool`).
+ *
+ * Adding an entity: its entry here gives the BFF's allow-list, the tablet's record table and the
+ * records service's routes, route schemas and OpenAPI components (entity-added.test.ts). What
+ * no plain fact can say is one edit per layer: its zod schemas (schemas/entity-schemas.ts), its
+ * SQL table (a migration), and the records service's store, route file and list grammar
+ * (ENTITY_LIST_SPECS); the tablet takes the new table without a new Dexie version.
  */
 import type { ListParams } from './list-query';
 
@@ -62,6 +68,12 @@ export type EntityFacts = {
   responseOnly: readonly string[];
   /** References a GET may answer populated (`{id, …}`); on PUT they stand for their id. */
   references: readonly string[];
+  /**
+   * The tablet's indexed copies of data fields, as row field → data field (a site's code and
+   * name, a collection's date): lists sort and search by them. Each is an index of the record's
+   * table, and is written again whenever the field changes, so only what a screen queries.
+   */
+  localIndexes: Readonly<Record<string, string>>;
   /** What a person calls one record: "New pool test …", "Pool test not found". */
   noun: string;
   /** OpenAPI component name of the record (`${name}Create`, `${name}Update` for bodies) and tag. */
@@ -77,6 +89,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     naturalKey: ['code'],
     listVariants: [{}],
     responseOnly: RESPONSE_ONLY.site,
+    localIndexes: { code: 'code', name: 'name' },
     references: ['coordinate_precision', 'region', 'agency', 'user'],
     noun: 'Site',
     openapi: { name: 'Site', tag: 'sites' },
@@ -89,6 +102,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     naturalKey: ['trap', 'site'],
     listVariants: [{}],
     responseOnly: RESPONSE_ONLY.collection,
+    localIndexes: { collectionDate: 'collection_date' },
     references: ['trap', 'site', 'agency', 'user'],
     noun: 'Collection',
     openapi: { name: 'Collection', tag: 'collections' },
@@ -101,6 +115,7 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     naturalKey: ['species', 'sex', 'num_count', 'collection'],
     listVariants: [{ type: 'mosquito' }, { type: 'tick' }, { type: 'nontick' }],
     responseOnly: RESPONSE_ONLY.pool,
+    localIndexes: {},
     references: ['collection', 'site', 'species', 'sex', 'trap', 'agency', 'user'],
     noun: 'Pool',
     openapi: { name: 'Pool', tag: 'pools' },
@@ -113,10 +128,23 @@ export const ENTITY: { readonly [E in Entity]: EntityFacts } = {
     naturalKey: ['pool', 'method', 'target'],
     listVariants: [{}],
     responseOnly: RESPONSE_ONLY.poolTest,
+    localIndexes: {},
     references: ['pool', 'method', 'target', 'status', 'test_agency', 'agency', 'user'],
     noun: 'Pool test',
     openapi: { name: 'PoolTest', tag: 'pool tests' },
   },
+};
+
+/**
+ * The registry as what is built from it reads it: ENTITY itself, or (in a test) ENTITY and
+ * an entity more. The BFF's allow-list, the records service's route schemas and OpenAPI
+ * document, and the tablet's record tables are each built by a function of such a table.
+ */
+export type EntityRegistry = {
+  readonly [entity: string]: Omit<EntityFacts, 'table' | 'parent'> & {
+    table: string;
+    parent: { field: string; entity: string } | null;
+  };
 };
 
 /** The entity whose records name this entity as their parent (site → collection → pool → test). */

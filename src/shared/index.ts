@@ -11,6 +11,6 @@ export * from './schemas/list';
 export * from './schemas/error';
 export * from './schemas/auth';
 export * from './schemas/outbox';
-export * from './schemas/entity-bodies';
+export * from './schemas/entity-schemas';
 export * from './rules';
 export * from './schemas/people';

@@ -21,6 +21,9 @@ import { outboxEmpties } from './harness/sync-checks';
 describe('pool and collection numbers in Chromium', () => {
   let stack: Stack;
   let app: AppBrowser;
+  /** The numbers the server gave the two pools and their collection (first test). */
+  let poolNumbers: number[] = [];
+  let collectionNumber = 0;
 
   beforeAll(async () => {
     await ensureAppBuilt();
@@ -67,6 +70,8 @@ describe('pool and collection numbers in Chromium', () => {
     const pools = (await api.pools(`query[collection]=${String(collection.id)}`)).rows;
     const numbers = pools.map((p) => Number(p.pool_num)).sort((a, b) => a - b);
     expect(new Set(numbers).size).toBe(2);
+    poolNumbers = numbers;
+    collectionNumber = Number(collection.collection_num);
 
     // The same page, not reloaded: the numbers arrive with the acknowledgements.
     expect(new URL(page.url()).pathname).toBe(collectionPath);
@@ -109,5 +114,24 @@ describe('pool and collection numbers in Chromium', () => {
     // Nothing was saved, so nothing was sent.
     expect(stack.records.requests.slice(posts).filter((r) => r.method === 'POST')).toEqual([]);
     expect(new URL(page.url()).pathname).toMatch(/\/tests\/new$/);
+  });
+
+  it("heads a pool's edit screen as its tests' screen: the pool's number, from its collection's", async () => {
+    const page = app.page;
+    await page.goBack();
+    await page
+      .getByRole('list', { name: 'Pools' })
+      .getByRole('link', { name: /^Edit pool/ })
+      .first()
+      .click();
+    await visible(page.getByRole('heading', { name: 'Edit pool' }));
+    await expect
+      .poll(() => page.locator('p.record-title').textContent())
+      .toMatch(
+        new RegExp(
+          `^Pool (${poolNumbers.join('|')}) · Cx tarsalis F-Mixed × 50 from Collection ${String(collectionNumber)} · `,
+        ),
+      );
+    await inspectScreen(page, 'pool-edit-numbered');
   });
 });

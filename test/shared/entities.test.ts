@@ -7,7 +7,7 @@ import {
   type Entity,
 } from '../../src/shared/entities';
 import { LOOKUP_LISTS } from '../../src/shared/schemas/lookups';
-import { ENTITY_BODIES } from '../../src/shared/schemas/entity-bodies';
+import { ENTITY_BODIES } from '../../src/shared/schemas/entity-schemas';
 import { putBody } from '../../src/server/records/put-body';
 import { TraplineDb } from '../../src/client/db/database';
 import { PROXY_RECORD_ROUTES } from '../../src/server/bff/proxy-allow-list';

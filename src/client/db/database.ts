@@ -1,5 +1,11 @@
 import Dexie, { type EntityTable } from 'dexie';
-import { ENTITIES, ENTITY, type Entity, type EntityFacts } from '#shared/entities';
+import {
+  ENTITIES,
+  ENTITY,
+  type Entity,
+  type EntityFacts,
+  type EntityRegistry,
+} from '#shared/entities';
 import type {
   Collection,
   LookupsDocument,
@@ -68,16 +74,25 @@ export const PARENT_FIELD: Partial<Record<Entity, { field: string; entity: Entit
   Object.fromEntries(ENTITIES.flatMap((e) => (ENTITY[e].parent ? [[e, ENTITY[e].parent]] : [])));
 
 /**
- * Indexes of each record table; typed by the registry's table names, so none can be missed.
+ * The Dexie stores of the record tables of `entities` (the registry, ENTITY): each keyed by
+ * localId, its serverId unique, a child's parentLocalId, the entity's localIndexes and updatedAt.
  * Only indexes something queries: each one is written again whenever a row's indexed field
  * changes, and the sync engine changes rows on every send.
  */
-const RECORD_TABLE_INDEXES: Record<EntityFacts['table'], string> = {
-  sites: 'localId, &serverId, code, name, updatedAt',
-  collections: 'localId, &serverId, parentLocalId, collectionDate, updatedAt',
-  pools: 'localId, &serverId, parentLocalId, updatedAt',
-  poolTests: 'localId, &serverId, parentLocalId, updatedAt',
-};
+export function recordTableStores(entities: EntityRegistry): Record<string, string> {
+  return Object.fromEntries(
+    Object.values(entities).map(({ table, parent, localIndexes }) => [
+      table,
+      [
+        'localId',
+        '&serverId',
+        ...(parent ? ['parentLocalId'] : []),
+        ...Object.keys(localIndexes),
+        'updatedAt',
+      ].join(', '),
+    ]),
+  );
+}
 
 export class TraplineDb extends Dexie {
   sites!: EntityTable<SiteRow, 'localId'>;
@@ -113,8 +128,12 @@ export class TraplineDb extends Dexie {
     // upgrades any older database to the schema declared here by comparing it with the stored
     // one (no upgrade function, so no older version needs declaring); rows are untouched, only
     // index stores are deleted. schema-upgrade.test.ts opens a version-1 database with it.
+    // The record tables come from the registry: a new entity's table is declared here with no
+    // version of its own, as Dexie 4 adds a table (or an index) to a database opened at the same
+    // version when the declared schema has it and the stored one does not. A change to an
+    // existing table's indexes would still be a new version (with its upgrade, if rows change).
     this.version(2).stores({
-      ...RECORD_TABLE_INDEXES,
+      ...recordTableStores(ENTITY),
       outbox: 'id, localId, createdAt',
       lookups: 'key',
       meta: 'key',

@@ -6,7 +6,7 @@ import type { LocalRecord, TraplineDb } from './database';
 /**
  * A record row whatever its entity, typed loosely enough to share code across them: the fields
  * every record table has, plus an entity's own indexed copies (a site's code and name, a
- * collection's date: indexFields).
+ * collection's date: ENTITY[e].localIndexes, written by indexFields).
  */
 export type AnyRecordRow = LocalRecord<Record<string, unknown>, Record<string, unknown>> &
   Record<string, unknown>;
@@ -48,12 +48,15 @@ export function compact(data: Record<string, unknown>): Record<string, unknown> 
   return Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined));
 }
 
-/** Indexed copies of data fields kept on the row (site code and name, collection date). */
+/** Indexed copies of data fields kept on the row (ENTITY[e].localIndexes), '' when absent. */
 export function indexFields(
   entity: Entity,
   data: Record<string, unknown>,
 ): Record<string, unknown> {
-  if (entity === 'site') return { code: String(data.code ?? ''), name: String(data.name ?? '') };
-  if (entity === 'collection') return { collectionDate: String(data.collection_date ?? '') };
-  return {};
+  return Object.fromEntries(
+    Object.entries(ENTITY[entity].localIndexes).map(([row, field]) => [
+      row,
+      String(data[field] ?? ''),
+    ]),
+  );
 }

@@ -1,4 +1,4 @@
-import { ENTITIES, ENTITY } from '#shared/entities';
+import { ENTITY, type EntityRegistry } from '#shared/entities';
 import { LOOKUP_LISTS } from '#shared/schemas/lookups';
 import { isPathId } from '../http/path-id';
 
@@ -13,23 +13,29 @@ export type ProxyRoute = {
   secretAnswer?: true;
 };
 
-/** Record resources the app may read, create and update: every entity of the registry. */
-const RECORD_RESOURCES = ENTITIES.map((e) => ENTITY[e].path);
-const DELETABLE_RESOURCES = ENTITIES.filter((e) => ENTITY[e].deletable).map((e) => ENTITY[e].path);
+/**
+ * The records and lookups the app reads and writes: every entity of `entities` (the registry,
+ * ENTITY), read, created and updated, and deleted where the service takes deletes.
+ */
+export function recordProxyRoutes(entities: EntityRegistry): ProxyRoute[] {
+  const facts = Object.values(entities);
+  return [
+    ...facts.flatMap(({ path }): ProxyRoute[] => [
+      { method: 'GET', path },
+      { method: 'POST', path },
+      { method: 'GET', path: `${path}/:id` },
+      { method: 'PUT', path: `${path}/:id` },
+    ]),
+    // The sync engine sends the deletes a manager queues on the tablet (the upstream refuses
+    // them for technicians), for the entities the upstream can delete.
+    ...facts
+      .filter((f) => f.deletable)
+      .map(({ path }): ProxyRoute => ({ method: 'DELETE', path: `${path}/:id` })),
+    ...Object.values(LOOKUP_LISTS).map((l): ProxyRoute => ({ method: 'GET', path: l.path })),
+  ];
+}
 
-/** The records and lookups the app reads and writes: every entity of the registry. */
-export const PROXY_RECORD_ROUTES: ProxyRoute[] = [
-  ...RECORD_RESOURCES.flatMap((base): ProxyRoute[] => [
-    { method: 'GET', path: base },
-    { method: 'POST', path: base },
-    { method: 'GET', path: `${base}/:id` },
-    { method: 'PUT', path: `${base}/:id` },
-  ]),
-  // The sync engine sends the deletes a manager queues on the tablet (the upstream refuses
-  // them for technicians), for the entities the upstream can delete.
-  ...DELETABLE_RESOURCES.map((base): ProxyRoute => ({ method: 'DELETE', path: `${base}/:id` })),
-  ...Object.values(LOOKUP_LISTS).map((l): ProxyRoute => ({ method: 'GET', path: l.path })),
-];
+export const PROXY_RECORD_ROUTES: ProxyRoute[] = recordProxyRoutes(ENTITY);
 
 /** The extensions' routes the app reaches that are not records: people, tokens, history. */
 export const PROXY_EXTENSION_ROUTES: ProxyRoute[] = [
@@ -50,9 +56,14 @@ export const PROXY_EXTENSION_ROUTES: ProxyRoute[] = [
 
 /**
  * Exactly what the browser may reach upstream, as `/v1/...` route patterns (the BFF serves each
- * under `/api`). Anything else under /api/v1 is 404 (405 for a listed path with another method).
+ * under `/api`), for the entities of `entities`. Anything else under /api/v1 is 404 (405 for a
+ * listed path with another method).
  */
-export const PROXY_ALLOW_LIST: ProxyRoute[] = [...PROXY_RECORD_ROUTES, ...PROXY_EXTENSION_ROUTES];
+export function proxyAllowList(entities: EntityRegistry): ProxyRoute[] {
+  return [...recordProxyRoutes(entities), ...PROXY_EXTENSION_ROUTES];
+}
+
+export const PROXY_ALLOW_LIST: ProxyRoute[] = proxyAllowList(ENTITY);
 
 /** Methods allowed on a /v1 path, for a 405's Allow header; empty when the path is not listed. */
 export function allowedMethods(v1Path: string): ProxyMethod[] {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
 import { ENTITIES } from '#shared/entities';
-import { ENTITY_BODIES } from '#shared/schemas/entity-bodies';
+import { ENTITY_BODIES } from '#shared/schemas/entity-schemas';
 import { HttpError } from '../http/http-error';
 import { notFoundFor } from '../http/path-id';
 import { parseBody, validationFailed } from './errors';

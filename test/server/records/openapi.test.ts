@@ -4,7 +4,7 @@ import { ENTITIES, ENTITY } from '../../../src/shared/entities';
 import { LOOKUP_LISTS } from '../../../src/shared/schemas/lookups';
 
 type Operation = {
-  parameters?: { name: string; in: string; required?: boolean }[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string }[];
   requestBody?: { required: boolean; content: Record<string, { schema: { $ref?: string } }> };
   responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
 };
@@ -127,7 +127,26 @@ it('describes exactly the entities as record resources, generated from the route
   expect(login.requestBody?.required).toBe(false);
   expect(refOf(login.requestBody)).toBe('#/components/schemas/LoginRequest');
   expect(Object.keys(login.responses).sort()).toEqual(['200', '401', '422', '429']);
+  // Over the sign-in limit the service answers the contract's error body, as every other error.
+  expect(refOf(login.responses['429'])).toBe('#/components/schemas/Error');
   // The document's own routes are not in it.
   expect(doc.paths['/openapi.json']).toBeUndefined();
   expect(doc.paths['/docs']).toBeUndefined();
+});
+
+it("keeps the fields' descriptions and names each schema once, a body as sent", async () => {
+  const doc: Doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+  const listSites = doc.paths['/v1/site'].get;
+  expect(listSites.parameters?.find((p) => p.name === 'page')?.description).toBe('1-based page');
+  expect(doc.components.schemas.SiteList.description).toMatch(/count is every match/);
+  // One component per name: no second copy as sent (`SiteInput`) beside the one as answered.
+  expect(Object.keys(doc.components.schemas).filter((n) => n.endsWith('Input'))).toEqual([]);
+  // A body is written as a client may send it: extra keys in a location's crs are dropped, not
+  // refused (as answered, the service never adds any).
+  type Props = { properties: Record<string, Props>; additionalProperties?: unknown };
+  const siteCreate = doc.components.schemas.SiteCreate as unknown as Props;
+  expect(siteCreate.properties.shape.properties.crs).not.toHaveProperty('additionalProperties');
+  // A named schema inside another route's body is a reference to it, not a copy.
+  const batch = JSON.stringify(doc.paths['/v1/site/batch']);
+  expect(batch).toContain('#/components/schemas/SiteCreate');
 });

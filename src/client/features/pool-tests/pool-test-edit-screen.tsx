@@ -11,7 +11,7 @@ import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { draftKey } from '../../lib/drafts/draft-keys';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { PoolTestForm } from './pool-test-form';
-import { TestedPool } from './tested-pool';
+import { PoolRowHeading } from '../../db/pool-row-heading';
 import type { RenderHistory } from '../../ui/render-history';
 
 /** Fields the pool test form edits; the others (agency, user...) pass through the edit. */
@@ -81,7 +81,7 @@ export function PoolTestEditScreen({
   return (
     <section className="screen">
       <h1>{t({ id: 'poolTests.editTitle', defaultMessage: 'Edit test result' })}</h1>
-      {pool ? <TestedPool pool={pool} collection={collection} lookups={lookups} /> : null}
+      {pool ? <PoolRowHeading pool={pool} collection={collection} lookups={lookups} /> : null}
       <PoolTestForm
         key={test.localId}
         lookups={lookups}

@@ -10,7 +10,7 @@ import { useDropDraftsWhenGone, type DraftPlace } from '../../ui/form/use-form-d
 import { dayOf } from '../../lib/dates';
 import { useI18n } from '../../lib/i18n';
 import { PoolTestForm } from './pool-test-form';
-import { TestedPool } from './tested-pool';
+import { PoolRowHeading } from '../../db/pool-row-heading';
 
 /** New test result of a pool; returns to the pool's collection after saving. */
 export function PoolTestScreen({
@@ -54,7 +54,7 @@ export function PoolTestScreen({
     <section className="screen">
       <h1>{t({ id: 'poolTests.newTitle', defaultMessage: 'Test result' })}</h1>
       <LookupsNotice loaded={listsRead} storedAt={storedAt} />
-      <TestedPool pool={pool} collection={collection} lookups={lookups} />
+      <PoolRowHeading pool={pool} collection={collection} lookups={lookups} />
       <PoolTestForm
         lookups={lookups}
         collectionDay={

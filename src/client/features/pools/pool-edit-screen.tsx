@@ -9,13 +9,12 @@ import { useDb } from '../../db/db-context';
 import { deletePool } from '../../db/delete-pool';
 import { mayDeleteSynced } from '../../db/delete-record';
 import { isRepositoryError } from '../../db/repository-error';
-import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
 import { updateRecord } from '../../db/update-record';
 import { useLookups } from '../../db/use-lookups';
 import { readPoolForEdit } from '../../db/record-reads';
-import { dateIn, useI18n } from '../../lib/i18n';
+import { useI18n } from '../../lib/i18n';
 import { speciesSexLabeller } from '../../lib/species-sex-label';
-import { PoolHeading } from '../../ui/record-number';
+import { PoolRowHeading } from '../../db/pool-row-heading';
 import { mergeFormData, pickKeys } from '../../ui/form/merge-form-data';
 import { useRecordDraft } from '../../ui/form/use-record-draft';
 import { CommentsField } from '../../ui/form/comments-field';
@@ -253,23 +252,7 @@ export function PoolEditScreen({
     <section className="screen">
       <h1>{t({ id: 'collectionDetail.editPool', defaultMessage: 'Edit pool' })}</h1>
       {/* The pool as saved (the form below edits it): its number is what the vial carries. */}
-      <PoolHeading
-        pool={{
-          number: poolNumberOf(pool),
-          what: speciesSexLabeller(lookups)(pool.data.species as number, pool.data.sex as number),
-          count: pool.data.num_count,
-        }}
-        collection={
-          collection && {
-            number: collectionNumberOf(collection),
-            date: dateIn(
-              intl,
-              collection.collectionDate,
-              collection.data.collection_date_date_only === true,
-            ),
-          }
-        }
-      />
+      <PoolRowHeading pool={pool} collection={collection} lookups={lookups} />
       <PoolForm
         key={pool.localId}
         initial={opened}

@@ -3,7 +3,7 @@ import type { Cell, Interval } from '#shared/reports';
 import { useI18n } from '../../lib/i18n';
 import type { ReportRow } from './fetch-report';
 import { formatFigure, formatPercentChange } from './format-figure';
-import { periodLabel } from './period-label';
+import { periodAxis, periodLabel } from './period-label';
 
 /**
  * Column headers in words, with their units; the CSV keeps vectorsurvR's names (shown as a
@@ -16,14 +16,12 @@ function header(intl: IntlShape, column: string): string {
   switch (column) {
     case 'Year':
       return t({ id: 'reports.column.year', defaultMessage: 'Year' });
+    // An interval's column is headed as the chart's axis is titled.
     case 'Week':
-      return t({ id: 'reports.column.week', defaultMessage: 'MMWR week' });
     case 'Biweek':
-      return t({ id: 'reports.column.biweek', defaultMessage: 'MMWR weeks' });
     case 'Month':
-      return t({ id: 'reports.interval.month', defaultMessage: 'Month' });
     case 'CollectionDate':
-      return t({ id: 'reports.interval.collectionDate', defaultMessage: 'Collection date' });
+      return periodAxis(intl, column);
     case 'Species':
       return t({ id: 'reports.picker.species', defaultMessage: 'Species' });
     case 'Trap':

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { errorBody } from '#shared/schemas/error';
-import { ENTITY, type Entity } from '#shared/entities';
-import { ENTITY_BODIES } from '#shared/schemas/entity-bodies';
+import { ENTITIES, ENTITY, type Entity, type EntityFacts } from '#shared/entities';
 import { recordIdParams } from '../../http/path-id';
-import { ENTITY_LISTS, ENTITY_RECORDS } from './named-schemas';
+import { ENTITY_API, type EntityApi, type EntityApiSchemas } from './entity-api';
 import { listQuerystring } from '../list/list-querystring';
 import type { ListSpec } from '../list';
 import { SITE_LIST } from '../sites/site-list-spec';
@@ -25,6 +24,7 @@ const ERROR_STATUSES = {
   '413': 'Body over 1 MiB (payload_too_large)',
   '415': 'Body not application/json (unsupported_media_type)',
   '422': 'Validation failed; `fields` lists every failing field',
+  '429': 'Too many attempts (rate_limited, Retry-After)',
 } as const;
 type ErrorStatus = keyof typeof ERROR_STATUSES;
 
@@ -78,21 +78,19 @@ export const IDEMPOTENCY_HEADERS = z.object({
 });
 
 /** The schema of each route of an entity's resource: list, create, get, update, delete. */
-function entityRouteSchemas<C extends z.ZodType, U extends z.ZodType>(
-  entity: Entity,
-  { create, update }: { create: C; update: U },
+export function entityRouteSchemas<C extends z.ZodType, U extends z.ZodType>(
+  { noun, openapi }: Pick<EntityFacts, 'noun' | 'openapi'>,
+  { record, create, update, list: listAnswer }: EntityApiSchemas<C, U>,
   list: ListSpec,
 ) {
-  const { noun, openapi } = ENTITY[entity];
   const { name, tag } = openapi;
-  const record = ENTITY_RECORDS[entity];
   const params = recordIdParams(noun);
   return {
     list: {
       tags: [tag],
       querystring: listQuerystring(LIST_QUERY, list),
       response: {
-        200: answer(`${name} records of the caller's agency`, ENTITY_LISTS[entity]),
+        200: answer(`${name} records of the caller's agency`, listAnswer),
         ...errorAnswers('400', '401', '422'),
       },
     },
@@ -136,9 +134,27 @@ function entityRouteSchemas<C extends z.ZodType, U extends z.ZodType>(
   };
 }
 
-export const ENTITY_ROUTES = {
-  site: entityRouteSchemas('site', ENTITY_BODIES.site, SITE_LIST),
-  collection: entityRouteSchemas('collection', ENTITY_BODIES.collection, COLLECTION_LIST),
-  pool: entityRouteSchemas('pool', ENTITY_BODIES.pool, POOL_LIST),
-  poolTest: entityRouteSchemas('poolTest', ENTITY_BODIES.poolTest, POOL_TEST_LIST),
+export type EntityRouteSchemas<C extends z.ZodType, U extends z.ZodType> = ReturnType<
+  typeof entityRouteSchemas<C, U>
+>;
+
+/**
+ * Each entity's list grammar: its SQL columns, so written with its store, per entity (what the
+ * registry cannot say). Everything else of its routes' schemas comes from the registry.
+ */
+export const ENTITY_LIST_SPECS: Record<Entity, ListSpec> = {
+  site: SITE_LIST,
+  collection: COLLECTION_LIST,
+  pool: POOL_LIST,
+  poolTest: POOL_TEST_LIST,
+};
+
+/** Each entity's route schemas, typed per entity (a handler reads its own body type). */
+export const ENTITY_ROUTES = Object.fromEntries(
+  ENTITIES.map((e) => [
+    e,
+    entityRouteSchemas<z.ZodType, z.ZodType>(ENTITY[e], ENTITY_API[e], ENTITY_LIST_SPECS[e]),
+  ]),
+) as unknown as {
+  [E in Entity]: EntityRouteSchemas<EntityApi[E]['create'], EntityApi[E]['update']>;
 };

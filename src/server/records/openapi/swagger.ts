@@ -1,70 +1,91 @@
 import fastifySwagger, { type SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
+import {
+  createJsonSchemaTransform,
+  createJsonSchemaTransformObject,
+} from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { componentSchemas, jsonSchemaOf } from './named-schemas';
+import { SERVICE_NAMES } from './named-schemas';
+import type { SchemaNames } from './schema-names';
 
 type Json = Record<string, unknown>;
-type Answer = { description?: string; content?: Record<string, { schema: unknown }> } & Json;
+type Document = Parameters<SwaggerTransform>[0];
 
-/** Marks an operation whose body may be absent (@fastify/swagger marks every body required). */
+/*
+ * The document is written by fastify-type-provider-zod's transforms (its route transform turns
+ * each route's zod schemas into JSON Schema, content-wrapped answers included, and writes a
+ * named schema as a `$ref`; its object transform writes the named schemas as components).
+ * Ours differs from the library's in two places only, where the library's is wrong for us:
+ *
+ * 1. An optional body. POST /login takes its credentials as a body or in the query string, so
+ *    its body schema is optional; @fastify/swagger marks every request body required. The body
+ *    is documented by the schema it wraps and marked `required: false`.
+ * 2. One component per name. The library writes every named schema twice, as answered (`Site`)
+ *    and as sent (`SiteInput`), and names each body `…Input`: half the components are never
+ *    referenced (`ErrorInput`), and the names a client generates code from would change. Each
+ *    named schema keeps its one name: a request body as sent, every other as answered, as the
+ *    service reads and writes them.
+ */
+
+/** Marks an operation whose body may be absent, from the route transform to the object one. */
 const OPTIONAL_BODY = 'x-optional-body';
 
-const asJson = (schema: unknown, io: 'input' | 'output') =>
-  schema instanceof z.ZodType ? jsonSchemaOf(schema, io) : schema;
+const INPUT_SUFFIX = 'Input';
+const COMPONENT = '#/components/schemas/';
 
-/** An answer's zod body schema as JSON Schema; an answer without a schema stays as it is. */
-function answerJson(answer: Answer): Answer {
-  if (!answer.content) return answer;
-  const content = Object.fromEntries(
-    Object.entries(answer.content).map(([type, { schema }]) => [
-      type,
-      { schema: asJson(schema, 'output') },
-    ]),
-  );
-  return { ...answer, content };
+function routeTransform(names: SchemaNames): SwaggerTransform {
+  const transform = createJsonSchemaTransform({ schemaRegistry: names.registry });
+  return (document) => {
+    const body = (document.schema as Json | undefined)?.body;
+    if (!(body instanceof z.ZodOptional)) return transform(document);
+    const schema = { ...document.schema, body: body.unwrap() } as Document['schema'];
+    const out = transform({ ...document, schema } as Document);
+    return { ...out, schema: { ...out.schema, [OPTIONAL_BODY]: true } };
+  };
 }
-
-/** A route's zod schemas as the JSON Schema @fastify/swagger writes into the document. */
-const routeSchemaToJson: SwaggerTransform = ({ schema, url }) => {
-  if (!schema) return { schema, url };
-  const { body, params, querystring, headers, response, ...rest } = schema as Json;
-  const out: Json = { ...rest };
-  if (body instanceof z.ZodOptional) {
-    out.body = asJson(body.unwrap(), 'input');
-    out[OPTIONAL_BODY] = true;
-  } else if (body) out.body = asJson(body, 'input');
-  if (params) out.params = asJson(params, 'input');
-  if (querystring) out.querystring = asJson(querystring, 'input');
-  if (headers) out.headers = asJson(headers, 'input');
-  if (response) {
-    out.response = Object.fromEntries(
-      Object.entries(response as Record<string, Answer>).map(([s, a]) => [s, answerJson(a)]),
-    );
-  }
-  return { schema: out, url };
-};
 
 type Operation = { requestBody?: { required?: boolean }; [OPTIONAL_BODY]?: boolean };
 
-/** The document with every named schema as a component, and optional bodies marked so. */
-const completeDocument = ({ openapiObject }: { openapiObject: Json }) => {
-  const paths = (openapiObject.paths ?? {}) as Record<string, Record<string, Operation>>;
-  for (const operation of Object.values(paths).flatMap(Object.values)) {
-    if (!operation[OPTIONAL_BODY]) continue;
-    delete operation[OPTIONAL_BODY];
-    if (operation.requestBody) operation.requestBody.required = false;
-  }
-  const components = (openapiObject.components ?? {}) as Json;
-  return { ...openapiObject, components: { ...components, schemas: componentSchemas() } };
-};
+function objectTransform(names: SchemaNames) {
+  const transform = createJsonSchemaTransformObject({ schemaRegistry: names.registry });
+  return (document: { openapiObject: Json }) => {
+    const written = transform(document as never) as unknown as Json & {
+      paths?: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, Json> };
+    };
+    for (const operation of Object.values(written.paths ?? {}).flatMap(Object.values)) {
+      if (!operation[OPTIONAL_BODY]) continue;
+      delete operation[OPTIONAL_BODY];
+      if (operation.requestBody) operation.requestBody.required = false;
+    }
+    const { schemas } = written.components;
+    const ids = Object.keys(schemas).filter((id) => `${id}${INPUT_SUFFIX}` in schemas);
+    const oneEach = Object.fromEntries(
+      ids.map((id) => [id, schemas[names.inputs.has(id) ? `${id}${INPUT_SUFFIX}` : id]]),
+    );
+    const asInput = new Set(ids.map((id) => `${COMPONENT}${id}${INPUT_SUFFIX}`));
+    // Every `$ref` to a `…Input` component now names the one component of its schema.
+    return JSON.parse(
+      JSON.stringify({ ...written, components: { ...written.components, schemas: oneEach } }),
+      (key, value: unknown) =>
+        key === '$ref' && typeof value === 'string' && asInput.has(value)
+          ? value.slice(0, -INPUT_SUFFIX.length)
+          : value,
+    ) as Json;
+  };
+}
 
 /**
  * The OpenAPI 3.1 document of the records service, generated by @fastify/swagger from the zod
- * schemas on its routes (route-schemas.ts) and the named shared schemas (named-schemas.ts).
- * Built on first request (`app.swagger()`), so starting the service costs nothing more.
- * Registered before any route: @fastify/swagger learns the routes as they are added.
+ * schemas on its routes (route-schemas.ts) and the named schemas (`names`; the service's own by
+ * default, named-schemas.ts). Built on first request (`app.swagger()`), so starting the service
+ * costs nothing more. Registered before any route: @fastify/swagger learns the routes as they
+ * are added.
  */
-export async function useOpenApi(app: FastifyInstance): Promise<void> {
+export async function useOpenApi(
+  app: FastifyInstance,
+  names: SchemaNames = SERVICE_NAMES,
+): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.1.0',
@@ -77,7 +98,7 @@ export async function useOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: routeSchemaToJson,
-    transformObject: completeDocument as never,
+    transform: routeTransform(names),
+    transformObject: objectTransform(names) as never,
   });
 }

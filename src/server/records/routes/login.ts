@@ -32,8 +32,7 @@ const LOGIN = {
   response: {
     200: answer('A login token valid for one hour', loginResponse),
     401: answer('Wrong username or password (invalid_credentials)', errorBody),
-    ...errorAnswers('422'),
-    429: { description: 'Too many attempts (rate_limited, Retry-After)', type: 'null' },
+    ...errorAnswers('422', '429'),
   },
 };
 

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { RecordsContext } from '../../context';
-import { notFound } from '../../errors';
 import { applyFields, parseListQuery, runList } from '../../list';
 import { SITE_COLUMNS, type SiteRow } from '../../sites/site-row';
 import { SITE_LIST } from '../../sites/site-list-spec';
@@ -11,7 +10,8 @@ import { updateSiteRecord } from '../../sites/update-site';
 import { deleteSite } from '../../sites/delete-site';
 import { siteRecords } from '../../sites/site-response';
 import { createOnce } from '../../create-once';
-import { answer, ENTITY_ROUTES, errorAnswers } from '../../openapi/route-schemas';
+import { answer, errorAnswers } from '../../openapi/route-schemas';
+import { entityResource, registerEntityResource } from '../../entity-resource';
 import { forbidden } from '../../errors';
 import { writeSiteBatch } from '../../sites/site-batch';
 import {
@@ -22,7 +22,6 @@ import {
   siteBatchAnswer,
 } from '#shared/schemas/site-batch';
 
-const SCHEMA = ENTITY_ROUTES.site;
 const BATCH_SCHEMA = {
   tags: ['site'],
   summary: 'Create and update many sites in one transaction (Trapline extension)',
@@ -45,14 +44,40 @@ export default async function siteRoutes(
 ): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  app.post('/v1/site', { schema: SCHEMA.create }, async (req, reply) => {
-    const record = await createOnce(
-      ctx.db,
-      req,
-      (db) => createSite(db, req.caller, req.body, ctx.now()),
-      async (tx, row) => (await siteRecords(tx, [row]))[0],
-    );
-    return reply.status(201).send(record);
+  registerEntityResource(app, entityResource('site'), {
+    list: async (req) => {
+      const q = parseListQuery(req.url, SITE_LIST, { firstParam: 2 });
+      const { rows, count } = await runList<SiteRow>(
+        ctx.db,
+        {
+          select: SITE_COLUMNS,
+          from: 'site s',
+          where: 's.agency = $1 and s.delete_date is null',
+          params: [req.caller.agencyId],
+        },
+        q,
+      );
+      return { rows: applyFields(await siteRecords(ctx.db, rows, q.populate), q.fields), count };
+    },
+    get: async (id, populate, req) => {
+      const row = await findSite(ctx.db, req.caller.agencyId, id);
+      return row && (await siteRecords(ctx.db, [row], populate))[0];
+    },
+    create: async (body, req) =>
+      createOnce(
+        ctx.db,
+        req,
+        (db) => createSite(db, req.caller, body, ctx.now()),
+        async (tx, row) => (await siteRecords(tx, [row]))[0],
+      ),
+    update: async (id, body, req) => {
+      const row = await updateSiteRecord(ctx.db, req.caller, id, body, ctx.now());
+      return (await siteRecords(ctx.db, [row]))[0];
+    },
+    delete: async (id, req) => {
+      const row = await deleteSite(ctx.db, req.caller, id, ctx.now());
+      return (await siteRecords(ctx.db, [row]))[0];
+    },
   });
 
   // A Trapline extension (README "Contract notes"): the BFF's site import, many sites per request.
@@ -77,37 +102,4 @@ export default async function siteRoutes(
       return reply.status(201).send(results);
     },
   );
-
-  app.get('/v1/site', { schema: SCHEMA.list }, async (req) => {
-    const q = parseListQuery(req.url, SITE_LIST, { firstParam: 2 });
-    const { rows, count } = await runList<SiteRow>(
-      ctx.db,
-      {
-        select: SITE_COLUMNS,
-        from: 'site s',
-        where: 's.agency = $1 and s.delete_date is null',
-        params: [req.caller.agencyId],
-      },
-      q,
-    );
-    return { rows: applyFields(await siteRecords(ctx.db, rows, q.populate), q.fields), count };
-  });
-
-  // populate[] and fields[] as on the list (contract §4), like every other record's GET.
-  app.get('/v1/site/:id', { schema: SCHEMA.get }, async (req) => {
-    const q = parseListQuery(req.url, SITE_LIST);
-    const row = await findSite(ctx.db, req.caller.agencyId, req.params.id);
-    if (!row) throw notFound('Site');
-    return applyFields(await siteRecords(ctx.db, [row], q.populate), q.fields)[0];
-  });
-
-  app.put('/v1/site/:id', { schema: SCHEMA.update }, async (req) => {
-    const row = await updateSiteRecord(ctx.db, req.caller, req.params.id, req.body, ctx.now());
-    return (await siteRecords(ctx.db, [row]))[0];
-  });
-
-  app.delete('/v1/site/:id', { schema: SCHEMA.delete }, async (req) => {
-    const row = await deleteSite(ctx.db, req.caller, req.params.id, ctx.now());
-    return (await siteRecords(ctx.db, [row]))[0];
-  });
 }

@@ -1,15 +1,17 @@
 import type { LookupsDocument } from '#shared';
-import type { CollectionRow, PoolRow } from '../../db/database';
-import { collectionNumberOf, poolNumberOf } from '../../db/record-numbers';
-import { dateIn, useI18n } from '../../lib/i18n';
-import { speciesSexLabeller } from '../../lib/species-sex-label';
-import { PoolHeading } from '../../ui/record-number';
+import { dateIn, useI18n } from '../lib/i18n';
+import { speciesSexLabeller } from '../lib/species-sex-label';
+import { PoolHeading } from '../ui/record-number';
+import type { CollectionRow, PoolRow } from './database';
+import { collectionNumberOf, poolNumberOf } from './record-numbers';
 
 /**
- * Which pool a test result is for, as the vial and the lab sheet name it: "Pool 82 · Cx tarsalis
- * F-Mixed × 25", from "Collection 117 · Jul 14, 2026" (each "not yet numbered" until synced).
+ * A pool as the tablet holds it, named as the vial and the lab sheet name it: "Pool 82 · Cx
+ * tarsalis F-Mixed × 25", from "Collection 117 · Jul 14, 2026" (each "not yet numbered" until
+ * synced). The pool's own screen and its tests' screens head with it; here, below the features,
+ * so both may use it (a feature never imports another).
  */
-export function TestedPool({
+export function PoolRowHeading({
   pool,
   collection,
   lookups,
