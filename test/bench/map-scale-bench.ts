@@ -172,8 +172,7 @@ function readSites(page: Page, dbName: string, ask: { has: number } | 'count'): 
             return;
           }
           const store = db.transaction('sites').objectStore('sites');
-          const read =
-            ask === 'count' ? store.count() : store.index('serverId').count(ask.has);
+          const read = ask === 'count' ? store.count() : store.index('serverId').count(ask.has);
           read.onsuccess = () => {
             db.close();
             resolve(read.result);
