@@ -1,6 +1,6 @@
 import { useCallback, useContext, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
-import { databaseName } from '../db/database';
+import { databaseName } from '../db/database-name';
 import { DbContext } from '../db/db-context';
 import { loadIdentity, ownerOf } from '../lib/identity';
 import { ErrorBoundary } from '../ui/error-boundary/error-boundary';

@@ -9,6 +9,7 @@ import type {
   Site,
   SyncState,
 } from '#shared';
+import { databaseName } from './database-name';
 import { PHOTO_INDEXES, type PhotoRow } from './photo-rows';
 
 /**
@@ -188,14 +189,8 @@ function unopenable(name: string): Promise<boolean> {
   });
 }
 
-/**
- * One database per user and agency, so a shared tablet never shows one technician's unsynced
- * records to the next. The name holds no secret.
- */
-export function databaseName(owner: { agencyId: number; username: string }): string {
-  return `trapline-a${owner.agencyId}-${encodeURIComponent(owner.username.toLowerCase())}`;
-}
-
 export function openUserDb(owner: { agencyId: number; username: string }): TraplineDb {
   return new TraplineDb(databaseName(owner));
 }
+
+export { databaseName } from './database-name';
