@@ -14,7 +14,7 @@ export type StoredRows = { stored: number; added: number[]; held: number[] };
 
 /**
  * Rows per `bulkPut` inside a store's transaction: each call's structured cloning runs as one
- * task, so a chunk bounds how long its thread is blocked (at most two chunks are in flight); 50 rows or more per call also let Dexie
+ * task, so a chunk bounds how long its thread is blocked; 50 rows or more per call also let Dexie
  * mark the table changed as a whole instead of tracking every key for live queries (which cost
  * more than the writes themselves at 20,000 sites).
  */
@@ -123,17 +123,8 @@ export async function storePulledRows(
       next.push(record);
       if (!prior) added.push(id);
     }
-    // Two chunks in flight: the next chunk is cloned on this thread while IndexedDB's backend
-    // writes the one before (one after the other, the thread and the backend took turns waiting).
-    let writing: Promise<unknown> = Promise.resolve();
-    for (let i = 0; i < next.length; i += WRITE_CHUNK) {
-      const chunk = table.bulkPut(next.slice(i, i + WRITE_CHUNK));
-      // Awaited in turn below; its failure aborts the transaction either way.
-      chunk.catch(() => undefined);
-      await writing;
-      writing = chunk;
-    }
-    await writing;
+    for (let i = 0; i < next.length; i += WRITE_CHUNK)
+      await table.bulkPut(next.slice(i, i + WRITE_CHUNK));
     return { stored: next.length, added, held };
   });
 }
