@@ -69,8 +69,23 @@ const run = promisify(execFile);
 /** A profile a run opens as it is (storage and service worker kept), with a session cookie. */
 type SignedIn = { profileDir: string; cookie: string };
 
-/** One Lighthouse mobile run of `url`: on a fresh profile, or on a signed-in one. */
+/**
+ * One Lighthouse mobile run of `url`: on a fresh profile, or on a signed-in one. A run that
+ * Lighthouse itself gives up on (NO_NAVSTART and the like: its trace of the load came out
+ * incomplete, "please run Lighthouse again") is tried again, twice at most.
+ */
 async function lighthouse(url: string, tablet: SignedIn | null = null): Promise<RunFigures> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await lighthouseOnce(url, tablet);
+    } catch (err) {
+      if (attempt === 3) throw err;
+      process.stderr.write(`  Lighthouse run failed, again: ${String(err).split('\n')[0]}\n`);
+    }
+  }
+}
+
+async function lighthouseOnce(url: string, tablet: SignedIn | null): Promise<RunFigures> {
   const dir = await mkdtemp(join(tmpdir(), 'trapline-lighthouse-'));
   const report = join(dir, 'report.json');
   try {
