@@ -13,6 +13,9 @@ const CATEGORIES = [
   'v8.execute',
   'blink.user_timing',
   'v8',
+  // MAP_TRACE_CPU=1: V8's sampling profiler on every thread (the page's and its workers'), for
+  // where a thread's script time goes function by function (DevTools' Performance panel shows it).
+  ...(process.env.MAP_TRACE_CPU === '1' ? ['disabled-by-default-v8.cpu_profiler'] : []),
 ];
 
 type TraceEvent = {
