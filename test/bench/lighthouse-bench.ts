@@ -132,19 +132,22 @@ export async function benchLighthouse(): Promise<BenchRow[]> {
   await ensureAppBuilt();
   const stack = await startStack();
   const reference = await serveReference();
-  const browser = await launch({
-    executablePath: BROWSER,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  // A fresh profile each round: the round before signed in, and a second sign-in page scored in
+  // its profile would be a returning tablet's.
+  const newBrowser = () =>
+    launch({
+      executablePath: BROWSER,
+      headless: true,
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+        '--disable-quic',
+      ],
+    });
   const flags = {
     output: 'json',
     logLevel: 'error',
@@ -173,7 +176,8 @@ export async function benchLighthouse(): Promise<BenchRow[]> {
   try {
     for (let round = 0; round < RUNS; round += 1) {
       process.stderr.write(`  lighthouse round ${round + 1} of ${RUNS} …\n`);
-      {
+      const browser = await newBrowser();
+      try {
         const page = await browser.newPage();
         runs.reference.push(await score('the reference page', reference.url, false, page));
         // A fresh profile's first visit: Lighthouse clears the origin's storage before it loads.
@@ -189,11 +193,11 @@ export async function benchLighthouse(): Promise<BenchRow[]> {
         await page.waitForSelector('::-p-text(Hello,)', { timeout: 60_000 });
         await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
         runs.home.push(await score('Home, signed in', `${stack.appUrl}/`, true, page));
-        await page.close();
+      } finally {
+        await browser.close();
       }
     }
   } finally {
-    await browser.close();
     reference.server.close();
     await stack.stop();
   }
