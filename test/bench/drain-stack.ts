@@ -28,6 +28,15 @@ export type DrainStack = {
 /** Tiles at a closed port: the machine has no internet, and the drain benches draw no map. */
 const NO_TILES = 'https://127.0.0.1:9/{z}/{x}/{y}.png';
 
+/**
+ * Idempotency keys the one signed-in user may hold in 24 h. A run sends each queue four times or
+ * more from that user (the ideal clients before and after, the durable floor, the drain): 1,000
+ * chains are over 24,000 keys, past the BFF's per-user cap (DEFAULT_ENTRIES_PER_USER, a week of
+ * one technician's work at once), which then answered 429 "retry in an hour" part-way through the
+ * drain and the bench waited for it. The cap is the BFF's own guard, not what is measured here.
+ */
+const BENCH_KEYS_PER_USER = 1_000_000;
+
 /** `serveApp`: the BFF also serves the built app (dist/), for benches in Chromium. */
 export async function startDrainStack(
   password: string,
@@ -44,6 +53,7 @@ export async function startDrainStack(
     staticRoot: serveApp ? DIST_DIR : null,
     tileUrl: NO_TILES,
     logger: false,
+    journalEntriesPerUser: BENCH_KEYS_PER_USER,
   });
   const close = async () => {
     await bff.close();
