@@ -20,6 +20,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureAppBuilt } from '../e2e/harness/build-app';
+import { CHROMIUM_ARGS } from '../e2e/harness/browser';
 import { ROOT } from '../e2e/harness/paths';
 import { E2E_PASSWORD, startStack } from '../e2e/harness/stack';
 import type { BenchRow } from './run';
@@ -138,15 +139,8 @@ export async function benchLighthouse(): Promise<BenchRow[]> {
     launch({
       executablePath: BROWSER,
       headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-        '--disable-quic',
-      ],
+      // The e2e harness's flags for this machine (puppeteer adds its own headless flag).
+      args: CHROMIUM_ARGS.filter((arg) => arg !== '--headless'),
     });
   const flags = {
     output: 'json',
