@@ -11,25 +11,32 @@ import {
 type Tablet = { identity: boolean; stored: string | null; languages: string[] };
 
 /**
- * Runs the gate's source text, as index.html inlines it, against a page of its own: a separate
+ * The gate's source text, as index.html inlines it, bound to a page of its own: a separate
  * document, storage and navigator (the jsdom page of this worker is shared with other files, and
  * the gate's submit listener cannot be taken back).
  */
+function inlinedGate(
+  page: Document,
+  localStorage: { getItem(key: string): string | null },
+  navigator: { languages: string[]; language?: string },
+): typeof signInShellGate {
+  return new Function(
+    'document',
+    'localStorage',
+    'navigator',
+    `return ${signInShellGate.toString()}`,
+  )(page, localStorage, navigator) as typeof signInShellGate;
+}
+
 function runGate(tablet: Tablet) {
   const page = document.implementation.createHTMLDocument('Trapline');
   const storage = new Map<string, string>();
   if (tablet.identity) storage.set(IDENTITY_KEY, '{"user":{}}');
   if (tablet.stored !== null) storage.set(SHELL_GATE_CONFIG.languageKey, tablet.stored);
   const localStorage = { getItem: (key: string) => storage.get(key) ?? null };
-  const navigator = { languages: tablet.languages, language: tablet.languages[0] };
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the inlined text is what is tested
-  const gate = new Function(
-    'document',
-    'localStorage',
-    'navigator',
-    `return ${signInShellGate.toString()}`,
-  )(page, localStorage, navigator) as typeof signInShellGate;
-  gate(SHELL_GATE_CONFIG);
+  inlinedGate(page, localStorage, { languages: tablet.languages, language: tablet.languages[0] })(
+    SHELL_GATE_CONFIG,
+  );
   return page;
 }
 
@@ -81,14 +88,7 @@ describe('the gate of the prerendered sign-in screen', () => {
         throw new Error('SecurityError');
       },
     };
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the inlined text is what is tested
-    const gate = new Function(
-      'document',
-      'localStorage',
-      'navigator',
-      `return ${signInShellGate.toString()}`,
-    )(page, refused, { languages: ['en'] }) as typeof signInShellGate;
-    gate(SHELL_GATE_CONFIG);
+    inlinedGate(page, refused, { languages: ['en'] })(SHELL_GATE_CONFIG);
     expect(page.documentElement.classList.contains(SHELL_CLASSES.hidden)).toBe(true);
   });
 });
