@@ -100,6 +100,35 @@ function prerenderSignIn(messages: Plugin): Plugin {
   };
 }
 
+/**
+ * The entry's stylesheet (2.5 KiB gzip) inlined into index.html: with the sign-in screen in the
+ * page, that stylesheet was all the first paint waited for, a round trip on a slow link shared
+ * with the scripts' preloads (Lighthouse: render-blocking, 190-300 ms). The <link> stays,
+ * `disabled` (never fetched, never applied), for Vite's preload helper: a lazy chunk that lists
+ * the entry's CSS among its dependencies looks for that link and, finding none, would load the
+ * file again after the screen's own styles, changing the cascade.
+ */
+const inlineEntryStyles: Plugin = {
+  name: 'trapline-inline-entry-styles',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, ctx) {
+      const links = [...html.matchAll(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g)];
+      if (links.length !== 1)
+        throw new Error(`expected one entry stylesheet, found ${links.length}`);
+      const [link, fileName] = links[0]!;
+      const asset = ctx.bundle?.[fileName!];
+      if (asset?.type !== 'asset') throw new Error(`no built stylesheet ${fileName}`);
+      const css = String(asset.source);
+      // Inline, a relative url() would resolve against the page, not /assets/.
+      if (/url\(\s*['"]?(?!data:|\/|https?:)/.test(css) || css.includes('</style'))
+        throw new Error(`${fileName} cannot be inlined as it is: relative url() or </style>`);
+      return html.replace(link, `<style>${css}</style>\n    ${link.replace(/>$/, ' disabled>')}`);
+    },
+  },
+};
+
 /** Client test files that run in Node against the real servers (the client-node project). */
 const CLIENT_IN_NODE = 'test/client/**/*.node.test.ts';
 
@@ -237,6 +266,7 @@ export default defineConfig({
     compressedCopies(),
     preloadSignIn,
     prerenderSignIn(compiledMessages),
+    inlineEntryStyles,
     react(),
     VitePWA({
       // The app asks before activating a new version: never reload under an open form.
