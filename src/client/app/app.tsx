@@ -5,7 +5,9 @@ import { clearIdentity, loadIdentity, saveIdentity } from '../lib/identity';
 import { AppFrame } from './app-frame';
 
 // Sign-in is its own chunk (with the form library): a returning technician opens straight into
-// their data and never waits for it; the service worker precaches it for a first sign-in.
+// their data and never waits for it; the service worker precaches it for a first sign-in. A fresh
+// tablet already shows the screen, painted from index.html (lib/prerendered-sign-in): React keeps
+// that markup inside AppFrame's Suspense until this chunk is here, then hydrates it.
 const SignInScreen = lazy(() =>
   import('../features/auth/sign-in-screen').then((m) => ({ default: m.SignInScreen })),
 );
