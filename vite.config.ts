@@ -1,11 +1,11 @@
 /// <reference types="vitest/config" />
-import { defineConfig } from 'vite';
+import { defineConfig, runnerImport } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Plugin } from 'vite';
+import type { AliasOptions, Plugin } from 'vite';
 import { parse as parseMessage } from '@formatjs/icu-messageformat-parser';
 // With its extension: Vite's native config loader (its coming default) takes no bare paths.
 import { writeCompressedCopies } from './src/server/bff/compressed-copies.ts';
@@ -43,6 +43,88 @@ const preloadSignIn: Plugin = {
         attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
         injectTo: 'head' as const,
       }));
+    },
+  },
+};
+
+// `#shared/x` is src/shared/x and `#shared` src/shared/index.ts everywhere (tsconfig.json
+// paths, eslint.config.js resolver).
+const SHARED_ALIAS: AliasOptions = [
+  {
+    find: /^#shared$/,
+    replacement: fileURLToPath(new URL('./src/shared/index.ts', import.meta.url)),
+  },
+  { find: /^#shared\//, replacement: fileURLToPath(new URL('./src/shared/', import.meta.url)) },
+];
+
+/**
+ * The sign-in screen, rendered into index.html by the build: a first visit on a slow link paints
+ * the form from the page itself instead of after ~150 KiB of scripts and React's first render
+ * (Lighthouse, issue 40: first paint = largest paint 2.6 s). Rendered by React from the real
+ * screen (src/client/app/sign-in-prerender.tsx, loaded with Vite's module runner), so it cannot
+ * drift from it; main.tsx hydrates it. With it, in <head>, the small gate that hides it from a
+ * tablet it is not for (src/client/lib/prerendered-sign-in.ts); the BFF's CSP allows that
+ * inline script by its hash, read from the built index.html (src/server/bff/inline-scripts.ts).
+ */
+const SIGN_IN_PRERENDER = fileURLToPath(
+  new URL('./src/client/app/sign-in-prerender.tsx', import.meta.url),
+);
+type SignInPrerender = {
+  signInScreenMarkup(): string;
+  signInShellGateScript(): string;
+};
+function prerenderSignIn(messages: Plugin): Plugin {
+  return {
+    name: 'trapline-prerender-sign-in',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      async handler(html) {
+        const { module } = await runnerImport<SignInPrerender>(SIGN_IN_PRERENDER, {
+          configFile: false,
+          logLevel: 'error',
+          resolve: { alias: SHARED_ALIAS },
+          plugins: [messages],
+        });
+        const empty = '<div id="root"></div>';
+        if (!html.includes(empty) || !html.includes('</title>'))
+          throw new Error(`index.html needs a <title> and ${empty} to prerender the sign-in`);
+        // No whitespace around the markup: hydration expects the container to hold it exactly.
+        // The gate right after the title: after <meta charset> (which must come in the first
+        // 1,024 bytes) and before the stylesheet (a script after one waits for it to load).
+        return html
+          .replace(empty, `<div id="root">${module.signInScreenMarkup()}</div>`)
+          .replace('</title>', `</title>\n    <script>${module.signInShellGateScript()}</script>`);
+      },
+    },
+  };
+}
+
+/**
+ * The entry's stylesheet (2.5 KiB gzip) inlined into index.html: with the sign-in screen in the
+ * page, that stylesheet was all the first paint waited for, a round trip on a slow link shared
+ * with the scripts' preloads (Lighthouse: render-blocking, 190-300 ms). The <link> stays,
+ * `disabled` (never fetched, never applied), for Vite's preload helper: a lazy chunk that lists
+ * the entry's CSS among its dependencies looks for that link and, finding none, would load the
+ * file again after the screen's own styles, changing the cascade.
+ */
+const inlineEntryStyles: Plugin = {
+  name: 'trapline-inline-entry-styles',
+  apply: 'build',
+  transformIndexHtml: {
+    order: 'post',
+    handler(html, ctx) {
+      const links = [...html.matchAll(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g)];
+      if (links.length !== 1)
+        throw new Error(`expected one entry stylesheet, found ${links.length}`);
+      const [link, fileName] = links[0]!;
+      const asset = ctx.bundle?.[fileName!];
+      if (asset?.type !== 'asset') throw new Error(`no built stylesheet ${fileName}`);
+      const css = String(asset.source);
+      // Inline, a relative url() would resolve against the page, not /assets/.
+      if (/url\(\s*['"]?(?!data:|\/|https?:)/.test(css) || css.includes('</style'))
+        throw new Error(`${fileName} cannot be inlined as it is: relative url() or </style>`);
+      return html.replace(link, `<style>${css}</style>\n    ${link.replace(/>$/, ' disabled>')}`);
     },
   },
 };
@@ -176,23 +258,15 @@ function compressedCopies(): Plugin {
 }
 
 export default defineConfig({
-  // `#shared/x` is src/shared/x and `#shared` src/shared/index.ts everywhere (tsconfig.json
-  // paths, eslint.config.js resolver).
-  resolve: {
-    alias: [
-      {
-        find: /^#shared$/,
-        replacement: fileURLToPath(new URL('./src/shared/index.ts', import.meta.url)),
-      },
-      { find: /^#shared\//, replacement: fileURLToPath(new URL('./src/shared/', import.meta.url)) },
-    ],
-  },
+  resolve: { alias: SHARED_ALIAS },
   plugins: [
     withoutClientJsonSchema,
     compiledMessages,
     withoutMessageParser,
     compressedCopies(),
     preloadSignIn,
+    prerenderSignIn(compiledMessages),
+    inlineEntryStyles,
     react(),
     VitePWA({
       // The app asks before activating a new version: never reload under an open form.

@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { AppErrorBoundary } from './app/error-boundaries';
+import { discardSignInShell, signInShellShown } from './lib/prerendered-sign-in';
 import { watchRefusedSources } from './lib/refused-sources';
 import { watchPreloadErrors } from './ui/error-boundary/chunk-recovery';
 import './app/styles.css';
@@ -12,10 +13,18 @@ watchRefusedSources();
 // A lazy chunk that fails to load (offline, or gone after a new version) reloads the page once.
 watchPreloadErrors();
 
-createRoot(document.getElementById('root')!).render(
+const container = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <AppErrorBoundary>
       <App />
     </AppErrorBoundary>
-  </StrictMode>,
+  </StrictMode>
 );
+// index.html holds the sign-in screen, already painted for a fresh tablet (lib/prerendered-sign-in):
+// React takes it over as it is, what was typed included. Any other tablet renders afresh.
+if (signInShellShown(container)) hydrateRoot(container, app);
+else {
+  discardSignInShell(container);
+  createRoot(container).render(app);
+}

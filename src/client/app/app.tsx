@@ -1,11 +1,13 @@
-import { lazy, Suspense, useCallback, useState } from 'react';
+import { lazy, useCallback, useState } from 'react';
 import type { SessionInfo } from '#shared';
 import { signOut } from '../features/auth/session-api';
-import { I18nProvider, useI18n } from '../lib/i18n';
 import { clearIdentity, loadIdentity, saveIdentity } from '../lib/identity';
+import { AppFrame } from './app-frame';
 
 // Sign-in is its own chunk (with the form library): a returning technician opens straight into
-// their data and never waits for it; the service worker precaches it for a first sign-in.
+// their data and never waits for it; the service worker precaches it for a first sign-in. A fresh
+// tablet already shows the screen, painted from index.html (lib/prerendered-sign-in): React keeps
+// that markup inside AppFrame's Suspense until this chunk is here, then hydrates it.
 const SignInScreen = lazy(() =>
   import('../features/auth/sign-in-screen').then((m) => ({ default: m.SignInScreen })),
 );
@@ -52,23 +54,12 @@ export function App() {
   const owner = identity ? `${identity.agency.id}:${identity.user.username.toLowerCase()}` : null;
   // The language is the signed-in user's choice (Settings), before sign-in the tablet's.
   return (
-    <I18nProvider owner={owner}>
-      <Suspense fallback={<Loading />}>
-        {identity ? (
-          <SignedInApp key={key} identity={identity} onIdentity={setIdentity} onSignOut={leave} />
-        ) : (
-          <SignInScreen onSignedIn={signedIn} />
-        )}
-      </Suspense>
-    </I18nProvider>
-  );
-}
-
-function Loading() {
-  const intl = useI18n();
-  return (
-    <p className="screen">
-      {intl.formatMessage({ id: 'app.loading', defaultMessage: 'Loading…' })}
-    </p>
+    <AppFrame owner={owner}>
+      {identity ? (
+        <SignedInApp key={key} identity={identity} onIdentity={setIdentity} onSignOut={leave} />
+      ) : (
+        <SignInScreen onSignedIn={signedIn} />
+      )}
+    </AppFrame>
   );
 }

@@ -4,7 +4,7 @@ import { sessionInfo, type SessionInfo } from '#shared/schemas/auth';
  * The signed-in identity (user and agency, never a token) kept in localStorage so the app opens
  * and works offline. The BFF cookie is the credential; this is only who the tablet belongs to.
  */
-const KEY = 'trapline.identity';
+export const IDENTITY_KEY = 'trapline.identity';
 
 export type Owner = { agencyId: number; username: string };
 
@@ -46,7 +46,7 @@ export function loadIdentity(): SessionInfo | null {
 
 /** The identity remembered on the tablet (the last sign-in in any tab). */
 function rememberedIdentity(): SessionInfo | null {
-  return parseIdentity(localStorage.getItem(KEY));
+  return parseIdentity(localStorage.getItem(IDENTITY_KEY));
 }
 
 function parseIdentity(raw: string | null): SessionInfo | null {
@@ -65,7 +65,7 @@ function parseIdentity(raw: string | null): SessionInfo | null {
  */
 export function onSignedInElsewhere(owner: Owner, listener: () => void): () => void {
   const onStorage = (event: StorageEvent) => {
-    if (event.key !== KEY) return;
+    if (event.key !== IDENTITY_KEY) return;
     const identity = parseIdentity(event.newValue);
     if (identity && sameOwner(ownerOf(identity), owner)) listener();
   };
@@ -74,7 +74,7 @@ export function onSignedInElsewhere(owner: Owner, listener: () => void): () => v
 }
 
 export function saveIdentity(identity: SessionInfo): void {
-  localStorage.setItem(KEY, JSON.stringify(identity));
+  localStorage.setItem(IDENTITY_KEY, JSON.stringify(identity));
 }
 
 /**
@@ -85,7 +85,7 @@ export function saveIdentity(identity: SessionInfo): void {
 export function clearIdentity(leaving: SessionInfo): void {
   const remembered = rememberedIdentity();
   if (remembered && !sameOwner(ownerOf(remembered), ownerOf(leaving))) return;
-  localStorage.removeItem(KEY);
+  localStorage.removeItem(IDENTITY_KEY);
 }
 
 const sameOwner = (a: Owner, b: Owner) =>

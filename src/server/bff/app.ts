@@ -28,6 +28,7 @@ import { capConnectionsPerAddress, DEFAULT_CONNECTIONS_PER_ADDRESS } from './con
 import { serializeRequest } from '../http/request-log';
 import { serverTimeoutOptions, type ServerTimeouts } from '../http/server-timeouts';
 import { csrfGuard, rejectAmbiguousPath } from './request-guards';
+import { inlineScriptSources } from './inline-scripts';
 import { securityHeaders } from './security-headers';
 import { sessionRoutes } from './session-routes';
 import { processSessionKey } from './session-key';
@@ -175,7 +176,7 @@ export async function buildBff(options: BffOptions): Promise<FastifyInstance> {
 
   // Security headers first: onRequest hooks run in the order they are added, and the guards
   // below answer early (400, 403); those answers must carry the headers too.
-  await securityHeaders(app);
+  await securityHeaders(app, inlineScriptSources(options.staticRoot ?? null));
   app.addHook('onRequest', rejectAmbiguousPath);
   app.addHook('onRequest', csrfGuard(ctx.allowedOrigins));
   await app.register(cookie);

@@ -12,13 +12,17 @@ import type { FastifyInstance } from 'fastify';
 const TILE_SOURCES = ['https:', 'http://127.0.0.1:*', 'http://localhost:*', 'http://[::1]:*'];
 
 /**
- * Security headers on every answer: a CSP with no inline scripts, map tiles (images and fetches)
+ * Security headers on every answer: a CSP with no inline scripts but the build's own, map tiles (images and fetches)
  * as the only outside sources, no framing; no referrer; geolocation and the camera for this origin only; HSTS only over TLS (sending
  * it over plain HTTP on loopback would be ignored at best, and wrong behind a misconfigured proxy).
  * Register it before any other onRequest hook: hooks run in the order they are added, and one
  * that answers early (a refused path, a missing CSRF header) would otherwise answer without them.
  */
-export async function securityHeaders(app: FastifyInstance): Promise<void> {
+export async function securityHeaders(
+  app: FastifyInstance,
+  /** Hashes of the inline scripts the built index.html carries (inline-scripts.ts). */
+  inlineScripts: readonly string[] = [],
+): Promise<void> {
   const tiles = TILE_SOURCES;
   await app.register(helmet, {
     global: true,
@@ -27,8 +31,8 @@ export async function securityHeaders(app: FastifyInstance): Promise<void> {
       directives: {
         defaultSrc: ["'self'"],
         // 'wasm-unsafe-eval' compiles WebAssembly (the scanner's ZXing reader, from 'self'); it
-        // allows no eval of JavaScript and no inline script.
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+        // allows no eval of JavaScript. Inline: only index.html's own scripts, by their hash.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...inlineScripts],
         // Leaflet positions tiles and markers with inline style attributes.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', ...tiles],

@@ -1,8 +1,9 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { loginRequest, type LoginRequest, type SessionInfo } from '#shared';
 import { sayIn, translateShared, useI18n } from '../../lib/i18n';
+import { signInFormTakenOver } from '../../lib/prerendered-sign-in';
 import { Banner } from '../../ui/banner';
 import { Field } from '../../ui/form/field';
 import { ChoosePasswordForm } from './choose-password-form';
@@ -18,8 +19,13 @@ type Props = {
 export function SignInForm({ username, onSignedIn }: Props) {
   const { register, handleSubmit, formState, setError, resetField } = useForm<LoginRequest>({
     resolver: zodResolver(loginRequest),
-    defaultValues: { username: username ?? '', password: '' },
+    // No default for what the person types: react-hook-form then takes each field's value from
+    // the page as it registers it, so what was typed into the sign-in screen index.html painted
+    // before the scripts ran (lib/prerendered-sign-in) is kept when React takes the form over.
+    defaultValues: username ? { username } : {},
   });
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => signInFormTakenOver(formRef.current), []);
   const intl = useI18n();
   const [failure, setFailure] = useState<string | null>(null);
   /** Set after a sign-in with a temporary password: the "choose your password" step shows. */
@@ -50,7 +56,7 @@ export function SignInForm({ username, onSignedIn }: Props) {
       }
       setFailure(sayIn(intl, result.message));
       if (result.field === 'password') {
-        resetField('password');
+        resetField('password', { defaultValue: '' });
         setError('password', {
           type: 'server',
           message: intl.formatMessage({
@@ -81,7 +87,10 @@ export function SignInForm({ username, onSignedIn }: Props) {
   }
   return (
     <form
+      ref={formRef}
       className="form"
+      // Never a GET: were the page's scripts refused, the password must not land in the URL.
+      method="post"
       onSubmit={submit}
       noValidate
       aria-label={intl.formatMessage({ id: 'signIn.formName', defaultMessage: 'Sign in' })}

@@ -10,8 +10,8 @@ import { isLocale } from './locales';
  * Like the other per-tablet settings it is read synchronously, so the first paint is already in
  * the right language and it works offline.
  */
-const TABLET_KEY = 'trapline.language';
-const userKey = (owner: string) => `${TABLET_KEY}.${owner}`;
+export const TABLET_LANGUAGE_KEY = 'trapline.language';
+const userKey = (owner: string) => `${TABLET_LANGUAGE_KEY}.${owner}`;
 const listeners = new Set<() => void>();
 
 function read(key: string): LanguageChoice | null {
@@ -25,14 +25,14 @@ function read(key: string): LanguageChoice | null {
 
 /** The choice in force for `owner` (null: nobody signed in). */
 export function languageChoice(owner: string | null): LanguageChoice {
-  return (owner === null ? null : read(userKey(owner))) ?? read(TABLET_KEY) ?? 'auto';
+  return (owner === null ? null : read(userKey(owner))) ?? read(TABLET_LANGUAGE_KEY) ?? 'auto';
 }
 
 /** Stores `choice` for `owner` and as the tablet's last choice; every provider follows. */
 export function setLanguageChoice(owner: string | null, choice: LanguageChoice): void {
   try {
     if (owner !== null) localStorage.setItem(userKey(owner), choice);
-    localStorage.setItem(TABLET_KEY, choice);
+    localStorage.setItem(TABLET_LANGUAGE_KEY, choice);
   } catch {
     // Storage refused (private mode, quota): the choice lasts for this page only.
   }
@@ -52,11 +52,11 @@ function subscribe(onChange: () => void): () => void {
 export function useLanguageChoice(
   owner: string | null,
 ): [LanguageChoice, (choice: LanguageChoice) => void] {
-  const choice = useSyncExternalStore(
-    subscribe,
-    () => languageChoice(owner),
-    () => 'auto' as const,
-  );
+  const read = () => languageChoice(owner);
+  // The same read while hydrating: the sign-in screen prerendered in English (no storage at build
+  // time: 'auto') is hydrated only where the stored choice also gives English
+  // (lib/prerendered-sign-in), so a stored English beside a Spanish browser matches, not 'auto'.
+  const choice = useSyncExternalStore(subscribe, read, read);
   const set = useCallback((next: LanguageChoice) => setLanguageChoice(owner, next), [owner]);
   return [choice, set];
 }

@@ -21,9 +21,12 @@ export function detectLocale(languages: readonly string[] | undefined): Locale {
   return 'en';
 }
 
-/** The tablet's languages, or none where there is no navigator (server-side tools, tests). */
+/**
+ * The tablet's languages, or none outside a browser (server-side tools, the build's prerender of
+ * the sign-in screen: Node has a `navigator` whose language is the build machine's, not a tablet's).
+ */
 export function tabletLanguages(): readonly string[] {
-  if (typeof navigator === 'undefined') return [];
+  if (typeof window === 'undefined' || typeof navigator === 'undefined') return [];
   return navigator.languages?.length ? navigator.languages : [navigator.language];
 }
 
