@@ -16,6 +16,9 @@ const CATEGORIES = [
   // MAP_TRACE_CPU=1: V8's sampling profiler on every thread (the page's and its workers'), for
   // where a thread's script time goes function by function (DevTools' Performance panel shows it).
   ...(process.env.MAP_TRACE_CPU === '1' ? ['disabled-by-default-v8.cpu_profiler'] : []),
+  // MAP_TRACE_IDB=1: IndexedDB's backend in the browser process (its transactions, puts and
+  // commits), where a pull's writes go once the page's thread has handed them over.
+  ...(process.env.MAP_TRACE_IDB === '1' ? ['IndexedDB', 'leveldb'] : []),
 ];
 
 type TraceEvent = {

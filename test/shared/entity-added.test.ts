@@ -100,7 +100,7 @@ describe('a registry with an entity more', () => {
 
   it("the tablet's database gets its record table, indexed by parent and its own indexed copy", () => {
     const stores = recordTableStores(WITH_TRAP_VISIT);
-    expect(stores.trapVisits).toBe('localId, &serverId, parentLocalId, visitedOn, updatedAt');
+    expect(stores.trapVisits).toBe('localId, &serverId, parentLocalId, visitedOn');
     const db = new Dexie('entity-added-test');
     db.version(1).stores(stores);
     expect(sorted(db.tables.map((t) => t.name))).toEqual(
@@ -108,10 +108,10 @@ describe('a registry with an entity more', () => {
     );
     // The registry's own tables keep the indexes they had (no new database version).
     expect(recordTableStores(ENTITY)).toEqual({
-      sites: 'localId, &serverId, code, name, updatedAt',
-      collections: 'localId, &serverId, parentLocalId, collectionDate, updatedAt',
-      pools: 'localId, &serverId, parentLocalId, updatedAt',
-      poolTests: 'localId, &serverId, parentLocalId, updatedAt',
+      sites: 'localId, &serverId, code, name',
+      collections: 'localId, &serverId, parentLocalId, collectionDate',
+      pools: 'localId, &serverId, parentLocalId',
+      poolTests: 'localId, &serverId, parentLocalId',
     });
   });
 
