@@ -299,6 +299,9 @@ export default defineConfig({
     // 5 workers 330 s with every file slower. (Earlier, with modules loaded per file, 2 took
     // 6.9 min, 3 took 5.9, 4 took 6.0.)
     maxWorkers: 4,
+    // TRAPLINE_FILE_CPU=<file>: every test file's CPU-seconds (its worker's and its children's)
+    // appended to <file> (test/tools/file-cpu.ts). Vitest's durations are wall time only.
+    setupFiles: process.env.TRAPLINE_FILE_CPU ? ['./test/tools/file-cpu.ts'] : [],
     // Time limits catch hangs; they are not speed goals (those are benches). A loaded two-core
     // VM ran a client test that takes ~1.5 s here past the 5 s default: every project gets room.
     testTimeout: 30_000,
