@@ -9,7 +9,9 @@ import { afterAll, expect } from 'vitest';
  * Here: this worker process's CPU (its threads: a BFF's report worker too) and that of the
  * children it has reaped (spawned servers and CLIs, Chromium once closed), from /proc/self/stat.
  * A file's hooks close what they start, so what it spawned is reaped before this file-level
- * afterAll (a setup file's hooks are the outermost: registered first, run last).
+ * afterAll (a setup file's hooks are the outermost: registered first, run last). The first file
+ * a worker runs also carries the worker's own start (its shared modules, jsdom, PGlite's
+ * WebAssembly). Linux only (/proc); clock ticks of 10 ms, as on Debian.
  */
 const TICKS_PER_SECOND = 100;
 
