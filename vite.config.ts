@@ -373,6 +373,14 @@ export default defineConfig({
     // 5 workers 330 s with every file slower. (Earlier, with modules loaded per file, 2 took
     // 6.9 min, 3 took 5.9, 4 took 6.0.)
     maxWorkers: 4,
+    // TRAPLINE_FILE_CPU=<file>: every test file's CPU-seconds (its worker's and its children's)
+    // appended to <file> (test/tools/file-cpu.ts). Vitest's durations are wall time only.
+    // One whole run so, 2026-11-29 (1,951 tests, load 13-23 from other work): 1,093 CPU-s, of
+    // which server 462 (148 files; report-bounds 48, main 39, backup-drill 34, the records CLI
+    // 19), e2e 357 (44 files, 4-19 each: a stack ~0.7 and a signed-in browser ~3 of it), client
+    // 120 (157), chaos 42, client-node 34, shared and the architecture suite 19; the rest is
+    // Vitest itself and the global set-ups. `npm run check` beside it: 158 more.
+    setupFiles: process.env.TRAPLINE_FILE_CPU ? ['./test/tools/file-cpu.ts'] : [],
     // Time limits catch hangs; they are not speed goals (those are benches). A loaded two-core
     // VM ran a client test that takes ~1.5 s here past the 5 s default: every project gets room.
     testTimeout: 30_000,
@@ -409,6 +417,11 @@ export default defineConfig({
           // Vitest's default excludes, written out: `npm start` builds the app with this file,
           // where only production dependencies may be installed (vitest is a dev dependency).
           exclude: ['**/node_modules/**', '**/.git/**', CLIENT_IN_NODE],
+          // Vitest's "environment" time is this jsdom's one set-up per worker, reported again
+          // against every file the worker runs: its sum over files (1,310 s in a run of this
+          // project alone, load 14) is not time spent. The project took 153 CPU-s for 618 tests
+          // (TRAPLINE_FILE_CPU: under 1 CPU-s a file, mostly its imports and its own tests), so
+          // happy-dom could save only those few set-ups (2026-11-29).
           environment: 'jsdom',
           ...CLIENT_FILES,
         },
