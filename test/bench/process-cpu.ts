@@ -3,7 +3,18 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** CPU seconds used so far, by kind of process: Chromium's, by process type, and Node's. */
 export type CpuSnapshot = Record<string, number>;
 
-const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+export const TICKS_PER_SECOND = 100; // USER_HZ on Linux
+
+/**
+ * A process's CPU clock ticks from /proc/<pid>/stat: its own user and system time, and those of
+ * the children it has reaped (utime, stime, cutime, cstime). The fields are counted after the
+ * command name, which may hold spaces and sits in parentheses.
+ */
+export function statTimes(pid: string): [number, number, number, number] {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'latin1').split(')').at(-1)!.trim().split(' ');
+  const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number);
+  return [utime, stime, cutime, cstime];
+}
 
 /** The kind of a process from its command line, or null for one the bench does not count. */
 function kindOf(args: string[]): string | null {
@@ -37,13 +48,8 @@ export function cpuSnapshot(): CpuSnapshot | null {
       const args = readFileSync(`/proc/${pid}/cmdline`, 'latin1').split(/[\0 ]/);
       const kind = kindOf(args);
       if (!kind) continue;
-      // Fields after the command name: utime and stime are the 12th and 13th.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'latin1')
-        .split(')')
-        .at(-1)!
-        .trim()
-        .split(' ');
-      out[kind] = (out[kind] ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+      const [utime, stime] = statTimes(pid);
+      out[kind] = (out[kind] ?? 0) + (utime + stime) / TICKS_PER_SECOND;
     } catch {
       // The process ended while being read.
     }

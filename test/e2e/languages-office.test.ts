@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
-import { launchApp, LANDSCAPE, PORTRAIT, type AppBrowser } from './harness/browser';
+import { launchApp, LANDSCAPE, type AppBrowser } from './harness/browser';
 import { visible } from './harness/field-actions';
 import { inspectScreen } from './harness/inspect-screen';
 import { signInInSpanish } from './harness/spanish-tablet';
-import { screenScreenshot } from './harness/screenshot';
+import { screenScreenshots } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
 
 /**
@@ -39,13 +39,7 @@ describe('a manager whose tablet is in Spanish', () => {
     await visible(page.getByRole('heading', { name: 'Descargar los datos de la agencia' }));
     await visible(page.getByTestId('report-computed'), 60_000);
     expect(await page.getByTestId('report-computed').textContent()).toMatch(/^Calculado el /);
-    for (const [size, viewport] of [
-      ['1280x800', LANDSCAPE],
-      ['800x1280', PORTRAIT],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await screenScreenshot(page, size, 'es-reports');
-    }
+    await screenScreenshots(page, 'es-reports');
     await page.setViewportSize(LANDSCAPE);
 
     await nav.getByRole('link', { name: 'Oficina' }).click();
@@ -55,13 +49,7 @@ describe('a manager whose tablet is in Spanish', () => {
     await visible(people.getByText('Supervisor').first());
     await visible(page.getByRole('form', { name: 'Agregar una persona' }));
     await visible(page.getByRole('heading', { name: 'Tokens de la agencia' }));
-    for (const [size, viewport] of [
-      ['1280x800', LANDSCAPE],
-      ['800x1280', PORTRAIT],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await screenScreenshot(page, size, 'es-office-people');
-    }
+    await screenScreenshots(page, 'es-office-people');
     // Nothing on the Office screen is left in English.
     const text = (await page.locator('main').textContent()) ?? '';
     for (const english of [

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
-import { launchApp, LANDSCAPE, PORTRAIT, type AppBrowser } from './harness/browser';
+import { launchApp, LANDSCAPE, type AppBrowser } from './harness/browser';
 import { visible } from './harness/field-actions';
-import { screenScreenshot } from './harness/screenshot';
+import { screenScreenshots } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
 
 /**
@@ -30,13 +30,7 @@ describe('a technician whose tablet is in Spanish', () => {
     const form = page.getByRole('form', { name: 'Iniciar sesión' });
     await visible(form, 30_000);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
-    for (const [size, viewport] of [
-      ['1280x800', LANDSCAPE],
-      ['800x1280', PORTRAIT],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await screenScreenshot(page, size, 'es-sign-in');
-    }
+    await screenScreenshots(page, 'es-sign-in');
     await page.setViewportSize(LANDSCAPE);
 
     await form.getByLabel('Usuario').fill('demo-tech');
@@ -53,13 +47,7 @@ describe('a technician whose tablet is in Spanish', () => {
         .getByText(/Última sincronización/),
       45_000,
     );
-    for (const [size, viewport] of [
-      ['1280x800', LANDSCAPE],
-      ['800x1280', PORTRAIT],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await screenScreenshot(page, size, 'es-settings');
-    }
+    await screenScreenshots(page, 'es-settings');
     await page.setViewportSize(LANDSCAPE);
 
     await page.getByLabel('Idioma de la aplicación').selectOption('en');

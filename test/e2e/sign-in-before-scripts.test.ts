@@ -1,9 +1,9 @@
 import type { Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
-import { LANDSCAPE, PORTRAIT, launchApp, type AppBrowser } from './harness/browser';
+import { launchApp, type AppBrowser } from './harness/browser';
 import { signIn, visible } from './harness/field-actions';
-import { screenScreenshot } from './harness/screenshot';
+import { screenScreenshots } from './harness/screenshot';
 import { signInInSpanish } from './harness/spanish-tablet';
 import { startStack, type Stack } from './harness/stack';
 
@@ -101,13 +101,7 @@ describe('the sign-in screen before its scripts', () => {
     await visible(form(page).getByLabel('Password'));
     await visible(form(page).getByRole('button', { name: 'Sign in' }));
     expect(await page.evaluate(() => document.documentElement.className)).not.toContain('ready');
-    for (const [size, viewport] of [
-      ['1280x800', LANDSCAPE],
-      ['800x1280', PORTRAIT],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await screenScreenshot(page, size, 'sign-in-before-scripts');
-    }
+    await screenScreenshots(page, 'sign-in-before-scripts');
     // Marks on the painted nodes themselves: hydration keeps them, a fresh render would not.
     const before = await page.evaluate(() => {
       const heading = document.querySelector('h1') as HTMLElement & { painted?: boolean };
@@ -127,13 +121,7 @@ describe('the sign-in screen before its scripts', () => {
       () => document.querySelector('form')!.getBoundingClientRect().toJSON() as DOMRect,
     );
     expect(after, 'the form did not move when React took over').toEqual(before);
-    for (const [size, viewport] of [
-      ['1280x800', LANDSCAPE],
-      ['800x1280', PORTRAIT],
-    ] as const) {
-      await page.setViewportSize(viewport);
-      await screenScreenshot(page, size, 'sign-in-after-hydration');
-    }
+    await screenScreenshots(page, 'sign-in-after-hydration');
     expect(pageErrors).toEqual([]);
   });
 

@@ -1,5 +1,6 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
 import { afterAll, expect } from 'vitest';
+import { statTimes, TICKS_PER_SECOND } from '../bench/process-cpu';
 
 /**
  * TRAPLINE_FILE_CPU=<file>: each test file's CPU-seconds, a line `<seconds> <test file>` appended to
@@ -13,13 +14,8 @@ import { afterAll, expect } from 'vitest';
  * a worker runs also carries the worker's own start (its shared modules, jsdom, PGlite's
  * WebAssembly). Linux only (/proc); clock ticks of 10 ms, as on Debian.
  */
-const TICKS_PER_SECOND = 100;
-
 function cpuSeconds(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  // Fields after the command name (which may hold spaces) in parentheses; utime is field 14.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const [utime, stime, cutime, cstime] = fields.slice(11, 15).map(Number);
+  const [utime, stime, cutime, cstime] = statTimes('self');
   return (utime + stime + cutime + cstime) / TICKS_PER_SECOND;
 }
 
@@ -27,8 +23,8 @@ function cpuSeconds(): number {
 const startedAt = cpuSeconds();
 afterAll(() => {
   const file = expect.getState().testPath ?? '';
-  const out = process.env.TRAPLINE_FILE_CPU;
-  if (!out) return;
+  // Set: vite.config.ts loads this file only then.
+  const out = process.env.TRAPLINE_FILE_CPU!;
   const seconds = (cpuSeconds() - startedAt).toFixed(1);
   appendFileSync(out, `${seconds} ${file.replace(/.*\/test\//, 'test/')}\n`);
 });

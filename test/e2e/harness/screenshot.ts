@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { LANDSCAPE, PORTRAIT } from './browser';
 import { OUTPUT_DIR } from './paths';
 
 /** Saves a full-page PNG as test/.output/<name>.png (git-ignored) and returns its path. */
@@ -18,4 +19,18 @@ export async function screenScreenshot(page: Page, size: string, screen: string)
   const path = join(dir, `${screen.replace(/[^a-z0-9-_]+/gi, '-')}.png`);
   await page.screenshot({ path, fullPage: true, animations: 'disabled' });
   return path;
+}
+
+/**
+ * A main screen at both sizes every screen must work at (screenScreenshot each), landscape first;
+ * the page is left at the portrait size.
+ */
+export async function screenScreenshots(page: Page, screen: string): Promise<void> {
+  for (const [size, viewport] of [
+    ['1280x800', LANDSCAPE],
+    ['800x1280', PORTRAIT],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await screenScreenshot(page, size, screen);
+  }
 }
