@@ -3,7 +3,9 @@
  * mid-range tablet) at 1280x800, against the real BFF and records service holding 20,000 sites,
  * then 100,000 (reported, no target):
  *
- * - the first pull: from tapping "Sign in" to every site stored on the tablet (IndexedDB count);
+ * - the first pull: from tapping "Sign in" to every site stored on the tablet (IndexedDB count),
+ *   and its floor in the same run (pull-floor.ts: the same sites fetched, parsed and put into an
+ *   IndexedDB store shaped as the app's, and nothing else);
  * - the app: the longest task while opening the Sites screen (map and list), and while panning
  *   and zooming its map; the time from typing a site's name in search to that site listed;
  *   New site and New collection opened; New site kept open while a sync brings RENAMED sites the
@@ -33,6 +35,7 @@ import { ROOT } from '../e2e/harness/paths';
 import { startStack, type Stack } from '../e2e/harness/stack';
 import { growSites } from './grow-sites';
 import { startTrace } from './page-trace';
+import { measurePullFloor } from './pull-floor';
 import type { BenchRow } from './run';
 
 const SIZES = (process.env.MAP_SCALE_SIZES ?? '20000,100000').split(',').map(Number);
@@ -555,6 +558,18 @@ function appRows(
   ];
 }
 
+/** The first pull beside its floor (pull-floor.ts), in the same browser and throttle. */
+function pullFloorRows(label: string, pullMs: number, floorMs: number): BenchRow[] {
+  return [
+    {
+      name: `${label}: pull floor, the same sites fetched, parsed and put into IndexedDB alone`,
+      value: floorMs / 1000,
+      unit: 's',
+    },
+    { name: `${label}: first pull, app / floor`, value: pullMs / floorMs, unit: '×' },
+  ];
+}
+
 /** The naive page's figures beside the app's, and the app's other steps. */
 function comparedRows(
   label: string,
@@ -647,6 +662,9 @@ export async function benchMapScale(): Promise<BenchRow[]> {
       process.stderr.write(`  ${label}: ${expected} sites of agency 1; the app…\n`);
       const app = await measureApp(stack, expected, counted[0].last);
       rows.push(...appRows(label, size, app));
+      process.stderr.write(`  ${label}: the pull's floor…\n`);
+      const floorMs = await measurePullFloor(stack, expected, throttle);
+      rows.push(...pullFloorRows(label, app.pullMs, floorMs));
       if (QUICK) continue;
       process.stderr.write(`  ${label}: the naive page…\n`);
       const naive = await measureNaive(stack);
