@@ -69,6 +69,8 @@ export function tilesWaiting(): number {
  * when its image loads or fails.
  */
 const abortLoading = (L.TileLayer.prototype as unknown as { _abortLoading(): void })._abortLoading;
+const removeGridTile = (L.GridLayer.prototype as unknown as { _removeTile(key: string): void })
+  ._removeTile;
 
 L.TileLayer.include({
   /**
@@ -88,6 +90,19 @@ L.TileLayer.include({
       this.fire('tileabort', { tile: img, coords: tile.coords });
     }
     abortLoading.call(this);
+  },
+
+  /**
+   * Leaflet sets every removed tile's image to an empty one, to cancel its request: that is a new
+   * image load (a microtask each) for every tile a zoom or a long pan drops, 20–40 of them in the
+   * task that ends a zoom. Only a tile still loading has a request to cancel; a loaded or failed
+   * one, or one never requested, is just taken off.
+   */
+  _removeTile(this: PacedTileLayer, key: string): void {
+    const img = this._tiles[key]?.el as HTMLImageElement | undefined;
+    if (img && img.getAttribute('src') && !img.complete)
+      img.setAttribute('src', L.Util.emptyImageUrl);
+    removeGridTile.call(this, key);
   },
 
   createTile(this: PacedTileLayer, coords: L.Coords, done: L.DoneCallback): HTMLElement {

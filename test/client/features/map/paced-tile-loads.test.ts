@@ -115,4 +115,28 @@ describe('map tiles requested in slices', () => {
     expect(loaded).toHaveBeenCalled();
     layer.remove();
   });
+
+  it('takes loaded tiles off the map without starting another image load for each', async () => {
+    const map = makeMap();
+    const layer = L.tileLayer('https://tiles.example/{z}/{x}/{y}.png').addTo(map);
+    await runTasks();
+    const first = [...map.getContainer().querySelectorAll('img.leaflet-tile')];
+    for (const img of first) {
+      Object.defineProperty(img, 'complete', { value: true });
+      img.dispatchEvent(new Event('load'));
+    }
+    const setAttribute = vi.spyOn(HTMLImageElement.prototype, 'setAttribute');
+    requests = [];
+    // Far enough that none of the first view's tiles is kept.
+    map.setView([34.05, -118.24], 10, { animate: false });
+    await runTasks();
+
+    expect(first.every((img) => !img.isConnected)).toBe(true);
+    // Only the new view's tiles were requested; no removed tile was given another image.
+    expect(requests.every((r) => r.url.startsWith('https://tiles.example/10/'))).toBe(true);
+    expect(
+      setAttribute.mock.calls.filter(([, value]) => String(value).startsWith('data:')),
+    ).toEqual([]);
+    layer.remove();
+  });
 });
