@@ -92,6 +92,22 @@ const ENGLISH_MARKER_WORDS: MarkerWords = {
       : `${count} sites here: ${action === 'zoom' ? 'zoom in' : 'choose one'}`,
 };
 
+/** Whether a feature is drawn on the canvas (a site's circle), not as an element. */
+const onCanvas = (f: MapFeature): boolean => f.kind === 'site';
+
+/**
+ * The canvas of sites' circles, except that a click ending a drag is not hit-tested: Leaflet's
+ * canvas measured the map's position for it (`getBoundingClientRect`, a forced style and layout
+ * right after the drag's end had moved everything: 10 ms and more of that task at 4x throttle)
+ * only to have the map drop the click as the end of a drag.
+ */
+const SitesCanvas = L.Canvas.extend({
+  _onClick(this: L.Canvas & { _map: L.Map & { _draggableMoved(o: unknown): boolean } }, e: Event) {
+    if (e.type === 'click' && this._map._draggableMoved(this._map)) return;
+    (L.Canvas.prototype as unknown as { _onClick(e: Event): void })._onClick.call(this, e);
+  },
+}) as unknown as new (options?: L.RendererOptions) => L.Canvas;
+
 export class SitesLayer {
   private readonly group = L.layerGroup();
   private readonly drawn = new Map<string, L.Layer>();
@@ -100,7 +116,7 @@ export class SitesLayer {
    * canvas is reallocated at every move's end, and at half a view each side it was four views'
    * worth of pixels, the longest part of a pan on a slow tablet.
    */
-  private readonly renderer = L.canvas({ padding: 0.25, tolerance: 14 });
+  private readonly renderer = new SitesCanvas({ padding: 0.25, tolerance: 14 });
   /** The frame that does the next slice of `adding` and `leaving`, if any is waiting. */
   private pending: number | null = null;
   /** Features of the latest show() not drawn yet, from `next` on. */
@@ -155,7 +171,10 @@ export class SitesLayer {
       } else this.group.removeLayer(layer);
     }
     // A newer show() drops what an earlier one had still to add: it describes a view left.
-    this.adding = added;
+    // Sites' circles first: each frame that changes the canvas has the browser copy its whole
+    // bitmap (paint and commit, the larger part of such a frame at 4x CPU throttle), so they are
+    // all drawn in the first frames, not one frame after another between the DOM markers.
+    this.adding = [...added.filter(onCanvas), ...added.filter((f) => !onCanvas(f))];
     this.next = 0;
     if (this.pending !== null) cancelAnimationFrame(this.pending);
     this.pending = null;
