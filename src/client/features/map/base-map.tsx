@@ -10,6 +10,7 @@ import { escapeHtml } from '#shared/escape-html';
 import { useI18n } from '../../lib/i18n';
 import { Banner } from '../../ui/banner';
 import './flat-tiles';
+import './paced-tile-loads';
 
 /**
  * Leaflet 1.9.4 ends a zoom animation in a 250 ms timer that `map.remove()` does not cancel; when

@@ -1,28 +1,44 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useMap, useMapEvents } from 'react-leaflet';
 import type { IntlShape } from 'react-intl';
 import type { SiteIndex } from '../../lib/site-index';
 import { useI18n } from '../../lib/i18n';
 import { SitesLayer, type MapTap, type MarkerWords } from './sites-layer';
 
+/**
+ * The names of markers, each count's formatted once: formatting an ICU plural message took longer
+ * than making the marker it names (a CPU profile of panning at 4x throttle), and a view repeats
+ * counts, as zooming back and forth repeats views.
+ */
 function markerWords(intl: IntlShape): MarkerWords {
+  const clusters = new Map<number, string>();
+  const groups = new Map<string, string>();
+  const once = <K,>(kept: Map<K, string>, key: K, format: () => string): string => {
+    let words = kept.get(key);
+    if (words === undefined) kept.set(key, (words = format()));
+    return words;
+  };
   return {
     cluster: (count) =>
-      intl.formatMessage(
-        {
-          id: 'map.cluster',
-          defaultMessage: '{count, plural, one {# site here} other {# sites here}}: zoom in',
-        },
-        { count },
+      once(clusters, count, () =>
+        intl.formatMessage(
+          {
+            id: 'map.cluster',
+            defaultMessage: '{count, plural, one {# site here} other {# sites here}}: zoom in',
+          },
+          { count },
+        ),
       ),
     group: (count, action) =>
-      intl.formatMessage(
-        {
-          id: 'map.group',
-          defaultMessage:
-            '{count, plural, one {# site here} other {# sites here}}{action, select, zoom {: zoom in} choose {: choose one} other {}}',
-        },
-        { count, action },
+      once(groups, `${count} ${action}`, () =>
+        intl.formatMessage(
+          {
+            id: 'map.group',
+            defaultMessage:
+              '{count, plural, one {# site here} other {# sites here}}{action, select, zoom {: zoom in} choose {: choose one} other {}}',
+          },
+          { count, action },
+        ),
       ),
   };
 }
@@ -44,8 +60,10 @@ export function SiteFeatures({
   const map = useMap();
   const intl = useI18n();
   // Read by the layer when it draws a marker: a language chosen later is used from then on.
-  const words = useRef<MarkerWords>(markerWords(intl));
-  words.current = markerWords(intl);
+  // Made again only when the language changes: its kept names are the old language's.
+  const named = useMemo(() => markerWords(intl), [intl]);
+  const words = useRef<MarkerWords>(named);
+  words.current = named;
   const tapped = useRef(onTap);
   const passive = onTap === undefined;
   const refresh = useRef<(() => void) | null>(null);

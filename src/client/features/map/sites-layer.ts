@@ -34,6 +34,18 @@ function shortCount(count: number): string {
 }
 
 /**
+ * A disc with a count, made with DOM calls: a `divIcon` given its HTML as a string parsed it with
+ * the HTML parser for every marker, the largest part of making one (a CPU profile of panning at
+ * 4x throttle). The count is hidden from screen readers: the marker's title names it.
+ */
+function countIcon(className: string, count: string, size: number): L.DivIcon {
+  const shown = document.createElement('span');
+  shown.setAttribute('aria-hidden', 'true');
+  shown.textContent = count;
+  return L.divIcon({ className, html: shown, iconSize: [size, size] });
+}
+
+/**
  * A marker placed by left/top instead of Leaflet's 3D transform, and hidden during a zoom's
  * animation instead of moved along: each transformed marker is a compositing layer of its own,
  * and with a hundred and more cluster markers in view a trace of panning showed the compositor's
@@ -80,6 +92,22 @@ const ENGLISH_MARKER_WORDS: MarkerWords = {
       : `${count} sites here: ${action === 'zoom' ? 'zoom in' : 'choose one'}`,
 };
 
+/** Whether a feature is drawn on the canvas (a site's circle), not as an element. */
+const onCanvas = (f: MapFeature): boolean => f.kind === 'site';
+
+/**
+ * The canvas of sites' circles, except that a click ending a drag is not hit-tested: Leaflet's
+ * canvas measured the map's position for it (`getBoundingClientRect`, a forced style and layout
+ * right after the drag's end had moved everything: 10 ms and more of that task at 4x throttle)
+ * only to have the map drop the click as the end of a drag.
+ */
+const SitesCanvas = L.Canvas.extend({
+  _onClick(this: L.Canvas & { _map: L.Map & { _draggableMoved(o: unknown): boolean } }, e: Event) {
+    if (e.type === 'click' && this._map._draggableMoved(this._map)) return;
+    (L.Canvas.prototype as unknown as { _onClick(e: Event): void })._onClick.call(this, e);
+  },
+}) as unknown as new (options?: L.RendererOptions) => L.Canvas;
+
 export class SitesLayer {
   private readonly group = L.layerGroup();
   private readonly drawn = new Map<string, L.Layer>();
@@ -88,7 +116,7 @@ export class SitesLayer {
    * canvas is reallocated at every move's end, and at half a view each side it was four views'
    * worth of pixels, the longest part of a pan on a slow tablet.
    */
-  private readonly renderer = L.canvas({ padding: 0.25, tolerance: 14 });
+  private readonly renderer = new SitesCanvas({ padding: 0.25, tolerance: 14 });
   /** The frame that does the next slice of `adding` and `leaving`, if any is waiting. */
   private pending: number | null = null;
   /** Features of the latest show() not drawn yet, from `next` on. */
@@ -143,7 +171,10 @@ export class SitesLayer {
       } else this.group.removeLayer(layer);
     }
     // A newer show() drops what an earlier one had still to add: it describes a view left.
-    this.adding = added;
+    // Sites' circles first: each frame that changes the canvas has the browser copy its whole
+    // bitmap (paint and commit, the larger part of such a frame at 4x CPU throttle), so they are
+    // all drawn in the first frames, not one frame after another between the DOM markers.
+    this.adding = [...added.filter(onCanvas), ...added.filter((f) => !onCanvas(f))];
     this.next = 0;
     if (this.pending !== null) cancelAnimationFrame(this.pending);
     this.pending = null;
@@ -193,11 +224,7 @@ export class SitesLayer {
       const size = clusterSize(f.count);
       const label = this.words.cluster(f.count);
       return new FlatMarker([f.lat, f.lon], {
-        icon: L.divIcon({
-          className: 'site-cluster',
-          html: `<span aria-hidden="true">${shortCount(f.count)}</span>`,
-          iconSize: [size, size],
-        }),
+        icon: countIcon('site-cluster', shortCount(f.count), size),
         title: label,
         alt: label,
         riseOnHover: true,
@@ -242,11 +269,7 @@ export class SitesLayer {
     const zooms = count > LIST_UP_TO && f.zoomTo !== null;
     const label = this.words.group(count, this.onTap ? (zooms ? 'zoom' : 'choose') : 'show');
     return new FlatMarker([f.lat, f.lon], {
-      icon: L.divIcon({
-        className: synced ? 'site-group' : 'site-group site-group-unsent',
-        html: `<span aria-hidden="true">${count}</span>`,
-        iconSize: [44, 44],
-      }),
+      icon: countIcon(synced ? 'site-group' : 'site-group site-group-unsent', String(count), 44),
       title: label,
       alt: label,
       riseOnHover: true,
