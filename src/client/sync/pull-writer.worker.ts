@@ -69,7 +69,7 @@ scope.onmessage = (event: MessageEvent<PullWriterRequest>) => {
     db?.close();
     db = new TraplineDb(dbName);
   }
-  storePulledRows(db, now, entity, rows, notBefore ?? null).then(
+  storePulledRows(db, now, entity, rows, notBefore ?? null, 'overlapped').then(
     (result) => scope.postMessage({ id, result } satisfies PullWriterAnswer),
     (e: unknown) => scope.postMessage(failed(id, e)),
   );

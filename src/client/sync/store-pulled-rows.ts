@@ -21,6 +21,16 @@ export type StoredRows = { stored: number; added: number[]; held: number[] };
 const WRITE_CHUNK = 500;
 
 /**
+ * How a batch's chunks are written. `inTurn`: each chunk once the one before is written, so the
+ * calling thread is free between chunks (the page's thread, where there is no worker).
+ * `overlapped`: every chunk asked for at once (the pull writer worker, where no screen waits):
+ * the worker serialises chunk after chunk while IndexedDB's backend, in the browser's own
+ * process, writes those before, instead of each waiting for the other. Same transaction, same
+ * rows, same order either way.
+ */
+export type WriteOrder = 'inTurn' | 'overlapped';
+
+/**
  * Upserts a batch of rows by serverId, in one transaction: one indexed read per table for the
  * whole batch (the rows already here, their outbox entries, the parents), then chunked
  * `bulkPut`s. Invariant: a record with a local change not yet on the server (syncState other
@@ -41,6 +51,7 @@ export async function storePulledRows(
    * pulled window and the records the tablet already holds. Null: every row.
    */
   notBefore: string | null = null,
+  writeOrder: WriteOrder = 'inTurn',
 ): Promise<StoredRows> {
   const table = recordTable(db, entity);
   const parent = PARENT_FIELD[entity];
@@ -123,8 +134,13 @@ export async function storePulledRows(
       next.push(record);
       if (!prior) added.push(id);
     }
-    for (let i = 0; i < next.length; i += WRITE_CHUNK)
-      await table.bulkPut(next.slice(i, i + WRITE_CHUNK));
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < next.length; i += WRITE_CHUNK) {
+      const written = table.bulkPut(next.slice(i, i + WRITE_CHUNK));
+      if (writeOrder === 'inTurn') await written;
+      else writes.push(written);
+    }
+    await Promise.all(writes);
     return { stored: next.length, added, held };
   });
 }
