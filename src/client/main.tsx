@@ -15,16 +15,15 @@ watchPreloadErrors();
  * (the prerendered sign-in form is already on screen, and a tap on it waits for any task): a
  * browser evaluates a module and everything it imports statically in a single task, and the
  * whole graph was one task of ~130–440 ms on a mid-range tablet (4x CPU; issue 40). Heaviest
- * first, each stage alone: React DOM; zod; the records' schemas (#shared, built with zod as it loads);
- * Intl's locale tables (lib/i18n/warm-intl); then the app. index.html preloads every stage's
- * files (vite.config.ts, `preloadSignIn`), so the stages cost no round trip.
+ * first, each stage alone: React DOM; zod with the session's schemas (not `import('zod')`:
+ * a namespace import keeps all of zod, 366 KB); Intl's locale tables (lib/i18n/warm-intl); then
+ * the app. index.html preloads every stage's files (vite.config.ts, `preloadSignIn`), so the stages
+ * cost no round trip. (The records' schemas wait for sign-in: app.tsx.)
  */
 async function start(): Promise<void> {
   await import('react-dom/client');
   await nextTask();
-  await import('zod');
-  await nextTask();
-  await import('#shared');
+  await import('#shared/schemas/auth');
   await nextTask();
   await warmIntl(nextTask);
   const { startApp } = await import('./app/start-app');
