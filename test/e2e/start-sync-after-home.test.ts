@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PRECISION_ID } from '../../src/server/records/seed/lookup-data';
 import { syncNow, visible } from './harness/field-actions';
+import { screenScreenshots } from './harness/screenshot';
 import { signedInTablet, tabletOnFreshStack } from './harness/signed-in-tablet';
 import type { Stack } from './harness/stack';
 import { localTable } from './harness/sync-checks';
@@ -67,6 +68,7 @@ describe('Home on a tablet opened in the morning, with the office’s new sites 
       .poll(() => sitesOnTablet(page), { timeout: 90_000, interval: 1_000 })
       .toBe(before + OVERNIGHT);
     expect(siteRequests.length).toBeGreaterThan(0);
+    await screenScreenshots(page, 'home-after-start-pull');
     expect(app.pageErrors).toEqual([]);
   });
 
