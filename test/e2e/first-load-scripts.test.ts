@@ -1,4 +1,4 @@
-import type { Response } from 'playwright-core';
+import type { ConsoleMessage, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
 import { launchApp, type AppBrowser } from './harness/browser';
@@ -59,6 +59,25 @@ describe("a fresh tablet's sign-in screen", () => {
     expect(withDexie.map(([path]) => path)).toEqual([]);
     expect(withTus.map(([path]) => path)).toEqual([]);
     expect(app.pageErrors).toEqual([]);
+  });
+
+  it('is given a security policy the browser takes whole, no source of it ignored', async () => {
+    // Chromium drops a source it cannot parse with a console error, and with it what the source
+    // was meant to allow: 'http://[::1]:*' (a tile server on this machine's IPv6 address) was
+    // such a source, so tiles from there were refused while the policy seemed to allow them.
+    const refused: string[] = [];
+    const onConsole = (message: ConsoleMessage) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text()))
+        refused.push(message.text());
+    };
+    app.page.on('console', onConsole);
+    try {
+      await app.page.reload();
+      await visible(app.page.getByRole('form', { name: 'Sign in' }));
+    } finally {
+      app.page.off('console', onConsole);
+    }
+    expect(refused).toEqual([]);
   });
 
   it('loads the database library once signed in, for Home', async () => {

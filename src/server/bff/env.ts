@@ -15,18 +15,18 @@ const envSchema = z.object({
   UPSTREAM_URL: url.optional(),
   /**
    * https, or plain http to a tile server on this machine (the CSP allows loopback http and no
-   * other: tiles over plain http from another host could be altered on the way).
+   * other: tiles over plain http from another host could be altered on the way). Not by its IPv6
+   * address: a CSP source cannot name one ('http://[::1]:*' is dropped by Chromium as invalid,
+   * so its tiles were refused), and localhost reaches the same server.
    */
   TILE_URL: z
     .string()
-    .regex(
-      /^(https:\/\/[^/]+|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?)\/.*\{z\}.*\{x\}.*\{y\}/,
-      {
-        message:
-          'TILE_URL must be an https URL template with {z}, {x} and {y} ' +
-          '(or http://127.0.0.1, localhost or [::1] for a tile server on this machine)',
-      },
-    )
+    .regex(/^(https:\/\/[^/]+|http:\/\/(127\.0\.0\.1|localhost)(:\d+)?)\/.*\{z\}.*\{x\}.*\{y\}/, {
+      message:
+        'TILE_URL must be an https URL template with {z}, {x} and {y} ' +
+        '(or http://127.0.0.1 or http://localhost for a tile server on this machine; ' +
+        'not [::1]: a browser’s security policy cannot name an IPv6 address)',
+    })
     .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   /**
    * The map's credit line, as plain text (e.g. "© OpenStreetMap contributors, © MapTiler").

@@ -7,9 +7,11 @@ import type { FastifyInstance } from 'fastify';
  * copy of the page and of the service worker (the precache answers later navigations with it), so
  * a host pinned here would keep blocking the office's next tile server on every installed tablet
  * until its browser profile was wiped (field trial, issue 35). Scripts stay 'self' only, so a wider
- * image and fetch allowance does not open a way to run code.
+ * image and fetch allowance does not open a way to run code. No IPv6 loopback: CSP's source
+ * grammar has no IPv6 address, and Chromium dropped 'http://[::1]:*' with a console error on
+ * every page (TILE_URL refuses one: env.ts).
  */
-const TILE_SOURCES = ['https:', 'http://127.0.0.1:*', 'http://localhost:*', 'http://[::1]:*'];
+const TILE_SOURCES = ['https:', 'http://127.0.0.1:*', 'http://localhost:*'];
 
 /**
  * Security headers on every answer: a CSP with no inline scripts but the build's own, map tiles (images and fetches)
