@@ -9,11 +9,16 @@ import { AppErrorBoundary } from './error-boundaries';
  * fresh tablet (lib/prerendered-sign-in): React takes it over as it is, what was typed included.
  * Any other tablet renders afresh.
  *
- * In a transition: React renders (or hydrates) the first screen in slices of a few milliseconds
- * with the page free between them, where its default priority did it in one task (on the
- * sign-in page and Home, hundreds of milliseconds of a mid-range tablet's main thread, in which
- * a tap waited; Lighthouse's total blocking time, issue 40). Nothing is shown in between: the
- * prerendered form stays as it was until hydrated, and a fresh render commits whole.
+ * A fresh render runs in a transition: React renders the first screen in slices of a few
+ * milliseconds with the page free between them, where its default priority did it in one task
+ * (on Home, hundreds of milliseconds of a mid-range tablet's main thread, in which a tap waited;
+ * Lighthouse's total blocking time, issue 40), and commits it whole.
+ *
+ * Hydration does not: a hydration in slices is open for as long as they take, and an update that
+ * reaches the root before it is hydrated (the service worker ready, the connection heard from)
+ * makes React drop the prerendered screen and render it afresh, which empties the fields a
+ * technician has already typed into: two sign-ins in the whole suite, under load, never reached
+ * Home. At its own priority the form is hydrated in the task that starts it.
  */
 export function startApp(container: HTMLElement): void {
   const app = (
@@ -23,11 +28,11 @@ export function startApp(container: HTMLElement): void {
       </AppErrorBoundary>
     </StrictMode>
   );
-  startTransition(() => {
-    if (signInShellShown(container)) hydrateRoot(container, app);
-    else {
-      discardSignInShell(container);
-      createRoot(container).render(app);
-    }
-  });
+  if (signInShellShown(container)) {
+    hydrateRoot(container, app);
+    return;
+  }
+  discardSignInShell(container);
+  const root = createRoot(container);
+  startTransition(() => root.render(app));
 }

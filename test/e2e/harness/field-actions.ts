@@ -22,7 +22,28 @@ export async function signIn(page: Page, user: User): Promise<void> {
   await form.getByLabel('Username').fill(user.username);
   await form.getByLabel('Password').fill(user.password);
   await form.getByRole('button', { name: 'Sign in' }).click();
-  await visible(page.getByRole('heading', { name: /^Hello,/ }), 30_000);
+  try {
+    await visible(page.getByRole('heading', { name: /^Hello,/ }), 30_000);
+  } catch (err) {
+    // What the technician would see instead of Home: the failure says it, not only the timeout.
+    const shown = await page
+      .locator('body')
+      .innerText()
+      .catch(() => '(page unreadable)');
+    const fields = await page
+      .locator('form input')
+      .evaluateAll((inputs) =>
+        inputs.map(
+          (i) =>
+            `${(i as HTMLInputElement).name}=${(i as HTMLInputElement).value ? 'typed' : 'empty'}`,
+        ),
+      )
+      .catch(() => []);
+    throw new Error(
+      `no Home after signing in; the page shows: ${shown.slice(0, 800)}; fields: ${fields.join(', ')}`,
+      { cause: err },
+    );
+  }
 }
 
 /**
