@@ -1,13 +1,4 @@
-import {
-  lazy,
-  startTransition,
-  Suspense,
-  useCallback,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { defineMessages } from 'react-intl';
 import type { SessionInfo } from '#shared';
 import { openUserDb } from '../db/database';
@@ -18,7 +9,6 @@ import { SyncEngineProvider } from '../features/sync-status';
 import { fetchConfig } from '../lib/app-config';
 import { useI18n } from '../lib/i18n';
 import { connection } from '../lib/connection';
-import { whenPageSettled } from '../lib/when-idle';
 import { actFor, onAuthRequired, ownerHeaders } from '../lib/http';
 import {
   announceSignedInAgain,
@@ -99,9 +89,7 @@ export function SignedInApp({
     // Created in the effect so that a remount (StrictMode, user switch) never shares a stopped engine.
     const next = createSyncEngine(db, { owner: { agencyId, username } });
     next.start();
-    // The first screen (the shell and Home) renders in a transition: in slices with the page
-    // free between them, not in one long task of the page's first second (issue 40).
-    startTransition(() => setEngine(next));
+    setEngine(next);
     return () => {
       next.stop();
       setEngine(null);
@@ -125,19 +113,14 @@ export function SignedInApp({
   useEffect(() => {
     // Lookups and map config on start and whenever the connection comes back (lib/connection:
     // a request got an answer, with or without an `online` event); offline, the cache serves.
-    // The start's refresh waits for the page to settle, as the start's sync does (issue 40).
     const refresh = () => {
       void refreshLookups(db);
       void fetchConfig();
     };
-    const cancel = whenPageSettled(refresh);
-    const unsubscribe = connection.subscribe(() => {
+    refresh();
+    return connection.subscribe(() => {
       if (connection.online) refresh();
     });
-    return () => {
-      cancel();
-      unsubscribe();
-    };
   }, [db]);
 
   useEffect(

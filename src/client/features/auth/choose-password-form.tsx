@@ -1,6 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { SessionInfo } from '#shared/schemas/auth';
-import { MIN_PASSWORD_LENGTH, newPasswordProblem } from '#shared/schemas/people';
+import { MIN_PASSWORD_LENGTH, newPasswordProblem, type SessionInfo } from '#shared';
 import { sayIn, translateShared, useI18n } from '../../lib/i18n';
 import { Banner } from '../../ui/banner';
 import { Field } from '../../ui/form/field';
