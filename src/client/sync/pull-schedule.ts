@@ -55,9 +55,14 @@ export class PullSchedule {
     }
   }
 
+  /** Whether a pull is wanted now; unlike take(), asking does not take it. */
+  get wantedNow(): boolean {
+    return this.wanted && this.due();
+  }
+
   /** Whether to pull now (then it is no longer wanted until asked again). */
   take(): boolean {
-    if (!this.wanted || !this.due()) return false;
+    if (!this.wantedNow) return false;
     this.wanted = false;
     return true;
   }

@@ -61,9 +61,17 @@ export async function launchApp(
   baseUrl: string,
   /**
    * `locale`: the browser's language (navigator.languages), en-US unless said. `args`: more
-   * Chromium flags for this browser (a fake camera, for instance).
+   * Chromium flags for this browser (a fake camera, for instance). `serviceWorkers: 'block'`:
+   * the app's service worker never installs, so every chunk the page imports is a request the
+   * test's routes see (a worker would serve it from its precache).
    */
-  options: { viewport?: Viewport; path?: string; locale?: string; args?: string[] } = {},
+  options: {
+    viewport?: Viewport;
+    path?: string;
+    locale?: string;
+    args?: string[];
+    serviceWorkers?: 'allow' | 'block';
+  } = {},
 ): Promise<AppBrowser> {
   const profileDir = await mkdtemp(join(tmpdir(), 'trapline-e2e-profile-'));
   const pageErrors: string[] = [];
@@ -78,7 +86,7 @@ export async function launchApp(
       headless: true,
       viewport: options.viewport ?? LANDSCAPE,
       baseURL: baseUrl,
-      serviceWorkers: 'allow',
+      serviceWorkers: options.serviceWorkers ?? 'allow',
       locale: options.locale ?? 'en-US',
       timezoneId: 'America/Los_Angeles',
     });
