@@ -21,8 +21,23 @@ const SignInScreen = lazy(() =>
  * on a round trip for it.
  */
 const loadSignedInApp = () => import('./signed-in-app').then((m) => ({ default: m.SignedInApp }));
-const signedInAppAtStart = loadIdentity() ? loadSignedInApp() : null;
-const SignedInApp = lazy(() => signedInAppAtStart ?? loadSignedInApp());
+let signedInAppEarly = loadIdentity() ? loadSignedInApp() : null;
+const SignedInApp = lazy(() => signedInAppEarly ?? loadSignedInApp());
+/**
+ * A fresh tablet fetches it as the username and password are sent, not once the session's answer
+ * is in: the chunks come (and are evaluated) during that round trip instead of after it (a trace
+ * of a first sign-in at 4x CPU: ~0.5 s after the answer before the signed-in app could render).
+ * A refused sign-in has only fetched what the next try needs. A fetch that failed is forgotten:
+ * the lazy screen imports afresh and reports its own failure.
+ */
+const loadSignedInAppEarly = () => {
+  if (signedInAppEarly) return;
+  const loading = loadSignedInApp();
+  signedInAppEarly = loading;
+  loading.catch(() => {
+    if (signedInAppEarly === loading) signedInAppEarly = null;
+  });
+};
 
 const PERSIST_ASKED = 'trapline.persistAsked';
 
@@ -58,7 +73,7 @@ export function App() {
       {identity ? (
         <SignedInApp key={key} identity={identity} onIdentity={setIdentity} onSignOut={leave} />
       ) : (
-        <SignInScreen onSignedIn={signedIn} />
+        <SignInScreen onSignedIn={signedIn} onSending={loadSignedInAppEarly} />
       )}
     </AppFrame>
   );

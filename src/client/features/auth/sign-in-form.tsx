@@ -13,10 +13,15 @@ type Props = {
   /** When set (the session expired), the same user signs in again: the username is fixed. */
   username?: string;
   onSignedIn: (session: SessionInfo) => void | Promise<void>;
+  /**
+   * Called as the username and password are sent, before the answer: the caller may start
+   * loading what a sign-in opens meanwhile.
+   */
+  onSending?: () => void;
 };
 
 /** Username and password against the BFF; the password is never stored. */
-export function SignInForm({ username, onSignedIn }: Props) {
+export function SignInForm({ username, onSignedIn, onSending }: Props) {
   const { register, handleSubmit, formState, setError, resetField } = useForm<LoginRequest>({
     resolver: zodResolver(loginRequest),
     // No default for what the person types: react-hook-form then takes each field's value from
@@ -48,6 +53,7 @@ export function SignInForm({ username, onSignedIn }: Props) {
   };
   const submit = handleSubmit(async (values) => {
     setFailure(null);
+    onSending?.();
     const result = await signIn(values);
     if (!result.ok) {
       if ('choosePassword' in result) {

@@ -5,8 +5,11 @@ import { SignInForm } from './sign-in-form';
 /** First screen on a tablet nobody is signed in to. */
 export function SignInScreen({
   onSignedIn,
+  onSending,
 }: {
   onSignedIn: (session: SessionInfo) => void | Promise<void>;
+  /** The sign-in is on its way (SignInForm's `onSending`). */
+  onSending?: () => void;
 }) {
   const intl = useI18n();
   return (
@@ -19,7 +22,7 @@ export function SignInScreen({
             'Sign in with your agency account. After that the app works without a network.',
         })}
       </p>
-      <SignInForm onSignedIn={onSignedIn} />
+      <SignInForm onSignedIn={onSignedIn} onSending={onSending} />
     </main>
   );
 }
