@@ -53,8 +53,10 @@ export function SignInForm({ username, onSignedIn, onSending }: Props) {
   };
   const submit = handleSubmit(async (values) => {
     setFailure(null);
+    // The session's request goes first: what onSending fetches must not delay it.
+    const answer = signIn(values);
     onSending?.();
-    const result = await signIn(values);
+    const result = await answer;
     if (!result.ok) {
       if ('choosePassword' in result) {
         setTemporary(values);
