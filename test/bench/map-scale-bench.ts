@@ -215,6 +215,12 @@ async function waitForSites(
 
 type AppFigures = {
   pullMs: number;
+  /**
+   * From the tap on Sign in to the first page of sites asked for (the page's resource timing):
+   * the session, then the code and the drain a pull waits on. Counted apart from the pull's
+   * total, which on a loaded machine varies by more than this whole head.
+   */
+  pullHeadMs: number | null;
   progressSeen: boolean;
   /** Long tasks from tapping "Sign in" until the page is quiet after the pull. */
   pull: Tasks;
@@ -374,7 +380,8 @@ async function measureApp(
   /** The largest id of the agency's sites: the last one a pull stores. */
   lastId: number,
 ): Promise<
-  Partial<AppFigures> & Pick<AppFigures, 'pullMs' | 'progressSeen' | 'pull' | 'open' | 'pan'>
+  Partial<AppFigures> &
+    Pick<AppFigures, 'pullMs' | 'pullHeadMs' | 'progressSeen' | 'pull' | 'open' | 'pan'>
 > {
   const app: AppBrowser = await launchApp(stack.appUrl);
   try {
@@ -404,6 +411,14 @@ async function measureApp(
       process.stderr.write(`  trace ${expected}-pull, threads over ${pullMs} ms:\n${threads}\n`);
     }
     const pull = await tasksUntilQuiet(page, pullSince);
+    const firstPageAt = await page.evaluate(
+      () =>
+        performance
+          .getEntriesByType('resource')
+          .find((e) => /\/api\/v1\/site\?/.test(e.name) && /[?&]page=1(&|$)/.test(e.name))
+          ?.startTime ?? null,
+    );
+    const pullHeadMs = firstPageAt === null ? null : firstPageAt - pullSince;
 
     const label = `${expected}`;
     const open = await traced(page, `${label}-open`, async () => {
@@ -424,13 +439,24 @@ async function measureApp(
     const pan = await traced(page, `${label}-pan`, () =>
       panAndZoom(page, `${APP_MAP} .leaflet-container`),
     );
-    if (QUICK) return { pullMs, progressSeen, pull, open, pan };
+    if (QUICK) return { pullMs, pullHeadMs, progressSeen, pull, open, pan };
     const search = await searchForSite(page);
     const newSite = await openNewSite(page);
     const sitesChanged = await sitesChangedUnderNewSite(page, stack);
     await page.goBack();
     const newCollection = await openNewCollection(page);
-    return { pullMs, progressSeen, pull, open, pan, search, newSite, newCollection, sitesChanged };
+    return {
+      pullMs,
+      pullHeadMs,
+      progressSeen,
+      pull,
+      open,
+      pan,
+      search,
+      newSite,
+      newCollection,
+      sitesChanged,
+    };
   } finally {
     await app.dispose();
   }
@@ -519,7 +545,7 @@ const goalOf = (atMost: number | undefined) => (atMost === undefined ? {} : { go
 function appRows(
   label: string,
   size: number,
-  app: Pick<AppFigures, 'pullMs' | 'progressSeen' | 'pull' | 'open' | 'pan'>,
+  app: Pick<AppFigures, 'pullMs' | 'pullHeadMs' | 'progressSeen' | 'pull' | 'open' | 'pan'>,
 ): BenchRow[] {
   return [
     {
@@ -528,6 +554,15 @@ function appRows(
       unit: 's',
       ...goalOf(PULL_GOAL_S[size]),
     },
+    ...(app.pullHeadMs === null
+      ? []
+      : [
+          {
+            name: `${label}: first pull, sign-in → first page of sites asked for`,
+            value: app.pullHeadMs,
+            unit: 'ms',
+          },
+        ]),
     {
       name: `${label}: app, longest task during the pull (the page stays usable)`,
       value: app.pull.longest,
