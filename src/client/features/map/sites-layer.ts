@@ -1,5 +1,6 @@
 import L from 'leaflet';
 import { escapeHtml } from '#shared/escape-html';
+import { countDisc, type DiscLook } from './count-disc';
 import type { IndexedSite, MapFeature } from '../../lib/site-index';
 
 /**
@@ -34,15 +35,12 @@ function shortCount(count: number): string {
 }
 
 /**
- * A disc with a count, made with DOM calls: a `divIcon` given its HTML as a string parsed it with
- * the HTML parser for every marker, the largest part of making one (a CPU profile of panning at
- * 4x throttle). The count is hidden from screen readers: the marker's title names it.
+ * The target over a cluster's or a group's disc (count-disc.ts): an element with no content and
+ * nothing painted (sites-map.css), there to be tapped, focused and named (its title) while the
+ * disc and its count are drawn on the canvas beneath.
  */
-function countIcon(className: string, count: string, size: number): L.DivIcon {
-  const shown = document.createElement('span');
-  shown.setAttribute('aria-hidden', 'true');
-  shown.textContent = count;
-  return L.divIcon({ className, html: shown, iconSize: [size, size] });
+function targetIcon(className: string, size: number): L.DivIcon {
+  return L.divIcon({ className, html: '', iconSize: [size, size] });
 }
 
 /**
@@ -92,8 +90,11 @@ const ENGLISH_MARKER_WORDS: MarkerWords = {
       : `${count} sites here: ${action === 'zoom' ? 'zoom in' : 'choose one'}`,
 };
 
-/** Whether a feature is drawn on the canvas (a site's circle), not as an element. */
-const onCanvas = (f: MapFeature): boolean => f.kind === 'site';
+/**
+ * One thing to put on the map for a feature: a site's circle or a disc on the canvas, or the
+ * target element over a disc. Made when its turn comes, so a view left early costs nothing more.
+ */
+type Part = { key: string; make: () => L.Layer };
 
 /**
  * The canvas of sites' circles, except that a click ending a drag is not hit-tested: Leaflet's
@@ -110,7 +111,8 @@ const SitesCanvas = L.Canvas.extend({
 
 export class SitesLayer {
   private readonly group = L.layerGroup();
-  private readonly drawn = new Map<string, L.Layer>();
+  /** The layers drawn for each feature's key: a circle, or a disc and its target. */
+  private readonly drawn = new Map<string, L.Layer[]>();
   /**
    * Padding a quarter of the view, as the features asked for around it (sites-map.tsx): the
    * canvas is reallocated at every move's end, and at half a view each side it was four views'
@@ -119,8 +121,8 @@ export class SitesLayer {
   private readonly renderer = new SitesCanvas({ padding: 0.25, tolerance: 14 });
   /** The frame that does the next slice of `adding` and `leaving`, if any is waiting. */
   private pending: number | null = null;
-  /** Features of the latest show() not drawn yet, from `next` on. */
-  private adding: readonly MapFeature[] = [];
+  /** Parts of the latest show()'s features not drawn yet, from `next` on. */
+  private adding: readonly Part[] = [];
   private next = 0;
   /** Markers of earlier views, hidden, still to be taken off the map. */
   private leaving: L.Layer[] = [];
@@ -160,21 +162,36 @@ export class SitesLayer {
     // Markers gone from the view are hidden at once and taken off the map in slices: taking off
     // the 100–200 markers a zoom replaces, in the task that received the new view, was that
     // pan's longest task (a trace at 4x CPU throttle). A hidden marker is neither seen nor tapped.
-    // Sites' circles are on the canvas, no element each: they go at once.
-    for (const [key, layer] of this.drawn) {
+    // What is on the canvas (circles, discs) has no element each: it goes at once.
+    for (const [key, layers] of this.drawn) {
       if (keep.has(key)) continue;
       this.drawn.delete(key);
-      const element = layer instanceof L.Marker ? layer.getElement() : undefined;
-      if (element) {
-        element.style.display = 'none';
-        this.leaving.push(layer);
-      } else this.group.removeLayer(layer);
+      for (const layer of layers) {
+        const element = layer instanceof L.Marker ? layer.getElement() : undefined;
+        if (element) {
+          element.style.display = 'none';
+          this.leaving.push(layer);
+        } else this.group.removeLayer(layer);
+      }
     }
     // A newer show() drops what an earlier one had still to add: it describes a view left.
-    // Sites' circles first: each frame that changes the canvas has the browser copy its whole
-    // bitmap (paint and commit, the larger part of such a frame at 4x CPU throttle), so they are
-    // all drawn in the first frames, not one frame after another between the DOM markers.
-    this.adding = [...added.filter(onCanvas), ...added.filter((f) => !onCanvas(f))];
+    // The canvas's parts first, sites' circles and then discs: each frame that changes the canvas
+    // has the browser copy its whole bitmap, so all of them are drawn in the first frame or two,
+    // in one redraw, and the discs over the circles. The discs' targets follow.
+    const circles: Part[] = [];
+    const discs: Part[] = [];
+    const targets: Part[] = [];
+    for (const f of added) {
+      if (f.kind === 'site') circles.push({ key: f.key, make: () => this.drawSite(f) });
+      else {
+        discs.push({
+          key: f.key,
+          make: () => countDisc([f.lat, f.lon], this.look(f), this.renderer),
+        });
+        targets.push({ key: f.key, make: () => this.drawTarget(f) });
+      }
+    }
+    this.adding = [...circles, ...discs, ...targets];
     this.next = 0;
     if (this.pending !== null) cancelAnimationFrame(this.pending);
     this.pending = null;
@@ -182,8 +199,8 @@ export class SitesLayer {
   }
 
   /**
-   * New markers go on, then hidden ones come off, for FRAME_BUDGET_MS at most, the rest in the
-   * next frames: the map stays movable meanwhile. The first marker of a call always goes on.
+   * New parts go on, then hidden markers come off, for FRAME_BUDGET_MS at most, the rest in the
+   * next frames: the map stays movable meanwhile. The first part of a call always goes on.
    */
   private readonly work = (): void => {
     this.pending = null;
@@ -191,10 +208,12 @@ export class SitesLayer {
     let first = true;
     while (this.next < this.adding.length && (first || performance.now() < until)) {
       first = false;
-      const f = this.adding[this.next];
+      const part = this.adding[this.next];
       this.next += 1;
-      const layer = this.draw(f);
-      this.drawn.set(f.key, layer);
+      const layer = part.make();
+      const layers = this.drawn.get(part.key);
+      if (layers) layers.push(layer);
+      else this.drawn.set(part.key, [layer]);
       layer.addTo(this.group);
     }
     while (this.leaving.length > 0 && performance.now() < until)
@@ -219,21 +238,7 @@ export class SitesLayer {
     this.drawn.clear();
   }
 
-  private draw(f: MapFeature): L.Layer {
-    if (f.kind === 'cluster') {
-      const size = clusterSize(f.count);
-      const label = this.words.cluster(f.count);
-      return new FlatMarker([f.lat, f.lon], {
-        icon: countIcon('site-cluster', shortCount(f.count), size),
-        title: label,
-        alt: label,
-        riseOnHover: true,
-        ...this.passive,
-      }).on('click', () => {
-        this.map.setView([f.lat, f.lon], Math.max(f.zoomTo, this.map.getZoom() + 1));
-      });
-    }
-    if (f.kind === 'group') return this.drawGroup(f);
+  private drawSite(f: Extract<MapFeature, { kind: 'site' }>): L.Layer {
     const synced = f.site.state === 'synced';
     const circle = L.circleMarker([f.lat, f.lon], {
       renderer: this.renderer,
@@ -254,30 +259,63 @@ export class SitesLayer {
       .on('click', () => onTap({ kind: 'site', site: f.site }));
   }
 
+  /**
+   * A cluster: a dark blue disc with its count in white (8.6:1), not the sites' green or amber,
+   * so it is never taken for a site. A group (sites whose markers would overlap): the sites' own
+   * dark green (white on it 9.7:1), dark amber when one is not yet sent (7:1), 44 px.
+   */
+  private look(f: Extract<MapFeature, { kind: 'cluster' | 'group' }>): DiscLook {
+    if (f.kind === 'cluster')
+      return {
+        fill: 'rgba(30, 58, 138, 0.9)',
+        halo: 'rgba(30, 58, 138, 0.5)',
+        count: shortCount(f.count),
+        size: clusterSize(f.count),
+      };
+    const count = String(f.sites.length);
+    return f.sites.every((s) => s.state === 'synced')
+      ? { fill: '#14532d', halo: 'rgba(20, 83, 45, 0.5)', count, size: 44 }
+      : { fill: '#92400e', halo: 'rgba(146, 64, 14, 0.5)', count, size: 44 };
+  }
+
   /** Marker options of a layer that only shows: not a target, not in the tab order. */
   private get passive(): L.MarkerOptions {
     return this.onTap ? {} : { interactive: false, keyboard: false };
   }
 
   /**
-   * Sites whose markers would overlap: one disc (dark green, amber-brown if any is not yet sent)
-   * with their count, a 44 px target. A tap lists them, or zooms in where a long list comes apart.
+   * The target over a disc, as large as the disc (44 px at least, for a glove) and named for
+   * what a tap does. A cluster's tap zooms in; a group's lists its sites, or zooms in where a
+   * long list comes apart.
    */
-  private drawGroup(f: Extract<MapFeature, { kind: 'group' }>): L.Layer {
-    const count = f.sites.length;
-    const synced = f.sites.every((s) => s.state === 'synced');
-    const zooms = count > LIST_UP_TO && f.zoomTo !== null;
-    const label = this.words.group(count, this.onTap ? (zooms ? 'zoom' : 'choose') : 'show');
+  private drawTarget(f: Extract<MapFeature, { kind: 'cluster' | 'group' }>): L.Layer {
+    const { size } = this.look(f);
+    let className: string;
+    let label: string;
+    let tap: () => void;
+    if (f.kind === 'cluster') {
+      className = 'site-cluster';
+      label = this.words.cluster(f.count);
+      tap = () => this.map.setView([f.lat, f.lon], Math.max(f.zoomTo, this.map.getZoom() + 1));
+    } else {
+      const count = f.sites.length;
+      const zooms = count > LIST_UP_TO && f.zoomTo !== null;
+      className = f.sites.every((s) => s.state === 'synced')
+        ? 'site-group'
+        : 'site-group site-group-unsent';
+      label = this.words.group(count, this.onTap ? (zooms ? 'zoom' : 'choose') : 'show');
+      tap = () => {
+        if (zooms) this.map.setView([f.lat, f.lon], Math.max(f.zoomTo!, this.map.getZoom() + 1));
+        else
+          this.onTap?.({ kind: 'group', sites: f.sites, lat: f.lat, lon: f.lon, zoomTo: f.zoomTo });
+      };
+    }
     return new FlatMarker([f.lat, f.lon], {
-      icon: countIcon(synced ? 'site-group' : 'site-group site-group-unsent', String(count), 44),
+      icon: targetIcon(className, size),
       title: label,
       alt: label,
       riseOnHover: true,
       ...this.passive,
-    }).on('click', () => {
-      if (zooms) this.map.setView([f.lat, f.lon], Math.max(f.zoomTo!, this.map.getZoom() + 1));
-      else
-        this.onTap?.({ kind: 'group', sites: f.sites, lat: f.lat, lon: f.lon, zoomTo: f.zoomTo });
-    });
+    }).on('click', tap);
   }
 }
