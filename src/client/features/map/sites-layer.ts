@@ -1,6 +1,7 @@
 import L from 'leaflet';
 import { escapeHtml } from '#shared/escape-html';
 import { countDisc, type DiscLook } from './count-disc';
+import { DiscTargets } from './disc-targets';
 import type { IndexedSite, MapFeature } from '../../lib/site-index';
 
 /**
@@ -18,9 +19,9 @@ export type MapTap =
 export const LIST_UP_TO = 8;
 
 /**
- * Script time per frame for putting markers on and taking them off (ms). 30 cluster markers made
- * in one frame took 50–95 ms at 4x CPU throttle (a trace of panning), and the style, layout and
- * paint of what a frame added come on top: a budget in time, not in markers, keeps each frame's
+ * Script time per frame for putting a view's parts on the map (ms). 30 cluster markers made in
+ * one frame took 50–95 ms at 4x CPU throttle (a trace of panning), and the style, layout and
+ * paint of what a frame added come on top: a budget in time, not in parts, keeps each frame's
  * task short on whatever tablet, while a view still fills within a few frames.
  */
 const FRAME_BUDGET_MS = 8;
@@ -34,47 +35,7 @@ function shortCount(count: number): string {
   return count < 1000 ? String(count) : `${(count / 1000).toFixed(count < 10_000 ? 1 : 0)}k`;
 }
 
-/**
- * The target over a cluster's or a group's disc (count-disc.ts): an element with no content and
- * nothing painted (sites-map.css), there to be tapped, focused and named (its title) while the
- * disc and its count are drawn on the canvas beneath.
- */
-function targetIcon(className: string, size: number): L.DivIcon {
-  return L.divIcon({ className, html: '', iconSize: [size, size] });
-}
-
-/**
- * A marker placed by left/top instead of Leaflet's 3D transform, and hidden during a zoom's
- * animation instead of moved along: each transformed marker is a compositing layer of its own,
- * and with a hundred and more cluster markers in view a trace of panning showed the compositor's
- * commit at 120–170 ms per frame at 4x CPU throttle. Laid out flat they paint into the map's
- * layer. The next view's clusters replace them once the zoom ends.
- */
-const FlatMarker = L.Marker.extend({
-  onAdd(this: L.Marker & { _zoomAnimated: boolean }, map: L.Map) {
-    this._zoomAnimated = false;
-    L.Marker.prototype.onAdd.call(this, map);
-    return this;
-  },
-  _setPos(this: L.Marker & { _icon?: HTMLElement; _zIndex: number }, pos: L.Point) {
-    if (this._icon) {
-      this._icon.style.left = `${pos.x}px`;
-      this._icon.style.top = `${pos.y}px`;
-      this._icon.style.zIndex = String(pos.y + (this.options.zIndexOffset ?? 0));
-    }
-    this._zIndex = pos.y + (this.options.zIndexOffset ?? 0);
-  },
-}) as unknown as new (latlng: L.LatLngExpression, options?: L.MarkerOptions) => L.Marker;
-
-/**
- * The sites and clusters in view, drawn incrementally: `show()` adds the features it has not
- * drawn and removes those gone, keyed by MapFeature.key, so a changed site redraws its marker
- * alone and an unchanged cluster is not touched. Sites are canvas circles (a tap within 14 px of
- * the 8 px circle selects it: a 44 px target); clusters and groups are DOM markers with their
- * count, focusable and named for screen readers. A tap on a site or a group is handed to `onTap`
- * (the map shows a preview: a tap never opens a site straight away); a tap on a cluster zooms in.
- */
-/** What a marker of many sites is called (its title and alt), said in the person's language. */
+/** What a marker of many sites is called (its target's title), said in the person's language. */
 export type MarkerWords = {
   /** A cluster: "1,204 sites here: zoom in". */
   cluster: (count: number) => string;
@@ -94,7 +55,7 @@ const ENGLISH_MARKER_WORDS: MarkerWords = {
  * One thing to put on the map for a feature: a site's circle or a disc on the canvas, or the
  * target element over a disc. Made when its turn comes, so a view left early costs nothing more.
  */
-type Part = { key: string; make: () => L.Layer };
+type Part = { key: string; make: () => L.Layer | HTMLElement };
 
 /**
  * The canvas of sites' circles, except that a click ending a drag is not hit-tested: Leaflet's
@@ -103,29 +64,48 @@ type Part = { key: string; make: () => L.Layer };
  * only to have the map drop the click as the end of a drag.
  */
 const SitesCanvas = L.Canvas.extend({
+  // Leaflet 1.9.4 redraws at once when the view changes (`_updatePaths`) and forgets the frame it
+  // had asked for a path added just before, so taking the canvas off the map cannot cancel that
+  // frame: it would then draw on a context already gone (a TypeError) when Sites is left right
+  // after a zoom.
+  _redraw(this: L.Canvas & { _ctx?: CanvasRenderingContext2D; _redrawRequest: number | null }) {
+    if (!this._ctx) {
+      this._redrawRequest = null;
+      return;
+    }
+    (L.Canvas.prototype as unknown as { _redraw(): void })._redraw.call(this);
+  },
   _onClick(this: L.Canvas & { _map: L.Map & { _draggableMoved(o: unknown): boolean } }, e: Event) {
     if (e.type === 'click' && this._map._draggableMoved(this._map)) return;
     (L.Canvas.prototype as unknown as { _onClick(e: Event): void })._onClick.call(this, e);
   },
 }) as unknown as new (options?: L.RendererOptions) => L.Canvas;
 
+/**
+ * The sites and clusters in view, drawn incrementally: `show()` adds the features it has not
+ * drawn and removes those gone, keyed by MapFeature.key, so a changed site redraws its marker
+ * alone and an unchanged cluster is not touched. Sites are canvas circles (a tap within 14 px of
+ * the 8 px circle selects it: a 44 px target); clusters and groups are discs with their count
+ * on the same canvas, under transparent targets focusable and named for screen readers. A tap on a site or a group is handed to `onTap`
+ * (the map shows a preview: a tap never opens a site straight away); a tap on a cluster zooms in.
+ */
 export class SitesLayer {
   private readonly group = L.layerGroup();
   /** The layers drawn for each feature's key: a circle, or a disc and its target. */
-  private readonly drawn = new Map<string, L.Layer[]>();
+  private readonly drawn = new Map<string, (L.Layer | HTMLElement)[]>();
+  /** The elements over the discs, to tap, focus and name them. */
+  private readonly targets: DiscTargets;
   /**
    * Padding a quarter of the view, as the features asked for around it (sites-map.tsx): the
    * canvas is reallocated at every move's end, and at half a view each side it was four views'
    * worth of pixels, the longest part of a pan on a slow tablet.
    */
   private readonly renderer = new SitesCanvas({ padding: 0.25, tolerance: 14 });
-  /** The frame that does the next slice of `adding` and `leaving`, if any is waiting. */
+  /** The frame that does the next slice of `adding`, if any is waiting. */
   private pending: number | null = null;
   /** Parts of the latest show()'s features not drawn yet, from `next` on. */
   private adding: readonly Part[] = [];
   private next = 0;
-  /** Markers of earlier views, hidden, still to be taken off the map. */
-  private leaving: L.Layer[] = [];
   /** The task that adds the canvas to the map, until it has run. */
   private prepared: ReturnType<typeof setTimeout> | null = null;
 
@@ -137,6 +117,7 @@ export class SitesLayer {
     private readonly words: MarkerWords = ENGLISH_MARKER_WORDS,
   ) {
     this.group.addTo(map);
+    this.targets = new DiscTargets(map, onTap !== null);
     // The canvas is made (its first sizing is the costly part) in a task of its own, not in the
     // one that draws the first sites after the map opened. A layer that only shows makes it
     // when it first draws a site (Leaflet adds a path's renderer then): zoomed out on a large
@@ -159,20 +140,15 @@ export class SitesLayer {
       keep.add(f.key);
       if (!this.drawn.has(f.key)) added.push(f);
     }
-    // Markers gone from the view are hidden at once and taken off the map in slices: taking off
-    // the 100–200 markers a zoom replaces, in the task that received the new view, was that
-    // pan's longest task (a trace at 4x CPU throttle). A hidden marker is neither seen nor tapped.
-    // What is on the canvas (circles, discs) has no element each: it goes at once.
+    // What is gone from the view goes at once: circles and discs are paths on the canvas, and
+    // a target is an element of its own, with no listener (disc-targets.ts). Leaflet markers
+    // took long enough to take off that they were hidden first and removed in slices.
     for (const [key, layers] of this.drawn) {
       if (keep.has(key)) continue;
       this.drawn.delete(key);
-      for (const layer of layers) {
-        const element = layer instanceof L.Marker ? layer.getElement() : undefined;
-        if (element) {
-          element.style.display = 'none';
-          this.leaving.push(layer);
-        } else this.group.removeLayer(layer);
-      }
+      for (const layer of layers)
+        if (layer instanceof HTMLElement) this.targets.remove(layer);
+        else this.group.removeLayer(layer);
     }
     // A newer show() drops what an earlier one had still to add: it describes a view left.
     // The canvas's parts first, sites' circles and then discs: each frame that changes the canvas
@@ -199,8 +175,8 @@ export class SitesLayer {
   }
 
   /**
-   * New parts go on, then hidden markers come off, for FRAME_BUDGET_MS at most, the rest in the
-   * next frames: the map stays movable meanwhile. The first part of a call always goes on.
+   * New parts go on for FRAME_BUDGET_MS at most, the rest in the next frames: the map stays
+   * movable meanwhile. The first part of a call always goes on.
    */
   private readonly work = (): void => {
     this.pending = null;
@@ -214,12 +190,9 @@ export class SitesLayer {
       const layers = this.drawn.get(part.key);
       if (layers) layers.push(layer);
       else this.drawn.set(part.key, [layer]);
-      layer.addTo(this.group);
+      if (!(layer instanceof HTMLElement)) layer.addTo(this.group);
     }
-    while (this.leaving.length > 0 && performance.now() < until)
-      this.group.removeLayer(this.leaving.pop()!);
-    if (this.next < this.adding.length || this.leaving.length > 0)
-      this.pending = requestAnimationFrame(this.work);
+    if (this.next < this.adding.length) this.pending = requestAnimationFrame(this.work);
   };
 
   get size(): number {
@@ -230,11 +203,11 @@ export class SitesLayer {
     if (this.pending !== null) cancelAnimationFrame(this.pending);
     this.pending = null;
     this.adding = [];
-    // Taken off with the group.
-    this.leaving = [];
     if (this.prepared !== null) clearTimeout(this.prepared);
-    this.group.remove();
+    // The canvas first: paths taken off a canvas still on the map ask it for one more redraw.
     this.renderer.remove();
+    this.group.remove();
+    this.targets.destroy();
     this.drawn.clear();
   }
 
@@ -278,44 +251,36 @@ export class SitesLayer {
       : { fill: '#92400e', halo: 'rgba(146, 64, 14, 0.5)', count, size: 44 };
   }
 
-  /** Marker options of a layer that only shows: not a target, not in the tab order. */
-  private get passive(): L.MarkerOptions {
-    return this.onTap ? {} : { interactive: false, keyboard: false };
-  }
-
   /**
    * The target over a disc, as large as the disc (44 px at least, for a glove) and named for
    * what a tap does. A cluster's tap zooms in; a group's lists its sites, or zooms in where a
    * long list comes apart.
    */
-  private drawTarget(f: Extract<MapFeature, { kind: 'cluster' | 'group' }>): L.Layer {
+  private drawTarget(f: Extract<MapFeature, { kind: 'cluster' | 'group' }>): HTMLElement {
     const { size } = this.look(f);
-    let className: string;
-    let label: string;
-    let tap: () => void;
-    if (f.kind === 'cluster') {
-      className = 'site-cluster';
-      label = this.words.cluster(f.count);
-      tap = () => this.map.setView([f.lat, f.lon], Math.max(f.zoomTo, this.map.getZoom() + 1));
-    } else {
-      const count = f.sites.length;
-      const zooms = count > LIST_UP_TO && f.zoomTo !== null;
-      className = f.sites.every((s) => s.state === 'synced')
+    const at = { lat: f.lat, lon: f.lon, size };
+    const zoomIn = (to: number) =>
+      this.map.setView([f.lat, f.lon], Math.max(to, this.map.getZoom() + 1));
+    if (f.kind === 'cluster')
+      return this.targets.add({
+        ...at,
+        className: 'site-cluster',
+        label: this.words.cluster(f.count),
+        tap: () => zoomIn(f.zoomTo),
+      });
+    const count = f.sites.length;
+    const zooms = count > LIST_UP_TO && f.zoomTo !== null;
+    return this.targets.add({
+      ...at,
+      className: f.sites.every((s) => s.state === 'synced')
         ? 'site-group'
-        : 'site-group site-group-unsent';
-      label = this.words.group(count, this.onTap ? (zooms ? 'zoom' : 'choose') : 'show');
-      tap = () => {
-        if (zooms) this.map.setView([f.lat, f.lon], Math.max(f.zoomTo!, this.map.getZoom() + 1));
+        : 'site-group site-group-unsent',
+      label: this.words.group(count, this.onTap ? (zooms ? 'zoom' : 'choose') : 'show'),
+      tap: () => {
+        if (zooms) zoomIn(f.zoomTo!);
         else
           this.onTap?.({ kind: 'group', sites: f.sites, lat: f.lat, lon: f.lon, zoomTo: f.zoomTo });
-      };
-    }
-    return new FlatMarker([f.lat, f.lon], {
-      icon: targetIcon(className, size),
-      title: label,
-      alt: label,
-      riseOnHover: true,
-      ...this.passive,
-    }).on('click', tap);
+      },
+    });
   }
 }

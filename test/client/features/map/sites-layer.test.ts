@@ -80,7 +80,7 @@ describe('the sites layer', () => {
     // Every part costs the whole frame's time: one goes on per frame.
     let clock = 0;
     vi.spyOn(performance, 'now').mockImplementation(() => (clock += 100));
-    const targets = () => map.getContainer().querySelectorAll('.leaflet-marker-icon').length;
+    const targets = () => map.getContainer().querySelectorAll('.disc-targets [title]').length;
 
     layer.show([
       { kind: 'cluster', key: 'c1', lat: 38.59, lon: -121.5, count: 1204, zoomTo: 16 },
@@ -119,7 +119,7 @@ describe('the sites layer', () => {
     ]);
     for (let frame = 0; frame < 4; frame += 1) await nextFrame();
     const target = (name: string) =>
-      map.getContainer().querySelector<HTMLElement>(`.leaflet-marker-icon[title="${name}"]`)!;
+      map.getContainer().querySelector<HTMLElement>(`[title="${name}"]`)!;
     const cluster = target('120 sites here: zoom in');
     const group = target('2 sites here: choose one');
     // Reachable by keyboard, as buttons.
