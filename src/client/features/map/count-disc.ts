@@ -11,12 +11,51 @@ const RING_PX = 3;
 const HALO_PX = 2;
 
 type CanvasInternals = L.Canvas & { _ctx: CanvasRenderingContext2D; _drawing: boolean };
+
 type DiscInternals = L.CircleMarker & {
   _renderer: CanvasInternals;
   _point: L.Point;
   _empty(): boolean;
   options: L.CircleMarkerOptions & { look: DiscLook };
 };
+
+/**
+ * Each look's disc drawn once, at the screen's pixel density, and copied onto the canvas at each
+ * redraw: the count's text was the larger part of drawing a disc, and a redraw (every move's
+ * end) draws all of a view's 100–200 discs, whose counts and colours repeat.
+ */
+const drawnDiscs = new Map<string, HTMLCanvasElement>();
+
+function discImage(look: DiscLook): HTMLCanvasElement {
+  const key = `${look.fill} ${look.halo} ${look.size} ${look.count}`;
+  let image = drawnDiscs.get(key);
+  if (image) return image;
+  const scale = window.devicePixelRatio || 1;
+  const r = look.size / 2;
+  const outer = r + RING_PX + HALO_PX;
+  image = document.createElement('canvas');
+  image.width = image.height = Math.ceil(2 * outer * scale);
+  const ctx = image.getContext('2d');
+  if (ctx) {
+    ctx.scale(scale, scale);
+    const disc = (radius: number, colour: string) => {
+      ctx.beginPath();
+      ctx.arc(outer, outer, radius, 0, Math.PI * 2);
+      ctx.fillStyle = colour;
+      ctx.fill();
+    };
+    disc(outer, look.halo);
+    disc(r + RING_PX, '#ffffff');
+    disc(r, look.fill);
+    ctx.fillStyle = '#ffffff';
+    ctx.font = COUNT_FONT;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText(look.count, outer, outer);
+  }
+  drawnDiscs.set(key, image);
+  return image;
+}
 
 /**
  * A cluster's or a group's disc with its count, drawn on the sites' canvas instead of being an
@@ -30,25 +69,11 @@ const CountDisc = L.CircleMarker.extend({
   _updatePath(this: DiscInternals) {
     const renderer = this._renderer;
     if (!renderer._drawing || this._empty()) return;
-    const ctx = renderer._ctx;
     const { x, y } = this._point;
-    const { fill, halo, count, size } = this.options.look;
-    const r = size / 2;
-    const disc = (radius: number, colour: string) => {
-      ctx.beginPath();
-      ctx.arc(x, y, radius, 0, Math.PI * 2);
-      ctx.fillStyle = colour;
-      ctx.fill();
-    };
-    ctx.globalAlpha = 1;
-    disc(r + RING_PX + HALO_PX, halo);
-    disc(r + RING_PX, '#ffffff');
-    disc(r, fill);
-    ctx.fillStyle = '#ffffff';
-    ctx.font = COUNT_FONT;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(count, x, y);
+    const image = discImage(this.options.look);
+    const r = this.options.look.size / 2 + RING_PX + HALO_PX;
+    renderer._ctx.globalAlpha = 1;
+    renderer._ctx.drawImage(image, x - r, y - r, 2 * r, 2 * r);
   },
 }) as unknown as new (latlng: L.LatLngExpression, options: L.CircleMarkerOptions) => L.CircleMarker;
 

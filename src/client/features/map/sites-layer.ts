@@ -57,13 +57,47 @@ const ENGLISH_MARKER_WORDS: MarkerWords = {
  */
 type Part = { key: string; make: () => L.Layer | HTMLElement };
 
+type CanvasInternals = L.Canvas & {
+  _map: L.Map | null;
+  _redrawBounds: L.Bounds | null;
+  _redrawRequest: number | null;
+  _redraw(): void;
+  _extendRedrawBounds(layer: L.Layer): void;
+};
+
+/** The canvas of the sites' circles and the discs, with what Leaflet's lacks (below). */
+type SitesCanvasType = L.Canvas & {
+  /** While true, paths added or taken off mark their place to redraw, without a redraw yet. */
+  held: boolean;
+  /** Ends `held`: one redraw, in the next frame, of every place marked meanwhile. */
+  release(): void;
+};
+
 /**
- * The canvas of sites' circles, except that a click ending a drag is not hit-tested: Leaflet's
- * canvas measured the map's position for it (`getBoundingClientRect`, a forced style and layout
- * right after the drag's end had moved everything: 10 ms and more of that task at 4x throttle)
- * only to have the map drop the click as the end of a drag.
+ * The canvas of sites' circles and discs, except that:
+ * - a click ending a drag is not hit-tested: Leaflet's canvas measured the map's position for it
+ *   (`getBoundingClientRect`, a forced style and layout right after the drag's end had moved
+ *   everything: 10 ms and more of that task at 4x throttle) only to have the map drop the click
+ *   as the end of a drag;
+ * - a view's parts, added over a few frames, are drawn in one redraw (`held`): each frame that
+ *   changes the canvas has the browser copy its whole bitmap to the compositor, 15–30 ms of that
+ *   frame at 4x CPU throttle (a trace of panning).
  */
 const SitesCanvas = L.Canvas.extend({
+  held: false,
+  _requestRedraw(this: SitesCanvasType & CanvasInternals, layer: L.Layer) {
+    if (this.held) this._extendRedrawBounds(layer);
+    else
+      (L.Canvas.prototype as unknown as { _requestRedraw(l: L.Layer): void })._requestRedraw.call(
+        this,
+        layer,
+      );
+  },
+  release(this: SitesCanvasType & CanvasInternals) {
+    this.held = false;
+    if (this._map && this._redrawBounds && !this._redrawRequest)
+      this._redrawRequest = L.Util.requestAnimFrame(this._redraw, this);
+  },
   // Leaflet 1.9.4 redraws at once when the view changes (`_updatePaths`) and forgets the frame it
   // had asked for a path added just before, so taking the canvas off the map cannot cancel that
   // frame: it would then draw on a context already gone (a TypeError) when Sites is left right
@@ -79,7 +113,7 @@ const SitesCanvas = L.Canvas.extend({
     if (e.type === 'click' && this._map._draggableMoved(this._map)) return;
     (L.Canvas.prototype as unknown as { _onClick(e: Event): void })._onClick.call(this, e);
   },
-}) as unknown as new (options?: L.RendererOptions) => L.Canvas;
+}) as unknown as new (options?: L.RendererOptions) => SitesCanvasType;
 
 /**
  * The sites and clusters in view, drawn incrementally: `show()` adds the features it has not
@@ -106,6 +140,8 @@ export class SitesLayer {
   /** Parts of the latest show()'s features not drawn yet, from `next` on. */
   private adding: readonly Part[] = [];
   private next = 0;
+  /** How many of `adding`, from the first, are drawn on the canvas. */
+  private onCanvas = 0;
   /** The task that adds the canvas to the map, until it has run. */
   private prepared: ReturnType<typeof setTimeout> | null = null;
 
@@ -140,6 +176,10 @@ export class SitesLayer {
       keep.add(f.key);
       if (!this.drawn.has(f.key)) added.push(f);
     }
+    // Every feature added has a circle or a disc: the canvas redraws once they are all on it,
+    // and what goes meanwhile goes in that redraw too.
+    if (added.length > 0) this.renderer.held = true;
+    else this.renderer.release();
     // What is gone from the view goes at once: circles and discs are paths on the canvas, and
     // a target is an element of its own, with no listener (disc-targets.ts). Leaflet markers
     // took long enough to take off that they were hidden first and removed in slices.
@@ -169,6 +209,7 @@ export class SitesLayer {
     }
     this.adding = [...circles, ...discs, ...targets];
     this.next = 0;
+    this.onCanvas = circles.length + discs.length;
     if (this.pending !== null) cancelAnimationFrame(this.pending);
     this.pending = null;
     this.work();
@@ -192,6 +233,7 @@ export class SitesLayer {
       else this.drawn.set(part.key, [layer]);
       if (!(layer instanceof HTMLElement)) layer.addTo(this.group);
     }
+    if (this.renderer.held && this.next >= this.onCanvas) this.renderer.release();
     if (this.next < this.adding.length) this.pending = requestAnimationFrame(this.work);
   };
 
