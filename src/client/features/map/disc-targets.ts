@@ -1,4 +1,5 @@
 import L from 'leaflet';
+import './disc-targets.css';
 
 /** What a target is over and what tapping it does. */
 export type DiscTarget = {
