@@ -2,6 +2,7 @@ import L from 'leaflet';
 import { escapeHtml } from '#shared/escape-html';
 import { countDisc, type DiscLook } from './count-disc';
 import { DiscTargets } from './disc-targets';
+import { siteCircle } from './site-circle';
 import type { IndexedSite, MapFeature } from '../../lib/site-index';
 
 /**
@@ -254,18 +255,12 @@ export class SitesLayer {
   }
 
   private drawSite(f: Extract<MapFeature, { kind: 'site' }>): L.Layer {
-    const synced = f.site.state === 'synced';
-    const circle = L.circleMarker([f.lat, f.lon], {
-      renderer: this.renderer,
-      radius: 8,
-      weight: 2,
-      color: synced ? '#14532d' : '#92400e',
-      fillColor: synced ? '#22c55e' : '#f59e0b',
-      fillOpacity: 0.85,
-      interactive: this.onTap !== null,
-      // The tap is the site's: the map's own click (which closes the preview) is not told.
-      bubblingMouseEvents: false,
-    });
+    const circle = siteCircle(
+      [f.lat, f.lon],
+      f.site.state === 'synced',
+      this.renderer,
+      this.onTap !== null,
+    );
     const onTap = this.onTap;
     if (!onTap) return circle;
     // Leaflet writes a tooltip's text as HTML: the name is escaped to show as typed ("Ditch <north>").
