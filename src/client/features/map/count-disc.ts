@@ -27,10 +27,10 @@ type DiscInternals = L.CircleMarker & {
 const drawnDiscs = new Map<string, HTMLCanvasElement>();
 
 function discImage(look: DiscLook): HTMLCanvasElement {
-  const key = `${look.fill} ${look.halo} ${look.size} ${look.count}`;
+  const scale = window.devicePixelRatio || 1;
+  const key = `${look.fill} ${look.halo} ${look.size} ${look.count} ${scale}`;
   let image = drawnDiscs.get(key);
   if (image) return image;
-  const scale = window.devicePixelRatio || 1;
   const r = look.size / 2;
   const outer = r + RING_PX + HALO_PX;
   image = document.createElement('canvas');
@@ -79,6 +79,9 @@ const CountDisc = L.CircleMarker.extend({
 
 /** A disc at `at` on `renderer`, looking as `look` says; it takes no taps. */
 export function countDisc(at: L.LatLngExpression, look: DiscLook, renderer: L.Canvas): L.Layer {
+  // Its image made now, in the layer's time-budgeted slices (sites-layer.ts), not in the canvas's
+  // one redraw of the whole view: a view's counts are mostly new ones after a zoom.
+  discImage(look);
   return new CountDisc(at, {
     renderer,
     // The whole disc, ring and halo: what the canvas clears and redraws when it changes.
