@@ -140,6 +140,43 @@ describe('the sign-in screen before its scripts', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("keeps the form and what was typed when the screen's own script comes after the rest", async () => {
+    // React holds the prerendered screen, not yet hydrated, until the sign-in screen's chunk is
+    // here (app.tsx, a lazy screen in AppFrame's Suspense). An update reaching it meanwhile (the
+    // language catalogue, ready at once) made React drop the form and render it afresh, empty:
+    // under load, fresh-tablet sign-ins never reached Home. That chunk last, on purpose.
+    const { page, pageErrors } = await freshTablet();
+    const held: Route[] = [];
+    let holding = true;
+    await page.route(/\/assets\/sign-in-screen-[^/]*\.js$/, (route) => {
+      if (holding) held.push(route);
+      else void route.continue();
+    });
+    await openHeld(page);
+    await form(page).getByLabel('Username').fill('demo-tech');
+    await form(page).getByLabel('Password').fill(stack.password);
+    await page.evaluate(() => {
+      (document.querySelector('h1') as HTMLElement & { painted?: boolean }).painted = true;
+    });
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    // Everything else runs meanwhile: the entry's stages, React's hydration of the root, effects.
+    await page.waitForTimeout(2_000);
+    holding = false;
+    await Promise.all(held.map((route) => route.continue()));
+    await takenOver(page);
+    expect(
+      await page.evaluate(
+        () => (document.querySelector('h1') as HTMLElement & { painted?: boolean }).painted,
+      ),
+      'the prerendered screen is the one on screen after React took over',
+    ).toBe(true);
+    expect(await form(page).getByLabel('Username').inputValue()).toBe('demo-tech');
+    expect(await form(page).getByLabel('Password').inputValue()).toBe(stack.password);
+    await form(page).getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByRole('heading', { name: /^Hello,/ }), 30_000);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('signs in with a tap on Sign in made before the scripts ran, once they have', async () => {
     const { page, pageErrors } = await freshTablet();
     const scripts = await holdScripts(page);
