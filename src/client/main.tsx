@@ -27,7 +27,7 @@ async function start(): Promise<void> {
   await nextTask();
   await warmIntl(nextTask);
   const { startApp } = await import('./app/start-app');
-  startApp(document.getElementById('root')!);
+  await startApp(document.getElementById('root')!);
 }
 
 void start();

@@ -140,11 +140,12 @@ describe('the sign-in screen before its scripts', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it("keeps the form and what was typed when the screen's own script comes after the rest", async () => {
-    // React holds the prerendered screen, not yet hydrated, until the sign-in screen's chunk is
-    // here (app.tsx, a lazy screen in AppFrame's Suspense). An update reaching it meanwhile (the
-    // language catalogue, ready at once) made React drop the form and render it afresh, empty:
-    // under load, fresh-tablet sign-ins never reached Home. That chunk last, on purpose.
+  it("keeps the form and what was typed into it while the screen's own script is still coming", async () => {
+    // React took the page over (the entry's stages ran, the root hydrated) but the sign-in
+    // screen's chunk (a lazy screen in AppFrame's Suspense, app.tsx) is not here yet, and the
+    // technician types. Under load, fresh-tablet sign-ins lost the username this way: React
+    // dropped the prerendered screen for its fallback and then drew an empty form. That chunk
+    // last, on purpose.
     const { page, pageErrors } = await freshTablet();
     const held: Route[] = [];
     let holding = true;
@@ -152,21 +153,22 @@ describe('the sign-in screen before its scripts', () => {
       if (holding) held.push(route);
       else void route.continue();
     });
-    await openHeld(page);
-    await form(page).getByLabel('Username').fill('demo-tech');
-    await form(page).getByLabel('Password').fill(stack.password);
+    await page.goto('/');
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    // Everything else has run: the entry's stages and whatever React does before the screen.
+    await page.waitForTimeout(2_000);
     await page.evaluate(() => {
       (document.querySelector('h1') as HTMLElement & { painted?: boolean }).painted = true;
     });
-    await expect.poll(() => held.length).toBeGreaterThan(0);
-    // Everything else runs meanwhile: the entry's stages, React's hydration of the root, effects.
-    await page.waitForTimeout(2_000);
+    await form(page).getByLabel('Username').fill('demo-tech');
+    await form(page).getByLabel('Password').fill(stack.password);
     holding = false;
     await Promise.all(held.map((route) => route.continue()));
     await takenOver(page);
     expect(
       await page.evaluate(
-        () => (document.querySelector('h1') as HTMLElement & { painted?: boolean }).painted,
+        () =>
+          (document.querySelector('h1') as (HTMLElement & { painted?: boolean }) | null)?.painted,
       ),
       'the prerendered screen is the one on screen after React took over',
     ).toBe(true);

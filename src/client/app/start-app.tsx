@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { discardSignInShell, signInShellShown } from '../lib/prerendered-sign-in';
-import { App } from './app';
+import { App, signInScreenLoaded } from './app';
 import { AppErrorBoundary } from './error-boundaries';
 
 /**
@@ -12,8 +12,10 @@ import { AppErrorBoundary } from './error-boundaries';
  * Both at React's own priority, not in a transition: a hydration in slices stays open for as
  * long as they take, and an update reaching the root before it is hydrated makes React drop the
  * prerendered screen and render it afresh, emptying what was typed (branch w9-tbt, reverted).
+ * Until hydrateRoot the page is index.html's own: typing and a tap on Sign in are kept
+ * (lib/prerendered-sign-in).
  */
-export function startApp(container: HTMLElement): void {
+export async function startApp(container: HTMLElement): Promise<void> {
   const app = (
     <StrictMode>
       <AppErrorBoundary>
@@ -21,8 +23,12 @@ export function startApp(container: HTMLElement): void {
       </AppErrorBoundary>
     </StrictMode>
   );
-  if (signInShellShown(container)) hydrateRoot(container, app);
-  else {
+  if (signInShellShown(container)) {
+    // The screen's code first (app.tsx, `signInScreenLoaded`): hydrated whole in one pass, the
+    // prerendered form is never left waiting inside a Suspense boundary for an update to drop.
+    await signInScreenLoaded();
+    hydrateRoot(container, app);
+  } else {
     discardSignInShell(container);
     createRoot(container).render(app);
   }
