@@ -18,9 +18,11 @@ const BFF = process.env.TRAPLINE_DEV_BFF ?? 'http://127.0.0.1:8080';
  * they were asked for only once the entry had run (a second round trip before the form, on a
  * slow link the largest part of the sign-in page's first paint after the entry itself). A
  * returning technician's browser gets them from the service worker's cache, and most of their
- * bytes (zod, the form fields) are the signed-in app's too.
+ * bytes (zod, the form fields) are the signed-in app's too. So are the entry's own stages
+ * (main.tsx imports React DOM and then the app, each evaluated in a task of its own): imported
+ * dynamically, they would otherwise be asked for only once the entry ran.
  */
-const SIGN_IN_SCREEN = '/src/client/features/auth/sign-in-screen.tsx';
+const PRELOADED = ['/src/client/features/auth/sign-in-screen.tsx', '/src/client/app/start-app.tsx'];
 const preloadSignIn: Plugin = {
   name: 'trapline-preload-sign-in',
   apply: 'build',
@@ -28,8 +30,6 @@ const preloadSignIn: Plugin = {
     order: 'post',
     handler(html, ctx) {
       const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk');
-      const screen = chunks.find((c) => c.facadeModuleId?.endsWith(SIGN_IN_SCREEN));
-      if (!screen) throw new Error(`no chunk for ${SIGN_IN_SCREEN}: its preload would be missing`);
       const files = new Set<string>();
       const add = (fileName: string) => {
         if (files.has(fileName) || html.includes(`/${fileName}"`)) return;
@@ -37,7 +37,11 @@ const preloadSignIn: Plugin = {
         const chunk = chunks.find((c) => c.fileName === fileName);
         for (const imported of chunk?.imports ?? []) add(imported);
       };
-      add(screen.fileName);
+      for (const module of PRELOADED) {
+        const chunk = chunks.find((c) => c.facadeModuleId?.endsWith(module));
+        if (!chunk) throw new Error(`no chunk for ${module}: its preload would be missing`);
+        add(chunk.fileName);
+      }
       return [...files].map((file) => ({
         tag: 'link',
         attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
@@ -62,7 +66,7 @@ const SHARED_ALIAS: AliasOptions = [
  * the form from the page itself instead of after ~150 KiB of scripts and React's first render
  * (Lighthouse, issue 40: first paint = largest paint 2.6 s). Rendered by React from the real
  * screen (src/client/app/sign-in-prerender.tsx, loaded with Vite's module runner), so it cannot
- * drift from it; main.tsx hydrates it. With it, in <head>, the small gate that hides it from a
+ * drift from it; app/start-app.tsx hydrates it. With it, in <head>, the small gate that hides it from a
  * tablet it is not for (src/client/lib/prerendered-sign-in.ts); the BFF's CSP allows that
  * inline script by its hash, read from the built index.html (src/server/bff/inline-scripts.ts).
  */

@@ -1,8 +1,5 @@
-import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App } from './app/app';
-import { AppErrorBoundary } from './app/error-boundaries';
-import { discardSignInShell, signInShellShown } from './lib/prerendered-sign-in';
+import { warmIntl } from './lib/i18n/warm-intl';
+import { nextTask } from './lib/next-task';
 import { watchRefusedSources } from './lib/refused-sources';
 import { watchPreloadErrors } from './ui/error-boundary/chunk-recovery';
 import './app/styles.css';
@@ -13,18 +10,24 @@ watchRefusedSources();
 // A lazy chunk that fails to load (offline, or gone after a new version) reloads the page once.
 watchPreloadErrors();
 
-const container = document.getElementById('root')!;
-const app = (
-  <StrictMode>
-    <AppErrorBoundary>
-      <App />
-    </AppErrorBoundary>
-  </StrictMode>
-);
-// index.html holds the sign-in screen, already painted for a fresh tablet (lib/prerendered-sign-in):
-// React takes it over as it is, what was typed included. Any other tablet renders afresh.
-if (signInShellShown(container)) hydrateRoot(container, app);
-else {
-  discardSignInShell(container);
-  createRoot(container).render(app);
+/**
+ * The app's scripts are evaluated in several tasks, not one, with the page free between them
+ * (the prerendered sign-in form is already on screen, and a tap on it waits for any task): a
+ * browser evaluates a module and everything it imports statically in a single task, and the
+ * whole graph was one task of ~130–440 ms on a mid-range tablet (4x CPU; issue 40). Heaviest
+ * first, each stage alone: React DOM; zod with the session's schemas (not `import('zod')`:
+ * a namespace import keeps all of zod, 366 KB); Intl's locale tables (lib/i18n/warm-intl); then
+ * the app. index.html preloads every stage's files (vite.config.ts, `preloadSignIn`), so the stages
+ * cost no round trip. (The records' schemas wait for sign-in: app.tsx.)
+ */
+async function start(): Promise<void> {
+  await import('react-dom/client');
+  await nextTask();
+  await import('#shared/schemas/auth');
+  await nextTask();
+  await warmIntl(nextTask);
+  const { startApp } = await import('./app/start-app');
+  await startApp(document.getElementById('root')!);
 }
+
+void start();

@@ -61,6 +61,20 @@ describe("a fresh tablet's sign-in screen", () => {
     expect(app.pageErrors).toEqual([]);
   });
 
+  it("loads the session's schemas only, not the records' (zod builds each as it loads)", async () => {
+    // The sign-in form needs the session's schemas; the records' (sites, collections, pools...)
+    // were ~190 ms of a mid-range tablet's thread in one task while the form was on screen
+    // (4x CPU, issue 40). A string of the pool schema's that survives minification.
+    const scripts = await scriptsWhile(app, async () => {
+      await app.page.goto('/');
+      await visible(app.page.getByRole('form', { name: 'Sign in' }));
+    });
+    const withRecordSchemas = [...scripts].filter(([, text]) =>
+      text.includes('primary_source_bit must be true'),
+    );
+    expect(withRecordSchemas.map(([path]) => path)).toEqual([]);
+  });
+
   it('is given a security policy the browser takes whole, no source of it ignored', async () => {
     // Chromium drops a source it cannot parse with a console error, and with it what the source
     // was meant to allow: 'http://[::1]:*' (a tile server on this machine's IPv6 address) was

@@ -140,6 +140,45 @@ describe('the sign-in screen before its scripts', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  it("keeps the form and what was typed into it while the screen's own script is still coming", async () => {
+    // React took the page over (the entry's stages ran, the root hydrated) but the sign-in
+    // screen's chunk (a lazy screen in AppFrame's Suspense, app.tsx) is not here yet, and the
+    // technician types. Under load, fresh-tablet sign-ins lost the username this way: React
+    // dropped the prerendered screen for its fallback and then drew an empty form. That chunk
+    // last, on purpose.
+    const { page, pageErrors } = await freshTablet();
+    const held: Route[] = [];
+    let holding = true;
+    await page.route(/\/assets\/sign-in-screen-[^/]*\.js$/, (route) => {
+      if (holding) held.push(route);
+      else void route.continue();
+    });
+    await page.goto('/');
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    // Everything else has run: the entry's stages and whatever React does before the screen.
+    await page.waitForTimeout(2_000);
+    await page.evaluate(() => {
+      (document.querySelector('h1') as HTMLElement & { painted?: boolean }).painted = true;
+    });
+    await form(page).getByLabel('Username').fill('demo-tech');
+    await form(page).getByLabel('Password').fill(stack.password);
+    holding = false;
+    await Promise.all(held.map((route) => route.continue()));
+    await takenOver(page);
+    expect(
+      await page.evaluate(
+        () =>
+          (document.querySelector('h1') as (HTMLElement & { painted?: boolean }) | null)?.painted,
+      ),
+      'the prerendered screen is the one on screen after React took over',
+    ).toBe(true);
+    expect(await form(page).getByLabel('Username').inputValue()).toBe('demo-tech');
+    expect(await form(page).getByLabel('Password').inputValue()).toBe(stack.password);
+    await form(page).getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByRole('heading', { name: /^Hello,/ }), 30_000);
+    expect(pageErrors).toEqual([]);
+  });
+
   it('signs in with a tap on Sign in made before the scripts ran, once they have', async () => {
     const { page, pageErrors } = await freshTablet();
     const scripts = await holdScripts(page);

@@ -1,16 +1,38 @@
-import { lazy, useCallback, useState } from 'react';
+import { lazy, useCallback, useState, type ComponentProps } from 'react';
 import type { SessionInfo } from '#shared';
+import type { SignInScreen as SignInScreenComponent } from '../features/auth/sign-in-screen';
 import { signOut } from '../features/auth/session-api';
 import { clearIdentity, loadIdentity, saveIdentity } from '../lib/identity';
+import { nextTask } from '../lib/next-task';
 import { AppFrame } from './app-frame';
 
 // Sign-in is its own chunk (with the form library): a returning technician opens straight into
-// their data and never waits for it; the service worker precaches it for a first sign-in. A fresh
-// tablet already shows the screen, painted from index.html (lib/prerendered-sign-in): React keeps
-// that markup inside AppFrame's Suspense until this chunk is here, then hydrates it.
-const SignInScreen = lazy(() =>
-  import('../features/auth/sign-in-screen').then((m) => ({ default: m.SignInScreen })),
-);
+// their data and never waits for it; the service worker precaches it for a first sign-in.
+let signInScreenHere: typeof SignInScreenComponent | null = null;
+let signInScreenLoading: Promise<typeof SignInScreenComponent> | null = null;
+const loadSignInScreen = (): Promise<typeof SignInScreenComponent> =>
+  (signInScreenLoading ??= import('../features/auth/sign-in-screen').then((m) => {
+    signInScreenHere = m.SignInScreen;
+    return m.SignInScreen;
+  }));
+const LazySignInScreen = lazy(() => loadSignInScreen().then((screen) => ({ default: screen })));
+
+/**
+ * Resolves once the sign-in screen's code is here. A fresh tablet already shows that screen,
+ * painted from index.html (lib/prerendered-sign-in), and start-app.tsx hydrates it only then:
+ * React hydrating a screen whose code is still coming leaves it dehydrated inside AppFrame's
+ * Suspense, and an update reaching it there makes React drop it for the fallback and draw an
+ * empty form (under load, fresh-tablet sign-ins lost the typed username: branch w9-tbt).
+ */
+export function signInScreenLoaded(): Promise<unknown> {
+  return loadSignInScreen();
+}
+
+/** The sign-in screen: drawn at once when its code is here, else once it arrives. */
+function SignInScreen(props: ComponentProps<typeof SignInScreenComponent>) {
+  const Here = signInScreenHere;
+  return Here ? <Here {...props} /> : <LazySignInScreen {...props} />;
+}
 
 /**
  * Everything behind sign-in (the user's database, the sync engine, the photo queue, Home) is a
@@ -20,7 +42,14 @@ const SignInScreen = lazy(() =>
  * React's first render, from the service worker's cache: a returning technician does not wait
  * on a round trip for it.
  */
-const loadSignedInApp = () => import('./signed-in-app').then((m) => ({ default: m.SignedInApp }));
+const loadSignedInApp = () =>
+  // The records' schemas first, in a task of their own: zod builds each as its module is
+  // evaluated, ~190 ms of a mid-range tablet's thread in one task (4x CPU). The sign-in screen
+  // imports only the session's (#shared/schemas/auth), so a fresh tablet never waits on them.
+  import('#shared')
+    .then(nextTask)
+    .then(() => import('./signed-in-app'))
+    .then((m) => ({ default: m.SignedInApp }));
 let signedInAppEarly = loadIdentity() ? loadSignedInApp() : null;
 const SignedInApp = lazy(() => signedInAppEarly ?? loadSignedInApp());
 /**

@@ -8,9 +8,9 @@ import { LOCALES } from './i18n/locales';
  * app then hydrates it. It is English and for nobody: a tablet that remembers who signed in, or
  * whose person reads another language, must never see it. Which case holds is decided once, by
  * `signInShellGate` inlined in <head> (it runs before <body> is parsed, so before any paint), and
- * written on <html> as classes that styles.css and main.tsx read:
+ * written on <html> as classes that styles.css and app/start-app.tsx read:
  *
- * - `hidden`: the shell is not for this tablet; CSS hides it and main.tsx renders afresh.
+ * - `hidden`: the shell is not for this tablet; CSS hides it and start-app.tsx renders afresh.
  * - `ready`: React handles the page's forms. Until then a submit (Enter, a tap on Sign in) does
  *   nothing the browser would do by itself (a GET with the password in the URL); it is noted as
  *   `pending` and made again by the sign-in form once React has taken it over.

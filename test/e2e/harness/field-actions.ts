@@ -19,6 +19,12 @@ export async function visible(locator: Locator, timeout = 15_000): Promise<Locat
 export async function signIn(page: Page, user: User): Promise<void> {
   const form = page.getByRole('form', { name: 'Sign in' });
   await visible(form);
+  const watch = watchSignIn(page);
+  // The form typed into, marked: a form on screen without the mark replaced it (a reload, or
+  // React rendering the screen afresh instead of taking over the prerendered one).
+  await form.evaluate((node) => {
+    (node as HTMLFormElement & { typedInto?: boolean }).typedInto = true;
+  });
   await form.getByLabel('Username').fill(user.username);
   await form.getByLabel('Password').fill(user.password);
   await form.getByRole('button', { name: 'Sign in' }).click();
@@ -39,11 +45,47 @@ export async function signIn(page: Page, user: User): Promise<void> {
         ),
       )
       .catch(() => []);
+    const sameForm = await page
+      .locator('form')
+      .evaluateAll((forms) =>
+        forms.some((f) => (f as HTMLFormElement & { typedInto?: boolean }).typedInto === true),
+      )
+      .catch(() => false);
     throw new Error(
-      `no Home after signing in; the page shows: ${shown.slice(0, 800)}; fields: ${fields.join(', ')}`,
+      `no Home after signing in; the page shows: ${shown.slice(0, 800)}; fields: ${fields.join(', ')}; ` +
+        `the form typed into is ${sameForm ? 'still' : 'no longer'} on screen; ${watch.said()}`,
       { cause: err },
     );
+  } finally {
+    watch.stop();
   }
+}
+
+/** What happened to the page during a sign-in: navigations of the tab, errors it reported. */
+function watchSignIn(page: Page): { said(): string; stop(): void } {
+  const loads: string[] = [];
+  const errors: string[] = [];
+  const onNavigated = (frame: ReturnType<Page['mainFrame']>) => {
+    if (frame === page.mainFrame()) loads.push(`${Date.now() % 100_000} ${frame.url()}`);
+  };
+  const onPageError = (error: Error) => errors.push(`pageerror: ${error.message.slice(0, 300)}`);
+  const onConsole = (message: { type(): string; text(): string }) => {
+    if (message.type() === 'error' || message.type() === 'warning')
+      errors.push(`console ${message.type()}: ${message.text().slice(0, 300)}`);
+  };
+  page.on('framenavigated', onNavigated);
+  page.on('pageerror', onPageError);
+  page.on('console', onConsole);
+  return {
+    said: () =>
+      `navigations while signing in: ${loads.length ? loads.join(', ') : 'none'}; ` +
+      `errors: ${errors.length ? errors.join(' | ') : 'none'}`,
+    stop() {
+      page.off('framenavigated', onNavigated);
+      page.off('pageerror', onPageError);
+      page.off('console', onConsole);
+    },
+  };
 }
 
 /**

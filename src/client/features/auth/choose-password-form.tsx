@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { MIN_PASSWORD_LENGTH, newPasswordProblem, type SessionInfo } from '#shared';
+import type { SessionInfo } from '#shared/schemas/auth';
+import { MIN_PASSWORD_LENGTH, newPasswordProblem } from '#shared/schemas/people';
 import { sayIn, translateShared, useI18n } from '../../lib/i18n';
 import { Banner } from '../../ui/banner';
 import { Field } from '../../ui/form/field';

@@ -1,4 +1,4 @@
-import { sessionInfo, type LoginRequest, type SessionInfo } from '#shared';
+import { sessionInfo, type LoginRequest, type SessionInfo } from '#shared/schemas/auth';
 import { defineMessages } from 'react-intl';
 import { NetworkError, request } from '../../lib/http';
 import type { Said } from '../../lib/i18n';

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { loginRequest, type LoginRequest, type SessionInfo } from '#shared';
+import { loginRequest, type LoginRequest, type SessionInfo } from '#shared/schemas/auth';
 import { sayIn, translateShared, useI18n } from '../../lib/i18n';
 import { signInFormTakenOver } from '../../lib/prerendered-sign-in';
 import { Banner } from '../../ui/banner';
