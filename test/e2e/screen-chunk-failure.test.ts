@@ -2,8 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
-import { PORTRAIT, type AppBrowser } from './harness/browser';
-import { launchSignedIn, navigate, visible } from './harness/field-actions';
+import { launchApp, PORTRAIT, type AppBrowser } from './harness/browser';
+import { launchSignedIn, navigate, signIn, visible } from './harness/field-actions';
 import { DIST_DIR } from './harness/paths';
 import { screenshot } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
@@ -94,5 +94,49 @@ describe('a screen whose code cannot be loaded', () => {
     await alert.getByRole('button', { name: 'Reload' }).click();
     await visible(page.getByRole('heading', { name: 'Settings', exact: true }), 30_000);
     expect(await page.getByRole('alert').filter({ hasText: 'could not load' }).count()).toBe(0);
+  });
+});
+
+/** The sign-in screen's own chunk in the built app (assets/sign-in-screen-<hash>.js). */
+function signInChunk(): string {
+  const name = readdirSync(join(DIST_DIR, 'assets')).find((f) =>
+    /^sign-in-screen-[\w-]+\.js$/.test(f),
+  );
+  if (!name) throw new Error(`no sign-in-screen chunk in ${DIST_DIR}/assets`);
+  return `/assets/${name}`;
+}
+
+// A fresh tablet's first visit: index.html paints the sign-in form before any script, and the
+// form's code is a chunk of its own. If that chunk cannot come, the form must not sit there dead
+// (typed into, tapped, nothing happening): the technician is told, as for any other screen.
+describe('a first visit whose sign-in code cannot be loaded', () => {
+  let stack: Stack;
+  let app: AppBrowser | undefined;
+
+  beforeAll(async () => {
+    await ensureAppBuilt();
+    stack = await startStack();
+  });
+
+  afterAll(async () => {
+    await app?.dispose();
+    await stack?.stop();
+  });
+
+  it('says the screen could not load; with the code back, Reload signs in', async () => {
+    // No service worker: nothing is precached, the chunk comes from the network or not at all.
+    app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });
+    const page = app.page;
+    const block = `**${signInChunk()}*`;
+    await app.context.route(block, (route) => route.abort('internetdisconnected'));
+    await page.reload();
+
+    const alert = page.getByRole('alert').filter({ hasText: 'This screen could not load' });
+    await visible(alert, 30_000);
+    await visible(alert.getByRole('button', { name: 'Reload' }));
+
+    await app.context.unroute(block);
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await signIn(page, { username: 'demo-tech', password: stack.password });
   });
 });

@@ -10,11 +10,18 @@ import { AppFrame } from './app-frame';
 // their data and never waits for it; the service worker precaches it for a first sign-in.
 let signInScreenHere: typeof SignInScreenComponent | null = null;
 let signInScreenLoading: Promise<typeof SignInScreenComponent> | null = null;
+/** Loads the screen's code once; a load that failed is forgotten, so the next try fetches again. */
 const loadSignInScreen = (): Promise<typeof SignInScreenComponent> =>
-  (signInScreenLoading ??= import('../features/auth/sign-in-screen').then((m) => {
-    signInScreenHere = m.SignInScreen;
-    return m.SignInScreen;
-  }));
+  (signInScreenLoading ??= import('../features/auth/sign-in-screen').then(
+    (m) => {
+      signInScreenHere = m.SignInScreen;
+      return m.SignInScreen;
+    },
+    (err: unknown) => {
+      signInScreenLoading = null;
+      throw err;
+    },
+  ));
 const LazySignInScreen = lazy(() => loadSignInScreen().then((screen) => ({ default: screen })));
 
 /**

@@ -26,7 +26,9 @@ export async function startApp(container: HTMLElement): Promise<void> {
   if (signInShellShown(container)) {
     // The screen's code first (app.tsx, `signInScreenLoaded`): hydrated whole in one pass, the
     // prerendered form is never left waiting inside a Suspense boundary for an update to drop.
-    await signInScreenLoaded();
+    // Code that cannot come is the lazy screen's to report (the error boundary: a reload, then
+    // "This screen could not load"); the form is never left on screen with nothing behind it.
+    await signInScreenLoaded().catch(() => undefined);
     hydrateRoot(container, app);
   } else {
     discardSignInShell(container);
