@@ -3,25 +3,16 @@ import type { SessionInfo } from '#shared';
 import type { SignInScreen as SignInScreenComponent } from '../features/auth/sign-in-screen';
 import { signOut } from '../features/auth/session-api';
 import { clearIdentity, loadIdentity, saveIdentity } from '../lib/identity';
+import { loadOnce } from '../lib/load-once';
 import { nextTask } from '../lib/next-task';
 import { AppFrame } from './app-frame';
 
 // Sign-in is its own chunk (with the form library): a returning technician opens straight into
 // their data and never waits for it; the service worker precaches it for a first sign-in.
 let signInScreenHere: typeof SignInScreenComponent | null = null;
-let signInScreenLoading: Promise<typeof SignInScreenComponent> | null = null;
-/** Loads the screen's code once; a load that failed is forgotten, so the next try fetches again. */
-const loadSignInScreen = (): Promise<typeof SignInScreenComponent> =>
-  (signInScreenLoading ??= import('../features/auth/sign-in-screen').then(
-    (m) => {
-      signInScreenHere = m.SignInScreen;
-      return m.SignInScreen;
-    },
-    (err: unknown) => {
-      signInScreenLoading = null;
-      throw err;
-    },
-  ));
+const loadSignInScreen = loadOnce(() =>
+  import('../features/auth/sign-in-screen').then((m) => (signInScreenHere = m.SignInScreen)),
+);
 const LazySignInScreen = lazy(() => loadSignInScreen().then((screen) => ({ default: screen })));
 
 /**
@@ -49,16 +40,17 @@ function SignInScreen(props: ComponentProps<typeof SignInScreenComponent>) {
  * React's first render, from the service worker's cache: a returning technician does not wait
  * on a round trip for it.
  */
-const loadSignedInApp = () =>
+const loadSignedInApp = loadOnce(() =>
   // The records' schemas first, in a task of their own: zod builds each as its module is
   // evaluated, ~190 ms of a mid-range tablet's thread in one task (4x CPU). The sign-in screen
   // imports only the session's (#shared/schemas/auth), so a fresh tablet never waits on them.
   import('#shared')
     .then(nextTask)
     .then(() => import('./signed-in-app'))
-    .then((m) => ({ default: m.SignedInApp }));
-let signedInAppEarly = loadIdentity() ? loadSignedInApp() : null;
-const SignedInApp = lazy(() => signedInAppEarly ?? loadSignedInApp());
+    .then((m) => ({ default: m.SignedInApp })),
+);
+if (loadIdentity()) void loadSignedInApp();
+const SignedInApp = lazy(loadSignedInApp);
 /**
  * A fresh tablet fetches it as the username and password are sent, not once the session's answer
  * is in: the chunks come (and are evaluated) during that round trip instead of after it (a trace
@@ -66,14 +58,7 @@ const SignedInApp = lazy(() => signedInAppEarly ?? loadSignedInApp());
  * A refused sign-in has only fetched what the next try needs. A fetch that failed is forgotten:
  * the lazy screen imports afresh and reports its own failure.
  */
-const loadSignedInAppEarly = () => {
-  if (signedInAppEarly) return;
-  const loading = loadSignedInApp();
-  signedInAppEarly = loading;
-  loading.catch(() => {
-    if (signedInAppEarly === loading) signedInAppEarly = null;
-  });
-};
+const loadSignedInAppEarly = () => void loadSignedInApp();
 
 const PERSIST_ASKED = 'trapline.persistAsked';
 

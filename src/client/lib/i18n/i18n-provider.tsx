@@ -1,4 +1,12 @@
-import { createContext, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useContext,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { createIntl, createIntlCache, RawIntlProvider, type IntlShape } from 'react-intl';
 import { english, loadCatalogue, loadedCatalogue, type Catalogue } from './catalogues';
 import { useLanguageChoice } from './language-choice';
@@ -71,7 +79,10 @@ export function I18nProvider({ owner, children }: { owner: string | null; childr
       live = false;
     };
   }, [locale]);
-  useEffect(() => {
+  // Before the browser paints the words, not after: a passive effect ran a frame (or, on a busy
+  // tablet, many) after the Spanish screen was shown with <html lang="en"> still on it
+  // (language-choice.test failed so once in a loaded run).
+  useLayoutEffect(() => {
     if (shown) document.documentElement.lang = shown.locale;
   }, [shown]);
   const intl = useMemo(
