@@ -11,9 +11,20 @@ export type LookupsRefresh = 'updated' | 'unchanged' | 'failed';
 
 /**
  * Fetches GET /api/lookups with If-None-Match and caches it in Dexie, so every form works from the
- * cache offline. A failure (offline, signed out) keeps the cache as it is.
+ * cache offline. A failure (offline, signed out) keeps the cache as it is. Never rejects: it runs
+ * unawaited at every start and return of signal, and a database that cannot be read or written
+ * (closed by a sign-out as the refresh began, upgraded by another tab, its storage gone) is a
+ * failed refresh like any other, not an unhandled rejection.
  */
 export async function refreshLookups(db: TraplineDb): Promise<LookupsRefresh> {
+  try {
+    return await fetchAndStoreLookups(db);
+  } catch {
+    return 'failed';
+  }
+}
+
+async function fetchAndStoreLookups(db: TraplineDb): Promise<LookupsRefresh> {
   const cached = await readLookups(db);
   let res;
   try {
