@@ -4,6 +4,9 @@ import { CLOCK_SLACK_MS, type SyncStatusKeeper } from './sync-status-keeper';
 
 /** Triggers that ask for the office's changes now: no wait left to honour. */
 const PULL_REASONS = new Set(['start', 'online', 'resume', 'manual']);
+
+/** Whether a trigger asks for the office's changes now (then its cycle pulls as start's would). */
+export const asksForPull = (reason: string): boolean => PULL_REASONS.has(reason);
 /**
  * A failed automatic pull is tried again on its own after this backoff (full jitter, never sooner
  * than half the base; a server's Retry-After is a floor). A tablet left on the seat with one bar
@@ -44,7 +47,7 @@ export class PullSchedule {
   /** A trigger fired (see requestSync's reasons): whether it asks for a pull. */
   asked(reason: string): void {
     const { pullFailure } = this.status.current;
-    if (PULL_REASONS.has(reason)) {
+    if (asksForPull(reason)) {
       this.wanted = true;
       // The next try is now, and the bar must not go on naming the old time.
       if (pullFailure) this.status.set({ pullFailure: { ...pullFailure, retryAt: this.now() } });

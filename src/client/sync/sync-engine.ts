@@ -6,13 +6,14 @@ import { connection } from '../lib/connection';
 import { onAuthRequired } from '../lib/http';
 import { writesTo } from '../lib/storage-mutations';
 import { throttle } from '../lib/throttle';
+import { whenPageSettled } from '../lib/when-idle';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './backoff';
 import { DEFAULT_PULL, type PullOptions } from './pull-options';
 import type { ConflictChoices } from './resolve-conflict';
 import { runExclusive } from './run-exclusive';
 import type { SyncContext } from './sync-context';
 import { SyncError } from './sync-error';
-import { PULL_RETRY, PullSchedule } from './pull-schedule';
+import { asksForPull, PULL_RETRY, PullSchedule } from './pull-schedule';
 import type { SyncStatus } from './sync-status';
 import { SyncStatusKeeper, type SharedStatus } from './sync-status-keeper';
 
@@ -50,6 +51,12 @@ export type SyncEngineOptions = {
   pullRetry?: Partial<BackoffOptions>;
   /** While entries wait with no retry due (e.g. none yet tried), look again after this long (ms). */
   idlePollMs?: number;
+  /**
+   * When the sync of the app's start runs: `start` is called then; returns a cancel function.
+   * Default: once the page has loaded and is idle (lib/when-idle `whenPageSettled`, bounded;
+   * at once outside a browser).
+   */
+  startWhen?: (start: () => void) => () => void;
 };
 
 export type SyncEngine = {
@@ -123,6 +130,8 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
   let again = false;
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
+  /** Cancels the start's sync while it waits for the page to settle (see start()). */
+  let startWaiting: (() => void) | null = null;
   const teardown: Array<() => void> = [];
 
   const pause = () => {
@@ -216,6 +225,13 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     // resumes. Offline only by the app's own failed requests, it tries: its timer's retries and
     // Sync now are how a network that came back without an event gets used at once.
     if (!mayBeOnline()) return;
+    // Sync now (or the network back, or a sign-in again) before the start's sync ran: this cycle
+    // drains and pulls as that one would, so it is not run again after it. A save does not ask
+    // for a pull: its cycle sends at once and the start's sync still brings the office's changes.
+    if (startWaiting && asksForPull(reason)) {
+      startWaiting();
+      startWaiting = null;
+    }
     schedule.asked(reason);
     if (cycle) {
       // Picked up by the next pass of the running cycle, which re-reads the outbox.
@@ -316,10 +332,23 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
         keeper.openChannel(options.channelName ?? `trapline-sync:${db.name}`, heardFromTab);
       keeper.readLastSuccess();
       setStatus({ online: connection.online });
-      requestSync('start');
+      // The start's drain and pull wait until the first screen is drawn and the page has loaded
+      // and is idle (bounded: lib/when-idle): their work on the page's thread (the chunks they
+      // load, reading the outbox, the pull's pages) was long tasks in Home's first second, in
+      // which a tap waited (issue 40). Unsent entries still go at start, a moment later; a save,
+      // Sync now or the network coming back sync at once, as ever.
+      let started = false;
+      const cancel = (options.startWhen ?? whenPageSettled)(() => {
+        started = true;
+        startWaiting = null;
+        requestSync('start');
+      });
+      if (!started) startWaiting = cancel;
     },
     stop() {
       stopped = true;
+      startWaiting?.();
+      startWaiting = null;
       if (timer) clearTimeout(timer);
       timer = null;
       for (const fn of teardown.splice(0)) fn();
