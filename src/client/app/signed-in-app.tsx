@@ -19,6 +19,7 @@ import {
 } from '../lib/identity';
 import { createSyncEngine, type SyncEngine } from '../sync';
 import { PartErrorBoundary } from './error-boundaries';
+import { refreshListsAtStart } from './refresh-lists-at-start';
 import { Layout } from './layout';
 import { AppRoutes } from './routes';
 import { StorageLostBanner, SupersededBanner, useSuperseded } from './superseded-banner';
@@ -111,16 +112,21 @@ export function SignedInApp({
   }, [superseded, engine]);
 
   useEffect(() => {
-    // Lookups and map config on start and whenever the connection comes back (lib/connection:
-    // a request got an answer, with or without an `online` event); offline, the cache serves.
+    // Lookups and map config on start (once the page is settled when the tablet has lookups:
+    // refreshListsAtStart) and whenever the connection comes back (lib/connection: a request got
+    // an answer, with or without an `online` event); offline, the cache serves.
     const refresh = () => {
       void refreshLookups(db);
       void fetchConfig();
     };
-    refresh();
-    return connection.subscribe(() => {
+    const cancel = refreshListsAtStart(db, refresh);
+    const unsubscribe = connection.subscribe(() => {
       if (connection.online) refresh();
     });
+    return () => {
+      cancel();
+      unsubscribe();
+    };
   }, [db]);
 
   useEffect(
