@@ -111,7 +111,7 @@ describe('Home on a tablet opened in the morning, with the office’s new sites 
     expect([...new Set(lists)].sort()).toEqual(['/api/config', '/api/lookups']);
     await screenScreenshots(page, 'home-after-start-pull');
     expect(app.pageErrors).toEqual([]);
-  });
+  }, 240_000); // A sign-in, a first pull and 2,100 sites pulled: past e2e's 120 s at load 20-28.
 
   it('sends a collection saved while the start’s sync waits, at once', async () => {
     const { stack, app } = tablet;
