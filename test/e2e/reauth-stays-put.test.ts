@@ -13,6 +13,13 @@ describe('sign in again: the password has the keyboard and the technician stays 
     const { stack, app } = tablet;
     const page = app.page;
     const expiresAt = await signedInTablet(tablet);
+    // The start's sync done and nothing in flight before the servers' clock jumps: it waits for
+    // the page to be idle, and a pull of its running after the jump meets the expiry and opens
+    // the sheet before Sync now is tapped (1 of 4 loaded runs at load 21-25).
+    await visible(
+      page.getByRole('region', { name: 'Sync status' }).getByText(/Last synced/),
+      45_000,
+    );
 
     // The technician is on a site's page.
     await navigate(page, 'Sites');
