@@ -15,7 +15,7 @@ type TiledLayer = L.GridLayer & {
 };
 
 /**
- * Map tiles placed by left/top instead of Leaflet's 3D transform, as the sites' markers are
+ * Map tiles placed by left/top instead of Leaflet's 3D transform, as the discs' targets are
  * (sites-layer.ts): each tile with a 3D transform is a compositing layer of its own, and a view
  * holds 15–40 tiles, so every frame of a pan or a zoom had the compositor's commit on the main
  * thread walk them all (the longest part of opening Sites and of panning in a trace at 4x CPU

@@ -33,6 +33,9 @@ function makeMap(): L.Map {
   );
 }
 
+/** Text written on the canvas (fillText), since the test began or last emptied it. */
+let drawnText: string[] = [];
+
 /** Frames run by hand, one at a time. */
 let frames: FrameRequestCallback[] = [];
 async function nextFrame(): Promise<void> {
@@ -49,9 +52,16 @@ beforeEach(() => {
     return frames.length;
   });
   vi.spyOn(window, 'cancelAnimationFrame').mockImplementation(() => undefined);
-  // jsdom draws no canvas: a 2D context that accepts every call and draws nothing.
+  // jsdom draws no canvas: a 2D context that accepts every call and draws nothing, and notes
+  // the text written on it.
+  drawnText = [];
   const context = new Proxy({} as Record<string | symbol, unknown>, {
-    get: (target, name) => (name in target ? target[name] : () => undefined),
+    get: (target, name) =>
+      name in target
+        ? target[name]
+        : name === 'fillText'
+          ? (text: string) => drawnText.push(text)
+          : () => undefined,
   });
   vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(
     context as unknown as CanvasRenderingContext2D,
@@ -64,16 +74,16 @@ afterEach(() => {
 });
 
 describe('the sites layer', () => {
-  it('draws the sites’ circles of a view before its cluster and group markers', async () => {
+  it('draws a view’s circles, then its discs with their counts on the canvas, then their targets', async () => {
     const map = makeMap();
     const layer = new SitesLayer(map, () => undefined);
-    // Every marker costs the whole frame's time: one goes on per frame.
+    // Every part costs the whole frame's time: one goes on per frame.
     let clock = 0;
     vi.spyOn(performance, 'now').mockImplementation(() => (clock += 100));
-    const markers = () => map.getContainer().querySelectorAll('.leaflet-marker-icon').length;
+    const targets = () => map.getContainer().querySelectorAll('.disc-targets [title]').length;
 
     layer.show([
-      { kind: 'cluster', key: 'c1', lat: 38.59, lon: -121.5, count: 120, zoomTo: 16 },
+      { kind: 'cluster', key: 'c1', lat: 38.59, lon: -121.5, count: 1204, zoomTo: 16 },
       {
         kind: 'group',
         key: 'g1',
@@ -85,16 +95,45 @@ describe('the sites layer', () => {
       siteFeature(1, { lat: 38.581, lon: -121.491 }),
       siteFeature(2, { lat: 38.579, lon: -121.489 }),
     ]);
-    // The first frames change the canvas only, then the markers come.
-    expect(layer.size).toBe(1);
-    expect(markers()).toBe(0);
-    await nextFrame();
-    expect(layer.size).toBe(2);
-    expect(markers()).toBe(0);
-    await nextFrame();
-    await nextFrame();
+    // Two circles, then two discs: four frames that change the canvas only.
+    for (let frame = 0; frame < 3; frame += 1) await nextFrame();
     expect(layer.size).toBe(4);
-    expect(markers()).toBe(2);
+    expect(targets()).toBe(0);
+    // The canvas redraws in a frame of its own (Leaflet's): both counts are drawn on it.
+    await vi.waitFor(() => expect([...drawnText].sort()).toEqual(['1.2k', '2']));
+    await nextFrame();
+    await nextFrame();
+    expect(targets()).toBe(2);
+    // The targets paint nothing: no count in the page's text.
+    expect(map.getContainer().textContent).not.toContain('1.2k');
+    layer.remove();
+  });
+
+  it('zooms in on a tap on a cluster’s target, and lists a small group’s sites on a tap on its', async () => {
+    const map = makeMap();
+    const taps: MapTap[] = [];
+    const layer = new SitesLayer(map, (tap) => taps.push(tap));
+    layer.show([
+      { kind: 'cluster', key: 'c1', lat: 38.59, lon: -121.5, count: 120, zoomTo: 16 },
+      { kind: 'group', key: 'g1', lat: 38.57, lon: -121.48, sites: [site(7), site(8)], zoomTo: 17 },
+    ]);
+    for (let frame = 0; frame < 4; frame += 1) await nextFrame();
+    const target = (name: string) =>
+      map.getContainer().querySelector<HTMLElement>(`[title="${name}"]`)!;
+    const cluster = target('120 sites here: zoom in');
+    const group = target('2 sites here: choose one');
+    // Reachable by keyboard, as buttons.
+    for (const element of [cluster, group]) {
+      expect(element.getAttribute('role')).toBe('button');
+      expect(element.tabIndex).toBe(0);
+    }
+    group.click();
+    expect(taps).toEqual([
+      { kind: 'group', sites: [site(7), site(8)], lat: 38.57, lon: -121.48, zoomTo: 17 },
+    ]);
+    cluster.click();
+    expect(map.getZoom()).toBe(16);
+    expect(map.getCenter().lat).toBeCloseTo(38.59, 5);
     layer.remove();
   });
 
