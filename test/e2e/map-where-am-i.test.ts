@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { growSites } from '../bench/grow-sites';
 import { describeViolations, seriousViolations } from './harness/axe';
@@ -31,6 +31,32 @@ async function dotFromCentre(page: Page): Promise<number> {
     dot.x + dot.width / 2 - (map.x + map.width / 2),
     dot.y + dot.height / 2 - (map.y + map.height / 2),
   );
+}
+
+/**
+ * Taps Follow me and waits for it to be pressed. A failure says whether the button tapped is
+ * still the one on screen (if not, the map's part or the screen was drawn afresh, and its state
+ * with it) and what the region below the map shows.
+ */
+async function followMe(page: Page): Promise<Locator> {
+  const follow = page.getByRole('button', { name: 'Follow me' });
+  await follow.evaluate((b) => b.setAttribute('data-tapped', ''));
+  await follow.click();
+  try {
+    await expect.poll(() => follow.getAttribute('aria-pressed')).toBe('true');
+  } catch (err) {
+    const same = await page.locator('[data-tapped]').count();
+    const shown = await page
+      .locator('main')
+      .innerText()
+      .catch(() => '(unreadable)');
+    throw new Error(
+      `Follow me not pressed; the button tapped is ${same ? 'still' : 'no longer'} on screen; ` +
+        `the screen shows: ${shown.slice(0, 600)}`,
+      { cause: err },
+    );
+  }
+  return follow;
 }
 
 describe('map at scale and where am I', () => {
@@ -127,9 +153,7 @@ describe('map at scale and where am I', () => {
     expect(await nearest.getByRole('listitem').count()).toBe(5);
 
     // Follow me: the map centres on the tablet, and keeps doing so as it moves.
-    const follow = page.getByRole('button', { name: 'Follow me' });
-    await follow.click();
-    await expect.poll(() => follow.getAttribute('aria-pressed')).toBe('true');
+    const follow = await followMe(page);
     await expect.poll(() => dotFromCentre(page)).toBeLessThan(4);
     await app.context.setGeolocation({ ...south(SITE_1, 3_000), accuracy: 8 });
     await expect.poll(() => page.getByTestId('position-accuracy').textContent()).toMatch(/±8 m/);

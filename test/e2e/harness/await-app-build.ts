@@ -1,4 +1,6 @@
+import { beforeEach } from 'vitest';
 import { appBuildSettled } from '../../helpers/app-build-status';
+import { whatBrowsersSaid } from './browser';
 
 /**
  * Setup file of the e2e project: before a browser file starts, the run's app build (started
@@ -9,3 +11,13 @@ import { appBuildSettled } from '../../helpers/app-build-status';
  * file with its output.
  */
 await appBuildSettled();
+
+// A test that fails prints what its browsers' pages reported until then: an error the app caught
+// in an error boundary (which re-draws a part afresh) is otherwise seen by no check, and a check
+// of page errors at a test's end is never reached by a step that failed before it.
+beforeEach(({ onTestFailed }) => {
+  onTestFailed(() => {
+    const said = whatBrowsersSaid();
+    if (said) console.error(said);
+  });
+});

@@ -41,6 +41,12 @@ export type AppBrowser = {
   profileDir: string;
   /** Uncaught errors of every page of the context, for failure messages. */
   pageErrors: string[];
+  /**
+   * What the pages said, timed: uncaught errors, console errors (an error an error boundary
+   * caught is never a page error, only a console line: React reports it there) and loads of a
+   * tab's page (a reload draws every screen afresh).
+   */
+  pageLog: string[];
   /** Opens another tab of the same profile at `path`. */
   newTab(path?: string): Promise<Page>;
   /** Closes the browser but keeps the profile on disk (IndexedDB, service worker, cookies). */
@@ -75,8 +81,17 @@ export async function launchApp(
 ): Promise<AppBrowser> {
   const profileDir = await mkdtemp(join(tmpdir(), 'trapline-e2e-profile-'));
   const pageErrors: string[] = [];
+  const pageLog: string[] = [];
   const watch = (page: Page) => {
-    page.on('pageerror', (err) => pageErrors.push(`${page.url()}: ${err.message}`));
+    page.on('pageerror', (err) => {
+      pageErrors.push(`${page.url()}: ${err.message}`);
+      pageLog.push(`${clock()} pageerror ${page.url()}: ${err.stack ?? err.message}`);
+    });
+    page.on('console', (message) => {
+      if (message.type() === 'error')
+        pageLog.push(`${clock()} console.error ${page.url()}: ${message.text()}`);
+    });
+    page.on('load', () => pageLog.push(`${clock()} loaded ${page.url()}`));
   };
 
   const start = async (path: string) => {
@@ -103,6 +118,7 @@ export async function launchApp(
     page: first.page,
     profileDir,
     pageErrors,
+    pageLog,
     async newTab(path = '/') {
       const page = await app.context.newPage();
       await page.goto(path);
@@ -117,9 +133,28 @@ export async function launchApp(
       app.page = next.page;
     },
     async dispose() {
+      live.delete(app);
       await app.context.close().catch(() => undefined);
       await rm(profileDir, { recursive: true, force: true });
     },
   };
+  live.add(app);
   return app;
+}
+
+/** The browsers launched and not yet disposed, for `whatBrowsersSaid`. */
+const live = new Set<AppBrowser>();
+
+/** Wall-clock time of day with milliseconds, to set a page's error beside a test's steps. */
+const clock = () => new Date().toISOString().slice(11, 23);
+
+/**
+ * The page log of every live browser: printed when a test fails (await-app-build.ts), so a
+ * failing step shows what the page said before it, not only whatever a check at the test's end
+ * would have.
+ */
+export function whatBrowsersSaid(): string {
+  return [...live]
+    .map((app) => `What the browser's pages said (${clock()} now):\n  ${app.pageLog.join('\n  ')}`)
+    .join('\n');
 }
