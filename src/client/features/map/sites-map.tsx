@@ -1,107 +1,19 @@
-import L from 'leaflet';
+import type L from 'leaflet';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import { useMap, useMapEvents } from 'react-leaflet';
+import { useMap } from 'react-leaflet';
 import { useDb } from '../../db/db-context';
-import { accuracyLevel } from '../../lib/geo';
 import { useSiteIndex } from '../../lib/site-index';
-import { usePlaceAccuracyLimit, useWatchedPosition, type GpsFix } from '../../lib/use-gps';
+import { usePlaceAccuracyLimit, useWatchedPosition } from '../../lib/use-gps';
 import { DEFAULT_CENTER } from '../../lib/geo';
 import { BaseMap } from './base-map';
+import { FitToSites } from './fit-to-sites';
 import { NearestSites } from './nearest-sites';
+import { PositionMarker } from './position-marker';
 import { SitePreview } from './site-preview';
 import { SiteFeatures } from './site-features';
 import type { MapTap } from './sites-layer';
 import './sites-map.css';
 import { useI18n } from '../../lib/i18n';
-
-/**
- * Frames the sites once, when they are first known (not animated: see base-map.tsx), unless the
- * map was made framing them.
- */
-function FitToSites({
-  bounds,
-  framed,
-}: {
-  bounds: [[number, number], [number, number]] | null;
-  framed: boolean;
-}) {
-  const map = useMap();
-  const fitted = useRef(framed);
-  useEffect(() => {
-    if (fitted.current || !bounds) return;
-    fitted.current = true;
-    map.fitBounds(bounds, { padding: [24, 24], maxZoom: 14, animate: false });
-  }, [map, bounds]);
-  return null;
-}
-
-/**
- * The tablet's position: a dot and its accuracy circle (metres on the ground). While following,
- * each fix re-centres the map; dragging the map by hand stops following.
- */
-function PositionMarker({
-  fix,
-  following,
-  enough,
-  onHandPan,
-}: {
-  fix: GpsFix | null;
-  following: boolean;
-  enough: number;
-  onHandPan: () => void;
-}) {
-  const map = useMap();
-  const drawn = useRef<{ dot: L.CircleMarker; circle: L.Circle } | null>(null);
-  useMapEvents({ dragstart: onHandPan });
-  useEffect(() => {
-    return () => {
-      drawn.current?.dot.remove();
-      drawn.current?.circle.remove();
-      drawn.current = null;
-    };
-  }, [map]);
-  useEffect(() => {
-    if (!fix) {
-      drawn.current?.dot.remove();
-      drawn.current?.circle.remove();
-      drawn.current = null;
-      return;
-    }
-    const at: [number, number] = [fix.lat, fix.lon];
-    const level = accuracyLevel(fix.accuracy, enough);
-    if (!drawn.current) {
-      // SVG, not the sites' canvas: the position is above the sites and never takes their taps.
-      const svg = L.svg();
-      drawn.current = {
-        circle: L.circle(at, {
-          renderer: svg,
-          radius: fix.accuracy,
-          interactive: false,
-          className: `position-accuracy position-${level}`,
-        }).addTo(map),
-        dot: L.circleMarker(at, {
-          renderer: svg,
-          radius: 9,
-          interactive: false,
-          className: 'position-dot',
-        }).addTo(map),
-      };
-    } else {
-      drawn.current.circle.setLatLng(at).setRadius(fix.accuracy);
-      drawn.current.dot.setLatLng(at);
-    }
-    drawn.current.circle.getElement()?.setAttribute('class', `position-accuracy position-${level}`);
-    drawn.current.circle
-      .getElement()
-      ?.setAttribute('data-accuracy', String(Math.round(fix.accuracy)));
-  }, [map, fix, enough]);
-  useEffect(() => {
-    if (!following || !fix) return;
-    // Not animated: a pan left running when Sites is left is what base-map.tsx guards against.
-    map.setView([fix.lat, fix.lon], Math.max(map.getZoom(), 16), { animate: false });
-  }, [map, fix, following]);
-  return null;
-}
 
 /** Hands the map out of MapContainer, for the preview drawn beside it. */
 function MapHandle({ onMap }: { onMap: (map: L.Map | null) => void }) {
