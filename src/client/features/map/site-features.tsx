@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { useMap, useMapEvents } from 'react-leaflet';
+import { useMap } from 'react-leaflet';
 import type { IntlShape } from 'react-intl';
 import type { SiteIndex } from '../../lib/site-index';
 import { useI18n } from '../../lib/i18n';
@@ -70,9 +70,8 @@ export function SiteFeatures({
   useEffect(() => {
     tapped.current = onTap;
   }, [onTap]);
-  // A tap on the map away from every marker puts the preview away.
-  useMapEvents({ click: () => tapped.current?.(null) });
   useEffect(() => {
+    // A tap on the map away from every marker (null) puts the preview away.
     const drawn = new SitesLayer(map, passive ? null : (tap) => tapped.current?.(tap), {
       cluster: (count) => words.current.cluster(count),
       group: (count, action) => words.current.group(count, action),

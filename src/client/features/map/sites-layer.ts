@@ -1,6 +1,7 @@
 import L from 'leaflet';
 import { escapeHtml } from '#shared/escape-html';
 import type { IndexedSite, MapFeature } from '../../lib/site-index';
+import { SiteDots, type SiteDot } from './site-dots';
 
 /**
  * What a tap on the map chose: one site, or a group of sites whose markers overlap (listed to
@@ -68,14 +69,6 @@ const FlatMarker = L.Marker.extend({
   },
 }) as unknown as new (latlng: L.LatLngExpression, options?: L.MarkerOptions) => L.Marker;
 
-/**
- * The sites and clusters in view, drawn incrementally: `show()` adds the features it has not
- * drawn and removes those gone, keyed by MapFeature.key, so a changed site redraws its marker
- * alone and an unchanged cluster is not touched. Sites are canvas circles (a tap within 14 px of
- * the 8 px circle selects it: a 44 px target); clusters and groups are DOM markers with their
- * count, focusable and named for screen readers. A tap on a site or a group is handed to `onTap`
- * (the map shows a preview: a tap never opens a site straight away); a tap on a cluster zooms in.
- */
 /** What a marker of many sites is called (its title and alt), said in the person's language. */
 export type MarkerWords = {
   /** A cluster: "1,204 sites here: zoom in". */
@@ -92,64 +85,94 @@ const ENGLISH_MARKER_WORDS: MarkerWords = {
       : `${count} sites here: ${action === 'zoom' ? 'zoom in' : 'choose one'}`,
 };
 
-/** Whether a feature is drawn on the canvas (a site's circle), not as an element. */
-const onCanvas = (f: MapFeature): boolean => f.kind === 'site';
+/** What is drawn as a marker of its own: a cluster or a group. */
+type Marked = Exclude<MapFeature, { kind: 'site' }>;
 
 /**
- * The canvas of sites' circles, except that a click ending a drag is not hit-tested: Leaflet's
- * canvas measured the map's position for it (`getBoundingClientRect`, a forced style and layout
- * right after the drag's end had moved everything: 10 ms and more of that task at 4x throttle)
- * only to have the map drop the click as the end of a drag.
+ * The sites and clusters in view, drawn incrementally: `show()` adds the features it has not
+ * drawn and removes those gone, keyed by MapFeature.key, so a changed site redraws alone and an
+ * unchanged cluster is not touched. Sites are dots on canvas tiles (site-dots.ts; a tap or the
+ * pointer within DOT_HIT_PX of one is on it: a 46 px target); clusters and groups are DOM markers
+ * with their count, focusable and named for screen readers. A tap on a site or a group is handed
+ * to `onTap` (the map shows a preview: a tap never opens a site straight away), and a tap beside
+ * every marker as null; a tap on a cluster zooms in.
  */
-const SitesCanvas = L.Canvas.extend({
-  _onClick(this: L.Canvas & { _map: L.Map & { _draggableMoved(o: unknown): boolean } }, e: Event) {
-    if (e.type === 'click' && this._map._draggableMoved(this._map)) return;
-    (L.Canvas.prototype as unknown as { _onClick(e: Event): void })._onClick.call(this, e);
-  },
-}) as unknown as new (options?: L.RendererOptions) => L.Canvas;
-
 export class SitesLayer {
   private readonly group = L.layerGroup();
+  /** Markers of clusters and groups on the map, by MapFeature.key. */
   private readonly drawn = new Map<string, L.Layer>();
-  /**
-   * Padding a quarter of the view, as the features asked for around it (sites-map.tsx): the
-   * canvas is reallocated at every move's end, and at half a view each side it was four views'
-   * worth of pixels, the longest part of a pan on a slow tablet.
-   */
-  private readonly renderer = new SitesCanvas({ padding: 0.25, tolerance: 14 });
+  private readonly dots = new SiteDots();
   /** The frame that does the next slice of `adding` and `leaving`, if any is waiting. */
   private pending: number | null = null;
-  /** Features of the latest show() not drawn yet, from `next` on. */
-  private adding: readonly MapFeature[] = [];
+  /** Markers of the latest show() not drawn yet, from `next` on. */
+  private adding: readonly Marked[] = [];
   private next = 0;
   /** Markers of earlier views, hidden, still to be taken off the map. */
   private leaving: L.Layer[] = [];
-  /** The task that adds the canvas to the map, until it has run. */
-  private prepared: ReturnType<typeof setTimeout> | null = null;
+  /** The site's name shown under the pointer, and whose it is. */
+  private readonly tip = L.tooltip({ direction: 'top', offset: [0, -10] });
+  private pointed: SiteDot | null = null;
 
   constructor(
     private readonly map: L.Map,
-    /** Null: the sites are only shown (the placement map), every tap goes to the map. */
-    private readonly onTap: ((tap: MapTap) => void) | null,
+    /**
+     * Told of taps on sites and groups, and null for a tap on the map beside every marker.
+     * Null: the sites are only shown (the placement map), every tap goes to the map.
+     */
+    private readonly onTap: ((tap: MapTap | null) => void) | null,
     /** The markers' names in the person's language (the layer draws outside React). */
     private readonly words: MarkerWords = ENGLISH_MARKER_WORDS,
   ) {
     this.group.addTo(map);
-    // The canvas is made (its first sizing is the costly part) in a task of its own, not in the
-    // one that draws the first sites after the map opened. A layer that only shows makes it
-    // when it first draws a site (Leaflet adds a path's renderer then): zoomed out on a large
-    // district it draws none.
+    this.dots.addTo(map);
     if (!onTap) return;
-    this.prepared = setTimeout(() => {
-      this.prepared = null;
-      if (!map.hasLayer(this.renderer)) map.addLayer(this.renderer);
-    }, 0);
+    map.on('click', this.tapped);
+    map.on('mousemove', this.pointerMoved);
+    map.on('mouseout', this.pointerLeft);
   }
+
+  /**
+   * A tap on the map itself (a marker's tap stays the marker's): on a site's dot, that site; else
+   * nothing. Leaflet fires none for the click that ends a drag.
+   */
+  private readonly tapped = (e: L.LeafletMouseEvent): void => {
+    const dot = this.dots.dotAt(e.containerPoint);
+    this.onTap?.(dot ? { kind: 'site', site: dot.site } : null);
+  };
+
+  /** The site under the pointer is named (its code and name) and the pointer becomes a hand. */
+  private readonly pointerMoved = (e: L.LeafletMouseEvent): void => {
+    // Not while a button is held: the map is being dragged, and the dots move under it.
+    const dot = (e.originalEvent as MouseEvent).buttons ? null : this.dots.dotAt(e.containerPoint);
+    if (dot === this.pointed) return;
+    this.pointed = dot;
+    if (!dot) {
+      this.pointerLeft();
+      return;
+    }
+    // Leaflet writes a tooltip's text as HTML: the name is escaped to show as typed ("Ditch <north>").
+    this.tip
+      .setLatLng([dot.lat, dot.lon])
+      .setContent(escapeHtml(`${dot.site.code} ${dot.site.name}`));
+    this.map.openTooltip(this.tip);
+    this.map.getContainer().style.cursor = 'pointer';
+  };
+
+  private readonly pointerLeft = (): void => {
+    this.pointed = null;
+    this.map.closeTooltip(this.tip);
+    this.map.getContainer().style.cursor = '';
+  };
 
   show(features: readonly MapFeature[]): void {
     const keep = new Set<string>();
-    const added: MapFeature[] = [];
+    const added: Marked[] = [];
+    const dots: SiteDot[] = [];
     for (const f of features) {
+      if (f.kind === 'site') {
+        dots.push(f);
+        continue;
+      }
       // Shown only (the placement map): sites and groups, where a duplicate could be placed;
       // a density cluster says nothing about that, and a hundred of them made opening New site
       // at 20,000 sites draw a hundred markers before the form was ready.
@@ -157,10 +180,12 @@ export class SitesLayer {
       keep.add(f.key);
       if (!this.drawn.has(f.key)) added.push(f);
     }
+    // The dots at once: only the tiles whose dots changed are drawn again.
+    this.dots.setDots(dots);
+    if (this.pointed && !dots.some((d) => d.key === this.pointed!.key)) this.pointerLeft();
     // Markers gone from the view are hidden at once and taken off the map in slices: taking off
     // the 100–200 markers a zoom replaces, in the task that received the new view, was that
     // pan's longest task (a trace at 4x CPU throttle). A hidden marker is neither seen nor tapped.
-    // Sites' circles are on the canvas, no element each: they go at once.
     for (const [key, layer] of this.drawn) {
       if (keep.has(key)) continue;
       this.drawn.delete(key);
@@ -171,10 +196,7 @@ export class SitesLayer {
       } else this.group.removeLayer(layer);
     }
     // A newer show() drops what an earlier one had still to add: it describes a view left.
-    // Sites' circles first: each frame that changes the canvas has the browser copy its whole
-    // bitmap (paint and commit, the larger part of such a frame at 4x CPU throttle), so they are
-    // all drawn in the first frames, not one frame after another between the DOM markers.
-    this.adding = [...added.filter(onCanvas), ...added.filter((f) => !onCanvas(f))];
+    this.adding = added;
     this.next = 0;
     if (this.pending !== null) cancelAnimationFrame(this.pending);
     this.pending = null;
@@ -203,8 +225,9 @@ export class SitesLayer {
       this.pending = requestAnimationFrame(this.work);
   };
 
+  /** Markers and dots on the map. */
   get size(): number {
-    return this.drawn.size;
+    return this.drawn.size + this.dots.count;
   }
 
   remove(): void {
@@ -213,13 +236,16 @@ export class SitesLayer {
     this.adding = [];
     // Taken off with the group.
     this.leaving = [];
-    if (this.prepared !== null) clearTimeout(this.prepared);
+    this.map.off('click', this.tapped);
+    this.map.off('mousemove', this.pointerMoved);
+    this.map.off('mouseout', this.pointerLeft);
+    this.pointerLeft();
     this.group.remove();
-    this.renderer.remove();
+    this.dots.remove();
     this.drawn.clear();
   }
 
-  private draw(f: MapFeature): L.Layer {
+  private draw(f: Marked): L.Layer {
     if (f.kind === 'cluster') {
       const size = clusterSize(f.count);
       const label = this.words.cluster(f.count);
@@ -233,25 +259,7 @@ export class SitesLayer {
         this.map.setView([f.lat, f.lon], Math.max(f.zoomTo, this.map.getZoom() + 1));
       });
     }
-    if (f.kind === 'group') return this.drawGroup(f);
-    const synced = f.site.state === 'synced';
-    const circle = L.circleMarker([f.lat, f.lon], {
-      renderer: this.renderer,
-      radius: 8,
-      weight: 2,
-      color: synced ? '#14532d' : '#92400e',
-      fillColor: synced ? '#22c55e' : '#f59e0b',
-      fillOpacity: 0.85,
-      interactive: this.onTap !== null,
-      // The tap is the site's: the map's own click (which closes the preview) is not told.
-      bubblingMouseEvents: false,
-    });
-    const onTap = this.onTap;
-    if (!onTap) return circle;
-    // Leaflet writes a tooltip's text as HTML: the name is escaped to show as typed ("Ditch <north>").
-    return circle
-      .bindTooltip(escapeHtml(`${f.site.code} ${f.site.name}`))
-      .on('click', () => onTap({ kind: 'site', site: f.site }));
+    return this.drawGroup(f);
   }
 
   /** Marker options of a layer that only shows: not a target, not in the tab order. */
