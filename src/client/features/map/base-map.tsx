@@ -84,6 +84,20 @@ export function BaseMap({
   const archive = archiveUrl();
   const intl = useI18n();
   const refused = useTemplateRefused(tiles && !archive ? tileUrl : null);
+  // Staged: the map itself is made after the screen around it has been laid out and painted, so
+  // making it (it reads its size) does not force the first layout of the whole new screen.
+  const [painted, setPainted] = useState(!staged);
+  useEffect(() => {
+    if (painted) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [painted]);
   const layers = (
     <>
       {tiles && archive ? <ArchiveTiles url={archive} /> : null}
@@ -125,21 +139,25 @@ export function BaseMap({
         </Banner>
       ) : null}
       <div className="map">
-        <MapContainer
-          {...(bounds
-            ? { bounds, boundsOptions: { padding: [24, 24], maxZoom: 14 } }
-            : { center, zoom })}
-          preferCanvas
-          // Tiles show when loaded instead of fading in: the fade re-set every new tile's opacity
-          // in each frame for a quarter of a second, a task per frame on a slow tablet.
-          fadeAnimation={false}
-          className="map-canvas"
-          scrollWheelZoom={!inForm}
-          dragging={!(inForm && L.Browser.mobile)}
-        >
-          <EndZoomOnRemove />
-          {staged ? <Later>{layers}</Later> : layers}
-        </MapContainer>
+        {!painted ? (
+          <div className="map-canvas" />
+        ) : (
+          <MapContainer
+            {...(bounds
+              ? { bounds, boundsOptions: { padding: [24, 24], maxZoom: 14 } }
+              : { center, zoom })}
+            preferCanvas
+            // Tiles show when loaded instead of fading in: the fade re-set every new tile's opacity
+            // in each frame for a quarter of a second, a task per frame on a slow tablet.
+            fadeAnimation={false}
+            className="map-canvas"
+            scrollWheelZoom={!inForm}
+            dragging={!(inForm && L.Browser.mobile)}
+          >
+            <EndZoomOnRemove />
+            {staged ? <Later>{layers}</Later> : layers}
+          </MapContainer>
+        )}
       </div>
     </div>
   );
