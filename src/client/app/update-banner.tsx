@@ -57,7 +57,11 @@ export function UpdateBanner({
         // half-filled form in a tab where the technician never tapped Reload.
         onNeedReload: () => {
           if (anyFormDirty()) setActive(true);
-          else reloadRef.current();
+          else {
+            // Said in the console: which of the app's reloads this was (support; e2e page logs).
+            console.warn('Trapline reloads the page: a new version of the app now controls it.');
+            reloadRef.current();
+          }
         },
       });
     });

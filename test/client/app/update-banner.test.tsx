@@ -1,6 +1,6 @@
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { UpdateBanner, type RegisterServiceWorker } from '../../../src/client/app/update-banner';
 import { setFormDirty } from '../../../src/client/ui/form/dirty-forms';
 
@@ -27,7 +27,14 @@ function newVersionWaiting() {
   };
 }
 
-afterEach(() => setFormDirty('collection-form', false));
+let warned: MockInstance<typeof console.warn>;
+beforeEach(() => {
+  warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+});
+afterEach(() => {
+  setFormDirty('collection-form', false);
+  warned.mockRestore();
+});
 
 describe('update banner', () => {
   it('offers the new version and activates it only when the technician taps Reload', async () => {
@@ -76,5 +83,7 @@ describe('update banner', () => {
     await screen.findByRole('button', { name: 'Reload' });
     sw.activatedElsewhere();
     expect(sw.pageReload).toHaveBeenCalledTimes(1);
+    // The console says why the page reloaded by itself.
+    expect(warned).toHaveBeenCalledWith(expect.stringMatching(/new version of the app/));
   });
 });

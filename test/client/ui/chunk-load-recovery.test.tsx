@@ -145,6 +145,8 @@ describe('a screen chunk that fails to load', () => {
     window.dispatchEvent(event);
     stop();
     expect(first.reload).toHaveBeenCalledTimes(1);
+    // With its cause, which the app's reload says in the console (the file that did not come).
+    expect(first.reload).toHaveBeenCalledWith(event.payload);
 
     // The failed import still reaches the boundary: it shows the reload under way, not an error.
     renderScreen(first.recovery);

@@ -88,9 +88,19 @@ export async function launchApp(
       pageLog.push(`${clock()} pageerror ${page.url()}: ${err.stack ?? err.message}`);
     });
     page.on('console', (message) => {
-      if (message.type() === 'error')
-        pageLog.push(`${clock()} console.error ${page.url()}: ${message.text()}`);
+      const type = message.type();
+      if (type !== 'error' && type !== 'warning') return;
+      // A failed load's message does not name what failed; its location does.
+      const from = message.location().url;
+      const what = from && from !== page.url() ? ` (${from})` : '';
+      pageLog.push(`${clock()} console.${type} ${page.url()}: ${message.text()}${what}`);
     });
+    page.on('requestfailed', (request) =>
+      pageLog.push(
+        `${clock()} failed ${request.resourceType()} ${request.url()}: ${request.failure()?.errorText}` +
+          (request.serviceWorker() ? ' (in the service worker)' : ''),
+      ),
+    );
     page.on('load', () => pageLog.push(`${clock()} loaded ${page.url()}`));
   };
 

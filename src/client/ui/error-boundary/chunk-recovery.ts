@@ -34,7 +34,8 @@ export type ChunkRecoveryOptions = {
   /** When this page load began (ms epoch). */
   pageStartedAt: () => number;
   now: () => number;
-  reload: () => void;
+  /** Reloads the page; `cause` is the error that asked for it. */
+  reload: (cause: unknown) => void;
   /** A form holds unsaved typing: never reload under it. */
   formDirty: () => boolean;
 };
@@ -50,7 +51,7 @@ export type ChunkRecoveryOptions = {
  */
 export function createChunkRecovery(options: ChunkRecoveryOptions): ChunkRecovery {
   return {
-    recover() {
+    recover(error) {
       let askedAt: number;
       try {
         askedAt = Number(options.storage.getItem(FLAG) ?? Number.NaN);
@@ -65,7 +66,7 @@ export function createChunkRecovery(options: ChunkRecoveryOptions): ChunkRecover
       } catch {
         return 'gave-up';
       }
-      options.reload();
+      options.reload(error);
       return 'reloading';
     },
   };
@@ -78,7 +79,12 @@ export const chunkRecovery: ChunkRecovery = createChunkRecovery({
   },
   pageStartedAt: () => performance.timeOrigin,
   now: () => Date.now(),
-  reload: () => pageNavigation.reload(),
+  reload: (cause) => {
+    // Said in the console: which of the app's reloads this was and which code did not come
+    // (support; e2e page logs).
+    console.warn('Trapline reloads the page: a screen’s code did not load.', String(cause));
+    pageNavigation.reload();
+  },
   formDirty: anyFormDirty,
 });
 
