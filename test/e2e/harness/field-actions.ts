@@ -9,9 +9,26 @@ import { launchApp, type AppBrowser } from './browser';
 
 export type User = { username: string; password: string };
 
-/** Waits until `locator` is visible (Playwright's own wait, with a readable failure). */
+/**
+ * Waits until `locator` is visible (Playwright's own wait). A failure also says where the page
+ * is and what its screen shows: a wait that ends on a loading screen, an error or another
+ * screen reads differently in a CI log that has nothing else.
+ */
 export async function visible(locator: Locator, timeout = 15_000): Promise<Locator> {
-  await locator.first().waitFor({ state: 'visible', timeout });
+  try {
+    await locator.first().waitFor({ state: 'visible', timeout });
+  } catch (err) {
+    const page = locator.page();
+    const shown = await page
+      .locator('body')
+      .innerText({ timeout: 2_000 })
+      .catch(() => '(unreadable)');
+    throw new Error(
+      `${err instanceof Error ? err.message : String(err)}\n` +
+        `The page is at ${page.url()} and shows: ${shown.replace(/\s+/g, ' ').slice(0, 800)}`,
+      { cause: err },
+    );
+  }
   return locator;
 }
 
