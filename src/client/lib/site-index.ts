@@ -35,6 +35,13 @@ export class SiteIndex {
       name: 'site-index',
     });
     this.worker.onmessage = (event: MessageEvent<IndexMessage>) => this.receive(event.data);
+    // The worker's script did not load (its file neither served nor cached) or threw at the
+    // top: no answer will come. Said as the index's failure, so the screens waiting for it say
+    // so or read the sites themselves instead of "Loading…" for ever.
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.fail(event.message || 'site index worker not loaded');
+    };
     this.send({ type: 'open', dbName });
   }
 
@@ -60,6 +67,19 @@ export class SiteIndex {
       this.failure = m.message;
       for (const listener of this.listeners) listener();
     }
+  }
+
+  /** The worker is gone for good: questions asked get no answer (undefined), listeners are told. */
+  private fail(message: string): void {
+    this.failure = message;
+    this.answerNone();
+    for (const listener of this.listeners) listener();
+  }
+
+  private answerNone(): void {
+    for (const resolve of this.waiting.values()) resolve(undefined);
+    this.waiting.clear();
+    this.parts.clear();
   }
 
   private ask<T>(question: Unasked<Question>): Promise<T> {
@@ -105,8 +125,7 @@ export class SiteIndex {
 
   terminate(): void {
     this.worker.terminate();
-    for (const resolve of this.waiting.values()) resolve(undefined);
-    this.waiting.clear();
+    this.answerNone();
   }
 }
 
