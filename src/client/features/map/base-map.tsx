@@ -45,28 +45,6 @@ function Later({ children }: { children: ReactNode }) {
 }
 
 /**
- * False until the screen around the caller has been laid out and painted once (a frame, then a
- * task), when `wait`; true at once otherwise. Making a Leaflet map reads its size, and made in
- * the same task as its screen it forced the first layout of the whole new screen (55-116 ms at
- * 4x throttle in the bench's traces of opening Sites).
- */
-function useAfterFirstPaint(wait: boolean): boolean {
-  const [painted, setPainted] = useState(!wait);
-  useEffect(() => {
-    if (painted) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setPainted(true), 0);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      if (timer !== undefined) clearTimeout(timer);
-    };
-  }, [painted]);
-  return painted;
-}
-
-/**
  * A Leaflet map drawn on canvas (thousands of sites stay smooth). Tiles come from TILE_URL; when
  * they fail (offline, no internet) the map keeps a neutral background and stays usable.
  */
@@ -89,10 +67,7 @@ export function BaseMap({
    * tiles only to replace them when the map is framed.
    */
   tiles?: boolean;
-  /**
-   * Make the map after its screen's first paint (useAfterFirstPaint; a box of the map's size
-   * holds its place), and its tiles and children one task after the map (see Later).
-   */
+  /** Add the tiles and children one task after the map (see Later). */
   staged?: boolean;
   label: string;
   /**
@@ -109,7 +84,6 @@ export function BaseMap({
   const archive = archiveUrl();
   const intl = useI18n();
   const refused = useTemplateRefused(tiles && !archive ? tileUrl : null);
-  const painted = useAfterFirstPaint(staged);
   const layers = (
     <>
       {tiles && archive ? <ArchiveTiles url={archive} /> : null}
@@ -151,25 +125,21 @@ export function BaseMap({
         </Banner>
       ) : null}
       <div className="map">
-        {!painted ? (
-          <div className="map-canvas" />
-        ) : (
-          <MapContainer
-            {...(bounds
-              ? { bounds, boundsOptions: { padding: [24, 24], maxZoom: 14 } }
-              : { center, zoom })}
-            preferCanvas
-            // Tiles show when loaded instead of fading in: the fade re-set every new tile's opacity
-            // in each frame for a quarter of a second, a task per frame on a slow tablet.
-            fadeAnimation={false}
-            className="map-canvas"
-            scrollWheelZoom={!inForm}
-            dragging={!(inForm && L.Browser.mobile)}
-          >
-            <EndZoomOnRemove />
-            {staged ? <Later>{layers}</Later> : layers}
-          </MapContainer>
-        )}
+        <MapContainer
+          {...(bounds
+            ? { bounds, boundsOptions: { padding: [24, 24], maxZoom: 14 } }
+            : { center, zoom })}
+          preferCanvas
+          // Tiles show when loaded instead of fading in: the fade re-set every new tile's opacity
+          // in each frame for a quarter of a second, a task per frame on a slow tablet.
+          fadeAnimation={false}
+          className="map-canvas"
+          scrollWheelZoom={!inForm}
+          dragging={!(inForm && L.Browser.mobile)}
+        >
+          <EndZoomOnRemove />
+          {staged ? <Later>{layers}</Later> : layers}
+        </MapContainer>
       </div>
     </div>
   );
