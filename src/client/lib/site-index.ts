@@ -35,9 +35,10 @@ export class SiteIndex {
       name: 'site-index',
     });
     this.worker.onmessage = (event: MessageEvent<IndexMessage>) => this.receive(event.data);
-    // The worker's script did not load (its file neither served nor cached) or threw at the
-    // top: no answer will come. Said as the index's failure, so the screens waiting for it say
-    // so or read the sites themselves instead of "Loading…" for ever.
+    // The worker's script did not load (its file neither served nor cached), or an error
+    // escaped it: the questions waiting will get no answer. Said as the index's failure, so the
+    // screens waiting for it say so or read the sites themselves instead of "Loading…" for ever
+    // (a worker that recovers and reads the sites again clears it: 'loaded').
     this.worker.onerror = (event) => {
       event.preventDefault();
       this.fail(event.message || 'site index worker not loaded');
@@ -69,7 +70,7 @@ export class SiteIndex {
     }
   }
 
-  /** The worker is gone for good: questions asked get no answer (undefined), listeners are told. */
+  /** The worker failed: questions waiting are answered with nothing (undefined), listeners told. */
   private fail(message: string): void {
     this.failure = message;
     this.answerNone();
