@@ -32,7 +32,8 @@ describe('the site index worker cannot load', () => {
       const Real = window.Worker;
       window.Worker = class extends Real {
         constructor(url: string | URL, options?: WorkerOptions) {
-          const index = options?.name === 'site-index';
+          const healed = (window as { healIndex?: boolean }).healIndex === true;
+          const index = options?.name === 'site-index' && !healed;
           // A file the server does not have: the worker's script fails to load.
           super(index ? '/assets/site-index.worker-gone.js' : url, options);
         }
@@ -61,5 +62,21 @@ describe('the site index worker cannot load', () => {
     const page = app.page;
     await navigate(page, 'Sites');
     await visible(page.getByRole('alert').filter({ hasText: /could not be read/ }));
+  });
+
+  it('starts the index again when Sites is opened again and the worker can load now', async () => {
+    const page = app.page;
+    await page.evaluate(() => {
+      (window as { healIndex?: boolean }).healIndex = true;
+    });
+    await navigate(page, 'Home');
+    await navigate(page, 'Sites');
+    await visible(page.getByRole('link', { name: /760001 No Index Slough/ }));
+    expect(
+      await page
+        .getByRole('alert')
+        .filter({ hasText: /could not be read/ })
+        .count(),
+    ).toBe(0);
   });
 });

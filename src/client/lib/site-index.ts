@@ -27,6 +27,8 @@ export class SiteIndex {
   private readonly listeners = new Set<() => void>();
   private nextId = 1;
   users = 0;
+  /** Its worker failed (onerror): the next screen to open the index starts a new one. */
+  broken = false;
 
   constructor(readonly dbName: string) {
     // Vite bundles the worker as its own chunk; the service worker precaches it with the app.
@@ -41,6 +43,7 @@ export class SiteIndex {
     // (a worker that recovers and reads the sites again clears it: 'loaded').
     this.worker.onerror = (event) => {
       event.preventDefault();
+      this.broken = true;
       this.fail(event.message || 'site index worker not loaded');
     };
     this.send({ type: 'open', dbName });
@@ -132,12 +135,15 @@ export class SiteIndex {
 
 /**
  * The index is kept for the page's life (returning to Sites is then immediate), one database at
- * a time: another user's database ends the previous worker.
+ * a time: another user's database ends the previous worker. An index whose worker failed is
+ * started again by the next screen that opens it: a worker that could not load or start once (a
+ * tablet short of memory, a file not yet at hand) may now, and the screens showing the failure
+ * keep the failed one until they are left.
  */
 let current: SiteIndex | null = null;
 
 function siteIndexFor(dbName: string): SiteIndex {
-  if (current?.dbName !== dbName) {
+  if (current?.dbName !== dbName || current.broken) {
     current?.terminate();
     current = new SiteIndex(dbName);
   }
