@@ -43,9 +43,15 @@ export const picker = (props: LocationPickerProps) => (
   </MapPart>
 );
 
-/** The small map of one site on its page. */
+/**
+ * The small map of one site on its page. Its box is outside the lazy part, so "Loading map…" takes
+ * the map's own size: a fallback of the big maps' size shrank when the map came and moved New
+ * collection here up under a finger about to tap it (in loaded e2e runs the tap met the map).
+ */
 export const spot = (props: SiteSpotProps) => (
-  <MapPart>
-    <SiteSpotMap {...props} />
-  </MapPart>
+  <div className="site-spot-map">
+    <MapPart>
+      <SiteSpotMap {...props} />
+    </MapPart>
+  </div>
 );

@@ -60,19 +60,18 @@ function Spots({ site, here }: SiteSpotMapProps) {
 /** A small map of one site (its page): where it is, and the tablet beside it when known. */
 export default function SiteSpotMap({ site, here }: SiteSpotMapProps) {
   const intl = useI18n();
+  // Its box (.site-spot-map, 240 px) is the site page's, around the loading part (record-parts).
   return (
-    <div className="site-spot-map">
-      <BaseMap
-        center={[site.lat, site.lon]}
-        zoom={16}
-        label={intl.formatMessage(
-          { id: 'map.siteMap', defaultMessage: 'Map of {code} {name}' },
-          { code: site.code, name: site.name },
-        )}
-        inForm
-      >
-        <Spots site={site} here={here} />
-      </BaseMap>
-    </div>
+    <BaseMap
+      center={[site.lat, site.lon]}
+      zoom={16}
+      label={intl.formatMessage(
+        { id: 'map.siteMap', defaultMessage: 'Map of {code} {name}' },
+        { code: site.code, name: site.name },
+      )}
+      inForm
+    >
+      <Spots site={site} here={here} />
+    </BaseMap>
   );
 }

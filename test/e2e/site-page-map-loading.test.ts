@@ -1,0 +1,74 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureAppBuilt } from './harness/build-app';
+import type { AppBrowser } from './harness/browser';
+import { createSiteByCoordinates, launchSignedIn, visible } from './harness/field-actions';
+import { DIST_DIR } from './harness/paths';
+import { startStack, type Stack } from './harness/stack';
+
+/** The site page's small map's own chunk in the built app (assets/site-spot-map-<hash>.js). */
+function spotMapChunk(): string {
+  const name = readdirSync(join(DIST_DIR, 'assets')).find((f) =>
+    /^site-spot-map-[\w-]+\.js$/.test(f),
+  );
+  if (!name) throw new Error(`no site-spot-map chunk in ${DIST_DIR}/assets`);
+  return `/assets/${name}`;
+}
+
+// A technician opens a site and reaches for New collection here while the small map still loads
+// (a slow tablet): the button must not move when the map arrives, or the tap lands on the map.
+describe('the site page while its map loads', () => {
+  let stack: Stack;
+  let app: AppBrowser;
+
+  beforeAll(async () => {
+    await ensureAppBuilt();
+    stack = await startStack();
+    app = await launchSignedIn(stack);
+  });
+
+  afterAll(async () => {
+    await app?.dispose();
+    await stack?.stop();
+  });
+
+  it('keeps New collection here where it is when the map arrives', async () => {
+    const page = app.page;
+    const siteId = await createSiteByCoordinates(page, {
+      code: '770001',
+      name: 'Slow Map Marsh',
+      lat: 38.57,
+      lon: -121.47,
+    });
+    // The map's code out of the service worker's cache and held on the network: the page shows
+    // "Loading map…" for as long as the test wants.
+    const chunk = spotMapChunk();
+    await page.evaluate(async (path) => {
+      for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys())
+          if (new URL(request.url).pathname === path) await cache.delete(request);
+      }
+    }, chunk);
+    const held: Route[] = [];
+    await app.context.route(`**${chunk}*`, (route) => {
+      held.push(route);
+    });
+    try {
+      await page.goto(`/sites/${siteId}`);
+      const link = page.getByRole('link', { name: 'New collection here' });
+      await visible(page.getByText('Loading map…'));
+      await visible(link);
+      const before = (await link.boundingBox())!;
+      await expect.poll(() => held.length).toBeGreaterThan(0);
+      for (const route of held) await route.continue();
+      await visible(page.getByRole('region', { name: 'Map of 770001 Slow Map Marsh' }));
+      const after = (await link.boundingBox())!;
+      expect(Math.abs(after.y - before.y)).toBeLessThanOrEqual(1);
+    } finally {
+      await app.context.unroute(`**${chunk}*`);
+    }
+  });
+});
