@@ -1,21 +1,10 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtChunk, dropFromCaches } from './harness/app-chunks';
 import { ensureAppBuilt } from './harness/build-app';
 import { launchApp, PORTRAIT, type AppBrowser } from './harness/browser';
 import { launchSignedIn, navigate, signIn, visible } from './harness/field-actions';
-import { DIST_DIR } from './harness/paths';
 import { screenshot } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
-
-/** The Settings screen's own chunk in the built app (assets/settings-screen-<hash>.js). */
-function settingsChunk(): string {
-  const name = readdirSync(join(DIST_DIR, 'assets')).find((f) =>
-    /^settings-screen-[\w-]+\.js$/.test(f),
-  );
-  if (!name) throw new Error(`no settings-screen chunk in ${DIST_DIR}/assets`);
-  return `/assets/${name}`;
-}
 
 // A technician in a truck opens a screen whose code cannot be fetched (no signal and the chunk
 // not cached, or an old chunk gone after a new version): never a white page.
@@ -36,18 +25,10 @@ describe('a screen whose code cannot be loaded', () => {
 
   it('reloads once, then shows what happened with Reload; after Reload with the chunk back, the screen works', async () => {
     const page = app.page;
-    const chunk = settingsChunk();
+    const chunk = builtChunk('settings-screen');
     // Out of the service worker's precache, and refused on the network: for the page and for
     // the service worker's own fetch (the context's routes see both).
-    const removed = await page.evaluate(async (path) => {
-      let n = 0;
-      for (const name of await caches.keys()) {
-        const cache = await caches.open(name);
-        for (const request of await cache.keys())
-          if (new URL(request.url).pathname === path && (await cache.delete(request))) n += 1;
-      }
-      return n;
-    }, chunk);
+    const removed = await dropFromCaches(page, chunk);
     expect(removed).toBeGreaterThan(0);
     let refused = 0;
     const block = `**${chunk}*`;
@@ -97,15 +78,6 @@ describe('a screen whose code cannot be loaded', () => {
   });
 });
 
-/** The sign-in screen's own chunk in the built app (assets/sign-in-screen-<hash>.js). */
-function signInChunk(): string {
-  const name = readdirSync(join(DIST_DIR, 'assets')).find((f) =>
-    /^sign-in-screen-[\w-]+\.js$/.test(f),
-  );
-  if (!name) throw new Error(`no sign-in-screen chunk in ${DIST_DIR}/assets`);
-  return `/assets/${name}`;
-}
-
 // A fresh tablet's first visit: index.html paints the sign-in form before any script, and the
 // form's code is a chunk of its own. If that chunk cannot come, the form must not sit there dead
 // (typed into, tapped, nothing happening): the technician is told, as for any other screen.
@@ -127,7 +99,7 @@ describe('a first visit whose sign-in code cannot be loaded', () => {
     // No service worker: nothing is precached, the chunk comes from the network or not at all.
     app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });
     const page = app.page;
-    const block = `**${signInChunk()}*`;
+    const block = `**${builtChunk('sign-in-screen')}*`;
     await app.context.route(block, (route) => route.abort('internetdisconnected'));
     await page.reload();
 

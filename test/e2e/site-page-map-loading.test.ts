@@ -1,21 +1,10 @@
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtChunk, dropFromCaches } from './harness/app-chunks';
 import { ensureAppBuilt } from './harness/build-app';
 import type { AppBrowser } from './harness/browser';
 import { createSiteByCoordinates, launchSignedIn, visible } from './harness/field-actions';
-import { DIST_DIR } from './harness/paths';
 import { startStack, type Stack } from './harness/stack';
-
-/** The site page's small map's own chunk in the built app (assets/site-spot-map-<hash>.js). */
-function spotMapChunk(): string {
-  const name = readdirSync(join(DIST_DIR, 'assets')).find((f) =>
-    /^site-spot-map-[\w-]+\.js$/.test(f),
-  );
-  if (!name) throw new Error(`no site-spot-map chunk in ${DIST_DIR}/assets`);
-  return `/assets/${name}`;
-}
 
 // A technician opens a site and reaches for New collection here while the small map still loads
 // (a slow tablet): the button must not move when the map arrives, or the tap lands on the map.
@@ -44,14 +33,8 @@ describe('the site page while its map loads', () => {
     });
     // The map's code out of the service worker's cache and held on the network: the page shows
     // "Loading map…" for as long as the test wants.
-    const chunk = spotMapChunk();
-    await page.evaluate(async (path) => {
-      for (const name of await caches.keys()) {
-        const cache = await caches.open(name);
-        for (const request of await cache.keys())
-          if (new URL(request.url).pathname === path) await cache.delete(request);
-      }
-    }, chunk);
+    const chunk = builtChunk('site-spot-map');
+    expect(await dropFromCaches(page, chunk)).toBeGreaterThan(0);
     const held: Route[] = [];
     await app.context.route(`**${chunk}*`, (route) => {
       held.push(route);
