@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { connection } from '../../src/client/lib/connection';
 
 // findBy* and waitFor wait up to 5 s, not 1: a wait for what a user will see, on a loaded
@@ -12,8 +12,12 @@ configure({ asyncUtilTimeout: 5_000 });
 // One connection state per page, and the test files share their worker's modules: a test that
 // failed requests on purpose must not leave the next one offline, nor probes running. Reset once
 // the screens are gone (in the same hook: Vitest runs afterEach hooks last first), so no screen
-// of the ended test sends a request on the reset's news.
+// of the ended test sends a request on the reset's news. The globals are put back first (the
+// project's unstubGlobals would do it only before the next test): reset against a navigator
+// still stubbed offline would leave the state thinking its listeners were told "offline", and
+// the next test's going offline would then be no news to them (connection-between-tests).
 afterEach(() => {
   cleanup();
+  vi.unstubAllGlobals();
   connection.reset();
 });
