@@ -1,13 +1,11 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAppBuilt } from './harness/build-app';
-import type { AppBrowser } from './harness/browser';
+import { describe, expect, it } from 'vitest';
 import { ledger, printLedger, queuedEntries } from './harness/chaos-ledger';
-import { launchSignedIn, visible } from './harness/field-actions';
+import { visible } from './harness/field-actions';
 import { userDbName } from './harness/local-db';
 import { LOOK_ALIKE_ENTRIES, queueLookAlikes } from './harness/look-alikes';
-import { startStack, type Stack } from './harness/stack';
 import { outboxEmpties, TECH } from './harness/sync-checks';
+import { signedInTabletOnFreshStack } from './harness/signed-in-tablet';
 
 /**
  * What a new app version's Dexie does when it declares a higher version: opens the database at a
@@ -53,26 +51,14 @@ async function upgradeDatabase(page: Page, name: string) {
 // upgrade is not blocked), stops using it, and asks the technician to reload; nothing queued is
 // lost, and after the reload the queue drains exactly once.
 describe('chaos (browser): schema upgrade with an old tab open', () => {
-  let stack: Stack;
-  let app: AppBrowser;
-
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    stack = await startStack();
-    app = await launchSignedIn(stack);
-  });
-
-  afterAll(async () => {
-    await app?.dispose();
-    await stack?.stop();
-  });
+  const tablet = signedInTabletOnFreshStack();
 
   it('closes the old connection, asks for a reload, keeps the queue and drains it once', async () => {
-    const old = app.page;
+    const old = tablet.app.page;
     const site = { code: '749401', name: 'Old Tab Oxbow' };
     // The new version's tab: a page of the origin that is not the app (the API's health check).
-    const upgrader = await app.newTab('/api/health');
-    await app.context.setOffline(true);
+    const upgrader = await tablet.app.newTab('/api/health');
+    await tablet.app.context.setOffline(true);
     await queueLookAlikes(old, site);
     const queued = await queuedEntries(old);
     expect(queued).toHaveLength(LOOK_ALIKE_ENTRIES);
@@ -85,10 +71,12 @@ describe('chaos (browser): schema upgrade with an old tab open', () => {
     await visible(notice);
 
     // Online again, the old tab sends nothing with its stale code; the reload does.
-    const before = stack.records.requests.length;
-    await app.context.setOffline(false);
+    const before = tablet.stack.records.requests.length;
+    await tablet.app.context.setOffline(false);
     await old.waitForTimeout(2_000);
-    expect(stack.records.requests.slice(before).filter((r) => r.method === 'POST')).toEqual([]);
+    expect(tablet.stack.records.requests.slice(before).filter((r) => r.method === 'POST')).toEqual(
+      [],
+    );
     await notice.getByRole('button', { name: 'Reload' }).click();
     // Back on the same screen (the second collection), now on the upgraded database.
     await visible(old.getByRole('link', { name: 'Make pools' }), 30_000);
@@ -96,7 +84,7 @@ describe('chaos (browser): schema upgrade with an old tab open', () => {
     // Online, the reloaded app drains on its own.
     await outboxEmpties(old, 90_000);
 
-    const row = await ledger('schema upgrade, old tab open', old, stack, queued, site.code);
+    const row = await ledger('schema upgrade, old tab open', old, tablet.stack, queued, site.code);
     printLedger(row);
     expect(row.details).toEqual([]);
     expect(row).toMatchObject({ entries: LOOK_ALIKE_ENTRIES, lost: 0, duplicated: 0, wrong: 0 });

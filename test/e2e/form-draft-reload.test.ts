@@ -1,18 +1,15 @@
 import type { Locator } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeViolations, seriousViolations } from './harness/axe';
-import { ensureAppBuilt } from './harness/build-app';
-import type { AppBrowser } from './harness/browser';
 import {
   createSiteByCoordinates,
   fillCollection,
-  launchSignedIn,
   localIdFromUrl,
   visible,
 } from './harness/field-actions';
 import { eventually, localRows, userDbName } from './harness/local-db';
 import { screenScreenshot } from './harness/screenshot';
-import { startStack, type Stack } from './harness/stack';
+import { signedInTabletOnFreshStack } from './harness/signed-in-tablet';
 
 /** Look-alike rows: one species in two sexes with equal counts, then another species. */
 const ROWS = [
@@ -42,25 +39,15 @@ async function shownRows(form: Locator) {
 // The tab is reloaded (the OS reclaimed it, the app updated) while a collection is half typed:
 // the typing is on the tablet and comes back, saying so; once saved, nothing comes back.
 describe('a collection typed but not saved when the page reloads', () => {
-  let stack: Stack;
-  let app: AppBrowser;
+  const tablet = signedInTabletOnFreshStack();
   const dbName = userDbName(1, 'demo-tech');
   const drafts = async () =>
-    (await localRows(app.page, dbName, 'meta')).filter((r) => String(r.key).startsWith('draft:'));
-
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    stack = await startStack();
-    app = await launchSignedIn(stack);
-  });
-
-  afterAll(async () => {
-    await app?.dispose();
-    await stack?.stop();
-  });
+    (await localRows(tablet.app.page, dbName, 'meta')).filter((r) =>
+      String(r.key).startsWith('draft:'),
+    );
 
   it('comes back with its rows and a notice; saved, a reload brings back nothing', async () => {
-    const page = app.page;
+    const page = tablet.app.page;
     const siteId = await createSiteByCoordinates(page, {
       code: '746210',
       name: 'Draft Slough',

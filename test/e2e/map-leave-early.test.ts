@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAppBuilt } from './harness/build-app';
-import type { AppBrowser } from './harness/browser';
-import { launchSignedIn, navigate, visible } from './harness/field-actions';
-import { startStack, type Stack } from './harness/stack';
+import { describe, expect, it } from 'vitest';
+import { navigate, visible } from './harness/field-actions';
+import { signedInTabletOnFreshStack } from './harness/signed-in-tablet';
 
 /** How long the technician stays on Sites before leaving, in ms: around the map's first fit. */
 const STAYS_MS = [0, 20, 40, 60, 80, 100, 120, 140, 160, 180, 200, 250, 300, 400, 600];
@@ -11,28 +9,16 @@ const STAYS_MS = [0, 20, 40, 60, 80, 100, 120, 140, 160, 180, 200, 250, 300, 400
 // "Cannot read properties of undefined (reading '_leaflet_pos')" in 7 of 15 tries: the map's
 // first animated fit to the sites outlived the map.
 describe('map: leaving Sites right after opening it', () => {
-  let stack: Stack;
-  let app: AppBrowser;
-
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    stack = await startStack();
-    app = await launchSignedIn(stack);
-  });
-
-  afterAll(async () => {
-    await app?.dispose();
-    await stack?.stop();
-  });
+  const tablet = signedInTabletOnFreshStack();
 
   it('throws nothing however soon the technician leaves', async () => {
-    const page = app.page;
+    const page = tablet.app.page;
     // The first visit loads the map's code and the sites: later visits open the map at once.
     await navigate(page, 'Sites');
     await visible(page.getByRole('region', { name: 'Map of sites' }).locator('.leaflet-container'));
     await navigate(page, 'Home');
     await visible(page.getByRole('heading', { name: /^Hello,/ }));
-    app.pageErrors.length = 0;
+    tablet.app.pageErrors.length = 0;
 
     let mapsSeen = 0;
     for (const stay of STAYS_MS) {
@@ -48,12 +34,12 @@ describe('map: leaving Sites right after opening it', () => {
 
     // The tries did reach the map (not only its loading placeholder).
     expect(mapsSeen).toBeGreaterThan(STAYS_MS.length / 2);
-    expect(app.pageErrors).toEqual([]);
+    expect(tablet.app.pageErrors).toEqual([]);
   });
 
   it('throws nothing when the technician zooms and leaves before the zoom has settled', async () => {
-    const page = app.page;
-    app.pageErrors.length = 0;
+    const page = tablet.app.page;
+    tablet.app.pageErrors.length = 0;
     for (const stay of [0, 50, 100, 150, 200]) {
       await navigate(page, 'Sites');
       const map = page.getByRole('region', { name: 'Map of sites' });
@@ -66,6 +52,6 @@ describe('map: leaving Sites right after opening it', () => {
       await visible(page.getByRole('heading', { name: /^Hello,/ }));
     }
     await page.waitForTimeout(1_000);
-    expect(app.pageErrors).toEqual([]);
+    expect(tablet.app.pageErrors).toEqual([]);
   });
 });

@@ -1,16 +1,10 @@
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAppBuilt } from './harness/build-app';
-import { LANDSCAPE, type AppBrowser } from './harness/browser';
+import { describe, expect, it } from 'vitest';
+import { LANDSCAPE } from './harness/browser';
 import { screenshot } from './harness/screenshot';
-import {
-  createSiteByCoordinates,
-  launchSignedIn,
-  navigate,
-  visible,
-} from './harness/field-actions';
+import { createSiteByCoordinates, navigate, visible } from './harness/field-actions';
 import { markerCentres } from './harness/map-markers';
-import { startStack, type Stack } from './harness/stack';
+import { signedInTabletOnFreshStack } from './harness/signed-in-tablet';
 
 /** The site markers on the map with the text of the tooltip each shows under the pointer. */
 async function namedMarkers(page: Page): Promise<{ x: number; y: number; text: string }[]> {
@@ -27,22 +21,10 @@ async function namedMarkers(page: Page): Promise<{ x: number; y: number; text: s
 }
 
 describe('site names on the map in Chromium', () => {
-  let stack: Stack;
-  let app: AppBrowser;
-
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    stack = await startStack();
-    app = await launchSignedIn(stack);
-  });
-
-  afterAll(async () => {
-    await app?.dispose();
-    await stack?.stop();
-  });
+  const tablet = signedInTabletOnFreshStack();
 
   it('names a site on the map as it was typed, angle brackets and ampersand included', async () => {
-    const page = app.page;
+    const page = tablet.app.page;
     // Names as technicians write them: a side of a ditch in brackets, an ampersand.
     const name = 'Ditch <north> & <b>pond</b>';
     // Beside the Zero Site (Elk Grove), so both are in the first view of the map.
@@ -65,11 +47,11 @@ describe('site names on the map in Chromium', () => {
     expect(names).toContain(`510101 ${name}`);
     // Nothing of a name is read as markup.
     expect(bold).toBe(0);
-    expect(app.pageErrors).toEqual([]);
+    expect(tablet.app.pageErrors).toEqual([]);
   });
 
   it('lets a tap on two sites at one spot choose between them; a lone site shows before it opens', async () => {
-    const page = app.page;
+    const page = tablet.app.page;
     // Two traps on one post: identical coordinates, look-alike names.
     const spot = { lat: 38.4561, lon: -121.3457 };
     await createSiteByCoordinates(page, { code: '510202', name: 'Laguna trap A', ...spot });
@@ -104,11 +86,11 @@ describe('site names on the map in Chromium', () => {
     expect(new URL(page.url()).pathname).toBe('/sites');
     await preview.getByRole('button', { name: 'Open' }).click();
     await visible(page.getByRole('heading', { name: /^510101 / }));
-    expect(app.pageErrors).toEqual([]);
+    expect(tablet.app.pageErrors).toEqual([]);
   });
 
   it('on a 390 px phone, takes a longitude typed without a minus key and asks before a far place', async () => {
-    const page = app.page;
+    const page = tablet.app.page;
     await page.setViewportSize({ width: 390, height: 844 });
     try {
       await navigate(page, 'Sites');
@@ -140,7 +122,7 @@ describe('site names on the map in Chromium', () => {
       await screenshot(page, 'site-form-390-sign-changed');
       await form.getByRole('button', { name: 'Save site' }).click();
       await visible(page.getByRole('heading', { name: '510301 Laguna trap C' }));
-      expect(app.pageErrors).toEqual([]);
+      expect(tablet.app.pageErrors).toEqual([]);
     } finally {
       await page.setViewportSize(LANDSCAPE);
     }

@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ensureAppBuilt } from './harness/build-app';
-import { PORTRAIT, type AppBrowser } from './harness/browser';
-import {
-  createCollectionAtSite,
-  createSiteByMap,
-  launchSignedIn,
-  visible,
-} from './harness/field-actions';
+import { PORTRAIT } from './harness/browser';
+import { createCollectionAtSite, createSiteByMap, visible } from './harness/field-actions';
 import { eventually, userDbName } from './harness/local-db';
 import { screenshot } from './harness/screenshot';
-import { startStack, type Stack } from './harness/stack';
+import { signedInTabletOnFreshStack } from './harness/signed-in-tablet';
 
 /** A camera's JPEG: 3000 × 1500, red on the left half, blue on the right, made by Chromium. */
 async function cameraJpeg(page: Page): Promise<Buffer> {
@@ -132,24 +126,12 @@ function storedPhoto(page: Page, dbName: string): Promise<StoredPhoto | null> {
 }
 
 describe('photos on records', () => {
-  let stack: Stack;
-  let app: AppBrowser;
-
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    stack = await startStack();
-    app = await launchSignedIn(stack);
-  });
-
-  afterAll(async () => {
-    await app?.dispose();
-    await stack?.stop();
-  });
+  const tablet = signedInTabletOnFreshStack();
 
   it('takes a photo offline on a new collection, upright and small, and sends the same bytes once online', async () => {
-    const page = app.page;
+    const page = tablet.app.page;
     const photoFile = withExifOrientation6(await cameraJpeg(page));
-    await app.context.setOffline(true);
+    await tablet.app.context.setOffline(true);
 
     await createSiteByMap(page, { code: '742001', name: 'Photo Slough' });
     await createCollectionAtSite(page, [{ species: 'Cx tarsalis', sex: 'F-Mixed', count: 12 }]);
@@ -190,7 +172,7 @@ describe('photos on records', () => {
     const add = await photos.locator('.photos-add').boundingBox();
     expect(add!.height).toBeGreaterThanOrEqual(48);
 
-    await app.context.setOffline(false);
+    await tablet.app.context.setOffline(false);
     await eventually(
       () => storedPhoto(page, dbName),
       (p) => p?.state === 'sent',

@@ -1,44 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureAppBuilt } from './harness/build-app';
-import type { AppBrowser } from './harness/browser';
+import { describe, expect, it } from 'vitest';
 import {
   browserDate,
   createCollectionAtSite,
   createSiteByCoordinates,
-  launchSignedIn,
   makePools,
   openPoolTestForm,
   visible,
 } from './harness/field-actions';
 import { inspectScreen } from './harness/inspect-screen';
 import { recordsApi } from './harness/records-api';
-import { startStack, type Stack } from './harness/stack';
 import { outboxEmpties } from './harness/sync-checks';
+import { signedInTabletOnFreshStack } from './harness/signed-in-tablet';
 
 // Issue 35 (4): "A pool shows 'Cx tarsalis F-Mixed × 25'; the server gave it pool_num 82 (seen
 // only in the export). The technician cannot see what to write on the vial, and two equal pools
 // look the same. The collection heading is a date."
 describe('pool and collection numbers in Chromium', () => {
-  let stack: Stack;
-  let app: AppBrowser;
+  const tablet = signedInTabletOnFreshStack();
   /** The numbers the server gave the two pools and their collection (first test). */
   let poolNumbers: number[] = [];
   let collectionNumber = 0;
 
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    stack = await startStack();
-    app = await launchSignedIn(stack);
-  });
-
-  afterAll(async () => {
-    await app?.dispose();
-    await stack?.stop();
-  });
-
   it('says "not yet numbered" offline, and shows the server’s numbers once synced', async () => {
-    const page = app.page;
-    await app.context.setOffline(true);
+    const page = tablet.app.page;
+    await tablet.app.context.setOffline(true);
     await createSiteByCoordinates(page, {
       code: '751001',
       name: 'Numbered Slough',
@@ -61,10 +46,10 @@ describe('pool and collection numbers in Chromium', () => {
       ]);
     await inspectScreen(page, 'collection-detail-unnumbered');
 
-    await app.context.setOffline(false);
+    await tablet.app.context.setOffline(false);
     await outboxEmpties(page);
 
-    const api = await recordsApi(stack.recordsUrl, stack.password);
+    const api = await recordsApi(tablet.stack.recordsUrl, tablet.stack.password);
     const [site] = (await api.sites('query[code]=751001')).rows;
     const [collection] = (await api.collections(`query[site]=${String(site.id)}`)).rows;
     const pools = (await api.pools(`query[collection]=${String(collection.id)}`)).rows;
@@ -94,7 +79,7 @@ describe('pool and collection numbers in Chromium', () => {
 
   // Issue 35 (6): "Ct −5 and a test date 7 months ahead on a Confirmed WNV result, both synced".
   it('refuses a Ct of −5 and a test date after today on the open form, keeping what was typed', async () => {
-    const page = app.page;
+    const page = tablet.app.page;
     const form = page.getByRole('form', { name: 'Pool test' });
     await visible(form);
     const tomorrow = await browserDate(page, 1);
@@ -103,7 +88,7 @@ describe('pool and collection numbers in Chromium', () => {
     await form.getByLabel('Result').selectOption({ label: 'Confirmed' });
     await form.getByLabel('Test date').fill(tomorrow);
     await form.getByLabel('Value (Ct)').fill('-5');
-    const posts = stack.records.requests.length;
+    const posts = tablet.stack.records.requests.length;
     await form.getByRole('button', { name: 'Save test result' }).click();
 
     await visible(form.getByText(/The test date cannot be after today/));
@@ -112,12 +97,14 @@ describe('pool and collection numbers in Chromium', () => {
     expect(await form.getByLabel('Value (Ct)').inputValue()).toBe('-5');
     await inspectScreen(page, 'pool-test-refused');
     // Nothing was saved, so nothing was sent.
-    expect(stack.records.requests.slice(posts).filter((r) => r.method === 'POST')).toEqual([]);
+    expect(tablet.stack.records.requests.slice(posts).filter((r) => r.method === 'POST')).toEqual(
+      [],
+    );
     expect(new URL(page.url()).pathname).toMatch(/\/tests\/new$/);
   });
 
   it("heads a pool's edit screen as its tests' screen: the pool's number, from its collection's", async () => {
-    const page = app.page;
+    const page = tablet.app.page;
     await page.goBack();
     await page
       .getByRole('list', { name: 'Pools' })

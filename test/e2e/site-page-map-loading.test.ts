@@ -1,30 +1,16 @@
 import type { Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { builtChunk, dropFromCaches } from './harness/app-chunks';
-import { ensureAppBuilt } from './harness/build-app';
-import type { AppBrowser } from './harness/browser';
-import { createSiteByCoordinates, launchSignedIn, visible } from './harness/field-actions';
-import { startStack, type Stack } from './harness/stack';
+import { createSiteByCoordinates, visible } from './harness/field-actions';
+import { signedInTabletOnFreshStack } from './harness/signed-in-tablet';
 
 // A technician opens a site and reaches for New collection here while the small map still loads
 // (a slow tablet): the button must not move when the map arrives, or the tap lands on the map.
 describe('the site page while its map loads', () => {
-  let stack: Stack;
-  let app: AppBrowser;
-
-  beforeAll(async () => {
-    await ensureAppBuilt();
-    stack = await startStack();
-    app = await launchSignedIn(stack);
-  });
-
-  afterAll(async () => {
-    await app?.dispose();
-    await stack?.stop();
-  });
+  const tablet = signedInTabletOnFreshStack();
 
   it('keeps New collection here where it is when the map arrives', async () => {
-    const page = app.page;
+    const page = tablet.app.page;
     const siteId = await createSiteByCoordinates(page, {
       code: '770001',
       name: 'Slow Map Marsh',
@@ -36,7 +22,7 @@ describe('the site page while its map loads', () => {
     const chunk = builtChunk('site-spot-map');
     expect(await dropFromCaches(page, chunk)).toBeGreaterThan(0);
     const held: Route[] = [];
-    await app.context.route(`**${chunk}*`, (route) => {
+    await tablet.app.context.route(`**${chunk}*`, (route) => {
       held.push(route);
     });
     try {
@@ -51,7 +37,7 @@ describe('the site page while its map loads', () => {
       const after = (await link.boundingBox())!;
       expect(Math.abs(after.y - before.y)).toBeLessThanOrEqual(1);
     } finally {
-      await app.context.unroute(`**${chunk}*`);
+      await tablet.app.context.unroute(`**${chunk}*`);
     }
   });
 });

@@ -66,10 +66,11 @@ export class SiteIndex {
     } else if (m.type === 'loaded') {
       this.summary = m.summary;
       this.failure = null;
-      for (const listener of this.listeners) listener();
+      this.notify();
     } else {
+      // The worker could not read the sites but is alive: questions waiting may yet be answered.
       this.failure = m.message;
-      for (const listener of this.listeners) listener();
+      this.notify();
     }
   }
 
@@ -77,6 +78,10 @@ export class SiteIndex {
   private fail(message: string): void {
     this.failure = message;
     this.answerNone();
+    this.notify();
+  }
+
+  private notify(): void {
     for (const listener of this.listeners) listener();
   }
 

@@ -95,10 +95,10 @@ export async function launchApp(
       const what = from && from !== page.url() ? ` (${from})` : '';
       pageLog.push(`${clock()} console.${type} ${page.url()}: ${message.text()}${what}`);
     });
+    // The page's own requests only: a service worker's are not seen here.
     page.on('requestfailed', (request) =>
       pageLog.push(
-        `${clock()} failed ${request.resourceType()} ${request.url()}: ${request.failure()?.errorText}` +
-          (request.serviceWorker() ? ' (in the service worker)' : ''),
+        `${clock()} failed ${request.resourceType()} ${request.url()}: ${request.failure()?.errorText}`,
       ),
     );
     page.on('load', () => pageLog.push(`${clock()} loaded ${page.url()}`));

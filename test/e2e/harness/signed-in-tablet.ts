@@ -2,7 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Page } from 'playwright-core';
 import { ensureAppBuilt } from './build-app';
 import { launchApp, type AppBrowser } from './browser';
-import { signIn } from './field-actions';
+import { launchSignedIn, signIn } from './field-actions';
 import { startStack, type Stack } from './stack';
 
 /** One tablet on a fresh stack, shared by the tests of a describe block. */
@@ -14,12 +14,24 @@ export type Tablet = { readonly stack: Stack; readonly app: AppBrowser };
  * tests only: they are set by `beforeAll`.
  */
 export function tabletOnFreshStack(): Tablet {
+  return tabletHooks((stack) => launchApp(stack.appUrl));
+}
+
+/**
+ * As `tabletOnFreshStack`, with the demo technician signed in and the service worker controlling
+ * the page (`launchSignedIn`): where most browser tests start.
+ */
+export function signedInTabletOnFreshStack(): Tablet {
+  return tabletHooks((stack) => launchSignedIn(stack));
+}
+
+function tabletHooks(launch: (stack: Stack) => Promise<AppBrowser>): Tablet {
   let stack: Stack | undefined;
   let app: AppBrowser | undefined;
   beforeAll(async () => {
     await ensureAppBuilt();
     stack = await startStack();
-    app = await launchApp(stack.appUrl);
+    app = await launch(stack);
   });
   afterAll(async () => {
     await app?.dispose();
