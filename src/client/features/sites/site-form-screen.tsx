@@ -117,15 +117,20 @@ export function SiteFormScreen({ localId, onSaved, renderPicker }: Props) {
 /**
  * The code proposed for a new site (proposedSiteCode), read once from the code index, no record
  * read but the few at its top: exact where the site index (useSiteChecks) may lag a site saved a
- * moment ago by its re-read. Null while not asked (`db` null: an edit keeps its code) or when
- * every code is taken, undefined while reading.
+ * moment ago by its re-read. Null while not asked (`db` null: an edit keeps its code), when
+ * every code is taken or when the codes could not be read; undefined while reading.
  */
 function useProposedCode(db: TraplineDb | null): string | null | undefined {
   const [code, setCode] = useState<string | null | undefined>(db ? undefined : null);
   useEffect(() => {
     if (!db) return;
     let live = true;
-    void proposedSiteCode(db).then((proposed) => live && setCode(proposed));
+    // A failed read proposes nothing: the form opens for the technician to type the code,
+    // instead of "Loading…" for ever (and no unhandled rejection).
+    proposedSiteCode(db).then(
+      (proposed) => live && setCode(proposed),
+      () => live && setCode(null),
+    );
     return () => {
       live = false;
     };

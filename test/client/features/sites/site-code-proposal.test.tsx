@@ -1,5 +1,5 @@
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSite } from '../../../../src/client/db/create-site';
 import { SiteFormScreen } from '../../../../src/client/features/sites/site-form-screen';
 import { makeSite } from '../../db/factories';
@@ -44,6 +44,26 @@ describe('new site: a proposed site code', () => {
 
     const code = await screen.findByLabelText('Site code');
     expect(code).toHaveValue('100101');
+    expect(code).toHaveAccessibleDescription('6 digits, unique in your agency');
+  });
+
+  it('opens without a proposal when the codes cannot be read, for the technician to type one', async () => {
+    const db = await tabletDb();
+    await createSite(db, makeSite({ code: '104233', name: 'Putah Creek N' }));
+    // The tablet's storage failing the read of the code index (an IndexedDB backend error).
+    const openCursor = IDBIndex.prototype.openCursor;
+    vi.spyOn(IDBIndex.prototype, 'openCursor').mockImplementation(function (
+      this: IDBIndex,
+      ...args: Parameters<IDBIndex['openCursor']>
+    ) {
+      if (this.objectStore.name === 'sites' && this.name === 'code')
+        throw new DOMException('Internal error reading the index', 'UnknownError');
+      return openCursor.apply(this, args);
+    });
+    renderScreen(db, <SiteFormScreen />, '/sites/new');
+
+    const code = await screen.findByLabelText('Site code');
+    expect(code).toHaveValue('');
     expect(code).toHaveAccessibleDescription('6 digits, unique in your agency');
   });
 });
