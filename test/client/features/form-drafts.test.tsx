@@ -159,6 +159,29 @@ describe('a new collection’s typing', SLOW, () => {
     expect(screen.getByLabelText('Trap nights')).toHaveValue('3');
     expect(screen.getByLabelText('Comments')).toHaveValue('');
   });
+
+  it('brings back a count typed with a slip as it was typed, and Save still says what is wrong', async () => {
+    const { db, siteId } = await pulledCollection();
+    const at = `/collections/new?site=${siteId}`;
+    const user = userEvent.setup();
+    const unmount = mount(db, <CollectionFormScreen />, at);
+    await user.click(await screen.findByRole('button', { name: 'Add row' }));
+    await user.selectOptions(screen.getByLabelText('Species (row 1)'), '1');
+    await user.selectOptions(screen.getByLabelText('Sex (row 1)'), '4');
+    // A gloved thumb catches the letter beside the digits.
+    await user.type(screen.getByLabelText('Count (row 1)'), '12a');
+    await user.type(screen.getByLabelText('Trap nights'), '{backspace}3');
+    await draftWritten(db);
+    unmount();
+
+    mount(db, <CollectionFormScreen />, at);
+    expect(await screen.findByText(RESTORED)).toBeVisible();
+    await waitFor(() => expect(rowValues(1)).toEqual(['1', '4', '12a']));
+    expect(screen.getByLabelText('Trap nights')).toHaveValue('3');
+    await user.click(screen.getByRole('button', { name: 'Save collection' }));
+    expect(await screen.findByText(/Count must be a number/)).toBeVisible();
+    expect(rowValues(1)).toEqual(['1', '4', '12a']);
+  });
 });
 
 describe('an edit of a collection with look-alike rows', SLOW, () => {

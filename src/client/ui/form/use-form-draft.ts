@@ -9,6 +9,7 @@ import {
 } from '../../lib/drafts/draft-keeper';
 import { sameFormValues, typedOnto } from '../../lib/drafts/draft-values';
 import { registerOpenDraft } from './open-drafts';
+import { typedValues } from './typed-values';
 
 /** Which form a draft belongs to: a draft is restored only into the same form of the same record. */
 export type DraftPlace = DraftOwner & {
@@ -87,7 +88,7 @@ export function useFormDraft<T extends FieldValues, TOut>(
         ? new DraftKeeper(
             store,
             key,
-            () => form.getValues() as Record<string, unknown>,
+            () => typedValues(form.getValues() as Record<string, unknown>),
             openedWith,
             base,
             anyParentPrefix,
@@ -162,7 +163,11 @@ export function useFormDraft<T extends FieldValues, TOut>(
     restoredAt: restored?.at ?? null,
     changedSince: restored?.changedSince ?? false,
     discard: () => {
-      const thrown = { values: form.getValues(), restored, typedOver: { ...typedOver?.current } };
+      const thrown = {
+        values: typedValues(form.getValues()),
+        restored,
+        typedOver: { ...typedOver?.current },
+      };
       form.reset(undefined, { keepErrors: true });
       if (typedOver) typedOver.current = {};
       keeper.remove();
