@@ -16,8 +16,15 @@ configure({ asyncUtilTimeout: 5_000 });
 // project's unstubGlobals would do it only before the next test): reset against a navigator
 // still stubbed offline would leave the state thinking its listeners were told "offline", and
 // the next test's going offline would then be no news to them (connection-between-tests).
+// The page's storage goes too, as for a page opened afresh: what one test stored (an identity, a
+// language, map areas) must not decide what the next file's screens show.
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  // jsdom's (the client-node project runs in Node, with no page storage).
+  if (typeof window !== 'undefined') {
+    window.localStorage.clear();
+    window.sessionStorage.clear();
+  }
   connection.reset();
 });
