@@ -60,6 +60,8 @@ export type StackOptions = {
   tileBulkDownload?: boolean;
   /** Path of a PMTiles archive the BFF serves as the map (TILE_PMTILES). */
   tileArchive?: string;
+  /** How long the BFF waits for the records service's answer (default 10 s, see below). */
+  upstreamTimeoutMs?: number;
 };
 
 export type Stack = {
@@ -122,7 +124,7 @@ export async function startStack(options: StackOptions = {}): Promise<Stack> {
       tileArchive: map.tileArchive,
       // Short upstream timeouts: a lost answer must turn into a retry within a test's patience.
       upstreamConnectTimeoutMs: 2_000,
-      upstreamTimeoutMs: 10_000,
+      upstreamTimeoutMs: options.upstreamTimeoutMs ?? 10_000,
     });
   const bff = await bffWith(options);
 
