@@ -1,6 +1,7 @@
 import L from 'leaflet';
 import { escapeHtml } from '#shared/escape-html';
 import type { IndexedSite, MapFeature } from '../../lib/site-index';
+import { SitesCanvas } from './sites-canvas';
 
 /**
  * What a tap on the map chose: one site, or a group of sites whose markers overlap (listed to
@@ -95,19 +96,6 @@ const ENGLISH_MARKER_WORDS: MarkerWords = {
 /** Whether a feature is drawn on the canvas (a site's circle), not as an element. */
 const onCanvas = (f: MapFeature): boolean => f.kind === 'site';
 
-/**
- * The canvas of sites' circles, except that a click ending a drag is not hit-tested: Leaflet's
- * canvas measured the map's position for it (`getBoundingClientRect`, a forced style and layout
- * right after the drag's end had moved everything: 10 ms and more of that task at 4x throttle)
- * only to have the map drop the click as the end of a drag.
- */
-const SitesCanvas = L.Canvas.extend({
-  _onClick(this: L.Canvas & { _map: L.Map & { _draggableMoved(o: unknown): boolean } }, e: Event) {
-    if (e.type === 'click' && this._map._draggableMoved(this._map)) return;
-    (L.Canvas.prototype as unknown as { _onClick(e: Event): void })._onClick.call(this, e);
-  },
-}) as unknown as new (options?: L.RendererOptions) => L.Canvas;
-
 export class SitesLayer {
   private readonly group = L.layerGroup();
   private readonly drawn = new Map<string, L.Layer>();
@@ -121,6 +109,8 @@ export class SitesLayer {
    * (mean 90) to 57-72 (mean 67), and opening Sites from a mean of 226 ms to 178. A drag of more
    * than a tenth of the view shows the sites it uncovers when it ends; the clusters and groups,
    * asked for a quarter of the view around it (site-features.tsx), are there all along.
+   * The drawing and that copy now run in the canvas's worker (sites-canvas.ts); fewer pixels
+   * still cost that thread and the tablet's memory less.
    */
   private readonly renderer = new SitesCanvas({ padding: 0.1, tolerance: 14 });
   /** The frame that does the next slice of `adding` and `leaving`, if any is waiting. */

@@ -1,0 +1,90 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { createSiteByCoordinates, navigate, visible } from './harness/field-actions';
+import { markerCentres } from './harness/map-markers';
+import { signedInTabletOnFreshStack } from './harness/signed-in-tablet';
+
+/** The name the map shows under the pointer at each site dot, in the order of the dots. */
+async function namesUnderPointer(page: Page): Promise<string[]> {
+  const names: string[] = [];
+  for (const c of await markerCentres(page)) {
+    await page.mouse.move(c.x, c.y);
+    const tooltip = page.locator('.leaflet-tooltip');
+    await visible(tooltip);
+    names.push((await tooltip.textContent()) ?? '');
+    await page.mouse.move(1, 1);
+    await expect.poll(() => tooltip.count()).toBe(0);
+  }
+  return names.sort();
+}
+
+// The sites' circles are drawn in a worker (sites-canvas.ts): the map shows them where they are,
+// after a move too, and a tablet whose browser cannot load that worker still shows them.
+describe('the sites canvas drawn in a worker', () => {
+  const tablet = signedInTabletOnFreshStack();
+
+  it('shows each site where it is, and again where it is after the map moved', async () => {
+    const page = tablet.app.page;
+    // Beside the Zero Site (Elk Grove), so both are in the first view of the map.
+    await createSiteByCoordinates(page, {
+      code: '512001',
+      name: 'Worker Canvas Pond',
+      lat: 38.452,
+      lon: -121.338,
+    });
+    await navigate(page, 'Sites');
+    const map = page.getByRole('region', { name: 'Map of sites' });
+    await visible(map.locator('.leaflet-container'));
+    await expect.poll(async () => (await markerCentres(page)).length).toBe(2);
+    expect(await namesUnderPointer(page)).toContain('512001 Worker Canvas Pond');
+    // Two placeholders of the worker's canvases: the one shown and the one a move redraws.
+    expect(await map.locator('.leaflet-overlay-pane canvas').count()).toBe(2);
+    // A drag of 60 px right and 40 px down: every dot follows it, none is left where it was.
+    const before = await markerCentres(page);
+    const box = (await map.locator('.leaflet-container').boundingBox())!;
+    const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 + 100 };
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    for (let step = 1; step <= 6; step += 1)
+      await page.mouse.move(from.x + step * 10, from.y + (step * 40) / 6);
+    // The finger rests before it lifts: no fling (Leaflet's inertia) carries the map further.
+    await page.waitForTimeout(200);
+    await page.mouse.up();
+    const expected = before.map((p) => ({ x: p.x + 60, y: p.y + 40 }));
+    // How far each dot is from where it should be now (px): at most 2 once the move is drawn.
+    const misplaced = async () => {
+      const after = await markerCentres(page);
+      if (after.length !== expected.length) return Infinity;
+      return Math.max(
+        ...expected.map((e) => Math.min(...after.map((a) => Math.hypot(a.x - e.x, a.y - e.y)))),
+      );
+    };
+    await expect.poll(misplaced).toBeLessThan(2);
+    expect(tablet.app.pageErrors).toEqual([]);
+  });
+
+  it('draws the sites on the page where the worker cannot load', async () => {
+    const { app } = tablet;
+    await app.context.addInitScript(() => {
+      const Real = window.Worker;
+      window.Worker = class extends Real {
+        constructor(url: string | URL, options?: WorkerOptions) {
+          // A file the server does not have: the worker's script fails to load.
+          super(
+            options?.name === 'sites-canvas' ? '/assets/sites-canvas.worker-gone.js' : url,
+            options,
+          );
+        }
+      };
+    });
+    await app.page.reload();
+    const page = app.page;
+    const map = page.getByRole('region', { name: 'Map of sites' });
+    await visible(map.locator('.leaflet-container'));
+    await expect.poll(async () => (await markerCentres(page)).length).toBe(2);
+    expect(await namesUnderPointer(page)).toContain('512001 Worker Canvas Pond');
+    // One canvas of the page's own, where the two placeholders would be.
+    expect(await map.locator('.leaflet-overlay-pane canvas').count()).toBe(1);
+    expect(app.pageErrors).toEqual([]);
+  });
+});
