@@ -88,3 +88,78 @@ describe('the sites canvas drawn in a worker', () => {
     expect(app.pageErrors).toEqual([]);
   });
 });
+
+/** Every message to the sites canvas's worker arrives 1.5 s late, in order: a slow tablet. */
+function slowSitesCanvasWorker(): void {
+  const Real = window.Worker;
+  window.Worker = class extends Real {
+    private readonly slow: boolean;
+    constructor(url: string | URL, options?: WorkerOptions) {
+      super(url, options);
+      this.slow = options?.name === 'sites-canvas';
+    }
+    postMessage(message: unknown, transfer?: Transferable[] | StructuredSerializeOptions): void {
+      const send = () => super.postMessage(message, transfer as StructuredSerializeOptions);
+      if (this.slow) setTimeout(send, 1_500);
+      else send();
+    }
+  };
+}
+
+/** Screenshots the map for `ms` and fails at the first dot more than 3 px from every `allowed`. */
+async function onlyDotsAt(page: Page, allowed: { x: number; y: number }[], ms: number) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    for (const dot of await markerCentres(page)) {
+      const off = Math.min(...allowed.map((a) => Math.hypot(a.x - dot.x, a.y - dot.y)));
+      expect(
+        off,
+        `a dot at ${dot.x.toFixed(0)},${dot.y.toFixed(0)}, where no site is`,
+      ).toBeLessThan(3);
+    }
+  }
+}
+
+// While the worker has not drawn a move yet, the map shows the circles it had, where they were:
+// never the circles of the view left, moved to where the new view is.
+describe('the sites canvas while its worker is slow', () => {
+  const tablet = signedInTabletOnFreshStack();
+
+  it('shows no circle where no site is, after a drag or a jump, until the worker has drawn', async () => {
+    const { app, stack } = tablet;
+    const page = app.page;
+    await createSiteByCoordinates(page, {
+      code: '512101',
+      name: 'Slow Canvas Pond',
+      lat: 38.452,
+      lon: -121.338,
+    });
+    // The tablet stands 35 km from both sites: following it, the map shows neither.
+    await app.context.grantPermissions(['geolocation'], { origin: stack.appUrl });
+    await app.context.setGeolocation({ latitude: 38.7, longitude: -121.6, accuracy: 10 });
+    await app.context.addInitScript(slowSitesCanvasWorker);
+    await page.reload();
+    await navigate(page, 'Sites');
+    const map = page.getByRole('region', { name: 'Map of sites' });
+    await visible(map.locator('.leaflet-container'));
+    await expect.poll(async () => (await markerCentres(page)).length).toBe(2);
+
+    const before = await markerCentres(page);
+    const box = (await map.locator('.leaflet-container').boundingBox())!;
+    const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 + 100 };
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    for (let step = 1; step <= 6; step += 1)
+      await page.mouse.move(from.x + step * 10, from.y + (step * 40) / 6);
+    await page.waitForTimeout(200);
+    await page.mouse.up();
+    const moved = before.map((p) => ({ x: p.x + 60, y: p.y + 40 }));
+    await onlyDotsAt(page, moved, 2_500);
+    await expect.poll(async () => (await markerCentres(page)).length).toBe(2);
+
+    // A jump (the view reset, not animated): the view has no site, so no dot, at any moment.
+    await page.getByRole('button', { name: 'Follow me' }).click();
+    await onlyDotsAt(page, [], 2_500);
+    expect(app.pageErrors).toEqual([]);
+  });
+});

@@ -26,6 +26,7 @@ type Proto = {
   _destroyContainer(this: CanvasInternals): void;
   _update(this: CanvasInternals): void;
   _clear(this: CanvasInternals): void;
+  _reset(this: CanvasInternals): void;
   _onAnimZoom(this: CanvasInternals, e: L.ZoomAnimEvent): void;
   _onZoom(this: CanvasInternals): void;
   onAdd(this: CanvasInternals, map: L.Map): void;
@@ -49,7 +50,7 @@ type WorkerSide = {
 type SitesCanvasThis = CanvasInternals & {
   _side?: WorkerSide | null;
   _drawOnPage(): void;
-  _showDrawing(): void;
+  _hideUntilDrawn(): void;
 };
 
 /** Whether this browser can hand a canvas to a worker (Chromium 69 on; not jsdom). */
@@ -204,21 +205,31 @@ export const SitesCanvas = L.Canvas.extend({
     else canvasProto._clear.call(this);
   },
 
-  // A zoom starting before a move's redraw is shown animates that canvas: its position is the
-  // one Leaflet's zoom animation starts from.
+  // Leaflet's zoom animation and view reset place the canvas of the view they start from (its
+  // `_center` and `_zoom`, which a move's `_update` has already set to the view being drawn).
+  // Were the canvas shown still the one of the view before, it would show those circles out of
+  // place; were the one being drawn shown, it would show what it held before (two views back).
+  // So while a redraw is under way, neither is shown: the map has no circles until it is drawn.
   _onAnimZoom(this: SitesCanvasThis, e: L.ZoomAnimEvent) {
-    this._showDrawing();
+    this._hideUntilDrawn();
     rendererProto._onAnimZoom.call(this, e);
   },
 
   _onZoom(this: SitesCanvasThis) {
-    this._showDrawing();
+    this._hideUntilDrawn();
     rendererProto._onZoom.call(this);
   },
 
-  _showDrawing(this: SitesCanvasThis) {
+  _reset(this: SitesCanvasThis) {
+    canvasProto._reset.call(this);
+    this._hideUntilDrawn();
+  },
+
+  _hideUntilDrawn(this: SitesCanvasThis) {
     const side = this._side;
-    if (side && side.drawing !== side.shown) show(side, side.drawing, this);
+    if (!side || side.drawing === side.shown) return;
+    side.canvases[side.shown].classList.add(BACK);
+    this._container = side.canvases[side.drawing];
   },
 
   /** The worker failed: a canvas of the page's own takes the placeholders' place, redrawn. */
