@@ -39,6 +39,30 @@ describe('the sites canvas drawn in a worker', () => {
     expect(await namesUnderPointer(page)).toContain('512001 Worker Canvas Pond');
     // Two placeholders of the worker's canvases: the one shown and the one a move redraws.
     expect(await map.locator('.leaflet-overlay-pane canvas').count()).toBe(2);
+
+    // The pointer rests on a site while the map zooms in around it (the wheel): the site stays
+    // under the pointer, and the hand cursor stays too, on the canvas drawn for the new zoom.
+    const [dot] = await markerCentres(page);
+    await page.mouse.move(dot.x, dot.y);
+    const cursor = () =>
+      page.evaluate(
+        ([x, y]) => getComputedStyle(document.elementFromPoint(x, y)!).cursor,
+        [dot.x, dot.y],
+      );
+    await expect.poll(cursor).toBe('pointer');
+    // Which of the two placeholders is shown.
+    const shown = () =>
+      map
+        .locator('.leaflet-overlay-pane canvas')
+        .evaluateAll((all) => all.findIndex((c) => !c.classList.contains('sites-canvas-back')));
+    const shownBefore = await shown();
+    await page.mouse.wheel(0, -120);
+    await expect.poll(shown).not.toBe(shownBefore);
+    expect(await cursor()).toBe('pointer');
+    await expect(page.locator('.leaflet-tooltip').count()).resolves.toBe(1);
+    await page.mouse.move(1, 1);
+    await expect.poll(async () => (await markerCentres(page)).length).toBe(2);
+
     // A drag of 60 px right and 40 px down: every dot follows it, none is left where it was.
     const before = await markerCentres(page);
     const box = (await map.locator('.leaflet-container').boundingBox())!;

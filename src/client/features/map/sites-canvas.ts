@@ -22,6 +22,7 @@ type CanvasInternals = L.Canvas & {
 
 type Proto = {
   _onClick(this: CanvasInternals, e: Event): void;
+  _handleMouseOut(this: CanvasInternals, e: Event): void;
   _initContainer(this: CanvasInternals): void;
   _destroyContainer(this: CanvasInternals): void;
   _update(this: CanvasInternals): void;
@@ -84,9 +85,13 @@ const BACK = 'sites-canvas-back';
 
 function show(side: WorkerSide, index: number, renderer: CanvasInternals): void {
   side.shown = index;
-  side.canvases[index].classList.remove(BACK);
-  side.canvases[1 - index].classList.add(BACK);
-  renderer._container = side.canvases[index];
+  const [now, before] = [side.canvases[index], side.canvases[1 - index]];
+  now.classList.remove(BACK);
+  before.classList.add(BACK);
+  // Leaflet marks the canvas under a pointer resting on a site (the hand cursor) only when the
+  // site under it changes: the mark goes with the canvas shown.
+  now.classList.toggle('leaflet-interactive', before.classList.contains('leaflet-interactive'));
+  renderer._container = now;
 }
 
 /**
@@ -111,6 +116,14 @@ export const SitesCanvas = L.Canvas.extend({
   _onClick(this: SitesCanvasThis, e: Event) {
     if (e.type === 'click' && this._map._draggableMoved(this._map)) return;
     canvasProto._onClick.call(this, e);
+  },
+
+  // Showing one placeholder in place of the other moves the pointer from one to the other
+  // without it moving: the site under it is still the one under it (its name stays shown).
+  _handleMouseOut(this: SitesCanvasThis, e: MouseEvent) {
+    const side = this._side;
+    if (side && side.canvases.includes(e.relatedTarget as HTMLCanvasElement)) return;
+    canvasProto._handleMouseOut.call(this, e);
   },
 
   _initContainer(this: SitesCanvasThis) {
