@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createSiteByCoordinates, navigate, visible } from './harness/field-actions';
 import { markerCentres } from './harness/map-markers';
@@ -16,6 +16,22 @@ async function namesUnderPointer(page: Page): Promise<string[]> {
     await expect.poll(() => tooltip.count()).toBe(0);
   }
   return names.sort();
+}
+
+/** How far `dragMap` moves the map (px). */
+const DRAG = { x: 60, y: 40 };
+
+/** A finger drags the map by DRAG, in six steps, from below its centre. */
+async function dragMap(page: Page, map: Locator): Promise<void> {
+  const box = (await map.locator('.leaflet-container').boundingBox())!;
+  const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 + 100 };
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  for (let step = 1; step <= 6; step += 1)
+    await page.mouse.move(from.x + (step * DRAG.x) / 6, from.y + (step * DRAG.y) / 6);
+  // The finger rests before it lifts: no fling (Leaflet's inertia) carries the map further.
+  await page.waitForTimeout(200);
+  await page.mouse.up();
 }
 
 // The sites' circles are drawn in a worker (sites-canvas.ts): the map shows them where they are,
@@ -63,18 +79,10 @@ describe('the sites canvas drawn in a worker', () => {
     await page.mouse.move(1, 1);
     await expect.poll(async () => (await markerCentres(page)).length).toBe(2);
 
-    // A drag of 60 px right and 40 px down: every dot follows it, none is left where it was.
+    // A drag: every dot follows it, none is left where it was.
     const before = await markerCentres(page);
-    const box = (await map.locator('.leaflet-container').boundingBox())!;
-    const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 + 100 };
-    await page.mouse.move(from.x, from.y);
-    await page.mouse.down();
-    for (let step = 1; step <= 6; step += 1)
-      await page.mouse.move(from.x + step * 10, from.y + (step * 40) / 6);
-    // The finger rests before it lifts: no fling (Leaflet's inertia) carries the map further.
-    await page.waitForTimeout(200);
-    await page.mouse.up();
-    const expected = before.map((p) => ({ x: p.x + 60, y: p.y + 40 }));
+    await dragMap(page, map);
+    const expected = before.map((p) => ({ x: p.x + DRAG.x, y: p.y + DRAG.y }));
     // How far each dot is from where it should be now (px): at most 2 once the move is drawn.
     const misplaced = async () => {
       const after = await markerCentres(page);
@@ -169,15 +177,8 @@ describe('the sites canvas while its worker is slow', () => {
     await expect.poll(async () => (await markerCentres(page)).length).toBe(2);
 
     const before = await markerCentres(page);
-    const box = (await map.locator('.leaflet-container').boundingBox())!;
-    const from = { x: box.x + box.width / 2, y: box.y + box.height / 2 + 100 };
-    await page.mouse.move(from.x, from.y);
-    await page.mouse.down();
-    for (let step = 1; step <= 6; step += 1)
-      await page.mouse.move(from.x + step * 10, from.y + (step * 40) / 6);
-    await page.waitForTimeout(200);
-    await page.mouse.up();
-    const moved = before.map((p) => ({ x: p.x + 60, y: p.y + 40 }));
+    await dragMap(page, map);
+    const moved = before.map((p) => ({ x: p.x + DRAG.x, y: p.y + DRAG.y }));
     await onlyDotsAt(page, moved, 2_500);
     await expect.poll(async () => (await markerCentres(page)).length).toBe(2);
 
