@@ -65,10 +65,8 @@ beforeAll(async () => {
   base = server.url;
 }, 120_000);
 
-afterEach(async () => {
-  vi.unstubAllGlobals();
+afterEach(() => {
   saved.length = 0;
-  localStorage.clear();
 });
 
 afterAll(async () => {

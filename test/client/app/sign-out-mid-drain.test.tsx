@@ -1,6 +1,6 @@
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from '../../../src/client/app/app';
 import { createSite } from '../../../src/client/db/create-site';
 import { openUserDb } from '../../../src/client/db/database';
@@ -65,11 +65,6 @@ beforeAll(async () => {
   keep(res);
   tech = (await res.json()) as SessionInfo;
 }, 120_000);
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  localStorage.clear();
-});
 
 afterAll(async () => {
   await server?.stop();

@@ -158,7 +158,6 @@ describe(
       await cancelJob();
       dismissJob();
       await tiles.close();
-      localStorage.clear();
     });
 
     it('deleting the area being downloaded stops it: the area does not come back as saved', async () => {
