@@ -56,8 +56,12 @@ export class CallRecorder {
 
   constructor(private readonly send: (batch: CallBatch) => void) {}
 
-  private call(...args: number[]): void {
-    for (const a of args) this.calls.push(a);
+  /**
+   * Each call's numbers are pushed as `push`'s arguments: at a move's end every circle makes a
+   * dozen calls on the page's thread, and an array of them each (a rest parameter) was garbage.
+   * The batch goes at the end of the task.
+   */
+  private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
     queueMicrotask(this.flush);
@@ -84,82 +88,108 @@ export class CallRecorder {
   };
 
   target(canvas: number): void {
-    this.call(CALL.target, canvas);
+    this.calls.push(CALL.target, canvas);
+    this.schedule();
   }
   size(width: number, height: number): void {
-    this.call(CALL.size, width, height);
+    this.calls.push(CALL.size, width, height);
+    this.schedule();
   }
   drawn(seq: number): void {
-    this.call(CALL.drawn, seq);
+    this.calls.push(CALL.drawn, seq);
+    this.schedule();
   }
   clearAll(): void {
-    this.call(CALL.clearAll);
+    this.calls.push(CALL.clearAll);
+    this.schedule();
   }
   save(): void {
-    this.call(CALL.save);
+    this.calls.push(CALL.save);
+    this.schedule();
   }
   restore(): void {
-    this.call(CALL.restore);
+    this.calls.push(CALL.restore);
+    this.schedule();
   }
   setTransform(a: number, b: number, c: number, d: number, e: number, f: number): void {
-    this.call(CALL.setTransform, a, b, c, d, e, f);
+    this.calls.push(CALL.setTransform, a, b, c, d, e, f);
+    this.schedule();
   }
   translate(x: number, y: number): void {
-    this.call(CALL.translate, x, y);
+    this.calls.push(CALL.translate, x, y);
+    this.schedule();
   }
   scale(x: number, y: number): void {
-    this.call(CALL.scale, x, y);
+    this.calls.push(CALL.scale, x, y);
+    this.schedule();
   }
   clearRect(x: number, y: number, w: number, h: number): void {
-    this.call(CALL.clearRect, x, y, w, h);
+    this.calls.push(CALL.clearRect, x, y, w, h);
+    this.schedule();
   }
   beginPath(): void {
-    this.call(CALL.beginPath);
+    this.calls.push(CALL.beginPath);
+    this.schedule();
   }
   rect(x: number, y: number, w: number, h: number): void {
-    this.call(CALL.rect, x, y, w, h);
+    this.calls.push(CALL.rect, x, y, w, h);
+    this.schedule();
   }
   clip(): void {
-    this.call(CALL.clip);
+    this.calls.push(CALL.clip);
+    this.schedule();
   }
   arc(x: number, y: number, r: number, start: number, end: number, ccw = false): void {
-    this.call(CALL.arc, x, y, r, start, end, ccw ? 1 : 0);
+    this.calls.push(CALL.arc, x, y, r, start, end, ccw ? 1 : 0);
+    this.schedule();
   }
   moveTo(x: number, y: number): void {
-    this.call(CALL.moveTo, x, y);
+    this.calls.push(CALL.moveTo, x, y);
+    this.schedule();
   }
   lineTo(x: number, y: number): void {
-    this.call(CALL.lineTo, x, y);
+    this.calls.push(CALL.lineTo, x, y);
+    this.schedule();
   }
   closePath(): void {
-    this.call(CALL.closePath);
+    this.calls.push(CALL.closePath);
+    this.schedule();
   }
   fill(rule: CanvasFillRule = 'nonzero'): void {
-    this.call(CALL.fill, rule === 'evenodd' ? 1 : 0);
+    this.calls.push(CALL.fill, rule === 'evenodd' ? 1 : 0);
+    this.schedule();
   }
   stroke(): void {
-    this.call(CALL.stroke);
+    this.calls.push(CALL.stroke);
+    this.schedule();
   }
   setLineDash(segments: readonly number[]): void {
-    this.call(CALL.setLineDash, segments.length, ...segments);
+    this.calls.push(CALL.setLineDash, segments.length, ...segments);
+    this.schedule();
   }
   set globalAlpha(value: number) {
-    this.call(CALL.globalAlpha, value);
+    this.calls.push(CALL.globalAlpha, value);
+    this.schedule();
   }
   set fillStyle(value: string) {
-    this.call(CALL.fillStyle, this.string(value));
+    this.calls.push(CALL.fillStyle, this.string(value));
+    this.schedule();
   }
   set strokeStyle(value: string) {
-    this.call(CALL.strokeStyle, this.string(value));
+    this.calls.push(CALL.strokeStyle, this.string(value));
+    this.schedule();
   }
   set lineWidth(value: number) {
-    this.call(CALL.lineWidth, value);
+    this.calls.push(CALL.lineWidth, value);
+    this.schedule();
   }
   set lineCap(value: CanvasLineCap) {
-    this.call(CALL.lineCap, this.string(value));
+    this.calls.push(CALL.lineCap, this.string(value));
+    this.schedule();
   }
   set lineJoin(value: CanvasLineJoin) {
-    this.call(CALL.lineJoin, this.string(value));
+    this.calls.push(CALL.lineJoin, this.string(value));
+    this.schedule();
   }
 }
 

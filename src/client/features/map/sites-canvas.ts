@@ -12,12 +12,8 @@ type CanvasInternals = L.Canvas & {
   _onClick(e: Event): void;
   _onMouseMove(e: Event): void;
   _handleMouseOut(e: Event): void;
-  _initContainer(): void;
   _destroyContainer(): void;
   _update(): void;
-  _clear(): void;
-  _onAnimZoom(e: L.ZoomAnimEvent): void;
-  _onZoom(): void;
 };
 
 type Proto = {
