@@ -82,6 +82,19 @@ describe('map at scale and where am I', () => {
 
   it('clusters thousands of sites, lists the first of them and searches them all', async () => {
     const page = app.page;
+    // Every map tile made from here on (the app is one page: this outlives the navigation).
+    await page.evaluate(() => {
+      const made = new Set<Element>();
+      (window as unknown as { tilesMade: Set<Element> }).tilesMade = made;
+      new MutationObserver((records) => {
+        for (const r of records)
+          for (const n of r.addedNodes) {
+            if (!(n instanceof Element)) continue;
+            if (n.matches('img.leaflet-tile')) made.add(n);
+            for (const tile of n.querySelectorAll('img.leaflet-tile')) made.add(tile);
+          }
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     await navigate(page, 'Sites');
     await visible(
       page.getByText(`${total.toLocaleString('en-US')} sites`, { exact: true }),
@@ -89,6 +102,17 @@ describe('map at scale and where am I', () => {
     );
     const clusters = mapRegion(page).getByRole('button', { name: /sites here: zoom in$/ });
     await visible(clusters);
+    // The map is framed on the sites before its tiles are made: the first open made no tile for
+    // a view it never showed (each tile made is a tablet's main-thread time, at the worst moment).
+    // Made, not seen: this stack's tile server answers nothing.
+    await mapRegion(page).locator('img.leaflet-tile').first().waitFor({ state: 'attached' });
+    await page.waitForTimeout(500);
+    const tiles = await page.evaluate(() => {
+      const made = [...(window as unknown as { tilesMade: Set<Element> }).tilesMade];
+      return { made: made.length, dropped: made.filter((t) => !t.isConnected).length };
+    });
+    expect(tiles.made).toBeGreaterThan(0);
+    expect(tiles.dropped).toBe(0);
     // Every cluster is a target a gloved finger hits.
     for (const box of await Promise.all((await clusters.all()).map((c) => c.boundingBox()))) {
       expect(box!.width).toBeGreaterThanOrEqual(44);

@@ -84,8 +84,13 @@ export function BaseMap({
   const archive = archiveUrl();
   const intl = useI18n();
   const refused = useTemplateRefused(tiles && !archive ? tileUrl : null);
+  // The children before the tiles: React runs their effects in this order, so a child that
+  // frames the map as it opens (FitToSites) has framed it when the tile layer makes its first
+  // view's tiles. Added first, the tiles were made for the view before the frame and dropped in
+  // the same task: 10 of the 25 made at the first opening of Sites (map-where-am-i.test.ts).
   const layers = (
     <>
+      {children}
       {tiles && archive ? <ArchiveTiles url={archive} /> : null}
       {tiles && !archive ? (
         <TileLayer
@@ -100,7 +105,6 @@ export function BaseMap({
           updateWhenZooming={false}
         />
       ) : null}
-      {children}
     </>
   );
   return (

@@ -65,8 +65,9 @@ export default function SitesMap({
         >
           {summary ? (
             <>
-              <SiteFeatures index={index} version={summary.version} onTap={setTap} />
+              {/* Framed first: the features' first ask of the index is for the framed view. */}
               <FitToSites bounds={summary.bounds} framed={framedAtStart !== null} />
+              <SiteFeatures index={index} version={summary.version} onTap={setTap} />
             </>
           ) : null}
           <PositionMarker
