@@ -113,6 +113,19 @@ describe('map at scale and where am I', () => {
     });
     expect(tiles.made).toBeGreaterThan(0);
     expect(tiles.dropped).toBe(0);
+    // The map's words and buttons are in the app's font, not the fonts Leaflet's stylesheet names
+    // (each of those a font the browser looks for, in the task that makes the map).
+    const fonts = await mapRegion(page).evaluate((region) => {
+      const family = (selector: string) =>
+        getComputedStyle(region.querySelector(selector)!).fontFamily;
+      return {
+        app: getComputedStyle(document.body).fontFamily,
+        map: family('.leaflet-container'),
+        zoom: family('.leaflet-control-zoom-in'),
+        credit: family('.leaflet-control-attribution'),
+      };
+    });
+    expect(fonts).toEqual({ app: fonts.app, map: fonts.app, zoom: fonts.app, credit: fonts.app });
     // Every cluster is a target a gloved finger hits.
     for (const box of await Promise.all((await clusters.all()).map((c) => c.boundingBox()))) {
       expect(box!.width).toBeGreaterThanOrEqual(44);
