@@ -41,7 +41,15 @@ import type { BenchRow } from './run';
 const SIZES = (process.env.MAP_SCALE_SIZES ?? '20000,100000').split(',').map(Number);
 const QUICK = process.env.MAP_SCALE_QUICK === '1';
 const TRACE = process.env.MAP_TRACE;
-const CPU_SLOWDOWN = 4;
+/**
+ * Chromium's CPU throttling (the goals are set at 4x). MAP_SCALE_CPU=1 measures without it: on
+ * Linux the throttle is a signal every 200 µs whose handler busy-waits three times the wall time
+ * since the last one (Blink's ThreadCPUThrottler), so on a machine of few cores, where the page's
+ * thread waits for the workers' and the browser's, the same code can take 50 times as long as
+ * unthrottled, not 4 (the tile layer's onAdd: 4 ms at 1x; 18-24 ms or 184-208 ms at 4x, on a
+ * 2-core VM). A figure far above 4 times its unthrottled one is that wait, not the app's work.
+ */
+const CPU_SLOWDOWN = Number(process.env.MAP_SCALE_CPU ?? 4);
 /**
  * How often the bench looks for the pull's last site. A look is one key in the `serverId` index
  * (IndexedDB's backend, the pull's bottleneck, does next to nothing for it), so the pull's figure
@@ -542,7 +550,11 @@ const OPEN_GOAL_MS: Record<number, number> = { 20_000: 150, 100_000: 300 };
 const PAN_GOAL_MS = 50;
 const PULL_GOAL_S: Record<number, number> = { 20_000: 5 };
 
-const goalOf = (atMost: number | undefined) => (atMost === undefined ? {} : { goal: { atMost } });
+/** The goals are set at 4x: at another rate the figures are printed without them. */
+const AT_GOALS_RATE = CPU_SLOWDOWN === 4;
+
+const goalOf = (atMost: number | undefined) =>
+  atMost === undefined || !AT_GOALS_RATE ? {} : { goal: { atMost } };
 
 /** The app's own figures: the pull, opening Sites and panning. */
 function appRows(
@@ -632,7 +644,7 @@ function comparedRows(
       name: `${label}: open, app / naive (goal ≤ 0.1)`,
       value: app.open.longest / naive.open.longest,
       unit: '×',
-      ...(size === 20_000 ? { goal: { atMost: 0.1 } } : {}),
+      ...(size === 20_000 && AT_GOALS_RATE ? { goal: { atMost: 0.1 } } : {}),
     },
     {
       name: `${label}: naive, longest task panning and zooming`,
@@ -643,7 +655,7 @@ function comparedRows(
       name: `${label}: pan/zoom, app / naive (goal ≤ 0.1)`,
       value: app.pan.longest / naive.pan.longest,
       unit: '×',
-      ...(size === 20_000 ? { goal: { atMost: 0.1 } } : {}),
+      ...(size === 20_000 && AT_GOALS_RATE ? { goal: { atMost: 0.1 } } : {}),
     },
     {
       name: `${label}: app, site search typed → the site listed`,
@@ -672,7 +684,7 @@ function comparedRows(
       name: `${label}: app, longest task while a sync changes sites under New site`,
       value: app.sitesChanged.tasks.longest,
       unit: 'ms',
-      ...(size === 20_000 ? { goal: { atMost: 50 } } : {}),
+      ...(size === 20_000 && AT_GOALS_RATE ? { goal: { atMost: 50 } } : {}),
     },
     {
       name: `${label}: app, New collection tapped → its site picker listing sites`,
@@ -703,7 +715,7 @@ export async function benchMapScale(): Promise<BenchRow[]> {
           where agency = 1 and delete_date is null`,
       );
       const expected = counted[0].n;
-      const label = `map scale ${size / 1000}k`;
+      const label = `map scale ${size / 1000}k${CPU_SLOWDOWN === 4 ? '' : ` at ${CPU_SLOWDOWN}x CPU`}`;
       process.stderr.write(`  ${label}: ${expected} sites of agency 1; the app…\n`);
       const app = await measureApp(stack, expected, counted[0].last);
       rows.push(...appRows(label, size, app));
