@@ -85,6 +85,14 @@ export async function eachPage<R extends WalkedRow = Row>(
   }
 }
 
+/** A page not asked for: the engine stopped while its pull was under way. */
+class EngineStopped extends Error {
+  constructor() {
+    super('The sync engine stopped: no further page is asked for');
+    this.name = 'EngineStopped';
+  }
+}
+
 type ListPage<R> = { rows: R[]; count: number | null; date: string | null };
 
 async function fetchList<R extends WalkedRow>(
@@ -94,6 +102,8 @@ async function fetchList<R extends WalkedRow>(
   params: string,
   readPage: PageReader<R>,
 ): Promise<ListPage<R>> {
+  // Not sent once the engine stopped; the pull fails, which a stopped engine does not report.
+  if (ctx.stopped()) throw new EngineStopped();
   let result;
   try {
     result = await request<string>(`${ctx.baseUrl}/api${ENTITY[entity].path}?${params}`, {

@@ -13,4 +13,10 @@ export type SyncContext = {
   backoff: BackoffOptions;
   /** Per-request timeout (ms): a hung request must not stall the queue. */
   timeoutMs: number;
+  /**
+   * True once the engine has stopped (signed out, another user's session, the app closed): a
+   * pull under way then asks for no further page. Each would go out under whoever is signed in
+   * by then, for a database no longer shown. Requests already sent are answered and handled.
+   */
+  stopped: () => boolean;
 };

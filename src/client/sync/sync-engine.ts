@@ -102,6 +102,7 @@ export function createSyncEngine(db: TraplineDb, options: SyncEngineOptions = {}
     random: options.random ?? Math.random,
     backoff: { ...DEFAULT_BACKOFF, ...options.backoff },
     timeoutMs: options.timeoutMs ?? 30_000,
+    stopped: () => stopped,
   };
   const lockName = options.lockName ?? 'trapline-outbox';
   const concurrency = options.concurrency ?? 3;

@@ -35,6 +35,7 @@ export function setupDrain(): {
     random: Math.random,
     backoff: DEFAULT_BACKOFF,
     timeoutMs: 30_000,
+    stopped: () => false,
   };
   let inFlight: ReadonlySet<string> = new Set();
   const hooks: DrainHooks = {
