@@ -93,6 +93,64 @@ describe('the site index: what the site form checks against', () => {
     expect(index.version).toBe(version + 1);
   });
 
+  it('names exactly the sites changed in what the map or the form reads, among look-alikes', () => {
+    // Three sites one code apart, one name, one place: a change to one must not be taken for
+    // another's, and a change nothing reads (comments, updated) is no change.
+    const twins = ['a', 'b', 'c'].map((id, i) =>
+      row({ localId: id, code: `20000${i}`, name: 'Twin Slough' }),
+    );
+    const index = new SiteIndexCore();
+    expect(index.load(twins)).toEqual(['a', 'b', 'c']);
+    const change = (id: string, over: (r: SiteRecordLike) => Partial<SiteRecordLike>) =>
+      twins.map((r) => (r.localId === id ? { ...r, ...over(r) } : r));
+    const cases: [string, SiteRecordLike[], string[]][] = [
+      // Moved a ten-millionth of a degree.
+      [
+        'moved',
+        change('b', (r) => ({
+          data: { ...r.data, shape: { type: 'Point', coordinates: [-121.7, 38.5500001] } },
+        })),
+        ['b'],
+      ],
+      [
+        'the server added it on another day',
+        change('c', (r) => ({ server: { ...r.server, add_date: '2025-03-02T00:00:00Z' } })),
+        ['c'],
+      ],
+      [
+        'made at another moment',
+        change('a', () => ({ createdAt: Date.parse('2026-01-01T00:00:01Z') })),
+        ['a'],
+      ],
+      ['the server copy gone', change('a', () => ({ server: null })), ['a']],
+      ['its shape dropped', change('b', () => ({ data: {} })), ['b']],
+      ['sent (its state)', change('c', () => ({ syncState: 'queued' })), ['c']],
+      ['recoded', change('b', () => ({ code: '200009' })), ['b']],
+      [
+        'only its notes and update time',
+        change('a', (r) => ({
+          data: { ...r.data, comments: 'gate locked' },
+          server: { ...r.server, updated: '2026-02-02T00:00:00Z' },
+        })),
+        [],
+      ],
+      ['deleted', change('b', () => ({ deleted: true })), ['b']],
+      [
+        'a fourth twin added',
+        [...twins, row({ localId: 'd', code: '200003', name: 'Twin Slough' })],
+        ['d'],
+      ],
+    ];
+    for (const [what, rows, changed] of cases) {
+      const fresh = new SiteIndexCore();
+      fresh.load(twins);
+      expect(fresh.load(rows), what).toEqual(changed);
+      expect(fresh.version, what).toBe(changed.length > 0 ? 2 : 1);
+      // And back again: the same sites are named.
+      expect(fresh.load(twins), `${what}, undone`).toEqual(changed);
+    }
+  });
+
   it('takes a site as stored now over the index’s copy, a moment after it was saved', () => {
     const index = new SiteIndexCore();
     index.load(rows);
