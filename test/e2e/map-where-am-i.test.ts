@@ -257,4 +257,50 @@ describe('map at scale and where am I', () => {
     await page.getByLabel('Search sites').fill('');
     expect(app.pageErrors).toEqual([]);
   });
+
+  it('opens Sites after the app restarts on what it showed last, then shows a site renamed meanwhile', async () => {
+    const page = app.page;
+    await page.goto('/sites');
+    const count = page.getByText(`${total.toLocaleString('en-US')} sites`, { exact: true });
+    await visible(count, 30_000);
+    // What Sites showed is kept on the tablet for its next first opening.
+    const kept = () =>
+      page.evaluate(
+        () =>
+          new Promise<number | null>((resolve) => {
+            const open = indexedDB.open('trapline-a1-demo-tech-site-index');
+            open.onerror = () => resolve(null);
+            open.onsuccess = () => {
+              const db = open.result;
+              if (!db.objectStoreNames.contains('snapshot')) return resolve(db.close() ?? null);
+              const get = db.transaction('snapshot').objectStore('snapshot').get('sites');
+              get.onsuccess = () => {
+                db.close();
+                resolve((get.result as { ids: string[] } | undefined)?.ids.length ?? null);
+              };
+            };
+          }),
+      );
+    await expect.poll(kept, { timeout: 15_000 }).toBe(total);
+    // Renamed in the office while the app is closed; the app pulls it as it starts again.
+    await stack.db.query(
+      `update site set name = 'Renamed while the app was closed', updated = now()
+        where agency = 1 and code = '102998'`,
+    );
+    await page.goto('/');
+    await visible(page.getByRole('heading', { name: /^Hello,/ }), 30_000);
+    await navigate(page, 'Sites');
+    await visible(count, 30_000);
+    await page.getByLabel('Search sites').fill('renamed while the app');
+    // The sites as stored are read after the snapshot is shown, and what changed shows.
+    await visible(
+      page.getByRole('list', { name: 'Sites' }).getByRole('link', {
+        name: /102998 Renamed while the app was closed/,
+      }),
+      30_000,
+    );
+    await page.getByLabel('Search sites').fill('');
+    await visible(count);
+    expect(app.pageErrors).toEqual([]);
+  });
 });

@@ -69,6 +69,24 @@ const sameMarker = (a: IndexedSite, b: IndexedSite) =>
 const sameCheck = (a: SiteCheck, b: SiteCheck) =>
   a.createdAt === b.createdAt && sameJson(a.data, b.data) && sameJson(a.server, b.server);
 
+/**
+ * What the map and the Sites list show of the index (its sites, not the form's checks), kept in
+ * storage between visits so the next first opening draws before the sites are read again
+ * (site-index-snapshot.ts). Columns, not one object per site: read back in a few milliseconds.
+ */
+export type SiteIndexSnapshot = {
+  format: typeof SNAPSHOT_FORMAT;
+  ids: string[];
+  codes: string[];
+  names: string[];
+  states: string[];
+  lats: Float64Array;
+  lons: Float64Array;
+};
+
+/** Bumped whenever the snapshot's shape or meaning changes: an older one is not used. */
+export const SNAPSHOT_FORMAT = 1;
+
 export class SiteIndexCore {
   private sites: IndexedSite[] = [];
   /** Lower-case names, same order as `sites` (code order), for the search. */
@@ -81,6 +99,11 @@ export class SiteIndexCore {
   /** The ids each version changed (added, changed or gone), from the oldest kept. */
   private checksLog: { version: number; ids: string[] }[] = [];
   version = 0;
+  /**
+   * The sites as stored were read (a `load`), not only a snapshot of an earlier visit: until
+   * then the index has no checks, and a site form must not be told the sites are only those.
+   */
+  confirmed = false;
 
   /**
    * Replaces the index with these rows (deleted ones left out). Returns the ids of sites added,
@@ -107,16 +130,65 @@ export class SiteIndexCore {
     // The first load changes every site: nothing to compare, so no time spent comparing (the
     // Sites screen waits for this load when it first opens).
     const changed = this.version === 0 ? next.map((s) => s.id) : this.changedFrom(next, checked);
-    if (changed.length === 0 && this.version > 0) return [];
-    next.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-    this.sites = next;
-    this.names = next.map((s) => s.name.toLowerCase());
-    this.placed = next.filter((s) => Number.isFinite(s.lat));
+    const firstRead = !this.confirmed;
+    this.confirmed = true;
+    if (changed.length === 0 && this.version > 0) {
+      // The snapshot shown was right: the map stays as drawn, and the checks come now.
+      if (firstRead) this.keepChecks(checked);
+      return [];
+    }
+    this.keepChecks(checked);
+    this.logChanged(this.version + 1, changed);
+    this.install(next);
+    return changed;
+  }
+
+  /**
+   * Shows the sites of an earlier visit until `load` reads them as stored (which names what
+   * changed since). Not taken once the sites were read, nor in another format: false then.
+   */
+  loadSnapshot(snapshot: SiteIndexSnapshot): boolean {
+    if (this.version > 0 || snapshot.format !== SNAPSHOT_FORMAT) return false;
+    const sites = snapshot.ids.map((id, i): IndexedSite => ({
+      id,
+      code: snapshot.codes[i],
+      name: snapshot.names[i],
+      state: snapshot.states[i],
+      lat: snapshot.lats[i],
+      lon: snapshot.lons[i],
+    }));
+    this.logChanged(1, []);
+    this.install(sites);
+    return true;
+  }
+
+  /** The sites shown, for the next visit's first opening (loadSnapshot). */
+  snapshot(): SiteIndexSnapshot {
+    const { sites } = this;
+    return {
+      format: SNAPSHOT_FORMAT,
+      ids: sites.map((s) => s.id),
+      codes: sites.map((s) => s.code),
+      names: sites.map((s) => s.name),
+      states: sites.map((s) => s.state),
+      lats: Float64Array.from(sites, (s) => s.lat),
+      lons: Float64Array.from(sites, (s) => s.lon),
+    };
+  }
+
+  private keepChecks(checked: SiteCheck[]): void {
     // In localId order, the stored rows' key order (already so when read from IndexedDB): what
     // applyChecks keeps a form's checks in as it brings them up to date.
     this.checked = checked.sort(byLocalId);
     this.checkById = null;
-    this.logChanged(this.version + 1, changed);
+  }
+
+  /** Makes `next` the sites shown, searched and clustered, as the next version. */
+  private install(next: IndexedSite[]): void {
+    next.sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+    this.sites = next;
+    this.names = next.map((s) => s.name.toLowerCase());
+    this.placed = next.filter((s) => Number.isFinite(s.lat));
     this.clusters = new Supercluster<{ i: number }>({
       // 256 px tiles as Leaflet draws them: a radius of 72 screen pixels keeps clusters' 44–60 px
       // targets apart.
@@ -132,7 +204,6 @@ export class SiteIndexCore {
       })),
     );
     this.version += 1;
-    return changed;
   }
 
   /**
@@ -143,15 +214,17 @@ export class SiteIndexCore {
    */
   private changedFrom(next: IndexedSite[], checked: SiteCheck[]): string[] {
     const sitesBefore = new Map(this.sites.map((s) => [s.id, s]));
-    this.checkById ??= new Map(this.checked.map((c) => [c.localId, c]));
-    const checksBefore = this.checkById;
+    // Shown from a snapshot: no checks yet to compare, and no form holds any (checksSince).
+    const checksBefore = this.confirmed
+      ? (this.checkById ??= new Map(this.checked.map((c) => [c.localId, c])))
+      : null;
     const changed: string[] = [];
     for (let i = 0; i < next.length; i += 1) {
       const id = next[i].id;
       const site = sitesBefore.get(id);
-      const check = checksBefore.get(id);
-      if (!site || !check || !sameMarker(site, next[i]) || !sameCheck(check, checked[i]))
-        changed.push(id);
+      const check = checksBefore?.get(id);
+      const sameChecks = !checksBefore || (check !== undefined && sameCheck(check, checked[i]));
+      if (!site || !sameMarker(site, next[i]) || !sameChecks) changed.push(id);
       sitesBefore.delete(id);
     }
     // Gone: in the last load, not in this one.

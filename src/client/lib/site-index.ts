@@ -155,6 +155,13 @@ function siteIndexFor(dbName: string): SiteIndex {
   return current;
 }
 
+/** Ends `dbName`'s index (its user's data is being removed): its worker keeps nothing more. */
+export function endSiteIndex(dbName: string): void {
+  if (current?.dbName !== dbName) return;
+  current.terminate();
+  current = null;
+}
+
 /**
  * The site index of `dbName` while the calling component is shown, and its summary (null until
  * the sites are first read), re-rendering when the sites change. The re-render is a transition:

@@ -13,6 +13,8 @@ import {
   startReportCache,
 } from '../../../../src/client/lib/report-cache';
 import type { SessionInfo } from '../../../../src/shared';
+import { SiteIndexCore } from '../../../../src/client/lib/site-index-core';
+import { snapshotDbName, writeSnapshot } from '../../../../src/client/lib/site-index-snapshot';
 import { makeSite } from '../../db/factories';
 
 /** A technician of agency 1 on a tablet that works offline (every request fails). */
@@ -27,7 +29,10 @@ function technician(): SessionInfo {
 const ownerOf = (who: SessionInfo) => ({ agencyId: who.agency.id, username: who.user.username });
 const reportOwner = (who: SessionInfo) => `${who.agency.id}:${who.user.username}`;
 
-/** The user's database holding one site, sent (`unsent`: not yet), and one kept report. */
+/**
+ * The user's database holding one site, sent (`unsent`: not yet), the site index's snapshot of
+ * it (as the Sites screen leaves it), and one kept report.
+ */
 async function tabletWithData(who: SessionInfo, { unsent }: { unsent: boolean }) {
   const db = openUserDb(ownerOf(who));
   const localId = await createSite(db, makeSite({ code: '918101', name: 'Handover Pond' }));
@@ -35,6 +40,10 @@ async function tabletWithData(who: SessionInfo, { unsent }: { unsent: boolean })
     await db.outbox.clear();
     await db.sites.update(localId, { syncState: 'synced', serverId: 4101 });
   }
+  const index = new SiteIndexCore();
+  index.load(await db.sites.toArray());
+  await writeSnapshot(db.name, index.snapshot());
+  expect(await Dexie.exists(snapshotDbName(db.name))).toBe(true);
   db.close();
   const client = new QueryClient();
   await startReportCache(client, reportOwner(who));
@@ -49,6 +58,7 @@ afterEach(async () => {
     // The next file's app must not open as this user.
     clearIdentity(signedIn);
     await Dexie.delete(databaseName(ownerOf(signedIn)));
+    await Dexie.delete(snapshotDbName(databaseName(ownerOf(signedIn))));
   }
   signedIn = null;
 });
@@ -88,6 +98,8 @@ describe('Settings: Remove this tablet’s data', () => {
     await vi.waitFor(async () =>
       expect(await Dexie.exists(databaseName(ownerOf(who)))).toBe(false),
     );
+    // Nothing of theirs left: the site index's snapshot of their sites (names, places) neither.
+    expect(await Dexie.exists(snapshotDbName(databaseName(ownerOf(who))))).toBe(false);
     expect(await readStoredReports(reportOwner(who))).toBeNull();
   });
 
@@ -109,6 +121,7 @@ describe('Settings: Remove this tablet’s data', () => {
     expect(await db.sites.count()).toBe(1);
     expect(await db.outbox.count()).toBe(1);
     db.close();
+    expect(await Dexie.exists(snapshotDbName(databaseName(ownerOf(who))))).toBe(true);
     expect(await readStoredReports(reportOwner(who))).not.toBeNull();
   });
 });
