@@ -247,6 +247,19 @@ type AppFigures = {
   sitesChanged: { ms: number; tasks: Tasks };
 };
 
+/** The figures a quick run (MAP_SCALE_QUICK) measures: the pull, opening Sites and panning. */
+type QuickFigures = Pick<
+  AppFigures,
+  | 'pullMs'
+  | 'pullHeadMs'
+  | 'progressSeen'
+  | 'pull'
+  | 'open'
+  | 'openShownMs'
+  | 'reopenShownMs'
+  | 'pan'
+>;
+
 /**
  * Types part of a site's name into Sites' search, as a technician looking for one site would,
  * and times it until that site is listed (the search runs in the site index worker). The name
@@ -391,20 +404,7 @@ async function measureApp(
   expected: number,
   /** The largest id of the agency's sites: the last one a pull stores. */
   lastId: number,
-): Promise<
-  Partial<AppFigures> &
-    Pick<
-      AppFigures,
-      | 'pullMs'
-      | 'pullHeadMs'
-      | 'progressSeen'
-      | 'pull'
-      | 'open'
-      | 'openShownMs'
-      | 'reopenShownMs'
-      | 'pan'
-    >
-> {
+): Promise<Partial<AppFigures> & QuickFigures> {
   const app: AppBrowser = await launchApp(stack.appUrl);
   try {
     const { page, context } = app;
@@ -599,21 +599,7 @@ const goalOf = (atMost: number | undefined) =>
   atMost === undefined || !AT_GOALS_RATE ? {} : { goal: { atMost } };
 
 /** The app's own figures: the pull, opening Sites and panning. */
-function appRows(
-  label: string,
-  size: number,
-  app: Pick<
-    AppFigures,
-    | 'pullMs'
-    | 'pullHeadMs'
-    | 'progressSeen'
-    | 'pull'
-    | 'open'
-    | 'openShownMs'
-    | 'reopenShownMs'
-    | 'pan'
-  >,
-): BenchRow[] {
+function appRows(label: string, size: number, app: QuickFigures): BenchRow[] {
   return [
     {
       name: `${label}: first pull, sign-in → all sites stored`,
