@@ -281,7 +281,7 @@ describe('map at scale and where am I', () => {
             };
           }),
       );
-    await expect.poll(kept, { timeout: 15_000 }).toBe(total);
+    await expect.poll(kept, { timeout: 30_000 }).toBe(total);
     // Renamed in the office while the app is closed; the app pulls it as it starts again.
     await stack.db.query(
       `update site set name = 'Renamed while the app was closed', updated = now()

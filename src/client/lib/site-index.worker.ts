@@ -37,6 +37,11 @@ const heldChecks: { id: number; known: number | null }[] = [];
 let snapshotTimer: ReturnType<typeof setTimeout> | null = null;
 /** A pull stores sites in batches: one snapshot once they have stopped changing for this long. */
 const SNAPSHOT_AFTER_MS = 2_000;
+/**
+ * The read of the sites as stored waits at most this long for the snapshot (asked for first so
+ * it does not wait behind that read): a snapshot that never comes must not keep the sites unread.
+ */
+const SNAPSHOT_WAIT_MS = 1_000;
 
 const post = (message: IndexMessage) => scope.postMessage(message);
 
@@ -126,7 +131,10 @@ scope.onmessage = (event: MessageEvent<IndexRequest>) => {
     // No schema here: the app's TraplineDb owns it; this opens whatever version is stored.
     db = new Dexie(m.dbName);
     // The snapshot first: asked for after the read of every site, it would wait behind it.
-    void showSnapshot(m.dbName).finally(refresh);
+    void Promise.race([
+      showSnapshot(m.dbName),
+      new Promise((resolve) => setTimeout(resolve, SNAPSHOT_WAIT_MS)),
+    ]).finally(refresh);
   } else if (m.type === 'watch') {
     watching = m.on;
     if (watching && stale) refresh();
