@@ -21,13 +21,16 @@ class SnapshotDb extends Dexie {
 
 /** The snapshot kept for `dbName`, or null (none, another format, or unreadable). */
 export async function readSnapshot(dbName: string): Promise<SiteIndexSnapshot | null> {
-  const name = snapshotDbName(dbName);
-  // Not made by looking: a tablet whose storage was cleared keeps no database of this user's.
-  if (!(await Dexie.exists(name))) return null;
-  const db = new SnapshotDb(name);
+  // Opened as stored, with no schema (one open, on the Sites screen's first opening): a database
+  // that is not there is not made by looking, and a tablet whose storage was cleared keeps none.
+  const db = new Dexie(snapshotDbName(dbName));
   try {
-    const snapshot = await db.snapshot.get(KEY);
+    await db.open();
+    const snapshot = await db.table<SiteIndexSnapshot, string>('snapshot').get(KEY);
     return snapshot?.format === SNAPSHOT_FORMAT ? snapshot : null;
+  } catch (err) {
+    if (err instanceof Dexie.NoSuchDatabaseError) return null;
+    throw err;
   } finally {
     db.close();
   }
