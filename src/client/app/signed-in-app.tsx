@@ -20,6 +20,7 @@ import {
 import { createSyncEngine, type SyncEngine } from '../sync';
 import { PartErrorBoundary } from './error-boundaries';
 import { Layout } from './layout';
+import { useSiteIndexAfterPull } from './site-index-after-pull';
 import { AppRoutes } from './routes';
 import { StorageLostBanner, SupersededBanner, useSuperseded } from './superseded-banner';
 import { UpdateBanner } from './update-banner';
@@ -95,6 +96,7 @@ export function SignedInApp({
       setEngine(null);
     };
   }, [db, agencyId, username]);
+  useSiteIndexAfterPull(engine, db.name);
   /** Set once this user's data was removed from the tablet: their database stays closed for good. */
   const removed = useRef(false);
   useEffect(

@@ -155,6 +155,19 @@ function siteIndexFor(dbName: string): SiteIndex {
   return current;
 }
 
+/**
+ * Starts `dbName`'s index before any screen shows it, so that Sites, the site pickers and the
+ * site form find the sites read and clustered: after a pull, while the technician is on Home.
+ * The read and the build run in the index's worker, off the page's thread; the worker then keeps
+ * its snapshot (site-index.worker.ts) and reads again only once a screen shows it. Where there is
+ * no Worker (tests in Node) the screens start it themselves.
+ */
+export function warmSiteIndex(dbName: string): void {
+  if (typeof Worker === 'undefined') return;
+  if (current?.dbName === dbName) return;
+  siteIndexFor(dbName);
+}
+
 /** Ends `dbName`'s index (its user's data is being removed): its worker keeps nothing more. */
 export function endSiteIndex(dbName: string): void {
   if (current?.dbName !== dbName) return;

@@ -25,7 +25,12 @@ import { writesTo } from './storage-mutations';
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const core = new SiteIndexCore();
 let db: Dexie | null = null;
-let watching = true;
+/**
+ * A screen shows the index (SiteIndex.retain): changes are read as they come. Off until one
+ * does: an index started before any screen showed it (warmSiteIndex, after a pull) reads the
+ * sites once, then only marks itself stale until a screen shows it.
+ */
+let watching = false;
 let stale = false;
 let reading: Promise<void> | null = null;
 let again = false;
