@@ -5,6 +5,7 @@ import { describeViolations, seriousViolations } from './harness/axe';
 import { ensureAppBuilt } from './harness/build-app';
 import { LANDSCAPE, PORTRAIT, type AppBrowser } from './harness/browser';
 import { launchSignedIn, navigate, syncNow, visible } from './harness/field-actions';
+import { keptSiteSnapshot, userDbName } from './harness/local-db';
 import { screenScreenshot } from './harness/screenshot';
 import { startStack, type Stack } from './harness/stack';
 
@@ -264,23 +265,7 @@ describe('map at scale and where am I', () => {
     const count = page.getByText(`${total.toLocaleString('en-US')} sites`, { exact: true });
     await visible(count, 30_000);
     // What Sites showed is kept on the tablet for its next first opening.
-    const kept = () =>
-      page.evaluate(
-        () =>
-          new Promise<number | null>((resolve) => {
-            const open = indexedDB.open('trapline-a1-demo-tech-site-index');
-            open.onerror = () => resolve(null);
-            open.onsuccess = () => {
-              const db = open.result;
-              if (!db.objectStoreNames.contains('snapshot')) return resolve(db.close() ?? null);
-              const get = db.transaction('snapshot').objectStore('snapshot').get('sites');
-              get.onsuccess = () => {
-                db.close();
-                resolve((get.result as { ids: string[] } | undefined)?.ids.length ?? null);
-              };
-            };
-          }),
-      );
+    const kept = () => keptSiteSnapshot(page, userDbName(1, 'demo-tech'));
     await expect.poll(kept, { timeout: 30_000 }).toBe(total);
     // Renamed in the office while the app is closed; the app pulls it as it starts again.
     await stack.db.query(

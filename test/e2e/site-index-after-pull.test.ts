@@ -2,53 +2,17 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { growSites } from '../bench/grow-sites';
 import { ensureAppBuilt } from './harness/build-app';
-import type { AppBrowser } from './harness/browser';
-import { launchSignedIn, navigate, syncNow, visible } from './harness/field-actions';
+import { launchApp, type AppBrowser } from './harness/browser';
+import { launchSignedIn, navigate, signIn, syncNow, visible } from './harness/field-actions';
+import { keptSiteSnapshot, localRows, userDbName } from './harness/local-db';
 import { startStack, type Stack } from './harness/stack';
 
 const GROWN = 400;
-const USER_DB = 'trapline-a1-demo-tech';
-
-/** How many sites the site index keeps in its snapshot (site-index-snapshot.ts), or null. */
-function keptSnapshot(page: Page): Promise<number | null> {
-  return page.evaluate(
-    (name) =>
-      new Promise<number | null>((resolve) => {
-        const open = indexedDB.open(name);
-        open.onerror = () => resolve(null);
-        open.onsuccess = () => {
-          const db = open.result;
-          if (!db.objectStoreNames.contains('snapshot')) return resolve(db.close() ?? null);
-          const get = db.transaction('snapshot').objectStore('snapshot').get('sites');
-          get.onsuccess = () => {
-            db.close();
-            resolve((get.result as { ids: string[] } | undefined)?.ids.length ?? null);
-          };
-        };
-      }),
-    `${USER_DB}-site-index`,
-  );
-}
-
-/** The name of the site with `code` as stored on the tablet, read from IndexedDB. */
-function storedName(page: Page, code: string): Promise<string | null> {
-  return page.evaluate(
-    ({ name, code }) =>
-      new Promise<string | null>((resolve) => {
-        const open = indexedDB.open(name);
-        open.onsuccess = () => {
-          const db = open.result;
-          const all = db.transaction('sites').objectStore('sites').getAll();
-          all.onsuccess = () => {
-            db.close();
-            const rows = all.result as { code: string; name: string }[];
-            resolve(rows.find((r) => r.code === code)?.name ?? null);
-          };
-        };
-      }),
-    { name: USER_DB, code },
-  );
-}
+const USER_DB = userDbName(1, 'demo-tech');
+const keptSnapshot = (page: Page) => keptSiteSnapshot(page, USER_DB);
+/** The name of the site with `code` as stored on the tablet. */
+const storedName = async (page: Page, code: string) =>
+  (await localRows(page, USER_DB, 'sites')).find((r) => r.code === code)?.name;
 
 // After sign-in's pull the site index reads and clusters the sites in its worker while the
 // technician is still on Home, so Sites opens on them; changes pulled before Sites is shown are
@@ -74,13 +38,16 @@ describe('the site index after the first pull', () => {
     await stack?.stop();
   });
 
-  it('reads every site on Home after the pull, before Sites is opened', async () => {
+  it('starts the index on Home after the pull, before Sites is opened', async () => {
     const page = app.page;
     await visible(page.getByRole('heading', { name: /^Hello,/ }));
-    // The index's worker read every pulled site and kept what Sites will show: no screen that
-    // shows sites has been opened in this page.
-    await expect.poll(() => keptSnapshot(page), { timeout: 30_000 }).toBe(total);
+    // The index's worker runs, though no screen that shows sites has been opened in this page;
+    // and what Sites will show is kept (by the pull, or by the index once it read the sites).
+    await expect
+      .poll(() => page.workers().some((w) => w.url().includes('site-index')), { timeout: 30_000 })
+      .toBe(true);
     expect(page.url()).not.toContain('/sites');
+    await expect.poll(() => keptSnapshot(page), { timeout: 30_000 }).toBe(total);
     expect(app.pageErrors).toEqual([]);
   });
 
@@ -103,5 +70,38 @@ describe('the site index after the first pull', () => {
     await visible(list.getByRole('link', { name: /^100120 Scale site 120\b/ }));
     expect(await list.getByRole('link', { name: /^100012 / }).count()).toBe(0);
     expect(app.pageErrors).toEqual([]);
+  });
+
+  it('keeps what sign-in pulled for the index even where the index has not run', async () => {
+    // A second tablet whose browser cannot load the index's worker until told to: the only one
+    // left to keep the snapshot is the pull writer, from the sites it stored.
+    const other = await launchApp(stack.appUrl);
+    try {
+      await other.context.addInitScript(() => {
+        const Real = window.Worker;
+        window.Worker = class extends Real {
+          constructor(url: string | URL, options?: WorkerOptions) {
+            const healed = (window as { healIndex?: boolean }).healIndex === true;
+            const index = options?.name === 'site-index' && !healed;
+            super(index ? '/assets/site-index.worker-gone.js' : url, options);
+          }
+        };
+      });
+      await other.page.reload();
+      await signIn(other.page, { username: 'demo-tech', password: stack.password });
+      await expect.poll(() => keptSnapshot(other.page), { timeout: 30_000 }).toBe(total);
+      // With the worker at hand again, Sites opens on every site.
+      await other.page.evaluate(() => {
+        (window as { healIndex?: boolean }).healIndex = true;
+      });
+      await navigate(other.page, 'Sites');
+      await visible(
+        other.page.getByText(`${total.toLocaleString('en-US')} sites`, { exact: true }),
+        30_000,
+      );
+      expect(other.pageErrors).toEqual([]);
+    } finally {
+      await other.dispose();
+    }
   });
 });

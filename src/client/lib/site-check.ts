@@ -1,5 +1,5 @@
 import type { LatLon } from './geo';
-import type { SiteRecordLike } from './site-index-core';
+import type { SiteRecordLike } from './indexed-sites';
 import type { ChecksAnswer, IndexMessage } from './site-index-protocol';
 
 /**

@@ -1,6 +1,13 @@
 import Supercluster, { type ClusterProperties } from 'supercluster';
 import { nearestTo, type LatLon } from './geo';
-import { byLocalId, placeOf, siteCheckOf, type SiteCheck } from './site-check';
+import {
+  indexedSiteOf,
+  SNAPSHOT_FORMAT,
+  snapshotOf,
+  type SiteIndexSnapshot,
+  type SiteRecordLike,
+} from './indexed-sites';
+import { byLocalId, siteCheckOf, type SiteCheck } from './site-check';
 import type { ChecksAnswer, IndexSummary } from './site-index-protocol';
 import {
   groupOverlapping,
@@ -15,6 +22,7 @@ import {
  * main thread never deserialises 20,000 site records nor clusters them. Pure: tested in Node.
  */
 
+export type { SiteIndexSnapshot, SiteRecordLike } from './indexed-sites';
 export type SearchResult = { total: number; matched: number; shown: IndexedSite[] };
 export type NearbySite = { site: IndexedSite; meters: number; bearing: number };
 
@@ -29,17 +37,6 @@ export const CLUSTER_MAX_ZOOM = 16;
  * in a group with the sites its marker would overlap (groupOverlapping).
  */
 export const DRAW_EACH_UP_TO = 100;
-/** A stored site row, as much of it as the index reads (database.ts SiteRow). */
-export type SiteRecordLike = {
-  localId: string;
-  code: string;
-  name: string;
-  syncState: string;
-  deleted?: boolean;
-  createdAt?: number;
-  data?: Record<string, unknown> | null;
-  server?: Record<string, unknown> | null;
-};
 
 /** Equal as JSON values: the same numbers (NaN too), strings, arrays and keys, in any key order. */
 function sameJson(x: unknown, y: unknown): boolean {
@@ -69,24 +66,6 @@ const sameMarker = (a: IndexedSite, b: IndexedSite) =>
 const sameCheck = (a: SiteCheck, b: SiteCheck) =>
   a.createdAt === b.createdAt && sameJson(a.data, b.data) && sameJson(a.server, b.server);
 
-/**
- * What the map and the Sites list show of the index (its sites, not the form's checks), kept in
- * storage between visits so the next first opening draws before the sites are read again
- * (site-index-snapshot.ts). Columns, not one object per site: read back in a few milliseconds.
- */
-export type SiteIndexSnapshot = {
-  format: typeof SNAPSHOT_FORMAT;
-  ids: string[];
-  codes: string[];
-  names: string[];
-  states: string[];
-  lats: Float64Array;
-  lons: Float64Array;
-};
-
-/** Bumped whenever the snapshot's shape or meaning changes: an older one is not used. */
-export const SNAPSHOT_FORMAT = 1;
-
 export class SiteIndexCore {
   private sites: IndexedSite[] = [];
   /** Lower-case names, same order as `sites` (code order), for the search. */
@@ -114,18 +93,8 @@ export class SiteIndexCore {
     const checked: SiteCheck[] = [];
     for (const row of rows) {
       if (row.deleted) continue;
-      const check = siteCheckOf(row);
-      const at = placeOf(row);
-      const site: IndexedSite = {
-        id: row.localId,
-        code: row.code,
-        name: row.name,
-        state: row.syncState,
-        lat: at?.lat ?? Number.NaN,
-        lon: at?.lon ?? Number.NaN,
-      };
-      next.push(site);
-      checked.push(check);
+      next.push(indexedSiteOf(row));
+      checked.push(siteCheckOf(row));
     }
     // The first load changes every site: nothing to compare, so no time spent comparing (the
     // Sites screen waits for this load when it first opens).
@@ -164,16 +133,7 @@ export class SiteIndexCore {
 
   /** The sites shown, for the next visit's first opening (loadSnapshot). */
   snapshot(): SiteIndexSnapshot {
-    const { sites } = this;
-    return {
-      format: SNAPSHOT_FORMAT,
-      ids: sites.map((s) => s.id),
-      codes: sites.map((s) => s.code),
-      names: sites.map((s) => s.name),
-      states: sites.map((s) => s.state),
-      lats: Float64Array.from(sites, (s) => s.lat),
-      lons: Float64Array.from(sites, (s) => s.lon),
-    };
+    return snapshotOf(this.sites);
   }
 
   private keepChecks(checked: SiteCheck[]): void {

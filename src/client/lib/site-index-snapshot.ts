@@ -1,5 +1,5 @@
 import Dexie, { type Table } from 'dexie';
-import { SNAPSHOT_FORMAT, type SiteIndexSnapshot } from './site-index-core';
+import { SNAPSHOT_FORMAT, type SiteIndexSnapshot } from './indexed-sites';
 
 /**
  * Where the site index keeps what the map and the Sites list showed (SiteIndexSnapshot), for the
@@ -26,6 +26,8 @@ export async function readSnapshot(dbName: string): Promise<SiteIndexSnapshot | 
   const db = new Dexie(snapshotDbName(dbName));
   try {
     await db.open();
+    // There, but empty (made by something else that looked, or its making cut short): none.
+    if (!db.tables.some((t) => t.name === 'snapshot')) return null;
     const snapshot = await db.table<SiteIndexSnapshot, string>('snapshot').get(KEY);
     return snapshot?.format === SNAPSHOT_FORMAT ? snapshot : null;
   } catch (err) {

@@ -2,7 +2,7 @@ import { refId, type Entity } from '#shared';
 import type { ListParams } from '#shared/list-query';
 import { eachPage } from './list-pages';
 import { POOL_TYPES, speciesTypes } from './pool-types';
-import { listRowsFor, storePulled, type ListedRow } from './pull-writer';
+import { keepPulledSites, listRowsFor, storePulled, type ListedRow } from './pull-writer';
 import type { PulledRow } from './store-pulled-rows';
 import type { SyncContext } from './sync-context';
 import { SyncError } from './sync-error';
@@ -53,6 +53,7 @@ export async function pullRecords(
 ): Promise<{ site: number; collection: number; pool: number; poolTest: number; removed: number }> {
   // Parents first: a pulled child finds its parent's localId.
   const site = await pullEntity(ctx, 'site', {}, options, onProgress);
+  keepPulledSites(ctx.db);
   const since = new Date(ctx.now() - options.collectionDays * 86_400_000)
     .toISOString()
     .slice(0, 10);

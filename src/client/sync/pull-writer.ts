@@ -34,7 +34,9 @@ export type PullWriterRequest =
        */
       held: { pages: number[]; at: number[] };
     }
-  | { type: 'forget'; pages: number[] };
+  | { type: 'forget'; pages: number[] }
+  /** The pull of `dbName`'s sites is over (see PulledSites): no answer. */
+  | { type: 'keepSites'; dbName: string };
 
 /** Rows per message to the worker: each message is cloned in one task of the page's thread. */
 const ROWS_PER_MESSAGE = 250;
@@ -145,6 +147,12 @@ class PullWriter {
     this.worker.postMessage({ type: 'forget', pages } satisfies PullWriterRequest);
   }
 
+  /** The site pull is over: the sites it stored may become the site index's snapshot. */
+  keepSites(dbName: string) {
+    if (this.broken) return;
+    this.worker.postMessage({ type: 'keepSites', dbName } satisfies PullWriterRequest);
+  }
+
   /** Stores a batch of rows read on the page, sent over in slices; null if the worker stopped. */
   store(
     dbName: string,
@@ -200,6 +208,15 @@ export async function storePulled(
     if (stored) return stored;
   }
   return storePulledRows(db, now, entity, rows, notBefore);
+}
+
+/**
+ * The pull of `db`'s sites is over: where the pull writer worker stored them, they become the
+ * site index's snapshot when they are every site on the tablet and none is kept yet
+ * (PulledSites), so that Sites first opens on them without reading them back.
+ */
+export function keepPulledSites(db: TraplineDb): void {
+  writer?.keepSites(db.name);
 }
 
 /** What a pull reads of a list's row: its id, and `updated` for the pull's mark. */

@@ -15,6 +15,7 @@
 import { TraplineDb } from '../db/database';
 import { readListBody } from './list-body';
 import type { PullWriterAnswer, PullWriterRequest } from './pull-writer';
+import { PulledSites } from './pulled-sites';
 import { storePulledRows, type PulledRow } from './store-pulled-rows';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -23,6 +24,8 @@ let db: TraplineDb | null = null;
 const received = new Map<number, PulledRow[]>();
 /** Rows of the pages read here, by page id, until a batch stores them or their pull fails. */
 const pages = new Map<number, PulledRow[]>();
+/** The sites this worker stored for the site index's snapshot, until the site pull ends. */
+let pulledSites: PulledSites | null = null;
 
 const failed = (id: number, e: unknown): PullWriterAnswer => ({
   id,
@@ -43,6 +46,13 @@ scope.onmessage = (event: MessageEvent<PullWriterRequest>) => {
   }
   if (m.type === 'forget') {
     for (const page of m.pages) pages.delete(page);
+    return;
+  }
+  if (m.type === 'keepSites') {
+    // The site pull is over: its sites become the index's snapshot if they are every site.
+    const pulled = pulledSites;
+    pulledSites = null;
+    if (pulled && db?.name === m.dbName) void pulled.keep(db).catch(() => false);
     return;
   }
   if (m.type === 'rows') {
@@ -69,7 +79,12 @@ scope.onmessage = (event: MessageEvent<PullWriterRequest>) => {
     db?.close();
     db = new TraplineDb(dbName);
   }
-  storePulledRows(db, now, entity, rows, notBefore ?? null, 'overlapped').then(
+  if (entity === 'site' && pulledSites?.dbName !== dbName) pulledSites = new PulledSites(dbName);
+  const sites = entity === 'site' ? pulledSites : null;
+  storePulledRows(db, now, entity, rows, notBefore ?? null, {
+    writeOrder: 'overlapped',
+    onStored: sites ? (records) => sites.add(records) : undefined,
+  }).then(
     (result) => scope.postMessage({ id, result } satisfies PullWriterAnswer),
     (e: unknown) => scope.postMessage(failed(id, e)),
   );

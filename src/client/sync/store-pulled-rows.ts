@@ -51,7 +51,14 @@ export async function storePulledRows(
    * pulled window and the records the tablet already holds. Null: every row.
    */
   notBefore: string | null = null,
-  writeOrder: WriteOrder = 'inTurn',
+  {
+    writeOrder = 'inTurn',
+    onStored,
+  }: {
+    writeOrder?: WriteOrder;
+    /** Given the records written, once their transaction has committed. */
+    onStored?: (records: readonly AnyRecordRow[]) => void;
+  } = {},
 ): Promise<StoredRows> {
   const table = recordTable(db, entity);
   const parent = PARENT_FIELD[entity];
@@ -62,7 +69,8 @@ export async function storePulledRows(
   for (const row of rows) if (typeof row.id === 'number') incoming.set(row.id, row);
   const parentIdOf = (row: PulledRow) =>
     parent ? refId(row[parent.field] as number | { id: number } | null | undefined) : null;
-  return db.transaction('rw', tables, async () => {
+  const written: AnyRecordRow[] = [];
+  const result = await db.transaction('rw', tables, async () => {
     const existing = new Map<number, AnyRecordRow>();
     for (const r of await table
       .where('serverId')
@@ -141,6 +149,9 @@ export async function storePulledRows(
       else writes.push(written);
     }
     await Promise.all(writes);
+    written.push(...next);
     return { stored: next.length, added, held };
   });
+  onStored?.(written);
+  return result;
 }

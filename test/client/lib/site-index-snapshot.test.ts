@@ -135,4 +135,21 @@ describe('the kept snapshot', () => {
     await writeSnapshot('trapline-a1-gone-tech', read.snapshot());
     expect((await names()).filter((n) => n?.includes('gone-tech'))).toEqual([]);
   });
+
+  it('reads as none from an empty database of its name, and is kept there after', async () => {
+    await made('trapline-a1-empty-tech');
+    // Made by something that only looked (a raw open), with no store in it.
+    await new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open(snapshotDbName('trapline-a1-empty-tech'));
+      open.onsuccess = () => resolve(open.result.close());
+      open.onerror = () => reject(open.error);
+    });
+    expect(await readSnapshot('trapline-a1-empty-tech')).toBeNull();
+    const read = new SiteIndexCore();
+    read.load(rows);
+    await writeSnapshot('trapline-a1-empty-tech', read.snapshot());
+    expect((await readSnapshot('trapline-a1-empty-tech'))?.ids).toHaveLength(301);
+    await deleteSnapshot('trapline-a1-empty-tech');
+    await Dexie.delete('trapline-a1-empty-tech');
+  });
 });

@@ -49,7 +49,7 @@ describe('storing a pulled batch with its chunks written overlapped', () => {
     'leaves the same sites as chunks written in turn, the technician’s edit kept (%s)',
     async (order) => {
       const { db, edited } = await tabletWithEdit();
-      const result = await storePulledRows(db, NOW, 'site', batch(), null, order);
+      const result = await storePulledRows(db, NOW, 'site', batch(), null, { writeOrder: order });
 
       expect(result.held).toEqual([700]);
       // 701 was here already; 42 is counted once.
@@ -66,7 +66,7 @@ describe('storing a pulled batch with its chunks written overlapped', () => {
 
       // The same tablet stored in turn: row for row the same.
       const reference = await tabletWithEdit();
-      await storePulledRows(reference.db, NOW, 'site', batch(), null, 'inTurn');
+      await storePulledRows(reference.db, NOW, 'site', batch(), null, { writeOrder: 'inTurn' });
       expect(sites).toEqual(await sitesOf(reference.db));
     },
   );
@@ -80,7 +80,9 @@ describe('storing a pulled batch with its chunks written overlapped', () => {
       // A value IndexedDB cannot store, in the third chunk: its put throws, the batch aborts.
       rows[ROWS - 5] = { ...lookAlike(ROWS - 4), comments: () => 'not storable' };
 
-      await expect(storePulledRows(db, NOW, 'site', rows, null, order)).rejects.toThrow();
+      await expect(
+        storePulledRows(db, NOW, 'site', rows, null, { writeOrder: order }),
+      ).rejects.toThrow();
       expect(await sitesOf(db)).toEqual(before);
     },
   );

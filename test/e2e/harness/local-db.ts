@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { databaseName } from '../../../src/client/db/database';
+import { snapshotDbName } from '../../../src/client/lib/site-index-snapshot';
 
 /**
  * Reads the tablet's own IndexedDB (the per-user Dexie database) with the raw IndexedDB API,
@@ -31,6 +32,31 @@ export async function localRows(
         };
       }),
     [dbName, store] as const,
+  );
+}
+
+/**
+ * How many sites the site index's snapshot of `dbName` holds (site-index-snapshot.ts), or null
+ * when none is kept. Looking makes no database: an empty one would stand in the app's way.
+ */
+export function keptSiteSnapshot(page: Page, dbName: string): Promise<number | null> {
+  return page.evaluate(
+    (name) =>
+      new Promise<number | null>((resolve) => {
+        const open = indexedDB.open(name);
+        open.onupgradeneeded = () => open.transaction?.abort();
+        open.onerror = () => resolve(null);
+        open.onsuccess = () => {
+          const db = open.result;
+          if (!db.objectStoreNames.contains('snapshot')) return resolve(db.close() ?? null);
+          const get = db.transaction('snapshot').objectStore('snapshot').get('sites');
+          get.onsuccess = () => {
+            db.close();
+            resolve((get.result as { ids: string[] } | undefined)?.ids.length ?? null);
+          };
+        };
+      }),
+    snapshotDbName(dbName),
   );
 }
 
