@@ -38,6 +38,14 @@ export async function readSnapshot(dbName: string): Promise<SiteIndexSnapshot | 
   }
 }
 
+/**
+ * Whether a snapshot database of `dbName` is there (not its content): asked without opening it,
+ * so without making it.
+ */
+export function snapshotKept(dbName: string): Promise<boolean> {
+  return Dexie.exists(snapshotDbName(dbName));
+}
+
 /** Keeps `snapshot` for `dbName`'s next visit, in place of the one kept before. */
 export async function writeSnapshot(dbName: string, snapshot: SiteIndexSnapshot): Promise<void> {
   // The user's data removed meanwhile (or the tablet's storage cleared): nothing is kept of it.

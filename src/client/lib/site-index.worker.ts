@@ -10,7 +10,8 @@
  * it is re-read when watched again.
  *
  * At its start the index shows what it showed at the last visit (a snapshot kept after each
- * change, site-index-snapshot.ts), then reads the sites as stored and says what changed since:
+ * change, site-index-snapshot.ts; after sign-in, the one the first pull left, PulledSites), then
+ * reads the sites as stored and says what changed since:
  * the read of 20,000 sites took the Sites screen's first opening 3–5 s at 4x CPU, the snapshot a
  * fraction of it. The site form's checks come only from the sites as stored: its questions wait
  * for that read.

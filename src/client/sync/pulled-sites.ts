@@ -1,7 +1,7 @@
 import type { TraplineDb } from '../db/database';
 import type { AnyRecordRow } from '../db/record-tables';
 import { indexedSiteOf, snapshotOf, type SiteRecordLike } from '../lib/indexed-sites';
-import { readSnapshot, writeSnapshot } from '../lib/site-index-snapshot';
+import { snapshotKept, writeSnapshot } from '../lib/site-index-snapshot';
 import type { IndexedSite } from '../lib/site-map-features';
 
 /**
@@ -28,15 +28,18 @@ export class PulledSites {
   /**
    * Keeps the sites stored as `db`'s snapshot when they are every site the tablet holds (the
    * count alike: a first pull into an empty table, with nothing made here meanwhile) and no
-   * snapshot is kept yet (the index keeps its own once it has read the sites). Forgets them
+   * snapshot database is there yet (the index keeps its own once it has read the sites; an
+   * empty one the index fills in when it next writes). Forgets them
    * either way. Returns whether the snapshot was kept.
    */
   async keep(db: TraplineDb): Promise<boolean> {
     const sites = [...this.sites.values()];
     this.sites.clear();
     if (sites.length === 0) return false;
+    // Asked first: after sign-in's first pull a snapshot is there, and every later pull (which
+    // stores only what changed) then costs no count of the tablet's sites.
+    if (await snapshotKept(this.dbName)) return false;
     if ((await db.sites.count()) !== sites.length) return false;
-    if (await readSnapshot(this.dbName)) return false;
     await writeSnapshot(this.dbName, snapshotOf(sites));
     return true;
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TraplineDb } from '../../../src/client/db/database';
 import { SiteIndexCore } from '../../../src/client/lib/site-index-core';
-import { readSnapshot } from '../../../src/client/lib/site-index-snapshot';
+import { readSnapshot, snapshotDbName } from '../../../src/client/lib/site-index-snapshot';
 import { PulledSites } from '../../../src/client/sync/pulled-sites';
 import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
 import { pulledSite, tabletDb } from '../features/helpers/records';
@@ -92,6 +92,20 @@ describe('the sites a first pull stored, kept for the site index', () => {
     expect(await pulled.keep(db)).toBe(false);
     expect(new Set((await readSnapshot(db.name))!.names)).toEqual(new Set(['Twin Slough']));
     expect(await pulled.keep(db)).toBe(false);
+  });
+
+  it('are not kept over an empty database of the snapshot’s name, and say so', async () => {
+    const db = await tabletDb();
+    await new Promise<void>((resolve, reject) => {
+      const open = indexedDB.open(snapshotDbName(db.name));
+      open.onsuccess = () => resolve(open.result.close());
+      open.onerror = () => reject(open.error);
+    });
+    const pulled = new PulledSites(db.name);
+    await pull(db, pulled, [Array.from({ length: 10 }, (_, i) => twin(i + 1))]);
+
+    expect(await pulled.keep(db)).toBe(false);
+    expect(await readSnapshot(db.name)).toBeNull();
   });
 
   it('leave out a batch that was not stored', async () => {
