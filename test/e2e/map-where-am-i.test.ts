@@ -1,8 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { growSites } from '../bench/grow-sites';
 import { describeViolations, seriousViolations } from './harness/axe';
 import { ensureAppBuilt } from './harness/build-app';
+import { growAndCount } from './harness/grown-sites';
 import { LANDSCAPE, PORTRAIT, type AppBrowser } from './harness/browser';
 import { launchSignedIn, navigate, syncNow, visible } from './harness/field-actions';
 import { keptSiteSnapshot, userDbName } from './harness/local-db';
@@ -68,11 +68,7 @@ describe('map at scale and where am I', () => {
   beforeAll(async () => {
     await ensureAppBuilt();
     stack = await startStack();
-    await growSites(stack.db, GROWN);
-    const { rows } = await stack.db.query<{ n: number }>(
-      `select count(*)::int as n from site where agency = 1 and delete_date is null`,
-    );
-    total = rows[0].n;
+    total = await growAndCount(stack.db, GROWN);
     app = await launchSignedIn(stack);
   });
 

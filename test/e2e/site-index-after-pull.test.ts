@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { growSites } from '../bench/grow-sites';
 import { ensureAppBuilt } from './harness/build-app';
+import { growAndCount } from './harness/grown-sites';
 import { launchApp, type AppBrowser } from './harness/browser';
 import { launchSignedIn, navigate, signIn, syncNow, visible } from './harness/field-actions';
 import { keptSiteSnapshot, localRows, userDbName } from './harness/local-db';
+import { healSiteIndexWorker, loseSiteIndexWorker } from './harness/site-index-worker';
 import { startStack, type Stack } from './harness/stack';
 
 const GROWN = 400;
@@ -25,11 +26,7 @@ describe('the site index after the first pull', () => {
   beforeAll(async () => {
     await ensureAppBuilt();
     stack = await startStack();
-    await growSites(stack.db, GROWN);
-    const { rows } = await stack.db.query<{ n: number }>(
-      `select count(*)::int as n from site where agency = 1 and delete_date is null`,
-    );
-    total = rows[0].n;
+    total = await growAndCount(stack.db, GROWN);
     app = await launchSignedIn(stack);
   });
 
@@ -77,23 +74,12 @@ describe('the site index after the first pull', () => {
     // left to keep the snapshot is the pull writer, from the sites it stored.
     const other = await launchApp(stack.appUrl);
     try {
-      await other.context.addInitScript(() => {
-        const Real = window.Worker;
-        window.Worker = class extends Real {
-          constructor(url: string | URL, options?: WorkerOptions) {
-            const healed = (window as { healIndex?: boolean }).healIndex === true;
-            const index = options?.name === 'site-index' && !healed;
-            super(index ? '/assets/site-index.worker-gone.js' : url, options);
-          }
-        };
-      });
+      await loseSiteIndexWorker(other.context);
       await other.page.reload();
       await signIn(other.page, { username: 'demo-tech', password: stack.password });
       await expect.poll(() => keptSnapshot(other.page), { timeout: 30_000 }).toBe(total);
       // With the worker at hand again, Sites opens on every site.
-      await other.page.evaluate(() => {
-        (window as { healIndex?: boolean }).healIndex = true;
-      });
+      await healSiteIndexWorker(other.page);
       await navigate(other.page, 'Sites');
       await visible(
         other.page.getByText(`${total.toLocaleString('en-US')} sites`, { exact: true }),

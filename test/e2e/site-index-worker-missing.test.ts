@@ -8,10 +8,11 @@ import {
   navigate,
   visible,
 } from './harness/field-actions';
+import { healSiteIndexWorker, loseSiteIndexWorker } from './harness/site-index-worker';
 import { startStack, type Stack } from './harness/stack';
 
 // A tablet whose browser cannot load the site index worker's script (its file not served, not
-// cached): the screens that wait for the index say so or read the sites themselves, never
+// cached: loseSiteIndexWorker): the screens that wait for the index say so or read the sites themselves, never
 // "Loading…" for ever.
 describe('the site index worker cannot load', () => {
   let stack: Stack;
@@ -28,17 +29,7 @@ describe('the site index worker cannot load', () => {
       lat: 38.52,
       lon: -121.48,
     });
-    await app.context.addInitScript(() => {
-      const Real = window.Worker;
-      window.Worker = class extends Real {
-        constructor(url: string | URL, options?: WorkerOptions) {
-          const healed = (window as { healIndex?: boolean }).healIndex === true;
-          const index = options?.name === 'site-index' && !healed;
-          // A file the server does not have: the worker's script fails to load.
-          super(index ? '/assets/site-index.worker-gone.js' : url, options);
-        }
-      };
-    });
+    await loseSiteIndexWorker(app.context);
     await app.page.reload();
   });
 
@@ -66,9 +57,7 @@ describe('the site index worker cannot load', () => {
 
   it('starts the index again when Sites is opened again and the worker can load now', async () => {
     const page = app.page;
-    await page.evaluate(() => {
-      (window as { healIndex?: boolean }).healIndex = true;
-    });
+    await healSiteIndexWorker(page);
     await navigate(page, 'Home');
     await navigate(page, 'Sites');
     await visible(page.getByRole('link', { name: /760001 No Index Slough/ }));

@@ -10,6 +10,15 @@ export function makeDb(): TraplineDb {
   return new TraplineDb(`trapline-test-${n}-${Math.random().toString(36).slice(2)}`);
 }
 
+/** Makes an IndexedDB database of `name` with no store in it, as a raw open that only looked does. */
+export function emptyDatabase(name: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const open = indexedDB.open(name);
+    open.onsuccess = () => resolve(open.result.close());
+    open.onerror = () => reject(open.error);
+  });
+}
+
 export function makeSite(overrides: Partial<SiteCreate> = {}): SiteCreate {
   return {
     code: '104233',

@@ -7,6 +7,7 @@ import {
   snapshotDbName,
   writeSnapshot,
 } from '../../../src/client/lib/site-index-snapshot';
+import { emptyDatabase } from '../db/factories';
 
 /**
  * What the site index shows at a first opening before it has read the sites as stored: what it
@@ -139,11 +140,7 @@ describe('the kept snapshot', () => {
   it('reads as none from an empty database of its name, and is kept there after', async () => {
     await made('trapline-a1-empty-tech');
     // Made by something that only looked (a raw open), with no store in it.
-    await new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open(snapshotDbName('trapline-a1-empty-tech'));
-      open.onsuccess = () => resolve(open.result.close());
-      open.onerror = () => reject(open.error);
-    });
+    await emptyDatabase(snapshotDbName('trapline-a1-empty-tech'));
     expect(await readSnapshot('trapline-a1-empty-tech')).toBeNull();
     const read = new SiteIndexCore();
     read.load(rows);

@@ -4,6 +4,7 @@ import { SiteIndexCore } from '../../../src/client/lib/site-index-core';
 import { readSnapshot, snapshotDbName } from '../../../src/client/lib/site-index-snapshot';
 import { PulledSites } from '../../../src/client/sync/pulled-sites';
 import { storePulledRows } from '../../../src/client/sync/store-pulled-rows';
+import { emptyDatabase } from '../db/factories';
 import { pulledSite, tabletDb } from '../features/helpers/records';
 import { queueCreate, site } from './helpers/outbox-factory';
 
@@ -96,11 +97,7 @@ describe('the sites a first pull stored, kept for the site index', () => {
 
   it('are not kept over an empty database of the snapshot’s name, and say so', async () => {
     const db = await tabletDb();
-    await new Promise<void>((resolve, reject) => {
-      const open = indexedDB.open(snapshotDbName(db.name));
-      open.onsuccess = () => resolve(open.result.close());
-      open.onerror = () => reject(open.error);
-    });
+    await emptyDatabase(snapshotDbName(db.name));
     const pulled = new PulledSites(db.name);
     await pull(db, pulled, [Array.from({ length: 10 }, (_, i) => twin(i + 1))]);
 
