@@ -61,3 +61,15 @@ export function snapshotOf(sites: readonly IndexedSite[]): SiteIndexSnapshot {
     lons: Float64Array.from(sites, (s) => s.lon),
   };
 }
+
+/** A snapshot's sites, in its order (the columns of snapshotOf, one site each). */
+export function sitesOfSnapshot(snapshot: SiteIndexSnapshot): IndexedSite[] {
+  return snapshot.ids.map((id, i) => ({
+    id,
+    code: snapshot.codes[i],
+    name: snapshot.names[i],
+    state: snapshot.states[i],
+    lat: snapshot.lats[i],
+    lon: snapshot.lons[i],
+  }));
+}

@@ -4,6 +4,7 @@ import {
   indexedSiteOf,
   SNAPSHOT_FORMAT,
   snapshotOf,
+  sitesOfSnapshot,
   type SiteIndexSnapshot,
   type SiteRecordLike,
 } from './indexed-sites';
@@ -118,16 +119,8 @@ export class SiteIndexCore {
    */
   loadSnapshot(snapshot: SiteIndexSnapshot): boolean {
     if (this.version > 0 || snapshot.format !== SNAPSHOT_FORMAT) return false;
-    const sites = snapshot.ids.map((id, i): IndexedSite => ({
-      id,
-      code: snapshot.codes[i],
-      name: snapshot.names[i],
-      state: snapshot.states[i],
-      lat: snapshot.lats[i],
-      lon: snapshot.lons[i],
-    }));
     this.logChanged(1, []);
-    this.install(sites);
+    this.install(sitesOfSnapshot(snapshot));
     return true;
   }
 

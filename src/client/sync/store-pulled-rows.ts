@@ -69,7 +69,8 @@ export async function storePulledRows(
   for (const row of rows) if (typeof row.id === 'number') incoming.set(row.id, row);
   const parentIdOf = (row: PulledRow) =>
     parent ? refId(row[parent.field] as number | { id: number } | null | undefined) : null;
-  const written: AnyRecordRow[] = [];
+  // The records the transaction wrote, handed to onStored once it has committed.
+  let committed: AnyRecordRow[] = [];
   const result = await db.transaction('rw', tables, async () => {
     const existing = new Map<number, AnyRecordRow>();
     for (const r of await table
@@ -149,9 +150,9 @@ export async function storePulledRows(
       else writes.push(written);
     }
     await Promise.all(writes);
-    written.push(...next);
+    committed = next;
     return { stored: next.length, added, held };
   });
-  onStored?.(written);
+  onStored?.(committed);
   return result;
 }

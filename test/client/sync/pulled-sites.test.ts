@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TraplineDb } from '../../../src/client/db/database';
+import { sitesOfSnapshot, type SiteIndexSnapshot } from '../../../src/client/lib/indexed-sites';
 import { SiteIndexCore } from '../../../src/client/lib/site-index-core';
 import { readSnapshot, snapshotDbName } from '../../../src/client/lib/site-index-snapshot';
 import { PulledSites } from '../../../src/client/sync/pulled-sites';
@@ -38,17 +39,7 @@ async function indexKept(db: TraplineDb) {
   return bySite(core.snapshot());
 }
 
-const bySite = (s: NonNullable<Awaited<ReturnType<typeof readSnapshot>>>) =>
-  s.ids
-    .map((id, i) => ({
-      id,
-      code: s.codes[i],
-      name: s.names[i],
-      state: s.states[i],
-      lat: s.lats[i],
-      lon: s.lons[i],
-    }))
-    .sort((a, b) => (a.id < b.id ? -1 : 1));
+const bySite = (s: SiteIndexSnapshot) => sitesOfSnapshot(s).sort((a, b) => (a.id < b.id ? -1 : 1));
 
 describe('the sites a first pull stored, kept for the site index', () => {
   it('are kept exactly as the index would keep the sites as stored', async () => {
