@@ -257,8 +257,11 @@ describe('field app in Chromium', () => {
     // A tap 20 px from a marker's centre (clear of every other marker) opens its site: Leaflet's
     // own hit area for these circles is 9 px.
     const mapBox = (await map.boundingBox())!;
+    // The canvas's worker draws the dots after the map is shown: wait for them, then read them.
+    await expect
+      .poll(async () => (await markerCentres(page)).length, { message: 'no site marker drawn' })
+      .toBeGreaterThan(0);
     const centres = await markerCentres(page);
-    expect(centres.length, 'no site marker drawn on the map').toBeGreaterThan(0);
     const onMap = (p: { x: number; y: number }) =>
       p.x > mapBox.x + 70 &&
       p.x < mapBox.x + mapBox.width - 10 &&
