@@ -16,10 +16,26 @@ import { LookupsNotice } from '../../ui/lookups-notice';
 /** How many of the week's earlier collections Home lists (the site's page has the rest). */
 const EARLIER_SHOWN = 10;
 
+/** What Home reads of the engine's status: the outbox's counts, and whether they are known. */
+export type HomeSyncCounts = Pick<
+  SyncStatus,
+  'counted' | 'pending' | 'sending' | 'parked' | 'conflict' | 'held'
+>;
+
+/** Home's part of the status (useSyncStatusOf): not the pull's progress nor the drain's. */
+export const homeSyncCounts = ({
+  counted,
+  pending,
+  sending,
+  parked,
+  conflict,
+  held,
+}: SyncStatus): HomeSyncCounts => ({ counted, pending, sending, parked, conflict, held });
+
 type Props = {
   userName: string;
-  /** The engine's live status: Home counts it with syncSummary, as the sync bar does. */
-  status: SyncStatus;
+  /** The engine's counts: Home counts them with syncSummary, as the sync bar does. */
+  status: HomeSyncCounts;
   online: boolean;
 };
 

@@ -1,4 +1,9 @@
-export { SyncEngineProvider, useSyncEngine, useSyncStatus } from './sync-engine-context';
+export {
+  SyncEngineProvider,
+  useSyncEngine,
+  useSyncStatus,
+  useSyncStatusOf,
+} from './sync-engine-context';
 export { SyncStatusBar } from './sync-status-bar';
 export { RecordSyncBadge, StoredRecordSyncBadge } from './record-sync-badge';
 // ParkedEntries (parked-entries.tsx) and ConflictResolver (conflict-resolver.tsx) are imported

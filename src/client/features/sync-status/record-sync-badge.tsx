@@ -1,6 +1,6 @@
 import type { SyncState } from '#shared';
 import { useI18n } from '../../lib/i18n';
-import { useSyncStatus } from './sync-engine-context';
+import { useSyncStatusOf } from './sync-engine-context';
 
 /** Words first (colour is only a second cue); every pair has a contrast ratio above 7:1. */
 const BADGES: Record<
@@ -59,7 +59,8 @@ export function StoredRecordSyncBadge({
 }: {
   record: { localId: string; syncState: SyncState };
 }) {
-  const sending = useSyncStatus().sendingRecords.has(record.localId);
+  // Only whether this record is being sent: not drawn again at every answer of a drain.
+  const sending = useSyncStatusOf((status) => status.sendingRecords.has(record.localId));
   const stored = record.syncState === 'syncing' ? 'queued' : record.syncState;
   return <RecordSyncBadge state={sending ? 'syncing' : stored} />;
 }

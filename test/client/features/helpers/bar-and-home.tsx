@@ -1,18 +1,19 @@
 import { render, screen } from '@testing-library/react';
 import type { TraplineDb } from '../../../../src/client/db/database';
-import { HomeScreen } from '../../../../src/client/features/home/home-screen';
+import { HomeScreen, homeSyncCounts } from '../../../../src/client/features/home/home-screen';
 import {
   SyncEngineProvider,
   SyncStatusBar,
-  useSyncStatus,
+  useSyncStatusOf,
 } from '../../../../src/client/features/sync-status';
 import type { SyncEngine } from '../../../../src/client/sync';
 import { renderScreen } from './records';
 
-/** Home fed by the engine's live status, as the signed-in app shows it. */
+/** Home fed by the engine's live counts, as the signed-in app shows it (HomeRoute). */
 function LiveHome() {
-  const status = useSyncStatus();
-  return <HomeScreen userName="Sam" status={status} online={status.online} />;
+  const status = useSyncStatusOf(homeSyncCounts);
+  const online = useSyncStatusOf((s) => s.online);
+  return <HomeScreen userName="Sam" status={status} online={online} />;
 }
 
 /** The sync bar and Home on one screen, both following `engine`, as the app opens. */

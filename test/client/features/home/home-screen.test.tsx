@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { createCollection } from '../../../../src/client/db/create-collection';
 import { createSite } from '../../../../src/client/db/create-site';
-import { HomeScreen } from '../../../../src/client/features/home/home-screen';
+import { HomeScreen, homeSyncCounts } from '../../../../src/client/features/home/home-screen';
 import {
   SyncEngineProvider,
   SyncStatusBar,
-  useSyncStatus,
+  useSyncStatusOf,
 } from '../../../../src/client/features/sync-status';
 import { formatDate, localDate } from '../../../../src/client/lib/dates';
 import { INITIAL_STATUS } from '../../../../src/client/sync';
@@ -25,9 +25,9 @@ const daysAgo = (days: number) => localDate(new Date(Date.now() - days * DAY));
 
 const home = <HomeScreen userName="Sam" status={INITIAL_STATUS} online />;
 
-/** Home as the app composes it: fed the engine's live status. */
+/** Home as the app composes it (HomeRoute): fed the engine's live counts. */
 function LiveHome() {
-  const status = useSyncStatus();
+  const status = useSyncStatusOf(homeSyncCounts);
   return <HomeScreen userName="Sam" status={status} online />;
 }
 
