@@ -13,7 +13,10 @@
  *   MAP_TRACE=prefix writes a performance trace of the first pull, of opening Sites and of
  *   panning (prefix-<size>-pull.json, -open.json, -pan.json: open them in DevTools' Performance
  *   panel) and prints how busy each thread was during the pull and the longest tasks of the
- *   open and the pan taken apart (page-trace.ts);
+ *   open and the pan taken apart (page-trace.ts); MAP_PULL_REQUESTS=1 prints the first pull's
+ *   requests (the session, the lookups, each page of sites), when each was asked for and when
+ *   its answer had come, in ms after the tap on Sign in: where the head and the tail of the pull
+ *   go, read off the page's resource timing, with no tracing to slow it;
  * - a naive page: the same sites drawn with one Leaflet circleMarker each (Leaflet's default
  *   renderer, a tooltip each, as a first attempt would), served by this bench with Leaflet from
  *   node_modules; the same two figures and the ratio app / naive (goal ≤ 0.1).
@@ -41,6 +44,7 @@ import type { BenchRow } from './run';
 const SIZES = (process.env.MAP_SCALE_SIZES ?? '20000,100000').split(',').map(Number);
 const QUICK = process.env.MAP_SCALE_QUICK === '1';
 const TRACE = process.env.MAP_TRACE;
+const PULL_REQUESTS = process.env.MAP_PULL_REQUESTS === '1';
 /**
  * Chromium's CPU throttling (the goals are set at 4x). MAP_SCALE_CPU=1 measures without it: on
  * Linux the throttle is a signal every 200 µs whose handler busy-waits three times the wall time
@@ -389,6 +393,33 @@ async function timed(page: Page, step: () => Promise<void>): Promise<{ ms: numbe
   return { ms, tasks: await tasksUntilQuiet(page, since) };
 }
 
+/**
+ * The API requests of the first pull from the page's resource timing: when each was asked for and
+ * when its answer had come, in ms after `since` (the tap on Sign in), and when the bench saw
+ * every site stored (`pullMs`). The app's chunks are left out: the waterfall of data is the point.
+ */
+async function pullRequests(page: Page, since: number, pullMs: number): Promise<string> {
+  const entries = await page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => ({
+        name: e.name,
+        start: e.startTime,
+        end: (e as PerformanceResourceTiming).responseEnd,
+      })),
+  );
+  const lines = entries
+    .filter((e) => e.start >= since && new URL(e.name).pathname.startsWith('/api/'))
+    .map((e) => {
+      const { pathname, search } = new URL(e.name);
+      const at = (ms: number) => String(Math.round(ms - since)).padStart(7);
+      return `${at(e.start)} ${at(e.end)}  ${pathname}${search}`;
+    });
+  return `  the first pull's requests (asked, answered; ms after the tap on Sign in):\n${lines
+    .map((l) => `  ${l}\n`)
+    .join('')}  every site stored at ${pullMs} ms (the bench's look)\n`;
+}
+
 /** Runs `step` under a performance trace when MAP_TRACE is set, and prints the trace's summary. */
 async function traced<T>(page: Page, name: string, step: () => Promise<T>): Promise<T> {
   if (!TRACE) return step();
@@ -444,6 +475,7 @@ async function measureApp(
           ?.startTime ?? null,
     );
     const pullHeadMs = firstPageAt === null ? null : firstPageAt - pullSince;
+    if (PULL_REQUESTS) process.stderr.write(await pullRequests(page, pullSince, pullMs));
 
     const label = `${expected}`;
     /** Taps Sites; returns the ms until every site is counted and drawn, and the long tasks. */
