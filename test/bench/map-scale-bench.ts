@@ -400,13 +400,11 @@ async function timed(page: Page, step: () => Promise<void>): Promise<{ ms: numbe
  */
 async function pullRequests(page: Page, since: number, pullMs: number): Promise<string> {
   const entries = await page.evaluate(() =>
-    performance
-      .getEntriesByType('resource')
-      .map((e) => ({
-        name: e.name,
-        start: e.startTime,
-        end: (e as PerformanceResourceTiming).responseEnd,
-      })),
+    performance.getEntriesByType('resource').map((e) => ({
+      name: e.name,
+      start: e.startTime,
+      end: (e as PerformanceResourceTiming).responseEnd,
+    })),
   );
   const lines = entries
     .filter((e) => e.start >= since && new URL(e.name).pathname.startsWith('/api/'))

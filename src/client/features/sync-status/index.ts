@@ -1,9 +1,4 @@
-export {
-  SyncEngineProvider,
-  useSyncEngine,
-  useSyncStatus,
-  useSyncStatusOf,
-} from './sync-engine-context';
+export { SyncEngineProvider, useSyncEngine, useSyncStatusOf } from './sync-engine-context';
 export { SyncStatusBar } from './sync-status-bar';
 export { RecordSyncBadge, StoredRecordSyncBadge } from './record-sync-badge';
 // ParkedEntries (parked-entries.tsx) and ConflictResolver (conflict-resolver.tsx) are imported
