@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -13,7 +13,7 @@ import {
   parse,
   type MessageFormatElement,
 } from '@formatjs/icu-messageformat-parser';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const DIR = 'src/client/lib/i18n/messages';
 const read = (locale: string) =>
@@ -40,7 +40,9 @@ function names(elements: MessageFormatElement[], into = new Set<string>()): Set<
 
 describe('the message catalogues', () => {
   it('English is what the code says: npm run i18n:extract leaves en.json as it is', () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'trapline-i18n-')), 'en.json');
+    const dir = mkdtempSync(join(tmpdir(), 'trapline-i18n-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const out = join(dir, 'en.json');
     execFileSync(
       'node_modules/.bin/formatjs',
       [

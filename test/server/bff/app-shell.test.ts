@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -75,6 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await bff?.close();
   await db?.close();
+  rmSync(dist, { recursive: true, force: true });
 });
 
 describe('the app shell', () => {
@@ -261,6 +262,8 @@ describe('security headers', () => {
     } finally {
       await dispatcher.close();
       await tls.close();
+      // A private key, if a throwaway one: not left in the machine's temporary directory.
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,9 +101,13 @@ describe('the lookup catalog file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trapline-catalog-'));
     const file = join(dir, 'catalog.json');
     writeFileSync(file, JSON.stringify({ species: [{ id: 'one', full_name: 'Culex' }] }));
-    await expect(
-      buildBff({ db: stack.records.db, upstreamUrl: stack.recordsUrl, lookupCatalog: file }),
-    ).rejects.toThrow(/catalog.*species\.0\.id/);
+    try {
+      await expect(
+        buildBff({ db: stack.records.db, upstreamUrl: stack.recordsUrl, lookupCatalog: file }),
+      ).rejects.toThrow(/catalog.*species\.0\.id/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -19,7 +19,8 @@ import { startRecordsServer } from '../../../../src/server/records/server';
 const adminUrl = process.env.TRAPLINE_TEST_DATABASE_URL;
 const run = promisify(execFile);
 const created: string[] = [];
-const scratch = mkdtempSync(join(tmpdir(), 'trapline-pgdump-'));
+/** Made when the suite runs: with no PostgreSQL it is skipped, and its hooks with it. */
+const scratch = adminUrl ? mkdtempSync(join(tmpdir(), 'trapline-pgdump-')) : '';
 
 async function admin(sql: string): Promise<void> {
   const c = new pg.Client({ connectionString: adminUrl });
@@ -42,7 +43,7 @@ async function newDatabase(): Promise<string> {
 
 afterAll(async () => {
   for (const name of created) await admin(`drop database if exists ${name} with (force)`);
-  rmSync(scratch, { recursive: true, force: true });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 /** The schema (every column of every table) and every row of the record tables, in order. */
