@@ -69,6 +69,30 @@ describe('the site index after the first pull', () => {
     expect(app.pageErrors).toEqual([]);
   });
 
+  it('at a restart with no connection, starts the index on Home from the sites it kept', async () => {
+    await expect.poll(() => keptSnapshot(app.page), { timeout: 30_000 }).toBe(total);
+    // The next morning in the truck: the app starts with no signal, so no pull gets through.
+    await app.close();
+    await app.reopen('/', { offline: true });
+    const page = app.page;
+    await visible(page.getByRole('heading', { name: /^Hello,/ }));
+    // The index's worker runs on Home, on what the tablet kept, before Sites is opened.
+    await expect
+      .poll(() => page.workers().some((w) => w.url().includes('site-index')), { timeout: 30_000 })
+      .toBe(true);
+    expect(page.url()).not.toContain('/sites');
+    await navigate(page, 'Sites');
+    await visible(page.getByText(`${total.toLocaleString('en-US')} sites`, { exact: true }));
+    // The site form's checks come from the sites as stored, read once Sites showed the index.
+    await page.getByRole('link', { name: 'New site' }).first().click();
+    const code = page.getByLabel('Site code');
+    await expect.poll(() => code.inputValue(), { timeout: 30_000 }).not.toBe('');
+    await code.fill('100013');
+    await page.getByRole('button', { name: 'Save site' }).click();
+    await visible(page.getByText(/Site code 100013 is already used by 'Scale site 13'/));
+    expect(app.pageErrors).toEqual([]);
+  });
+
   it('keeps what sign-in pulled for the index even where the index has not run', async () => {
     // A second tablet whose browser cannot load the index's worker until told to: the only one
     // left to keep the snapshot is the pull writer, from the sites it stored.

@@ -21,7 +21,13 @@ export type ChecksAnswer =
 
 /** Messages to the worker. `id` pairs a question with its answer. */
 export type IndexRequest =
-  | { type: 'open'; dbName: string }
+  /**
+   * `read` false: show the snapshot kept at the last visit, and read the sites as stored only
+   * when asked to (`read`), when a screen shows the index (`watch`) or when a form asks for
+   * checks: at a restart, before the app's first pull has ended (its writes come first).
+   */
+  | { type: 'open'; dbName: string; read: boolean }
+  | { type: 'read' }
   | { type: 'watch'; on: boolean }
   | { type: 'search'; id: number; query: string; limit: number }
   | { type: 'view'; id: number; bbox: [number, number, number, number]; zoom: number }

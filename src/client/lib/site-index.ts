@@ -4,6 +4,7 @@ import type { NearbySite, SearchResult } from './site-index-core';
 import type { ChecksAnswer, IndexMessage, IndexRequest, IndexSummary } from './site-index-protocol';
 import type { MapFeature } from './site-map-features';
 import { joinChecks, type SiteCheck } from './site-check';
+import { snapshotKept } from './site-index-snapshot';
 
 export type { NearbySite, SearchResult } from './site-index-core';
 export type { IndexedSite, MapFeature } from './site-map-features';
@@ -30,7 +31,11 @@ export class SiteIndex {
   /** Its worker failed (onerror): the next screen to open the index starts a new one. */
   broken = false;
 
-  constructor(readonly dbName: string) {
+  /** `read` false: the kept snapshot alone until the sites as stored are asked for (`read()`). */
+  constructor(
+    readonly dbName: string,
+    read = true,
+  ) {
     // Vite bundles the worker as its own chunk; the service worker precaches it with the app.
     this.worker = new Worker(new URL('./site-index.worker.ts', import.meta.url), {
       type: 'module',
@@ -46,7 +51,12 @@ export class SiteIndex {
       this.broken = true;
       this.fail(event.message || 'site index worker not loaded');
     };
-    this.send({ type: 'open', dbName });
+    this.send({ type: 'open', dbName, read });
+  }
+
+  /** Reads the sites as stored, if they were not read or changed since (opened on a snapshot). */
+  read(): void {
+    this.send({ type: 'read' });
   }
 
   private send(message: IndexRequest): void {
@@ -147,10 +157,10 @@ export class SiteIndex {
  */
 let current: SiteIndex | null = null;
 
-function siteIndexFor(dbName: string): SiteIndex {
+function siteIndexFor(dbName: string, read = true): SiteIndex {
   if (current?.dbName !== dbName || current.broken) {
     current?.terminate();
-    current = new SiteIndex(dbName);
+    current = new SiteIndex(dbName, read);
   }
   return current;
 }
@@ -164,8 +174,21 @@ function siteIndexFor(dbName: string): SiteIndex {
  */
 export function warmSiteIndex(dbName: string): void {
   if (typeof Worker === 'undefined') return;
-  if (current?.dbName === dbName) return;
-  siteIndexFor(dbName);
+  if (current?.dbName === dbName) current.read();
+  else siteIndexFor(dbName);
+}
+
+/**
+ * At the app's start, before its first pull has ended: starts `dbName`'s index on the snapshot
+ * the tablet kept at its last visit, when there is one, and nothing more. Sites opened then shows
+ * those sites at once, not after its worker has started and read the snapshot (at 100,000 sites
+ * a restart's pull of every site id took seconds, and the index waited for it). The sites as
+ * stored are read after the pull (warmSiteIndex) or when a screen or form needs them.
+ */
+export async function showKeptSites(dbName: string): Promise<void> {
+  if (typeof Worker === 'undefined' || current?.dbName === dbName) return;
+  if (!(await snapshotKept(dbName)) || current?.dbName === dbName) return;
+  siteIndexFor(dbName, false);
 }
 
 /** Ends `dbName`'s index (its user's data is being removed): its worker keeps nothing more. */

@@ -11,7 +11,8 @@
  *
  * At its start the index shows what it showed at the last visit (a snapshot kept after each
  * change, site-index-snapshot.ts; after sign-in, the one the first pull left, PulledSites), then
- * reads the sites as stored and says what changed since:
+ * reads the sites as stored and says what changed since (at a restart, opened with `read` false,
+ * that read waits until the page asks for it, a screen shows the index or a form asks for checks):
  * the read of 20,000 sites took the Sites screen's first opening 3–5 s at 4x CPU, the snapshot a
  * fraction of it. The site form's checks come only from the sites as stored: its questions wait
  * for that read.
@@ -32,6 +33,7 @@ let db: Dexie | null = null;
  * sites once, then only marks itself stale until a screen shows it.
  */
 let watching = false;
+/** The sites as stored changed since they were read, or were never read: read them when shown. */
 let stale = false;
 let reading: Promise<void> | null = null;
 let again = false;
@@ -136,11 +138,19 @@ scope.onmessage = (event: MessageEvent<IndexRequest>) => {
   if (m.type === 'open') {
     // No schema here: the app's TraplineDb owns it; this opens whatever version is stored.
     db = new Dexie(m.dbName);
+    if (!m.read) {
+      // The snapshot alone: the read is owed (`stale`), and made when asked for.
+      stale = true;
+      void showSnapshot(m.dbName);
+      return;
+    }
     // The snapshot first: asked for after the read of every site, it would wait behind it.
     void Promise.race([
       showSnapshot(m.dbName),
       new Promise((resolve) => setTimeout(resolve, SNAPSHOT_WAIT_MS)),
     ]).finally(refresh);
+  } else if (m.type === 'read') {
+    if (stale) refresh();
   } else if (m.type === 'watch') {
     watching = m.on;
     if (watching && stale) refresh();
@@ -152,6 +162,10 @@ scope.onmessage = (event: MessageEvent<IndexRequest>) => {
     post({ type: 'answer', id: m.id, result: core.nearest(m.here, m.count) });
   } else if (m.type === 'checksSince') {
     if (core.confirmed) answerChecks(m.id, m.known);
-    else heldChecks.push({ id: m.id, known: m.known });
+    else {
+      heldChecks.push({ id: m.id, known: m.known });
+      // Opened on the snapshot alone: the form's checks come only from the sites as stored.
+      if (stale) refresh();
+    }
   }
 };

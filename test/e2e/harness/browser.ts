@@ -51,8 +51,8 @@ export type AppBrowser = {
   newTab(path?: string): Promise<Page>;
   /** Closes the browser but keeps the profile on disk (IndexedDB, service worker, cookies). */
   close(): Promise<void>;
-  /** Starts Chromium again on the same profile and opens `path`. */
-  reopen(path?: string): Promise<void>;
+  /** Starts Chromium again on the same profile and opens `path` (`offline`: with no network). */
+  reopen(path?: string, options?: { offline?: boolean }): Promise<void>;
   /** Closes the browser and deletes the profile. */
   dispose(): Promise<void>;
 };
@@ -104,8 +104,9 @@ export async function launchApp(
     page.on('load', () => pageLog.push(`${clock()} loaded ${page.url()}`));
   };
 
-  const start = async (path: string) => {
+  const start = async (path: string, offline = false) => {
     const context = await chromium.launchPersistentContext(profileDir, {
+      offline,
       executablePath: CHROMIUM,
       args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
       headless: true,
@@ -137,8 +138,8 @@ export async function launchApp(
     async close() {
       await app.context.close();
     },
-    async reopen(path = '/') {
-      const next = await start(path);
+    async reopen(path = '/', { offline = false } = {}) {
+      const next = await start(path, offline);
       app.context = next.context;
       app.page = next.page;
     },
