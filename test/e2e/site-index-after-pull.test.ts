@@ -15,6 +15,15 @@ const keptSnapshot = (page: Page) => keptSiteSnapshot(page, USER_DB);
 const storedName = async (page: Page, code: string) =>
   (await localRows(page, USER_DB, 'sites')).find((r) => r.code === code)?.name;
 
+/** On Home, with no screen that shows sites opened yet: the site index's worker runs. */
+async function indexRunsOnHome(page: Page): Promise<void> {
+  await visible(page.getByRole('heading', { name: /^Hello,/ }));
+  await expect
+    .poll(() => page.workers().some((w) => w.url().includes('site-index')), { timeout: 30_000 })
+    .toBe(true);
+  expect(page.url()).not.toContain('/sites');
+}
+
 // After sign-in's pull the site index reads and clusters the sites in its worker while the
 // technician is still on Home, so Sites opens on them; changes pulled before Sites is shown are
 // read when it is.
@@ -37,13 +46,9 @@ describe('the site index after the first pull', () => {
 
   it('starts the index on Home after the pull, before Sites is opened', async () => {
     const page = app.page;
-    await visible(page.getByRole('heading', { name: /^Hello,/ }));
     // The index's worker runs, though no screen that shows sites has been opened in this page;
     // and what Sites will show is kept (by the pull, or by the index once it read the sites).
-    await expect
-      .poll(() => page.workers().some((w) => w.url().includes('site-index')), { timeout: 30_000 })
-      .toBe(true);
-    expect(page.url()).not.toContain('/sites');
+    await indexRunsOnHome(page);
     await expect.poll(() => keptSnapshot(page), { timeout: 30_000 }).toBe(total);
     expect(app.pageErrors).toEqual([]);
   });
@@ -75,12 +80,8 @@ describe('the site index after the first pull', () => {
     await app.close();
     await app.reopen('/', { offline: true });
     const page = app.page;
-    await visible(page.getByRole('heading', { name: /^Hello,/ }));
     // The index's worker runs on Home, on what the tablet kept, before Sites is opened.
-    await expect
-      .poll(() => page.workers().some((w) => w.url().includes('site-index')), { timeout: 30_000 })
-      .toBe(true);
-    expect(page.url()).not.toContain('/sites');
+    await indexRunsOnHome(page);
     await navigate(page, 'Sites');
     await visible(page.getByText(`${total.toLocaleString('en-US')} sites`, { exact: true }));
     // The site form's checks come from the sites as stored, read once Sites showed the index.
