@@ -43,6 +43,8 @@ let saidVersion = 0;
 /** The site form's questions, waiting for the sites as stored (core.confirmed). */
 const heldChecks: { id: number; known: number | null }[] = [];
 let snapshotTimer: ReturnType<typeof setTimeout> | null = null;
+/** The kept snapshot shown at `open`, or given up on after SNAPSHOT_WAIT_MS: reads wait for it. */
+let snapshotShown: Promise<unknown> = Promise.resolve();
 /** A pull stores sites in batches: one snapshot once they have stopped changing for this long. */
 const SNAPSHOT_AFTER_MS = 2_000;
 /**
@@ -88,6 +90,9 @@ async function showSnapshot(name: string): Promise<void> {
 async function readAll(): Promise<void> {
   if (!db) return;
   stale = false;
+  // The snapshot first, whichever way the read was asked for: after the read of every site, it
+  // would wait behind it.
+  await snapshotShown;
   try {
     if (!db.isOpen()) await db.open();
     const rows = (await db.table('sites').toArray()) as SiteRecordLike[];
@@ -138,17 +143,13 @@ scope.onmessage = (event: MessageEvent<IndexRequest>) => {
   if (m.type === 'open') {
     // No schema here: the app's TraplineDb owns it; this opens whatever version is stored.
     db = new Dexie(m.dbName);
-    if (!m.read) {
-      // The snapshot alone: the read is owed (`stale`), and made when asked for.
-      stale = true;
-      void showSnapshot(m.dbName);
-      return;
-    }
-    // The snapshot first: asked for after the read of every site, it would wait behind it.
-    void Promise.race([
+    snapshotShown = Promise.race([
       showSnapshot(m.dbName),
       new Promise((resolve) => setTimeout(resolve, SNAPSHOT_WAIT_MS)),
-    ]).finally(refresh);
+    ]);
+    // Opened on the snapshot alone, the read is owed (`stale`) and made when asked for.
+    if (m.read) refresh();
+    else stale = true;
   } else if (m.type === 'read') {
     if (stale) refresh();
   } else if (m.type === 'watch') {
