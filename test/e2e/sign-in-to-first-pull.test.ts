@@ -70,6 +70,46 @@ describe("a fresh tablet's sign-in and first pull", () => {
     await visible(page.getByRole('heading', { name: /^Hello,/ }), 30_000);
   });
 
+  it('goes from the sign-in screen straight to Home, with no "Loading…" screen between them', async () => {
+    // React shows a screen that suspends at its first render as "Loading…", and reveals what
+    // came no sooner than 300 ms after that (its fallback throttle): every sign-in whose answer
+    // came before the signed-in app's code waited that long for Home, its database and its pull.
+    app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });
+    const page = app.page;
+    await page.addInitScript(() => {
+      const seen = { loading: false };
+      (window as unknown as { __loadingSeen: typeof seen }).__loadingSeen = seen;
+      new MutationObserver(() => {
+        if (document.body?.textContent?.includes('Loading…')) seen.loading = true;
+      }).observe(document, { childList: true, subtree: true, characterData: true });
+    });
+    await page.reload();
+    // The code comes only once the session has answered: the case the throttle cost most.
+    let sessionAnswered: () => void = () => {};
+    const answered = new Promise<void>((resolve) => (sessionAnswered = resolve));
+    await app.context.route(SIGNED_IN_CHUNK, async (route) => {
+      await answered;
+      await route.continue();
+    });
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/session') sessionAnswered();
+    });
+    const form = page.getByRole('form', { name: 'Sign in' });
+    await visible(form);
+    await form.getByLabel('Username').fill('demo-tech');
+    await form.getByLabel('Password').fill(stack.password);
+    // Counted from the tap: what the page showed while it started is not this test's.
+    await page.evaluate(() => {
+      (window as unknown as { __loadingSeen: { loading: boolean } }).__loadingSeen.loading = false;
+    });
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await visible(page.getByRole('heading', { name: /^Hello,/ }), 30_000);
+    const seen = await page.evaluate(
+      () => (window as unknown as { __loadingSeen: { loading: boolean } }).__loadingSeen,
+    );
+    expect(seen.loading, '"Loading…" shown between Sign in and Home').toBe(false);
+  });
+
   it('fetches nothing twice when the first sign-in is refused: the next one opens Home', async () => {
     app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });
     const asked: string[] = [];

@@ -1,6 +1,7 @@
 import { lazy, useCallback, useState, type ComponentProps } from 'react';
 import type { SessionInfo } from '#shared';
 import type { SignInScreen as SignInScreenComponent } from '../features/auth/sign-in-screen';
+import type { SignedInApp as SignedInAppComponent } from './signed-in-app';
 import { signOut } from '../features/auth/session-api';
 import { clearIdentity, loadIdentity, saveIdentity } from '../lib/identity';
 import { loadOnce } from '../lib/load-once';
@@ -40,6 +41,7 @@ function SignInScreen(props: ComponentProps<typeof SignInScreenComponent>) {
  * React's first render, from the service worker's cache: a returning technician does not wait
  * on a round trip for it.
  */
+let signedInAppHere: typeof SignedInAppComponent | null = null;
 const loadSignedInApp = loadOnce(() =>
   // The records' schemas first, in a task of their own: zod builds each as its module is
   // evaluated, ~190 ms of a mid-range tablet's thread in one task (4x CPU). The sign-in screen
@@ -47,10 +49,22 @@ const loadSignedInApp = loadOnce(() =>
   import('#shared')
     .then(nextTask)
     .then(() => import('./signed-in-app'))
-    .then((m) => ({ default: m.SignedInApp })),
+    .then((m) => ({ default: (signedInAppHere = m.SignedInApp) })),
 );
 if (loadIdentity()) void loadSignedInApp();
-const SignedInApp = lazy(loadSignedInApp);
+const LazySignedInApp = lazy(loadSignedInApp);
+
+/**
+ * The signed-in app: drawn at once when its code is here, else once it arrives. Through `lazy`
+ * even code already here suspends at the first render, and React reveals a screen that suspended
+ * no sooner than 300 ms after its "Loading…" was shown (its fallback throttle): a trace of a first
+ * sign-in (4x CPU) had Home, and the database, lookups and pull its effects start, wait ~290 ms on
+ * that timer alone.
+ */
+function SignedInApp(props: ComponentProps<typeof SignedInAppComponent>) {
+  const Here = signedInAppHere;
+  return Here ? <Here {...props} /> : <LazySignedInApp {...props} />;
+}
 /**
  * A fresh tablet fetches it as the username and password are sent, not once the session's answer
  * is in: the chunks come (and are evaluated) during that round trip instead of after it (a trace
@@ -75,10 +89,14 @@ async function askPersistenceOnce(): Promise<void> {
  */
 export function App() {
   const [identity, setIdentity] = useState<SessionInfo | null>(() => loadIdentity());
-  const signedIn = useCallback((session: SessionInfo) => {
+  // The sign-in screen stays, saying it signs in, until the signed-in app's code is here (asked
+  // for as the form was sent: `loadSignedInAppEarly`), and Home then replaces it directly. Code
+  // that cannot come is the lazy screen's to report, as before.
+  const signedIn = useCallback(async (session: SessionInfo) => {
     saveIdentity(session);
-    setIdentity(session);
     void askPersistenceOnce();
+    await loadSignedInApp().catch(() => undefined);
+    setIdentity(session);
   }, []);
   const leave = useCallback(() => {
     void signOut();
