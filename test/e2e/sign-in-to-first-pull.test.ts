@@ -1,7 +1,8 @@
+import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
 import { launchApp, type AppBrowser } from './harness/browser';
-import { signIn, visible } from './harness/field-actions';
+import { navigate, signIn, visible } from './harness/field-actions';
 import { startStack, type Stack } from './harness/stack';
 import { localTable } from './harness/sync-checks';
 
@@ -9,6 +10,37 @@ import { localTable } from './harness/sync-checks';
 const SIGNED_IN_CHUNK = /\/assets\/signed-in-app-[\w-]+\.js$/;
 const DRAIN_CHUNK = /\/assets\/drain-outbox-[\w-]+\.js$/;
 const PULL_CHUNK = /\/assets\/pull-records-[\w-]+\.js$/;
+
+const SITE_LIST_CHUNK = /\/assets\/site-list-screen-[\w-]+\.js$/;
+const SITES_MAP_CHUNK = /\/assets\/sites-map-[\w-]+\.js$/;
+
+type LoadingSeen = { loading: boolean };
+declare global {
+  interface Window {
+    __loadingSeen?: LoadingSeen;
+  }
+}
+
+/**
+ * Notes whether the page ever shows a "Loading…" (a screen's, or the map's "Loading map…"),
+ * from the page's start; `resetLoadingSeen` starts the count again.
+ */
+async function watchLoading(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const seen = { loading: false };
+    window.__loadingSeen = seen;
+    new MutationObserver(() => {
+      if (/Loading( map)?…/.test(document.body?.textContent ?? '')) seen.loading = true;
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  await page.reload();
+}
+
+const resetLoadingSeen = (page: Page) =>
+  page.evaluate(() => {
+    if (window.__loadingSeen) window.__loadingSeen.loading = false;
+  });
+const loadingSeen = (page: Page) => page.evaluate(() => window.__loadingSeen?.loading ?? null);
 
 /**
  * From a fresh tablet's sign-in to its first page of sites, what can load at the same time does:
@@ -76,14 +108,7 @@ describe("a fresh tablet's sign-in and first pull", () => {
     // came before the signed-in app's code waited that long for Home, its database and its pull.
     app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });
     const page = app.page;
-    await page.addInitScript(() => {
-      const seen = { loading: false };
-      (window as unknown as { __loadingSeen: typeof seen }).__loadingSeen = seen;
-      new MutationObserver(() => {
-        if (document.body?.textContent?.includes('Loading…')) seen.loading = true;
-      }).observe(document, { childList: true, subtree: true, characterData: true });
-    });
-    await page.reload();
+    await watchLoading(page);
     // The code comes only once the session has answered: the case the throttle cost most.
     let sessionAnswered: () => void = () => {};
     const answered = new Promise<void>((resolve) => (sessionAnswered = resolve));
@@ -99,15 +124,43 @@ describe("a fresh tablet's sign-in and first pull", () => {
     await form.getByLabel('Username').fill('demo-tech');
     await form.getByLabel('Password').fill(stack.password);
     // Counted from the tap: what the page showed while it started is not this test's.
-    await page.evaluate(() => {
-      (window as unknown as { __loadingSeen: { loading: boolean } }).__loadingSeen.loading = false;
-    });
+    await resetLoadingSeen(page);
     await form.getByRole('button', { name: 'Sign in' }).click();
     await visible(page.getByRole('heading', { name: /^Hello,/ }), 30_000);
-    const seen = await page.evaluate(
-      () => (window as unknown as { __loadingSeen: { loading: boolean } }).__loadingSeen,
-    );
-    expect(seen.loading, '"Loading…" shown between Sign in and Home').toBe(false);
+    expect(await loadingSeen(page), '"Loading…" shown between Sign in and Home').toBe(false);
+  });
+
+  it('opens Sites from Home with its map, and no "Loading…", once Home has fetched their code', async () => {
+    app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });
+    const page = app.page;
+    await watchLoading(page);
+    await signIn(page, { username: 'demo-tech', password: stack.password });
+    // Home fetches the Sites list's and map's code while the tablet is idle; importing the same
+    // modules here waits until the app's own imports of them have been evaluated.
+    const chunks = async () =>
+      page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
+    let urls: string[] = [];
+    await expect
+      .poll(
+        async () => {
+          const names = await chunks();
+          const found = [SITE_LIST_CHUNK, SITES_MAP_CHUNK].map((chunk) => [
+            ...new Set(names.filter((name) => chunk.test(new URL(name).pathname))),
+          ]);
+          urls = found.flat();
+          return found.every((matches) => matches.length > 0);
+        },
+        { timeout: 30_000 },
+      )
+      .toBe(true);
+    // A string: a function here would be compiled by the test runner, its import() rewritten.
+    await page.evaluate(`Promise.all(${JSON.stringify(urls)}.map((m) => import(m)))`);
+
+    await resetLoadingSeen(page);
+    await navigate(page, 'Sites');
+    await visible(page.getByRole('heading', { name: 'Sites' }));
+    await visible(page.getByRole('region', { name: 'Map of sites' }));
+    expect(await loadingSeen(page), '"Loading…" shown between Home and Sites').toBe(false);
   });
 
   it('fetches nothing twice when the first sign-in is refused: the next one opens Home', async () => {

@@ -1,36 +1,27 @@
-import { lazy, useCallback, useState, type ComponentProps } from 'react';
+import { useCallback, useState } from 'react';
 import type { SessionInfo } from '#shared';
-import type { SignInScreen as SignInScreenComponent } from '../features/auth/sign-in-screen';
-import type { SignedInApp as SignedInAppComponent } from './signed-in-app';
 import { signOut } from '../features/auth/session-api';
 import { clearIdentity, loadIdentity, saveIdentity } from '../lib/identity';
-import { loadOnce } from '../lib/load-once';
 import { nextTask } from '../lib/next-task';
 import { AppFrame } from './app-frame';
+import { lazyChunk } from './lazy-chunk';
 
 // Sign-in is its own chunk (with the form library): a returning technician opens straight into
 // their data and never waits for it; the service worker precaches it for a first sign-in.
-let signInScreenHere: typeof SignInScreenComponent | null = null;
-const loadSignInScreen = loadOnce(() =>
-  import('../features/auth/sign-in-screen').then((m) => (signInScreenHere = m.SignInScreen)),
+const SignInScreen = lazyChunk(() =>
+  import('../features/auth/sign-in-screen').then((m) => m.SignInScreen),
 );
-const LazySignInScreen = lazy(() => loadSignInScreen().then((screen) => ({ default: screen })));
 
 /**
  * Resolves once the sign-in screen's code is here. A fresh tablet already shows that screen,
  * painted from index.html (lib/prerendered-sign-in), and start-app.tsx hydrates it only then:
  * React hydrating a screen whose code is still coming leaves it dehydrated inside AppFrame's
  * Suspense, and an update reaching it there makes React drop it for the fallback and draw an
- * empty form (under load, fresh-tablet sign-ins lost the typed username: branch w9-tbt).
+ * empty form (under load, fresh-tablet sign-ins lost the typed username: branch w9-tbt). With its
+ * code here, the screen is drawn from it at once (lazy-chunk.tsx).
  */
 export function signInScreenLoaded(): Promise<unknown> {
-  return loadSignInScreen();
-}
-
-/** The sign-in screen: drawn at once when its code is here, else once it arrives. */
-function SignInScreen(props: ComponentProps<typeof SignInScreenComponent>) {
-  const Here = signInScreenHere;
-  return Here ? <Here {...props} /> : <LazySignInScreen {...props} />;
+  return SignInScreen.preload();
 }
 
 /**
@@ -41,30 +32,16 @@ function SignInScreen(props: ComponentProps<typeof SignInScreenComponent>) {
  * React's first render, from the service worker's cache: a returning technician does not wait
  * on a round trip for it.
  */
-let signedInAppHere: typeof SignedInAppComponent | null = null;
-const loadSignedInApp = loadOnce(() =>
+const SignedInApp = lazyChunk(() =>
   // The records' schemas first, in a task of their own: zod builds each as its module is
   // evaluated, ~190 ms of a mid-range tablet's thread in one task (4x CPU). The sign-in screen
   // imports only the session's (#shared/schemas/auth), so a fresh tablet never waits on them.
   import('#shared')
     .then(nextTask)
     .then(() => import('./signed-in-app'))
-    .then((m) => ({ default: (signedInAppHere = m.SignedInApp) })),
+    .then((m) => m.SignedInApp),
 );
-if (loadIdentity()) void loadSignedInApp();
-const LazySignedInApp = lazy(loadSignedInApp);
-
-/**
- * The signed-in app: drawn at once when its code is here, else once it arrives. Through `lazy`
- * even code already here suspends at the first render, and React reveals a screen that suspended
- * no sooner than 300 ms after its "Loading…" was shown (its fallback throttle): a trace of a first
- * sign-in (4x CPU) had Home, and the database, lookups and pull its effects start, wait ~290 ms on
- * that timer alone.
- */
-function SignedInApp(props: ComponentProps<typeof SignedInAppComponent>) {
-  const Here = signedInAppHere;
-  return Here ? <Here {...props} /> : <LazySignedInApp {...props} />;
-}
+if (loadIdentity()) void SignedInApp.preload().catch(() => undefined);
 /**
  * A fresh tablet fetches it as the username and password are sent, not once the session's answer
  * is in: the chunks come (and are evaluated) during that round trip instead of after it (a trace
@@ -72,7 +49,7 @@ function SignedInApp(props: ComponentProps<typeof SignedInAppComponent>) {
  * A refused sign-in has only fetched what the next try needs. A fetch that failed is forgotten:
  * the lazy screen imports afresh and reports its own failure.
  */
-const loadSignedInAppEarly = () => void loadSignedInApp();
+const loadSignedInAppEarly = () => void SignedInApp.preload().catch(() => undefined);
 
 const PERSIST_ASKED = 'trapline.persistAsked';
 
@@ -90,12 +67,13 @@ async function askPersistenceOnce(): Promise<void> {
 export function App() {
   const [identity, setIdentity] = useState<SessionInfo | null>(() => loadIdentity());
   // The sign-in screen stays, saying it signs in, until the signed-in app's code is here (asked
-  // for as the form was sent: `loadSignedInAppEarly`), and Home then replaces it directly. Code
-  // that cannot come is the lazy screen's to report, as before.
+  // for as the form was sent: `loadSignedInAppEarly`), and Home then replaces it directly, with
+  // no "Loading…" between and no wait on React after it (lazy-chunk.tsx). Code that cannot come
+  // is the lazy screen's to report, as before.
   const signedIn = useCallback(async (session: SessionInfo) => {
     saveIdentity(session);
     void askPersistenceOnce();
-    await loadSignedInApp().catch(() => undefined);
+    await SignedInApp.preload().catch(() => undefined);
     setIdentity(session);
   }, []);
   const leave = useCallback(() => {

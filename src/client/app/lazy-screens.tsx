@@ -3,132 +3,89 @@
  * sees waits only for what it shows. The service worker precaches every chunk, so they open
  * offline too.
  */
-import { lazy, type ComponentProps } from 'react';
+import type { ComponentProps } from 'react';
+import { lazyChunk } from './lazy-chunk';
 
-export const SiteListScreen = lazy(() =>
-  import('../features/sites/site-list-screen').then((m) => ({ default: m.SiteListScreen })),
-);
-export const SiteDetailScreen = lazy(() =>
-  import('../features/sites/site-detail-screen').then((m) => ({ default: m.SiteDetailScreen })),
-);
-export const CollectionDetailScreen = lazy(() =>
-  import('../features/collections/collection-detail-screen').then((m) => ({
-    default: m.CollectionDetailScreen,
-  })),
-);
-export const ParkedEntries = lazy(() =>
-  import('../features/sync-status/parked-entries').then((m) => ({ default: m.ParkedEntries })),
-);
-export const ConflictResolver = lazy(() =>
-  import('../features/sync-status/conflict-resolver').then((m) => ({
-    default: m.ConflictResolver,
-  })),
-);
+export const SiteListScreen = lazyChunk(() => import('../features/sites/site-list-screen').then((m) => m.SiteListScreen));
+export const SiteDetailScreen = lazyChunk(() => import('../features/sites/site-detail-screen').then((m) => m.SiteDetailScreen));
+export const CollectionDetailScreen = lazyChunk(() => import('../features/collections/collection-detail-screen').then((m) => m.CollectionDetailScreen));
+export const ParkedEntries = lazyChunk(() => import('../features/sync-status/parked-entries').then((m) => m.ParkedEntries));
+export const ConflictResolver = lazyChunk(() => import('../features/sync-status/conflict-resolver').then((m) => m.ConflictResolver));
 
 // Forms and settings.
-export const CollectionFormScreen = lazy(() =>
-  import('../features/collections/collection-form-screen').then((m) => ({
-    default: m.CollectionFormScreen,
-  })),
-);
-export const SiteFormScreen = lazy(() =>
-  import('../features/sites/site-form-screen').then((m) => ({ default: m.SiteFormScreen })),
-);
-export const MakePoolsScreen = lazy(() =>
-  import('../features/pools/make-pools-screen').then((m) => ({ default: m.MakePoolsScreen })),
-);
-export const PoolTestScreen = lazy(() =>
-  import('../features/pool-tests/pool-test-screen').then((m) => ({ default: m.PoolTestScreen })),
-);
-export const PoolEditScreen = lazy(() =>
-  import('../features/pools/pool-edit-screen').then((m) => ({ default: m.PoolEditScreen })),
-);
-export const PoolTestEditScreen = lazy(() =>
-  import('../features/pool-tests/pool-test-edit-screen').then((m) => ({
-    default: m.PoolTestEditScreen,
-  })),
-);
+export const CollectionFormScreen = lazyChunk(() => import('../features/collections/collection-form-screen').then((m) => m.CollectionFormScreen));
+export const SiteFormScreen = lazyChunk(() => import('../features/sites/site-form-screen').then((m) => m.SiteFormScreen));
+export const MakePoolsScreen = lazyChunk(() => import('../features/pools/make-pools-screen').then((m) => m.MakePoolsScreen));
+export const PoolTestScreen = lazyChunk(() => import('../features/pool-tests/pool-test-screen').then((m) => m.PoolTestScreen));
+export const PoolEditScreen = lazyChunk(() => import('../features/pools/pool-edit-screen').then((m) => m.PoolEditScreen));
+export const PoolTestEditScreen = lazyChunk(() => import('../features/pool-tests/pool-test-edit-screen').then((m) => m.PoolTestEditScreen));
 // Reports and exports are for the office as much as the field.
-export const ReportsScreen = lazy(() =>
+export const ReportsScreen = lazyChunk(() =>
   Promise.all([import('../features/reports/reports-screen'), import('./query-provider')]).then(
-    ([screen, query]) => ({
-      default: (props: ComponentProps<typeof screen.ReportsScreen>) => (
-        <query.QueryProvider>
-          <screen.ReportsScreen {...props} />
-        </query.QueryProvider>
-      ),
-    }),
+    ([screen, query]) =>
+      function ReportsWithQuery(props: ComponentProps<typeof screen.ReportsScreen>) {
+        return (
+          <query.QueryProvider>
+            <screen.ReportsScreen {...props} />
+          </query.QueryProvider>
+        );
+      },
   ),
 );
-export const ExportPanel = lazy(() =>
-  import('../features/exports/export-panel').then((m) => ({ default: m.ExportPanel })),
-);
-export const SettingsScreen = lazy(() =>
-  import('../features/settings/settings-screen').then((m) => ({ default: m.SettingsScreen })),
-);
+export const ExportPanel = lazyChunk(() => import('../features/exports/export-panel').then((m) => m.ExportPanel));
+export const SettingsScreen = lazyChunk(() => import('../features/settings/settings-screen').then((m) => m.SettingsScreen));
 
-export const PhotoStrip = lazy(() =>
-  import('../features/photos/photo-strip').then((m) => ({ default: m.PhotoStrip })),
-);
+export const PhotoStrip = lazyChunk(() => import('../features/photos/photo-strip').then((m) => m.PhotoStrip));
 // The Office (managers).
-export const OfficeScreen = lazy(() =>
-  import('../features/office/office-screen').then((m) => ({ default: m.OfficeScreen })),
-);
+export const OfficeScreen = lazyChunk(() => import('../features/office/office-screen').then((m) => m.OfficeScreen));
 
 // The History panel of a record and the manager's changes since (/office/history): read from
 // the server through TanStack Query, so their chunk brings the query provider, as Reports does.
-export const HistoryPanel = lazy(() =>
+export const HistoryPanel = lazyChunk(() =>
   Promise.all([import('../features/history/history-panel'), import('./query-provider')]).then(
-    ([panel, query]) => ({
-      default: (props: ComponentProps<typeof panel.HistoryPanel>) => (
-        <query.QueryProvider>
-          <panel.HistoryPanel {...props} />
-        </query.QueryProvider>
-      ),
-    }),
+    ([panel, query]) =>
+      function HistoryWithQuery(props: ComponentProps<typeof panel.HistoryPanel>) {
+        return (
+          <query.QueryProvider>
+            <panel.HistoryPanel {...props} />
+          </query.QueryProvider>
+        );
+      },
   ),
 );
-export const ChangesSinceScreen = lazy(() =>
+export const ChangesSinceScreen = lazyChunk(() =>
   Promise.all([
     import('../features/history/changes-since-screen'),
     import('./query-provider'),
-  ]).then(([screen, query]) => ({
-    default: () => (
-      <query.QueryProvider>
-        <screen.ChangesSinceScreen />
-      </query.QueryProvider>
-    ),
-  })),
+  ]).then(
+    ([screen, query]) =>
+      function ChangesSinceWithQuery() {
+        return (
+          <query.QueryProvider>
+            <screen.ChangesSinceScreen />
+          </query.QueryProvider>
+        );
+      },
+  ),
 );
 
 // The Office's site import: managers only (technicians never load it).
-export const SiteImportScreen = lazy(() =>
-  import('../features/site-import/site-import-screen').then((m) => ({
-    default: m.SiteImportScreen,
-  })),
-);
+export const SiteImportScreen = lazyChunk(() => import('../features/site-import/site-import-screen').then((m) => m.SiteImportScreen));
 
 // Labels, the lab manifest and scanning (the scanner's WebAssembly on first scan only).
-export const LabelsScreen = lazy(() =>
-  import('../features/labels/labels-screen').then((m) => ({ default: m.LabelsScreen })),
-);
-export const ManifestScreen = lazy(() =>
-  import('../features/labels/manifest-screen').then((m) => ({ default: m.ManifestScreen })),
-);
-export const ScanScreen = lazy(() =>
-  import('../features/scan/scan-screen').then((m) => ({ default: m.ScanScreen })),
-);
+export const LabelsScreen = lazyChunk(() => import('../features/labels/labels-screen').then((m) => m.LabelsScreen));
+export const ManifestScreen = lazyChunk(() => import('../features/labels/manifest-screen').then((m) => m.ManifestScreen));
+export const ScanScreen = lazyChunk(() => import('../features/scan/scan-screen').then((m) => m.ScanScreen));
 
 // Offline map areas, opened from under the Sites map.
-export const MapAreasScreen = lazy(() =>
-  import('../features/map-areas/map-areas-screen').then((m) => ({ default: m.MapAreasScreen })),
-);
+export const MapAreasScreen = lazyChunk(() => import('../features/map-areas/map-areas-screen').then((m) => m.MapAreasScreen));
 
 // Leaflet is its own chunk: the first screen does not wait for the map.
-export const loadSitesMap = () => import('../features/map/sites-map');
-export const SitesMap = lazy(loadSitesMap);
-export const SavedMapNote = lazy(() =>
-  import('../features/map-areas/saved-map-note').then((m) => ({ default: m.SavedMapNote })),
+export const SitesMap = lazyChunk(() => import('../features/map/sites-map').then((m) => m.default));
+export const SavedMapNote = lazyChunk(() => import('../features/map-areas/saved-map-note').then((m) => m.SavedMapNote));
+export const LocationPicker = lazyChunk(() =>
+  import('../features/map/location-picker').then((m) => m.default),
 );
-export const LocationPicker = lazy(() => import('../features/map/location-picker'));
-export const SiteSpotMap = lazy(() => import('../features/map/site-spot-map'));
+export const SiteSpotMap = lazyChunk(() =>
+  import('../features/map/site-spot-map').then((m) => m.default),
+);

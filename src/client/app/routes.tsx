@@ -90,7 +90,6 @@ import {
   CollectionFormScreen,
   ExportPanel,
   LabelsScreen,
-  loadSitesMap,
   MakePoolsScreen,
   ManifestScreen,
   MapAreasScreen,
@@ -105,6 +104,8 @@ import {
   SiteDetailScreen,
   SiteFormScreen,
   SiteImportScreen,
+  SiteListScreen,
+  SitesMap,
 } from './lazy-screens';
 import { badge, HISTORY, picker, spot } from './record-parts';
 import {
@@ -146,8 +147,16 @@ export function AppRoutes({
   const saved = useCallback(() => engine.requestSync('save'), [engine]);
   // The Sites map's code (Leaflet and the map's own) evaluated while the tablet is idle: done on
   // the tap that opens Sites, it was that screen's longest task (a module graph evaluates in one
-  // task, which nothing can slice).
-  useEffect(() => whenIdle(() => void loadSitesMap().catch(() => undefined), 2_000), []);
+  // task, which nothing can slice). The Sites list's code too: a screen whose code is here opens
+  // without its "Loading…" and React's wait after it (lazy-chunk.tsx).
+  useEffect(
+    () =>
+      whenIdle(() => {
+        void SitesMap.preload().catch(() => undefined);
+        void SiteListScreen.preload().catch(() => undefined);
+      }, 2_000),
+    [],
+  );
   return (
     <>
       {/* Outside Suspense: a screen loading does not drop an open question. */}

@@ -1,0 +1,31 @@
+import { lazy, useState, type ComponentType } from 'react';
+import { loadOnce } from '../lib/load-once';
+
+/** A component whose code is a chunk of its own, and the way to fetch that chunk ahead. */
+export type LazyChunk<P extends object> = ComponentType<P> & {
+  /** Fetches the chunk (once; a failed fetch is tried afresh by the next call). */
+  preload(): Promise<ComponentType<P>>;
+};
+
+/**
+ * The component `load` brings, drawn straight from its chunk when the chunk is here at mount and
+ * through React.lazy otherwise (with the nearest Suspense boundary's fallback while it comes).
+ *
+ * Why not React.lazy alone: through it even a chunk fetched ahead suspends at its first render,
+ * and React reveals what suspended no sooner than 300 ms after the fallback was shown (its
+ * fallback throttle). A trace of a first sign-in (4x CPU) had Home, and the database and pull its
+ * effects start, wait ~290 ms on that timer; a first opening of Sites waited on it twice, for the
+ * screen and then for its map.
+ */
+export function lazyChunk<P extends object>(load: () => Promise<ComponentType<P>>): LazyChunk<P> {
+  let here: ComponentType<P> | null = null;
+  const preload = loadOnce(() => load().then((component) => (here = component)));
+  const Lazy = lazy(() => preload().then((component) => ({ default: component })));
+  function Chunk(props: P) {
+    // Chosen at mount and kept for the mount: the loaded component in place of the lazy one would
+    // be another component to React, mounted afresh, every state in it (what was typed) lost.
+    const [Component] = useState<ComponentType<P>>(() => here ?? Lazy);
+    return <Component {...props} />;
+  }
+  return Object.assign(Chunk, { preload });
+}
