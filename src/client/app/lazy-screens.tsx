@@ -6,19 +6,41 @@
 import type { ComponentProps } from 'react';
 import { lazyChunk } from './lazy-chunk';
 
-export const SiteListScreen = lazyChunk(() => import('../features/sites/site-list-screen').then((m) => m.SiteListScreen));
-export const SiteDetailScreen = lazyChunk(() => import('../features/sites/site-detail-screen').then((m) => m.SiteDetailScreen));
-export const CollectionDetailScreen = lazyChunk(() => import('../features/collections/collection-detail-screen').then((m) => m.CollectionDetailScreen));
-export const ParkedEntries = lazyChunk(() => import('../features/sync-status/parked-entries').then((m) => m.ParkedEntries));
-export const ConflictResolver = lazyChunk(() => import('../features/sync-status/conflict-resolver').then((m) => m.ConflictResolver));
+export const SiteListScreen = lazyChunk(() =>
+  import('../features/sites/site-list-screen').then((m) => m.SiteListScreen),
+);
+export const SiteDetailScreen = lazyChunk(() =>
+  import('../features/sites/site-detail-screen').then((m) => m.SiteDetailScreen),
+);
+export const CollectionDetailScreen = lazyChunk(() =>
+  import('../features/collections/collection-detail-screen').then((m) => m.CollectionDetailScreen),
+);
+export const ParkedEntries = lazyChunk(() =>
+  import('../features/sync-status/parked-entries').then((m) => m.ParkedEntries),
+);
+export const ConflictResolver = lazyChunk(() =>
+  import('../features/sync-status/conflict-resolver').then((m) => m.ConflictResolver),
+);
 
 // Forms and settings.
-export const CollectionFormScreen = lazyChunk(() => import('../features/collections/collection-form-screen').then((m) => m.CollectionFormScreen));
-export const SiteFormScreen = lazyChunk(() => import('../features/sites/site-form-screen').then((m) => m.SiteFormScreen));
-export const MakePoolsScreen = lazyChunk(() => import('../features/pools/make-pools-screen').then((m) => m.MakePoolsScreen));
-export const PoolTestScreen = lazyChunk(() => import('../features/pool-tests/pool-test-screen').then((m) => m.PoolTestScreen));
-export const PoolEditScreen = lazyChunk(() => import('../features/pools/pool-edit-screen').then((m) => m.PoolEditScreen));
-export const PoolTestEditScreen = lazyChunk(() => import('../features/pool-tests/pool-test-edit-screen').then((m) => m.PoolTestEditScreen));
+export const CollectionFormScreen = lazyChunk(() =>
+  import('../features/collections/collection-form-screen').then((m) => m.CollectionFormScreen),
+);
+export const SiteFormScreen = lazyChunk(() =>
+  import('../features/sites/site-form-screen').then((m) => m.SiteFormScreen),
+);
+export const MakePoolsScreen = lazyChunk(() =>
+  import('../features/pools/make-pools-screen').then((m) => m.MakePoolsScreen),
+);
+export const PoolTestScreen = lazyChunk(() =>
+  import('../features/pool-tests/pool-test-screen').then((m) => m.PoolTestScreen),
+);
+export const PoolEditScreen = lazyChunk(() =>
+  import('../features/pools/pool-edit-screen').then((m) => m.PoolEditScreen),
+);
+export const PoolTestEditScreen = lazyChunk(() =>
+  import('../features/pool-tests/pool-test-edit-screen').then((m) => m.PoolTestEditScreen),
+);
 // Reports and exports are for the office as much as the field.
 export const ReportsScreen = lazyChunk(() =>
   Promise.all([import('../features/reports/reports-screen'), import('./query-provider')]).then(
@@ -32,12 +54,20 @@ export const ReportsScreen = lazyChunk(() =>
       },
   ),
 );
-export const ExportPanel = lazyChunk(() => import('../features/exports/export-panel').then((m) => m.ExportPanel));
-export const SettingsScreen = lazyChunk(() => import('../features/settings/settings-screen').then((m) => m.SettingsScreen));
+export const ExportPanel = lazyChunk(() =>
+  import('../features/exports/export-panel').then((m) => m.ExportPanel),
+);
+export const SettingsScreen = lazyChunk(() =>
+  import('../features/settings/settings-screen').then((m) => m.SettingsScreen),
+);
 
-export const PhotoStrip = lazyChunk(() => import('../features/photos/photo-strip').then((m) => m.PhotoStrip));
+export const PhotoStrip = lazyChunk(() =>
+  import('../features/photos/photo-strip').then((m) => m.PhotoStrip),
+);
 // The Office (managers).
-export const OfficeScreen = lazyChunk(() => import('../features/office/office-screen').then((m) => m.OfficeScreen));
+export const OfficeScreen = lazyChunk(() =>
+  import('../features/office/office-screen').then((m) => m.OfficeScreen),
+);
 
 // The History panel of a record and the manager's changes since (/office/history): read from
 // the server through TanStack Query, so their chunk brings the query provider, as Reports does.
@@ -70,19 +100,31 @@ export const ChangesSinceScreen = lazyChunk(() =>
 );
 
 // The Office's site import: managers only (technicians never load it).
-export const SiteImportScreen = lazyChunk(() => import('../features/site-import/site-import-screen').then((m) => m.SiteImportScreen));
+export const SiteImportScreen = lazyChunk(() =>
+  import('../features/site-import/site-import-screen').then((m) => m.SiteImportScreen),
+);
 
 // Labels, the lab manifest and scanning (the scanner's WebAssembly on first scan only).
-export const LabelsScreen = lazyChunk(() => import('../features/labels/labels-screen').then((m) => m.LabelsScreen));
-export const ManifestScreen = lazyChunk(() => import('../features/labels/manifest-screen').then((m) => m.ManifestScreen));
-export const ScanScreen = lazyChunk(() => import('../features/scan/scan-screen').then((m) => m.ScanScreen));
+export const LabelsScreen = lazyChunk(() =>
+  import('../features/labels/labels-screen').then((m) => m.LabelsScreen),
+);
+export const ManifestScreen = lazyChunk(() =>
+  import('../features/labels/manifest-screen').then((m) => m.ManifestScreen),
+);
+export const ScanScreen = lazyChunk(() =>
+  import('../features/scan/scan-screen').then((m) => m.ScanScreen),
+);
 
 // Offline map areas, opened from under the Sites map.
-export const MapAreasScreen = lazyChunk(() => import('../features/map-areas/map-areas-screen').then((m) => m.MapAreasScreen));
+export const MapAreasScreen = lazyChunk(() =>
+  import('../features/map-areas/map-areas-screen').then((m) => m.MapAreasScreen),
+);
 
 // Leaflet is its own chunk: the first screen does not wait for the map.
 export const SitesMap = lazyChunk(() => import('../features/map/sites-map').then((m) => m.default));
-export const SavedMapNote = lazyChunk(() => import('../features/map-areas/saved-map-note').then((m) => m.SavedMapNote));
+export const SavedMapNote = lazyChunk(() =>
+  import('../features/map-areas/saved-map-note').then((m) => m.SavedMapNote),
+);
 export const LocationPicker = lazyChunk(() =>
   import('../features/map/location-picker').then((m) => m.default),
 );
