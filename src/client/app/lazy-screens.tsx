@@ -3,8 +3,24 @@
  * sees waits only for what it shows. The service worker precaches every chunk, so they open
  * offline too.
  */
-import type { ComponentProps } from 'react';
+import type { ComponentType } from 'react';
 import { lazyChunk } from './lazy-chunk';
+
+/** A screen read from the server through TanStack Query: its chunk brings the query provider. */
+function withQuery<P extends object>(load: () => Promise<ComponentType<P>>) {
+  return lazyChunk(() =>
+    Promise.all([load(), import('./query-provider')]).then(
+      ([Screen, query]) =>
+        function WithQuery(props: P) {
+          return (
+            <query.QueryProvider>
+              <Screen {...props} />
+            </query.QueryProvider>
+          );
+        },
+    ),
+  );
+}
 
 export const SiteListScreen = lazyChunk(() =>
   import('../features/sites/site-list-screen').then((m) => m.SiteListScreen),
@@ -42,17 +58,8 @@ export const PoolTestEditScreen = lazyChunk(() =>
   import('../features/pool-tests/pool-test-edit-screen').then((m) => m.PoolTestEditScreen),
 );
 // Reports and exports are for the office as much as the field.
-export const ReportsScreen = lazyChunk(() =>
-  Promise.all([import('../features/reports/reports-screen'), import('./query-provider')]).then(
-    ([screen, query]) =>
-      function ReportsWithQuery(props: ComponentProps<typeof screen.ReportsScreen>) {
-        return (
-          <query.QueryProvider>
-            <screen.ReportsScreen {...props} />
-          </query.QueryProvider>
-        );
-      },
-  ),
+export const ReportsScreen = withQuery(() =>
+  import('../features/reports/reports-screen').then((m) => m.ReportsScreen),
 );
 export const ExportPanel = lazyChunk(() =>
   import('../features/exports/export-panel').then((m) => m.ExportPanel),
@@ -71,32 +78,11 @@ export const OfficeScreen = lazyChunk(() =>
 
 // The History panel of a record and the manager's changes since (/office/history): read from
 // the server through TanStack Query, so their chunk brings the query provider, as Reports does.
-export const HistoryPanel = lazyChunk(() =>
-  Promise.all([import('../features/history/history-panel'), import('./query-provider')]).then(
-    ([panel, query]) =>
-      function HistoryWithQuery(props: ComponentProps<typeof panel.HistoryPanel>) {
-        return (
-          <query.QueryProvider>
-            <panel.HistoryPanel {...props} />
-          </query.QueryProvider>
-        );
-      },
-  ),
+export const HistoryPanel = withQuery(() =>
+  import('../features/history/history-panel').then((m) => m.HistoryPanel),
 );
-export const ChangesSinceScreen = lazyChunk(() =>
-  Promise.all([
-    import('../features/history/changes-since-screen'),
-    import('./query-provider'),
-  ]).then(
-    ([screen, query]) =>
-      function ChangesSinceWithQuery() {
-        return (
-          <query.QueryProvider>
-            <screen.ChangesSinceScreen />
-          </query.QueryProvider>
-        );
-      },
-  ),
+export const ChangesSinceScreen = withQuery(() =>
+  import('../features/history/changes-since-screen').then((m) => m.ChangesSinceScreen),
 );
 
 // The Office's site import: managers only (technicians never load it).
