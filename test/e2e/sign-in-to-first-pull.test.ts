@@ -130,6 +130,16 @@ describe("a fresh tablet's sign-in and first pull", () => {
     expect(await loadingSeen(page), '"Loading…" shown between Sign in and Home').toBe(false);
   });
 
+  it('opens a restarted app with the technician remembered on Home, with no "Loading…" first', async () => {
+    app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });
+    const page = app.page;
+    await signIn(page, { username: 'demo-tech', password: stack.password });
+    // The next morning: the app starts again, the signed-in app's code coming as it starts.
+    await watchLoading(page);
+    await visible(page.getByRole('heading', { name: /^Hello,/ }), 30_000);
+    expect(await loadingSeen(page), '"Loading…" shown before Home').toBe(false);
+  });
+
   it('opens Sites from Home with its map, and no "Loading…", once Home has fetched their code', async () => {
     app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });
     const page = app.page;

@@ -51,6 +51,25 @@ if (loadIdentity()) void SignedInApp.preload().catch(() => undefined);
  */
 const loadSignedInAppEarly = () => void SignedInApp.preload().catch(() => undefined);
 
+/** How long a start with a remembered identity waits for the signed-in app's code at most. */
+const SIGNED_IN_WAIT_MS = 3_000;
+
+/**
+ * Resolves once the signed-in app's code is here when an identity is remembered (at once when
+ * none is), or after SIGNED_IN_WAIT_MS: start-app.tsx renders then, and a returning technician's
+ * Home is drawn straight from its code, not after "Loading…" and React's 300 ms wait behind it
+ * (lazy-chunk.tsx). Code that cannot come, or comes slower, is the lazy screen's to wait for
+ * (with "Loading…") or to report, as before.
+ */
+export function signedInAppReady(): Promise<unknown> {
+  if (!loadIdentity()) return Promise.resolve();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    SignedInApp.preload().catch(() => undefined),
+    new Promise((resolve) => (timer = setTimeout(resolve, SIGNED_IN_WAIT_MS))),
+  ]).finally(() => clearTimeout(timer));
+}
+
 const PERSIST_ASKED = 'trapline.persistAsked';
 
 /** At the first sign-in on a tablet, ask the browser to keep our storage (unsent work lives there). */

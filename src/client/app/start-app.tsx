@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { discardSignInShell, signInShellShown } from '../lib/prerendered-sign-in';
-import { App, signInScreenLoaded } from './app';
+import { App, signedInAppReady, signInScreenLoaded } from './app';
 import { AppErrorBoundary } from './error-boundaries';
 
 /**
@@ -31,6 +31,10 @@ export async function startApp(container: HTMLElement): Promise<void> {
     await signInScreenLoaded().catch(() => undefined);
     hydrateRoot(container, app);
   } else {
+    // A remembered technician: Home is drawn once its code is here (`signedInAppReady`, which
+    // waits a few seconds at most), so it replaces the blank page directly. The page's own
+    // markup stays hidden meanwhile, as it was.
+    await signedInAppReady();
     discardSignInShell(container);
     createRoot(container).render(app);
   }
