@@ -13,6 +13,7 @@ const PULL_CHUNK = /\/assets\/pull-records-[\w-]+\.js$/;
 
 const SITE_LIST_CHUNK = /\/assets\/site-list-screen-[\w-]+\.js$/;
 const SITES_MAP_CHUNK = /\/assets\/sites-map-[\w-]+\.js$/;
+const COLLECTION_FORM_CHUNK = /\/assets\/collection-form-screen-[\w-]+\.js$/;
 
 type LoadingSeen = { loading: boolean };
 declare global {
@@ -22,15 +23,19 @@ declare global {
 }
 
 /**
- * Notes whether the page ever shows a "Loading…" (a screen's, or the map's "Loading map…"),
- * from the page's start; `resetLoadingSeen` starts the count again.
+ * Notes whether the page ever shows what stands in for a screen whose code has not come: the
+ * screen's "Loading…" (app-frame.tsx, route-screens.tsx) or the map's "Loading map…", from the
+ * page's start; `resetLoadingSeen` starts the count again. (A form's own "Loading…" while it
+ * reads the tablet's records is another matter: a plain paragraph, not counted.)
  */
 async function watchLoading(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const seen = { loading: false };
     window.__loadingSeen = seen;
+    const standIns = () =>
+      Array.from(document.querySelectorAll('p.screen, .map-loading'), (n) => n.textContent ?? '');
     new MutationObserver(() => {
-      if (/Loading( map)?…/.test(document.body?.textContent ?? '')) seen.loading = true;
+      if (standIns().some((text) => /Loading( map)?…/.test(text))) seen.loading = true;
     }).observe(document, { childList: true, subtree: true, characterData: true });
   });
   await page.reload();
@@ -41,6 +46,31 @@ const resetLoadingSeen = (page: Page) =>
     if (window.__loadingSeen) window.__loadingSeen.loading = false;
   });
 const loadingSeen = (page: Page) => page.evaluate(() => window.__loadingSeen?.loading ?? null);
+
+/**
+ * Waits until the page has fetched a chunk of each of `chunks` (its own imports, as it is idle)
+ * and evaluated them: importing the same modules here resolves once the app's imports have.
+ */
+async function chunksEvaluated(page: Page, chunks: RegExp[]): Promise<void> {
+  let urls: string[] = [];
+  await expect
+    .poll(
+      async () => {
+        const names = await page.evaluate(() =>
+          performance.getEntriesByType('resource').map((e) => e.name),
+        );
+        const found = chunks.map((chunk) => [
+          ...new Set(names.filter((name) => chunk.test(new URL(name).pathname))),
+        ]);
+        urls = found.flat();
+        return found.every((matches) => matches.length > 0);
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(true);
+  // A string: a function here would be compiled by the test runner, its import() rewritten.
+  await page.evaluate(`Promise.all(${JSON.stringify(urls)}.map((m) => import(m)))`);
+}
 
 /**
  * From a fresh tablet's sign-in to its first page of sites, what can load at the same time does:
@@ -140,37 +170,23 @@ describe("a fresh tablet's sign-in and first pull", () => {
     expect(await loadingSeen(page), '"Loading…" shown before Home').toBe(false);
   });
 
-  it('opens Sites from Home with its map, and no "Loading…", once Home has fetched their code', async () => {
+  it('opens Sites with its map, and New collection, with no "Loading…", once Home has fetched their code', async () => {
     app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });
     const page = app.page;
     await watchLoading(page);
     await signIn(page, { username: 'demo-tech', password: stack.password });
-    // Home fetches the Sites list's and map's code while the tablet is idle; importing the same
-    // modules here waits until the app's own imports of them have been evaluated.
-    const chunks = async () =>
-      page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name));
-    let urls: string[] = [];
-    await expect
-      .poll(
-        async () => {
-          const names = await chunks();
-          const found = [SITE_LIST_CHUNK, SITES_MAP_CHUNK].map((chunk) => [
-            ...new Set(names.filter((name) => chunk.test(new URL(name).pathname))),
-          ]);
-          urls = found.flat();
-          return found.every((matches) => matches.length > 0);
-        },
-        { timeout: 30_000 },
-      )
-      .toBe(true);
-    // A string: a function here would be compiled by the test runner, its import() rewritten.
-    await page.evaluate(`Promise.all(${JSON.stringify(urls)}.map((m) => import(m)))`);
+    // Home fetches the code of the screens a technician opens from it while the tablet is idle.
+    await chunksEvaluated(page, [SITE_LIST_CHUNK, SITES_MAP_CHUNK, COLLECTION_FORM_CHUNK]);
 
     await resetLoadingSeen(page);
     await navigate(page, 'Sites');
     await visible(page.getByRole('heading', { name: 'Sites' }));
     await visible(page.getByRole('region', { name: 'Map of sites' }));
     expect(await loadingSeen(page), '"Loading…" shown between Home and Sites').toBe(false);
+
+    await navigate(page, 'New collection');
+    await visible(page.getByRole('form', { name: 'Collection' }));
+    expect(await loadingSeen(page), '"Loading…" shown before New collection').toBe(false);
   });
 
   it('fetches nothing twice when the first sign-in is refused: the next one opens Home', async () => {

@@ -147,13 +147,14 @@ export function AppRoutes({
   const saved = useCallback(() => engine.requestSync('save'), [engine]);
   // The Sites map's code (Leaflet and the map's own) evaluated while the tablet is idle: done on
   // the tap that opens Sites, it was that screen's longest task (a module graph evaluates in one
-  // task, which nothing can slice). The Sites list's code too: a screen whose code is here opens
-  // without its "Loading…" and React's wait after it (lazy-chunk.tsx).
+  // task, which nothing can slice). The Sites list's and the collection form's code too, the
+  // screens a technician opens from Home: a screen whose code is here opens without its
+  // "Loading…" and React's wait after it (lazy-chunk.tsx).
   useEffect(
     () =>
       whenIdle(() => {
-        void SitesMap.preload().catch(() => undefined);
-        void SiteListScreen.preload().catch(() => undefined);
+        for (const screen of [SitesMap, SiteListScreen, CollectionFormScreen])
+          void screen.preload().catch(() => undefined);
       }, 2_000),
     [],
   );
