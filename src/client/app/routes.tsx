@@ -84,7 +84,6 @@ import { Suspense, useCallback, useEffect } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { useSyncEngine } from '../features/sync-status';
 import { LeaveGuard } from '../ui/form/leave-guard';
-import { whenIdle } from '../lib/when-idle';
 import {
   CollectionDetailScreen,
   CollectionFormScreen,
@@ -107,6 +106,7 @@ import {
   SiteListScreen,
   SitesMap,
 } from './lazy-screens';
+import { preloadWhenIdle } from './lazy-chunk';
 import { badge, HISTORY, picker, spot } from './record-parts';
 import {
   ConflictScreen,
@@ -150,14 +150,7 @@ export function AppRoutes({
   // task, which nothing can slice). The Sites list's and the collection form's code too, the
   // screens a technician opens from Home: a screen whose code is here opens without its
   // "Loading…" and React's wait after it (lazy-chunk.tsx).
-  useEffect(
-    () =>
-      whenIdle(() => {
-        for (const screen of [SitesMap, SiteListScreen, CollectionFormScreen])
-          void screen.preload().catch(() => undefined);
-      }, 2_000),
-    [],
-  );
+  useEffect(() => preloadWhenIdle([SitesMap, SiteListScreen, CollectionFormScreen], 2_000), []);
   return (
     <>
       {/* Outside Suspense: a screen loading does not drop an open question. */}
