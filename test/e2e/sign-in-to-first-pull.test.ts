@@ -14,8 +14,12 @@ const PULL_CHUNK = /\/assets\/pull-records-[\w-]+\.js$/;
 const SITE_LIST_CHUNK = /\/assets\/site-list-screen-[\w-]+\.js$/;
 const SITES_MAP_CHUNK = /\/assets\/sites-map-[\w-]+\.js$/;
 const COLLECTION_FORM_CHUNK = /\/assets\/collection-form-screen-[\w-]+\.js$/;
+const SITE_DETAIL_CHUNK = /\/assets\/site-detail-screen-[\w-]+\.js$/;
+const SITE_SPOT_CHUNK = /\/assets\/site-spot-map-[\w-]+\.js$/;
+const PHOTO_STRIP_CHUNK = /\/assets\/photo-strip-[\w-]+\.js$/;
 
-type LoadingSeen = { loading: boolean };
+/** Whether a stand-in was shown since the count began, and the last one (what, where). */
+type LoadingSeen = { loading: boolean; shown?: string };
 declare global {
   interface Window {
     __loadingSeen?: LoadingSeen;
@@ -30,12 +34,15 @@ declare global {
  */
 async function watchLoading(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const seen = { loading: false };
+    const seen: LoadingSeen = { loading: false };
     window.__loadingSeen = seen;
     const standIns = () =>
       Array.from(document.querySelectorAll('p.screen, .map-loading'), (n) => n.textContent ?? '');
     new MutationObserver(() => {
-      if (standIns().some((text) => /Loading( map)?…/.test(text))) seen.loading = true;
+      const shown = standIns().find((text) => /Loading( map)?…/.test(text));
+      if (shown === undefined) return;
+      seen.loading = true;
+      seen.shown = `${shown} at ${location.pathname}`;
     }).observe(document, { childList: true, subtree: true, characterData: true });
   });
   await page.reload();
@@ -45,7 +52,10 @@ const resetLoadingSeen = (page: Page) =>
   page.evaluate(() => {
     if (window.__loadingSeen) window.__loadingSeen.loading = false;
   });
-const loadingSeen = (page: Page) => page.evaluate(() => window.__loadingSeen?.loading ?? null);
+const loadingSeen = (page: Page) =>
+  page.evaluate(() =>
+    window.__loadingSeen?.loading ? (window.__loadingSeen.shown ?? 'shown') : false,
+  );
 
 /**
  * Waits until the page has fetched a chunk of each of `chunks` (its own imports, as it is idle)
@@ -170,7 +180,7 @@ describe("a fresh tablet's sign-in and first pull", () => {
     expect(await loadingSeen(page), '"Loading…" shown before Home').toBe(false);
   });
 
-  it('opens Sites with its map, and New collection, with no "Loading…", once Home has fetched their code', async () => {
+  it('opens Sites with its map, a site, and New collection, with no "Loading…", once Home has fetched their code', async () => {
     app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });
     const page = app.page;
     await watchLoading(page);
@@ -183,6 +193,15 @@ describe("a fresh tablet's sign-in and first pull", () => {
     await visible(page.getByRole('heading', { name: 'Sites' }));
     await visible(page.getByRole('region', { name: 'Map of sites' }));
     expect(await loadingSeen(page), '"Loading…" shown between Home and Sites').toBe(false);
+
+    // Sites fetches the code of a site's page, its small map and its photos the same way.
+    await chunksEvaluated(page, [SITE_DETAIL_CHUNK, SITE_SPOT_CHUNK, PHOTO_STRIP_CHUNK]);
+    const site = page.getByRole('list', { name: 'Sites' }).getByRole('link').first();
+    const heading = (await site.innerText()).split('\n')[0];
+    await site.click();
+    await visible(page.getByRole('heading', { level: 1, name: heading }));
+    await visible(page.locator('.site-spot-map .leaflet-container'));
+    expect(await loadingSeen(page), '"Loading…" shown between Sites and a site').toBe(false);
 
     await navigate(page, 'New collection');
     await visible(page.getByRole('form', { name: 'Collection' }));

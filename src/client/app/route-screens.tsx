@@ -1,5 +1,5 @@
 /** The small screens and fallbacks the routes compose around the features' screens. */
-import { Suspense, useCallback, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { Entity } from '#shared';
 import { HomeScreen, homeSyncCounts } from '../features/home/home-screen';
@@ -11,10 +11,14 @@ import {
   ChangesSinceScreen,
   ConflictResolver,
   ParkedEntries,
+  PhotoStrip,
   SavedMapNote,
+  SiteDetailScreen,
   SiteListScreen,
+  SiteSpotMap,
   SitesMap,
 } from './lazy-screens';
+import { preloadWhenIdle } from './lazy-chunk';
 
 /** An address the app has no screen for (or one this person may not see). */
 export function NotFound() {
@@ -85,6 +89,9 @@ function MapAreasLink() {
 /** The Sites list with its map. */
 export function SitesRoute() {
   const [, navigate] = useLocation();
+  // A site's page, its small map and its photos, where a tap on Sites leads: their code fetched
+  // while the tablet is idle, so the page opens without "Loading…" (lazy-chunk.tsx).
+  useEffect(() => preloadWhenIdle([SiteDetailScreen, SiteSpotMap, PhotoStrip], 2_000), []);
   return (
     <SiteListScreen
       map={
