@@ -2,7 +2,8 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAppBuilt } from './harness/build-app';
 import { launchApp, type AppBrowser } from './harness/browser';
-import { navigate, signIn, visible } from './harness/field-actions';
+import { fillCollection, navigate, signIn, visible } from './harness/field-actions';
+import { recordsApi } from './harness/records-api';
 import { startStack, type Stack } from './harness/stack';
 import { localTable } from './harness/sync-checks';
 
@@ -17,6 +18,8 @@ const COLLECTION_FORM_CHUNK = /\/assets\/collection-form-screen-[\w-]+\.js$/;
 const SITE_DETAIL_CHUNK = /\/assets\/site-detail-screen-[\w-]+\.js$/;
 const SITE_SPOT_CHUNK = /\/assets\/site-spot-map-[\w-]+\.js$/;
 const PHOTO_STRIP_CHUNK = /\/assets\/photo-strip-[\w-]+\.js$/;
+const COLLECTION_DETAIL_CHUNK = /\/assets\/collection-detail-screen-[\w-]+\.js$/;
+const MAKE_POOLS_CHUNK = /\/assets\/make-pools-screen-[\w-]+\.js$/;
 
 /** Whether a stand-in was shown since the count began, and the last one (what, where). */
 type LoadingSeen = { loading: boolean; shown?: string };
@@ -180,7 +183,16 @@ describe("a fresh tablet's sign-in and first pull", () => {
     expect(await loadingSeen(page), '"Loading…" shown before Home').toBe(false);
   });
 
-  it('opens Sites with its map, a site, and New collection, with no "Loading…", once Home has fetched their code', async () => {
+  it('opens Sites with its map, a site, a new collection and its pools, with no "Loading…", once Home has fetched their code', async () => {
+    // A trap site the first pull brings (this stack's agency has only its Zero Site).
+    const office = await recordsApi(stack.recordsUrl, stack.password);
+    const made = await office.post('/v1/site', {
+      code: '736001',
+      name: 'Eager Pond',
+      coordinate_precision: 1,
+      shape: { type: 'Point', coordinates: [-121.5, 38.6] },
+    });
+    expect(made.status).toBe(201);
     app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });
     const page = app.page;
     await watchLoading(page);
@@ -196,16 +208,29 @@ describe("a fresh tablet's sign-in and first pull", () => {
 
     // Sites fetches the code of a site's page, its small map and its photos the same way.
     await chunksEvaluated(page, [SITE_DETAIL_CHUNK, SITE_SPOT_CHUNK, PHOTO_STRIP_CHUNK]);
-    const site = page.getByRole('list', { name: 'Sites' }).getByRole('link').first();
-    const heading = (await site.innerText()).split('\n')[0];
-    await site.click();
-    await visible(page.getByRole('heading', { level: 1, name: heading }));
+    await page
+      .getByRole('list', { name: 'Sites' })
+      .getByRole('link', { name: /Eager Pond/ })
+      .click();
+    await visible(page.getByRole('heading', { level: 1, name: /Eager Pond/ }));
     await visible(page.locator('.site-spot-map .leaflet-container'));
     expect(await loadingSeen(page), '"Loading…" shown between Sites and a site').toBe(false);
 
-    await navigate(page, 'New collection');
-    await visible(page.getByRole('form', { name: 'Collection' }));
+    // From the site: New collection here, saved, then its pools; each screen fetches the code
+    // of the next while it is shown.
+    await page.getByRole('link', { name: 'New collection here' }).click();
+    const form = page.getByRole('form', { name: 'Collection' });
+    await visible(form);
     expect(await loadingSeen(page), '"Loading…" shown before New collection').toBe(false);
+    await chunksEvaluated(page, [COLLECTION_DETAIL_CHUNK]);
+    await fillCollection(form, [{ species: 'Cx tarsalis', sex: 'F-Mixed', count: 25 }]);
+    await form.getByRole('button', { name: 'Save collection' }).click();
+    await visible(page.getByRole('link', { name: 'Make pools' }));
+    expect(await loadingSeen(page), '"Loading…" shown before the saved collection').toBe(false);
+    await chunksEvaluated(page, [MAKE_POOLS_CHUNK]);
+    await page.getByRole('link', { name: 'Make pools' }).click();
+    await visible(page.getByRole('form', { name: 'Pools' }));
+    expect(await loadingSeen(page), '"Loading…" shown before Make pools').toBe(false);
   });
 
   it('fetches nothing twice when the first sign-in is refused: the next one opens Home', async () => {

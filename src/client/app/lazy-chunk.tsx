@@ -1,4 +1,4 @@
-import { lazy, useState, type ComponentType } from 'react';
+import { lazy, useEffect, useState, type ComponentType } from 'react';
 import { loadOnce } from '../lib/load-once';
 import { whenIdle } from '../lib/when-idle';
 
@@ -59,3 +59,16 @@ export function preloadWhenIdle(
     cancel();
   };
 }
+
+/**
+ * Fetches the code of `screens`, the screens the one it sits in leads to, while the tablet is idle
+ * (preloadWhenIdle), from when it mounts. `screens` is a module's constant: a new list each
+ * render would start again.
+ */
+export function FetchAhead({ screens }: { screens: readonly { preload(): Promise<unknown> }[] }) {
+  useEffect(() => preloadWhenIdle(screens, FETCH_AHEAD_AFTER_MS), [screens]);
+  return null;
+}
+
+/** How long a screen is shown before the code of those it leads to is fetched. */
+export const FETCH_AHEAD_AFTER_MS = 2_000;

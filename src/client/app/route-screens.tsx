@@ -18,7 +18,7 @@ import {
   SiteSpotMap,
   SitesMap,
 } from './lazy-screens';
-import { preloadWhenIdle } from './lazy-chunk';
+import { FETCH_AHEAD_AFTER_MS, preloadWhenIdle } from './lazy-chunk';
 
 /** An address the app has no screen for (or one this person may not see). */
 export function NotFound() {
@@ -91,7 +91,10 @@ export function SitesRoute() {
   const [, navigate] = useLocation();
   // A site's page, its small map and its photos, where a tap on Sites leads: their code fetched
   // while the tablet is idle, so the page opens without "Loading…" (lazy-chunk.tsx).
-  useEffect(() => preloadWhenIdle([SiteDetailScreen, SiteSpotMap, PhotoStrip], 2_000), []);
+  useEffect(
+    () => preloadWhenIdle([SiteDetailScreen, SiteSpotMap, PhotoStrip], FETCH_AHEAD_AFTER_MS),
+    [],
+  );
   return (
     <SiteListScreen
       map={

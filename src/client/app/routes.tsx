@@ -106,7 +106,7 @@ import {
   SiteListScreen,
   SitesMap,
 } from './lazy-screens';
-import { preloadWhenIdle } from './lazy-chunk';
+import { FETCH_AHEAD_AFTER_MS, FetchAhead, preloadWhenIdle } from './lazy-chunk';
 import { badge, HISTORY, picker, spot } from './record-parts';
 import {
   ConflictScreen,
@@ -118,6 +118,13 @@ import {
   SitesRoute,
   SyncScreen,
 } from './route-screens';
+
+/**
+ * The screens a technician goes on to, fetched while the one before is shown (FetchAhead): a
+ * saved collection's page with its photos; from a collection, its pools and a pool's test.
+ */
+const AFTER_COLLECTION_FORM = [CollectionDetailScreen, PhotoStrip];
+const AFTER_COLLECTION = [MakePoolsScreen, PoolTestScreen];
 
 type RoutesProps = {
   userName: string;
@@ -150,7 +157,10 @@ export function AppRoutes({
   // task, which nothing can slice). The Sites list's and the collection form's code too, the
   // screens a technician opens from Home: a screen whose code is here opens without its
   // "Loading…" and React's wait after it (lazy-chunk.tsx).
-  useEffect(() => preloadWhenIdle([SitesMap, SiteListScreen, CollectionFormScreen], 2_000), []);
+  useEffect(
+    () => preloadWhenIdle([SitesMap, SiteListScreen, CollectionFormScreen], FETCH_AHEAD_AFTER_MS),
+    [],
+  );
   return (
     <>
       {/* Outside Suspense: a screen loading does not drop an open question. */}
@@ -183,6 +193,7 @@ export function AppRoutes({
             )}
           </Route>
           <Route path="/collections/new">
+            <FetchAhead screens={AFTER_COLLECTION_FORM} />
             <CollectionFormScreen onSaved={saved} />
           </Route>
           <Route path="/collections/:id/edit">
@@ -194,6 +205,7 @@ export function AppRoutes({
           <Route path="/collections/:id">
             {(p) => (
               <>
+                <FetchAhead screens={AFTER_COLLECTION} />
                 <CollectionDetailScreen
                   localId={p.id}
                   renderBadge={badge}
