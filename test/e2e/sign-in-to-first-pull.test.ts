@@ -37,6 +37,8 @@ declare global {
  */
 async function watchLoading(page: Page): Promise<void> {
   await page.addInitScript(() => {
+    // chunksEvaluated reads the page's resource timing: its buffer keeps 250 entries by default.
+    performance.setResourceTimingBufferSize(100_000);
     const seen: LoadingSeen = { loading: false };
     window.__loadingSeen = seen;
     const standIns = () =>
@@ -63,6 +65,7 @@ const loadingSeen = (page: Page) =>
 /**
  * Waits until the page has fetched a chunk of each of `chunks` (its own imports, as it is idle)
  * and evaluated them: importing the same modules here resolves once the app's imports have.
+ * Read from the page's resource timing, whose buffer watchLoading enlarges.
  */
 async function chunksEvaluated(page: Page, chunks: RegExp[]): Promise<void> {
   let urls: string[] = [];
