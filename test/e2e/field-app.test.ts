@@ -332,11 +332,11 @@ describe('field app in Chromium', () => {
       lat: 38.61,
       lon: -121.47,
     });
-    const taken = await api.post('/v1/site', {
+    const taken = await api.createSite({
       code: '731050',
       name: 'Other Tech Pond',
-      coordinate_precision: 1,
-      shape: { type: 'Point', coordinates: [-121.5, 38.6] },
+      lat: 38.6,
+      lon: -121.5,
     });
     expect(taken.status).toBe(201);
     await app.context.setOffline(false);

@@ -271,11 +271,11 @@ describe('record screens on a phone, at 200% text and on a tablet', () => {
       lon: -121.5,
     });
     const api = await recordsApi(stack.recordsUrl, stack.password);
-    const other = await api.post('/v1/site', {
+    const other = await api.createSite({
       code: '733009',
       name: 'Other Tech Pond',
-      coordinate_precision: 1,
-      shape: { type: 'Point', coordinates: [-121.5, 38.6] },
+      lat: 38.6,
+      lon: -121.5,
     });
     expect(other.status).toBe(201);
     await app.context.setOffline(false);

@@ -189,11 +189,11 @@ describe("a fresh tablet's sign-in and first pull", () => {
   it('opens Sites with its map, a site, a new collection and its pools, with no "Loading…", once Home has fetched their code', async () => {
     // A trap site the first pull brings (this stack's agency has only its Zero Site).
     const office = await recordsApi(stack.recordsUrl, stack.password);
-    const made = await office.post('/v1/site', {
+    const made = await office.createSite({
       code: '736001',
       name: 'Eager Pond',
-      coordinate_precision: 1,
-      shape: { type: 'Point', coordinates: [-121.5, 38.6] },
+      lat: 38.6,
+      lon: -121.5,
     });
     expect(made.status).toBe(201);
     app = await launchApp(stack.appUrl, { serviceWorkers: 'block' });

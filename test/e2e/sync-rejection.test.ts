@@ -136,11 +136,11 @@ describe('sync: a change the server refuses', () => {
       [{ species: 'Cx tarsalis', sex: 'F-Mixed', count: 2 }],
       'At the doomed site',
     );
-    const taken = await api.post('/v1/site', {
+    const taken = await api.createSite({
       code: '743011',
       name: 'Taken Again Pond',
-      coordinate_precision: 1,
-      shape: { type: 'Point', coordinates: [-121.4, 38.5] },
+      lat: 38.5,
+      lon: -121.4,
     });
     expect(taken.status).toBe(201);
     const since = stack.records.requests.length;

@@ -60,6 +60,9 @@ export function preloadWhenIdle(
   };
 }
 
+/** How long a screen is shown before the code of those it leads to is fetched. */
+const FETCH_AHEAD_AFTER_MS = 2_000;
+
 /**
  * Fetches the code of `screens`, the screens the one it sits in leads to, while the tablet is idle
  * (preloadWhenIdle), from when it mounts. `screens` is a module's constant: a new list each
@@ -69,6 +72,3 @@ export function FetchAhead({ screens }: { screens: readonly { preload(): Promise
   useEffect(() => preloadWhenIdle(screens, FETCH_AHEAD_AFTER_MS), [screens]);
   return null;
 }
-
-/** How long a screen is shown before the code of those it leads to is fetched. */
-export const FETCH_AHEAD_AFTER_MS = 2_000;

@@ -1,5 +1,5 @@
 /** The small screens and fallbacks the routes compose around the features' screens. */
-import { Suspense, useCallback, useEffect, type ReactNode } from 'react';
+import { Suspense, useCallback, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { Entity } from '#shared';
 import { HomeScreen, homeSyncCounts } from '../features/home/home-screen';
@@ -18,7 +18,7 @@ import {
   SiteSpotMap,
   SitesMap,
 } from './lazy-screens';
-import { FETCH_AHEAD_AFTER_MS, preloadWhenIdle } from './lazy-chunk';
+import { FetchAhead } from './lazy-chunk';
 
 /** An address the app has no screen for (or one this person may not see). */
 export function NotFound() {
@@ -86,33 +86,36 @@ function MapAreasLink() {
   );
 }
 
+/**
+ * A site's page, its small map and its photos, where a tap on Sites leads: their code fetched
+ * while Sites is shown and the tablet idle, so the page opens without "Loading…" (lazy-chunk.tsx).
+ */
+const FROM_SITES = [SiteDetailScreen, SiteSpotMap, PhotoStrip];
+
 /** The Sites list with its map. */
 export function SitesRoute() {
   const [, navigate] = useLocation();
-  // A site's page, its small map and its photos, where a tap on Sites leads: their code fetched
-  // while the tablet is idle, so the page opens without "Loading…" (lazy-chunk.tsx).
-  useEffect(
-    () => preloadWhenIdle([SiteDetailScreen, SiteSpotMap, PhotoStrip], FETCH_AHEAD_AFTER_MS),
-    [],
-  );
   return (
-    <SiteListScreen
-      map={
-        <>
-          <MapPart>
-            <SitesMap
-              onSelect={(id) => navigate(`/sites/${id}`)}
-              overlay={
-                <Suspense fallback={null}>
-                  <SavedMapNote />
-                </Suspense>
-              }
-            />
-          </MapPart>
-          <MapAreasLink />
-        </>
-      }
-    />
+    <>
+      <FetchAhead screens={FROM_SITES} />
+      <SiteListScreen
+        map={
+          <>
+            <MapPart>
+              <SitesMap
+                onSelect={(id) => navigate(`/sites/${id}`)}
+                overlay={
+                  <Suspense fallback={null}>
+                    <SavedMapNote />
+                  </Suspense>
+                }
+              />
+            </MapPart>
+            <MapAreasLink />
+          </>
+        }
+      />
+    </>
   );
 }
 

@@ -80,7 +80,7 @@
  *                           screen could not load" when its code did not arrive; focused), "What is
  *                           saved on this tablet is safe.", buttons "Reload" and "Go to start"
  */
-import { Suspense, useCallback, useEffect } from 'react';
+import { Suspense, useCallback } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { useSyncEngine } from '../features/sync-status';
 import { LeaveGuard } from '../ui/form/leave-guard';
@@ -106,7 +106,7 @@ import {
   SiteListScreen,
   SitesMap,
 } from './lazy-screens';
-import { FETCH_AHEAD_AFTER_MS, FetchAhead, preloadWhenIdle } from './lazy-chunk';
+import { FetchAhead } from './lazy-chunk';
 import { badge, HISTORY, picker, spot } from './record-parts';
 import {
   ConflictScreen,
@@ -119,6 +119,14 @@ import {
   SyncScreen,
 } from './route-screens';
 
+/**
+ * The Sites map's code (Leaflet and the map's own), fetched from the app's start while the tablet
+ * is idle: evaluated on the tap that opens Sites, it was that screen's longest task (a module
+ * graph evaluates in one task, which nothing can slice). The Sites list's and the collection
+ * form's code too, the screens a technician opens from Home: a screen whose code is here opens
+ * without its "Loading…" and React's wait after it (lazy-chunk.tsx).
+ */
+const FROM_THE_START = [SitesMap, SiteListScreen, CollectionFormScreen];
 /**
  * The screens a technician goes on to, fetched while the one before is shown (FetchAhead): a
  * saved collection's page with its photos; from a collection, its pools and a pool's test.
@@ -152,19 +160,11 @@ export function AppRoutes({
   const engine = useSyncEngine();
   const [, navigate] = useLocation();
   const saved = useCallback(() => engine.requestSync('save'), [engine]);
-  // The Sites map's code (Leaflet and the map's own) evaluated while the tablet is idle: done on
-  // the tap that opens Sites, it was that screen's longest task (a module graph evaluates in one
-  // task, which nothing can slice). The Sites list's and the collection form's code too, the
-  // screens a technician opens from Home: a screen whose code is here opens without its
-  // "Loading…" and React's wait after it (lazy-chunk.tsx).
-  useEffect(
-    () => preloadWhenIdle([SitesMap, SiteListScreen, CollectionFormScreen], FETCH_AHEAD_AFTER_MS),
-    [],
-  );
   return (
     <>
       {/* Outside Suspense: a screen loading does not drop an open question. */}
       <LeaveGuard />
+      <FetchAhead screens={FROM_THE_START} />
       <Suspense fallback={<ScreenLoading />}>
         <Switch>
           <Route path="/">

@@ -4,11 +4,15 @@
  */
 export type ListResult<T = Record<string, unknown>> = { rows: T[]; count: number };
 
+export type NewServerSite = { code: string; name: string; lat: number; lon: number };
+
 export type RecordsApi = {
   token: string;
   get<T = unknown>(path: string): Promise<T>;
   post<T = unknown>(path: string, body: unknown): Promise<{ status: number; body: T }>;
   put<T = unknown>(path: string, body: unknown): Promise<{ status: number; body: T }>;
+  /** Creates a site as another technician would: a GPS point (coordinate precision 1). */
+  createSite(site: NewServerSite): Promise<{ status: number; body: unknown }>;
   sites(query?: string): Promise<ListResult>;
   collections(query?: string): Promise<ListResult>;
   pools(query?: string): Promise<ListResult>;
@@ -68,6 +72,13 @@ export async function recordsApi(
     get,
     post: <T>(path: string, body: unknown) => send<T>('POST', path, body),
     put: <T>(path: string, body: unknown) => send<T>('PUT', path, body),
+    createSite: ({ code, name, lat, lon }: NewServerSite) =>
+      send('POST', '/v1/site', {
+        code,
+        name,
+        coordinate_precision: 1,
+        shape: { type: 'Point', coordinates: [lon, lat] },
+      }),
     sites: list('/v1/site'),
     collections: list('/v1/arthropod/collection'),
     pools: list('/v1/arthropod/pool'),
