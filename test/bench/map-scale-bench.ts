@@ -46,6 +46,13 @@ const QUICK = process.env.MAP_SCALE_QUICK === '1';
 const TRACE = process.env.MAP_TRACE;
 const PULL_REQUESTS = process.env.MAP_PULL_REQUESTS === '1';
 /**
+ * MAP_PAN_REPEAT=N: the pan and zoom measured N times more after the first (the view put back
+ * between rounds), each round's longest task printed. One round's figure is a few frames, and
+ * varies from run to run by more than most changes to them (0 to 84 ms in six runs of one
+ * commit at 20,000 sites): compare changes on the rounds' spread, not on one run.
+ */
+const PAN_REPEAT = Number(process.env.MAP_PAN_REPEAT ?? 0);
+/**
  * Chromium's CPU throttling (the goals are set at 4x). MAP_SCALE_CPU=1 measures without it: on
  * Linux the throttle is a signal every 200 µs whose handler busy-waits three times the wall time
  * since the last one (Blink's ThreadCPUThrottler), so on a machine of few cores, where the page's
@@ -170,6 +177,28 @@ async function panAndZoom(page: Page, mapSelector: string): Promise<Tasks> {
     }, 'a wheel');
   }
   return tasksUntilQuiet(page, since);
+}
+
+/** MAP_PAN_REPEAT: `rounds` more pans and zooms, each from the view the first one started at. */
+async function repeatPans(page: Page, mapSelector: string, rounds: number): Promise<string> {
+  const box = await page.locator(mapSelector).first().boundingBox();
+  if (!box) throw new Error(`no ${mapSelector} on the page`);
+  const [x, y] = [box.x + box.width / 2, box.y + box.height / 2];
+  const longest: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    // A round drags by (0, -80) in all and zooms in by one step: undone, unmeasured.
+    await page.mouse.move(x, y);
+    await page.mouse.wheel(0, 240);
+    await page.waitForTimeout(400);
+    await page.mouse.down();
+    await page.mouse.move(x, y + 80, { steps: 4 });
+    await page.mouse.up();
+    await tasksUntilQuiet(page, await pageNow(page));
+    longest.push((await panAndZoom(page, mapSelector)).longest);
+  }
+  const over = longest.filter((ms) => ms > 50).length;
+  const sorted = [...longest].sort((a, b) => a - b);
+  return `longest task of each round (ms): ${longest.join(', ')}; over 50 ms in ${over} of ${rounds}; median ${sorted[Math.floor(rounds / 2)]}`;
 }
 
 /**
@@ -506,6 +535,10 @@ async function measureApp(
     const pan = await traced(page, `${label}-pan`, () =>
       panAndZoom(page, `${APP_MAP} .leaflet-container`),
     );
+    if (PAN_REPEAT > 0) {
+      const rounds = await repeatPans(page, `${APP_MAP} .leaflet-container`, PAN_REPEAT);
+      process.stderr.write(`  ${label}: pan and zoom, ${PAN_REPEAT} more rounds: ${rounds}\n`);
+    }
     // The app started again on Home (a new page: the site index's worker starts afresh), quiet,
     // then Sites: what a technician meets every morning on a tablet synced the day before. The
     // sites were grown minutes ago, and a pull asks again for rows written in the COMMIT_WAIT_MS
